@@ -1,0 +1,1 @@
+//! Hand evaluators (placeholder, being written).
