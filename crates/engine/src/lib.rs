@@ -2,11 +2,46 @@
 //!
 //! Owns cards, the seeded deck, hand evaluation (high, ace-to-five low, 8-or-better low),
 //! the stud hand state machine, pots, per-seat views, hand records and the PHH codec.
+//!
 //! It does no I/O, reads no clock, uses no global RNG and no async runtime: a hand is a pure
-//! function of (config, seats, seed or deck order, ordered actions).
+//! function of (config, seats, seed or deck order, ordered actions), so every hand replays
+//! exactly from its [`HandRecord`]. Hidden information is enforced here and only here:
+//! a [`Hand`] and a [`deck::Deck`] are never serialisable; what leaves the engine during play is a
+//! [`HandView`] (per viewer) or an [`Event`] passed through [`Event::for_viewer`].
+//! The rules cited as "RULES.md n" are those of the project's rule book.
 #![deny(missing_docs)]
 
+pub mod action;
+pub mod bot;
 pub mod card;
+pub mod config;
+pub mod deck;
 pub mod eval;
+#[doc(hidden)]
+pub mod eval_naive;
+pub mod event;
+pub mod hand;
+pub mod phh;
+pub mod record;
+pub mod sim;
+pub mod view;
 
+pub use action::{Action, ActionError, SeatChips, SeenCard, Street};
 pub use card::{Card, ParseCardError, Rank, Suit};
+pub use config::{Chips, ConfigError, Seat, TableConfig, Variant};
+pub use deck::{Commitment, Deck, DeckError, Seed, commitment};
+pub use event::{Event, Half, Viewer};
+pub use hand::{ActionList, Hand, Phase, Pot, SetupError};
+pub use record::{HandRecord, HandResult, ReplayError};
+pub use view::{HandView, SeatView};
+
+/// Any engine error, for callers that do not need to tell them apart.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The hand could not start.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The deck order is unusable.
+    #[error(transparent)]
+    Deck(#[from] DeckError),
+}

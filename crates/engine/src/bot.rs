@@ -1,0 +1,65 @@
+//! Seeded random-but-legal players for simulations, benchmarks and property tests.
+//!
+//! A bot never sees hidden cards: it picks among the legal actions at rates drawn once per bot,
+//! so a table of bots mixes tight, loose, passive and aggressive play. Its randomness is a local
+//! SplitMix64 stream: deterministic from the seed, no global RNG.
+
+use crate::action::Action;
+
+/// A seeded bot.
+#[derive(Clone, Debug)]
+pub struct Bot {
+    state: u64,
+    /// chance (per 256) to complete/bet/raise when allowed
+    aggression: u64,
+    /// chance (per 256) to fold when facing a bet
+    looseness: u64,
+    /// chance (per 256) to show when offered the choice
+    show: u64,
+}
+
+impl Bot {
+    /// A bot whose style and choices follow from `seed`.
+    pub fn new(seed: u64) -> Bot {
+        let mut bot = Bot { state: seed ^ 0x5eed_5eed_5eed_5eed, aggression: 0, looseness: 0, show: 0 };
+        bot.aggression = 20 + bot.next() % 90;
+        bot.looseness = 10 + bot.next() % 70;
+        bot.show = bot.next() % 256;
+        bot
+    }
+
+    /// The next raw random number (SplitMix64).
+    pub fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Picks one of `legal` (which must not be empty; an empty list gives `Action::Fold`,
+    /// which the engine will refuse).
+    pub fn choose(&mut self, legal: &[Action]) -> Action {
+        let roll = self.next() % 256;
+        let has = |a: &Action| legal.contains(a);
+        if has(&Action::Show) {
+            return if roll < self.show { Action::Show } else { Action::Muck };
+        }
+        let aggressive = legal.iter().filter(|a| a.to().is_some()).count();
+        if aggressive > 0 && roll < self.aggression {
+            let pick = (self.next() as usize) % aggressive;
+            if let Some(a) = legal.iter().filter(|a| a.to().is_some()).nth(pick) {
+                return *a;
+            }
+        }
+        if has(&Action::Fold) && (self.next() % 256) < self.looseness {
+            return Action::Fold;
+        }
+        for a in [Action::Check, Action::Call, Action::BringIn] {
+            if has(&a) {
+                return a;
+            }
+        }
+        legal.first().copied().unwrap_or(Action::Fold)
+    }
+}

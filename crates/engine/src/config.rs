@@ -1,0 +1,245 @@
+//! Table configuration: variant and stakes (RULES.md sections 1, 2 and 8), seats and chips.
+
+use std::fmt;
+
+/// Chips are integers (think cents). No floating point anywhere near a pot.
+pub type Chips = u64;
+
+/// A seat number, 1..=8. Seat 8 holds the nominal stud button, so seat 1 is "first to the left".
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct Seat(u8);
+
+impl Seat {
+    /// The seat `n`, if `1 <= n <= 8`.
+    pub const fn new(n: u8) -> Option<Seat> {
+        if n >= 1 && n <= 8 { Some(Seat(n)) } else { None }
+    }
+
+    /// The seat number, 1..=8.
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Seat {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Seat, D::Error> {
+        let n = u8::deserialize(d)?;
+        Seat::new(n).ok_or_else(|| serde::de::Error::custom(format!("seat {n} is not in 1..=8")))
+    }
+}
+
+/// The game played at a table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Variant {
+    /// Seven Card Stud High.
+    Stud,
+    /// Seven Card Stud Hi/Lo, eight or better.
+    Stud8,
+    /// Razz: Seven Card Stud ace-to-five low.
+    Razz,
+}
+
+impl Variant {
+    /// The wire and CLI name: `stud`, `stud8`, `razz`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Stud => "stud",
+            Variant::Stud8 => "stud8",
+            Variant::Razz => "razz",
+        }
+    }
+
+    /// The PHH variant code: `F7S`, `F7S/8`, `FR`.
+    pub const fn phh_code(self) -> &'static str {
+        match self {
+            Variant::Stud => "F7S",
+            Variant::Stud8 => "F7S/8",
+            Variant::Razz => "FR",
+        }
+    }
+
+    /// The display name ("Seven Card Stud Hi/Lo").
+    pub const fn title(self) -> &'static str {
+        match self {
+            Variant::Stud => "7 Card Stud",
+            Variant::Stud8 => "7 Card Stud Hi/Lo",
+            Variant::Razz => "Razz",
+        }
+    }
+}
+
+impl std::str::FromStr for Variant {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Variant, ConfigError> {
+        match s {
+            "stud" | "F7S" => Ok(Variant::Stud),
+            "stud8" | "F7S/8" => Ok(Variant::Stud8),
+            "razz" | "FR" => Ok(Variant::Razz),
+            other => Err(ConfigError::UnknownVariant(other.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rules and stakes of a table. Build with [`TableConfig::new`], then [`TableConfig::validate`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TableConfig {
+    /// The game.
+    pub variant: Variant,
+    /// Posted by every player dealt in (may be 0).
+    pub ante: Chips,
+    /// The forced opening bet on 3rd street.
+    pub bring_in: Chips,
+    /// Bet and raise size on 3rd and 4th street.
+    pub small_bet: Chips,
+    /// Bet and raise size on 5th to 7th street (and the 4th-street open-pair option).
+    pub big_bet: Chips,
+    /// Raises allowed after the first bet of a street ("one bet and three raises").
+    #[cfg_attr(feature = "serde", serde(default = "default_max_raises"))]
+    pub max_raises: u8,
+    /// A pair showing on 4th street allows the big bet (stud, stud8; never razz).
+    pub open_pair_big_bet: bool,
+    /// Lift the raise cap when only two players are in the hand (RULES.md 8; off by default).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub uncapped_heads_up: bool,
+}
+
+#[cfg(feature = "serde")]
+fn default_max_raises() -> u8 {
+    3
+}
+
+/// A table configuration that breaks RULES.md section 2.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// Not `stud`, `stud8` or `razz`.
+    #[error("unknown variant {0:?} (expected stud, stud8 or razz)")]
+    UnknownVariant(String),
+    /// `bring_in` is 0.
+    #[error("bring_in must be greater than 0")]
+    ZeroBringIn,
+    /// `bring_in > small_bet`.
+    #[error("bring_in ({bring_in}) must not exceed small_bet ({small_bet})")]
+    BringInAboveSmallBet {
+        /// configured bring-in
+        bring_in: Chips,
+        /// configured small bet
+        small_bet: Chips,
+    },
+    /// `small_bet > big_bet`.
+    #[error("small_bet ({small_bet}) must not exceed big_bet ({big_bet})")]
+    SmallBetAboveBigBet {
+        /// configured small bet
+        small_bet: Chips,
+        /// configured big bet
+        big_bet: Chips,
+    },
+    /// The open-pair option was set for razz.
+    #[error("open_pair_big_bet does not exist in razz")]
+    OpenPairInRazz,
+    /// Amounts so large that a hand's arithmetic could overflow.
+    #[error("stakes above {max} chips are not supported")]
+    TooLarge {
+        /// the largest supported amount
+        max: Chips,
+    },
+}
+
+/// The largest stake or stack the engine accepts: keeps every sum far from overflow.
+pub const MAX_CHIPS: Chips = 1 << 48;
+
+impl TableConfig {
+    /// A configuration with the defaults of the variant: 3 raises, open pair on for stud and
+    /// stud8 and off for razz, heads-up capped.
+    pub fn new(variant: Variant, ante: Chips, bring_in: Chips, small_bet: Chips, big_bet: Chips) -> TableConfig {
+        TableConfig {
+            variant,
+            ante,
+            bring_in,
+            small_bet,
+            big_bet,
+            max_raises: 3,
+            open_pair_big_bet: variant != Variant::Razz,
+            uncapped_heads_up: false,
+        }
+    }
+
+    /// Checks RULES.md section 2: `0 < bring_in <= small_bet <= big_bet`, `ante >= 0`.
+    ///
+    /// # Errors
+    /// The first [`ConfigError`] found.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.bring_in == 0 {
+            return Err(ConfigError::ZeroBringIn);
+        }
+        if self.bring_in > self.small_bet {
+            return Err(ConfigError::BringInAboveSmallBet { bring_in: self.bring_in, small_bet: self.small_bet });
+        }
+        if self.small_bet > self.big_bet {
+            return Err(ConfigError::SmallBetAboveBigBet { small_bet: self.small_bet, big_bet: self.big_bet });
+        }
+        if self.open_pair_big_bet && self.variant == Variant::Razz {
+            return Err(ConfigError::OpenPairInRazz);
+        }
+        if self.big_bet > MAX_CHIPS || self.ante > MAX_CHIPS {
+            return Err(ConfigError::TooLarge { max: MAX_CHIPS });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_variant() {
+        assert!(TableConfig::new(Variant::Stud, 40, 50, 200, 400).open_pair_big_bet);
+        assert!(TableConfig::new(Variant::Stud8, 40, 50, 200, 400).open_pair_big_bet);
+        let razz = TableConfig::new(Variant::Razz, 40, 50, 200, 400);
+        assert!(!razz.open_pair_big_bet);
+        assert_eq!(razz.max_raises, 3);
+        assert!(!razz.uncapped_heads_up);
+        assert_eq!(razz.validate(), Ok(()));
+    }
+
+    #[test]
+    fn invalid_configs_are_typed_errors() {
+        let ok = TableConfig::new(Variant::Stud, 40, 50, 200, 400);
+        assert_eq!(TableConfig { bring_in: 0, ..ok }.validate(), Err(ConfigError::ZeroBringIn));
+        assert!(matches!(TableConfig { bring_in: 300, ..ok }.validate(), Err(ConfigError::BringInAboveSmallBet { .. })));
+        assert!(matches!(TableConfig { big_bet: 100, ..ok }.validate(), Err(ConfigError::SmallBetAboveBigBet { .. })));
+        let razz = TableConfig { variant: Variant::Razz, ..ok };
+        assert_eq!(razz.validate(), Err(ConfigError::OpenPairInRazz));
+        assert!(matches!(TableConfig { big_bet: u64::MAX, ..ok }.validate(), Err(ConfigError::TooLarge { .. })));
+        // The usual shape is not required: an ante above the bring-in is allowed.
+        assert_eq!(TableConfig { ante: 60, ..ok }.validate(), Ok(()));
+        assert!("holdem".parse::<Variant>().is_err());
+        assert_eq!("F7S/8".parse::<Variant>(), Ok(Variant::Stud8));
+    }
+
+    #[test]
+    fn seats_are_one_to_eight() {
+        assert!(Seat::new(0).is_none());
+        assert!(Seat::new(9).is_none());
+        assert_eq!(Seat::new(8).map(Seat::number), Some(8));
+    }
+}

@@ -1,0 +1,209 @@
+//! What happened in a hand, in order. Events carry every card; [`Event::for_viewer`] is the one
+//! place that hides what a viewer may not see (RULES.md section 7).
+
+use crate::action::{Street};
+use crate::card::Card;
+use crate::config::{Chips, Seat};
+use crate::deck::Commitment;
+
+/// Which half of a stud8 pot an award is for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Half {
+    /// The whole pot (stud, razz, or stud8 with no qualifying low).
+    Whole,
+    /// The high half of a stud8 pot.
+    High,
+    /// The low half of a stud8 pot.
+    Low,
+}
+
+/// Who is looking at a hand.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Viewer {
+    /// A seated player: sees their own down cards.
+    Seat(Seat),
+    /// An observer: sees up cards and shown cards only.
+    Observer,
+}
+
+/// One thing that happened. Amounts are chips.
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "event", rename_all = "snake_case"))]
+pub enum Event {
+    /// The hand began; the deck is committed to by `sha256(seed)`.
+    HandStarted {
+        /// `sha256(seed)`, hex; `None` for a deck given in explicit order.
+        commitment: Option<String>,
+        /// The seats dealt in, with their stacks before the antes.
+        seats: Vec<(Seat, Chips)>,
+    },
+    /// An ante was posted.
+    Ante {
+        /// who
+        seat: Seat,
+        /// how much
+        amount: Chips,
+        /// the stack is now empty
+        all_in: bool,
+    },
+    /// A card was dealt to a player. `card` is `None` in a view that may not see it.
+    Dealt {
+        /// to whom
+        seat: Seat,
+        /// the card, or `None` for a back
+        card: Option<Card>,
+        /// face up
+        up: bool,
+        /// the street it belongs to
+        street: Street,
+    },
+    /// The community card of 7th street (the deck ran short).
+    Community {
+        /// the card, face up, shared by every player in the hand
+        card: Card,
+    },
+    /// A betting round begins; `first` acts first.
+    StreetStarted {
+        /// the street
+        street: Street,
+        /// first to act, `None` if no betting happens (at most one player has chips)
+        first: Option<Seat>,
+    },
+    /// The bring-in was posted.
+    BringIn {
+        /// who
+        seat: Seat,
+        /// how much
+        amount: Chips,
+        /// the stack is now empty
+        all_in: bool,
+    },
+    /// The bring-in (or a short all-in) was completed.
+    Complete {
+        /// who
+        seat: Seat,
+        /// street total after the action
+        to: Chips,
+        /// the stack is now empty
+        all_in: bool,
+    },
+    /// A bet opened a street.
+    Bet {
+        /// who
+        seat: Seat,
+        /// street total after the action
+        to: Chips,
+        /// the stack is now empty
+        all_in: bool,
+    },
+    /// A raise.
+    Raise {
+        /// who
+        seat: Seat,
+        /// street total after the action
+        to: Chips,
+        /// the stack is now empty
+        all_in: bool,
+    },
+    /// A call.
+    Call {
+        /// who
+        seat: Seat,
+        /// chips added
+        amount: Chips,
+        /// the stack is now empty
+        all_in: bool,
+    },
+    /// A check.
+    Check {
+        /// who
+        seat: Seat,
+    },
+    /// A fold.
+    Fold {
+        /// who
+        seat: Seat,
+    },
+    /// An uncalled bet went back to its bettor.
+    Uncalled {
+        /// who
+        seat: Seat,
+        /// how much
+        amount: Chips,
+    },
+    /// The betting of a street is over.
+    StreetEnded {
+        /// the street
+        street: Street,
+    },
+    /// Showdown begins, in this order.
+    Showdown {
+        /// order of showing
+        order: Vec<Seat>,
+    },
+    /// A player's hand was shown.
+    Shown {
+        /// who
+        seat: Seat,
+        /// all the player's cards (not the community card)
+        cards: Vec<Card>,
+        /// shown by the server because it beat or tied the best shown so far
+        automatic: bool,
+        /// the hand's name(s), e.g. "Full house, Kings full of Sevens"
+        description: String,
+    },
+    /// A player must choose to show or muck.
+    ShowOrMuck {
+        /// who
+        seat: Seat,
+    },
+    /// A player mucked.
+    Mucked {
+        /// who
+        seat: Seat,
+    },
+    /// A pot (or half of one) was awarded.
+    Award {
+        /// 0 = main pot, 1.. = side pots
+        pot: usize,
+        /// which half
+        half: Half,
+        /// the winner
+        seat: Seat,
+        /// chips won
+        amount: Chips,
+        /// the winning hand's name, `None` when everyone else folded
+        hand: Option<String>,
+    },
+    /// The hand is over.
+    HandEnded {
+        /// every seat's stack after the hand
+        stacks: Vec<(Seat, Chips)>,
+    },
+}
+
+impl Event {
+    /// The event as `viewer` may see it: another seat's down card becomes a back.
+    /// Everything else in an event is public.
+    pub fn for_viewer(&self, viewer: Viewer) -> Event {
+        match *self {
+            Event::Dealt { seat, card: Some(_), up: false, street } if viewer != Viewer::Seat(seat) => {
+                Event::Dealt { seat, card: None, up: false, street }
+            }
+            _ => self.clone(),
+        }
+    }
+
+    /// True when the event would show `viewer` a card it must not see; the audit tests use it.
+    pub fn leaks_to(&self, viewer: Viewer) -> bool {
+        matches!(*self, Event::Dealt { seat, card: Some(_), up: false, .. } if viewer != Viewer::Seat(seat))
+    }
+}
+
+/// The commitment as it appears in [`Event::HandStarted`].
+pub(crate) fn commitment_text(c: Option<Commitment>) -> Option<String> {
+    c.map(|c| c.to_hex())
+}

@@ -1,0 +1,1028 @@
+//! The stud hand state machine (RULES.md sections 3, 4 and 5).
+//!
+//! [`Hand::start`] posts the antes, deals 3rd street and waits for the bring-in. Every later
+//! input is an [`Action`] for the seat whose turn it is ([`Hand::to_act`]); [`Hand::apply`]
+//! either refuses it (the hand is unchanged) or returns what happened as [`Event`]s. Dealing,
+//! skipped betting rounds, uncalled bets, automatic shows and pot awards happen inside `apply`.
+//! Timeouts are ordinary actions chosen by the caller ([`Hand::timeout_action`]).
+
+mod pots;
+#[cfg(test)]
+mod tests;
+
+use crate::action::{Action, ActionError, SeatChips, Street};
+use crate::card::Card;
+use crate::config::{Chips, ConfigError, MAX_CHIPS, Seat, TableConfig, Variant};
+use crate::deck::{Commitment, Deck, Seed};
+use crate::eval_naive as eval;
+use crate::eval_naive::{HighRank, LowRank};
+use crate::event::{Event, Half};
+use crate::record::{AwardRecord, HandRecord, HandResult, RecordedAction, ShowdownRecord};
+
+pub use pots::Pot;
+
+/// Why a hand could not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The table configuration is invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Fewer than 2 or more than 8 players.
+    #[error("a hand needs 2 to 8 players, got {0}")]
+    PlayerCount(usize),
+    /// The same seat twice.
+    #[error("seat {0} is listed twice")]
+    DuplicateSeat(Seat),
+    /// A player without chips (or with more than the engine supports).
+    #[error("seat {seat} has an unusable stack of {stack}")]
+    BadStack {
+        /// the seat
+        seat: Seat,
+        /// its stack
+        stack: Chips,
+    },
+}
+
+/// Where the hand is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Phase {
+    /// A betting round; `to_act` must act.
+    Betting,
+    /// Showdown; `to_act` must choose to show or muck.
+    Showdown,
+    /// Over: pots awarded.
+    Over,
+}
+
+/// A small list of actions (at most 4 are ever legal at once).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ActionList {
+    items: [Action; 4],
+    len: u8,
+}
+
+impl ActionList {
+    const EMPTY: ActionList = ActionList { items: [Action::Fold; 4], len: 0 };
+
+    fn push(&mut self, a: Action) {
+        if !self.contains(&a) {
+            if let Some(slot) = self.items.get_mut(self.len as usize) {
+                *slot = a;
+                self.len += 1;
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for ActionList {
+    type Target = [Action];
+    fn deref(&self) -> &[Action] {
+        &self.items[..self.len as usize]
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Player {
+    seat: Seat,
+    start_stack: Chips,
+    stack: Chips,
+    /// committed on the current street
+    street_in: Chips,
+    /// committed in the whole hand, antes included
+    total_in: Chips,
+    /// own cards in dealing order: 0, 1 and 6 are down, 2..=5 up
+    cards: [Card; 7],
+    n_cards: u8,
+    folded: bool,
+    /// must act before the street can end
+    needs_action: bool,
+    /// the `reopen` counter when this player last acted on this street
+    acted_at: Option<u32>,
+    shown: bool,
+    mucked: bool,
+    won: Chips,
+}
+
+impl Player {
+    fn live(&self) -> bool {
+        !self.folded
+    }
+    /// Still able to bet: in the hand with chips behind.
+    fn can_bet(&self) -> bool {
+        !self.folded && self.stack > 0
+    }
+    fn own_cards(&self) -> &[Card] {
+        &self.cards[..self.n_cards as usize]
+    }
+    fn up_cards(&self) -> &[Card] {
+        let n = (self.n_cards as usize).min(6);
+        self.cards.get(2..n).unwrap_or(&[])
+    }
+    fn is_up(position: usize) -> bool {
+        (2..=5).contains(&position)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Showdown {
+    order: Vec<usize>,
+    next: usize,
+    best_high: Option<HighRank>,
+    best_low: Option<LowRank>,
+}
+
+/// One hand of stud. Not serialisable: its record ([`Hand::record`]) is.
+#[derive(Clone, Debug)]
+pub struct Hand {
+    config: TableConfig,
+    deck: Deck,
+    seed: Option<Seed>,
+    commitment: Option<Commitment>,
+    explicit_deck: Option<Vec<Card>>,
+    players: Vec<Player>,
+    community: Option<Card>,
+    street: Street,
+    phase: Phase,
+    to_act: Option<usize>,
+    /// the bring-in is owed by `to_act`
+    bring_in_pending: bool,
+    /// highest street commitment
+    level: Chips,
+    /// the level reached by voluntary wagers (the bring-in is not one)
+    wager_level: Chips,
+    /// the level reached by the last full bet or raise (0 before any)
+    full_level: Chips,
+    /// full bets and raises on this street; the completion is the first
+    bets: u8,
+    /// a big bet or raise was made on a 4th street with an open pair
+    big_made: bool,
+    /// the 4th-street open-pair option is in force
+    open_pair: bool,
+    /// bumped by every full bet or raise: players who acted before it may raise again
+    reopen: u32,
+    /// last player to bet or raise (or bring in) per street
+    aggressor: [Option<usize>; 5],
+    showdown: Option<Showdown>,
+    actions: Vec<RecordedAction>,
+    awards: Vec<AwardRecord>,
+}
+
+impl Hand {
+    /// Starts a hand with a deck shuffled from `seed`. Returns the hand and the events of the
+    /// antes and the 3rd-street deal.
+    ///
+    /// # Errors
+    /// [`SetupError`] for an invalid config or seat list.
+    pub fn start(config: TableConfig, seats: &[(Seat, Chips)], seed: Seed) -> Result<(Hand, Vec<Event>), SetupError> {
+        let mut events = Vec::with_capacity(64);
+        let hand = Hand::start_into(config, seats, Deck::shuffled(&seed), Some(seed), None, &mut events)?;
+        Ok((hand, events))
+    }
+
+    /// Starts a hand that deals `order` first, then the other cards in id order (tests choose the
+    /// deal this way).
+    ///
+    /// # Errors
+    /// [`SetupError`] for an invalid config or seat list; a bad order is reported as a panic-free
+    /// `Err` by [`Deck::with_order`] before this is called.
+    pub fn start_with_deck(
+        config: TableConfig,
+        seats: &[(Seat, Chips)],
+        order: &[Card],
+    ) -> Result<(Hand, Vec<Event>), crate::Error> {
+        let deck = Deck::with_order(order)?;
+        let mut events = Vec::with_capacity(64);
+        let hand = Hand::start_into(config, seats, deck, None, Some(order.to_vec()), &mut events)?;
+        Ok((hand, events))
+    }
+
+    /// [`Hand::start`] writing events into a caller's buffer (benchmarks and bots reuse one).
+    ///
+    /// # Errors
+    /// [`SetupError`] for an invalid config or seat list.
+    pub fn start_into(
+        config: TableConfig,
+        seats: &[(Seat, Chips)],
+        deck: Deck,
+        seed: Option<Seed>,
+        explicit_deck: Option<Vec<Card>>,
+        events: &mut Vec<Event>,
+    ) -> Result<Hand, SetupError> {
+        config.validate()?;
+        if !(2..=8).contains(&seats.len()) {
+            return Err(SetupError::PlayerCount(seats.len()));
+        }
+        let mut players: Vec<Player> = Vec::with_capacity(seats.len());
+        for &(seat, stack) in seats {
+            if stack == 0 || stack > MAX_CHIPS {
+                return Err(SetupError::BadStack { seat, stack });
+            }
+            if players.iter().any(|p| p.seat == seat) {
+                return Err(SetupError::DuplicateSeat(seat));
+            }
+            players.push(Player {
+                seat,
+                start_stack: stack,
+                stack,
+                street_in: 0,
+                total_in: 0,
+                cards: [Card::new(crate::Rank::Two, crate::Suit::Clubs); 7],
+                n_cards: 0,
+                folded: false,
+                needs_action: false,
+                acted_at: None,
+                shown: false,
+                mucked: false,
+                won: 0,
+            });
+        }
+        players.sort_by_key(|p| p.seat);
+        let commitment = seed.map(|s| s.commitment());
+        let mut hand = Hand {
+            config,
+            deck,
+            seed,
+            commitment,
+            explicit_deck,
+            players,
+            community: None,
+            street: Street::Third,
+            phase: Phase::Betting,
+            to_act: None,
+            bring_in_pending: false,
+            level: 0,
+            wager_level: 0,
+            full_level: 0,
+            bets: 0,
+            big_made: false,
+            open_pair: false,
+            reopen: 0,
+            aggressor: [None; 5],
+            showdown: None,
+            actions: Vec::with_capacity(48),
+            awards: Vec::new(),
+        };
+        events.push(Event::HandStarted {
+            commitment: crate::event::commitment_text(commitment),
+            seats: hand.players.iter().map(|p| (p.seat, p.start_stack)).collect(),
+        });
+        // RULES.md 3.1: every player posts the ante, all-in if the stack is smaller.
+        if config.ante > 0 {
+            for p in &mut hand.players {
+                let amount = config.ante.min(p.stack);
+                p.stack -= amount;
+                p.total_in += amount;
+                events.push(Event::Ante { seat: p.seat, amount, all_in: p.stack == 0 });
+            }
+        }
+        // RULES.md 3.2: two down cards, then the door card, to each player from seat 1.
+        for round in 0..3 {
+            for i in 0..hand.players.len() {
+                hand.deal_to(i, round == 2, events);
+            }
+        }
+        hand.begin_betting(events);
+        Ok(hand)
+    }
+
+    // ---- queries -------------------------------------------------------------------------
+
+    /// The table configuration.
+    pub fn config(&self) -> &TableConfig {
+        &self.config
+    }
+
+    /// The current street.
+    pub fn street(&self) -> Street {
+        self.street
+    }
+
+    /// Betting, showdown or over.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// True when the pots have been awarded.
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Whose turn it is (to bet, or to choose show or muck).
+    pub fn to_act(&self) -> Option<Seat> {
+        self.to_act.and_then(|i| self.players.get(i)).map(|p| p.seat)
+    }
+
+    /// The seats dealt in, in seat order.
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.players.iter().map(|p| p.seat)
+    }
+
+    /// Each seat's stack now (chips not committed to the pot).
+    pub fn stacks(&self) -> Vec<SeatChips> {
+        self.players.iter().map(|p| SeatChips { seat: p.seat, chips: p.stack }).collect()
+    }
+
+    /// Total chips committed to the pot so far (antes included, uncalled bets excluded once returned).
+    pub fn pot_total(&self) -> Chips {
+        if self.is_over() { 0 } else { self.players.iter().map(|p| p.total_in).sum() }
+    }
+
+    /// The pots as they stand (main pot first).
+    pub fn pots(&self) -> Vec<Pot> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        pots::build(&self.players.iter().map(|p| (p.total_in, p.live())).collect::<Vec<_>>())
+            .into_iter()
+            .map(|(amount, eligible)| Pot {
+                amount,
+                eligible: eligible.into_iter().filter_map(|i| self.players.get(i).map(|p| p.seat)).collect(),
+            })
+            .collect()
+    }
+
+    /// The commitment `sha256(seed)`, if the deck came from a seed.
+    pub fn commitment(&self) -> Option<Commitment> {
+        self.commitment
+    }
+
+    /// The community card, once dealt.
+    pub fn community(&self) -> Option<Card> {
+        self.community
+    }
+
+    /// The actions applied so far, in order.
+    pub fn actions(&self) -> &[RecordedAction] {
+        &self.actions
+    }
+
+    /// The legal actions for `seat` now (empty when it is not that seat's turn).
+    pub fn legal_actions(&self, seat: Seat) -> ActionList {
+        match self.to_act {
+            Some(i) if self.players.get(i).is_some_and(|p| p.seat == seat) => self.legal_for(i),
+            _ => ActionList::EMPTY,
+        }
+    }
+
+    /// What the clock does for the player to act when their time runs out (RULES.md 8): check
+    /// if free, else fold; the bring-in is posted (it cannot be refused); at showdown, muck.
+    pub fn timeout_action(&self) -> Option<(Seat, Action)> {
+        let i = self.to_act?;
+        let seat = self.players.get(i)?.seat;
+        let legal = self.legal_for(i);
+        let pick = [Action::Muck, Action::Check, Action::BringIn, Action::Fold]
+            .into_iter()
+            .find(|a| legal.contains(a))?;
+        Some((seat, pick))
+    }
+
+    fn legal_for(&self, i: usize) -> ActionList {
+        let mut out = ActionList::EMPTY;
+        let Some(p) = self.players.get(i) else { return out };
+        match self.phase {
+            Phase::Over => return out,
+            Phase::Showdown => {
+                out.push(Action::Show);
+                out.push(Action::Muck);
+                return out;
+            }
+            Phase::Betting => {}
+        }
+        let all_in_to = p.street_in + p.stack;
+        if self.bring_in_pending {
+            // RULES.md 4, 3rd street: bring in or complete, nothing else.
+            out.push(Action::BringIn);
+            if p.stack > self.config.bring_in {
+                out.push(Action::Complete { to: self.config.small_bet.min(all_in_to) });
+            }
+            return out;
+        }
+        let owed = self.level - p.street_in;
+        if owed > 0 {
+            // Fold is offered only when facing a bet.
+            out.push(Action::Fold);
+            out.push(Action::Call);
+        } else {
+            out.push(Action::Check);
+        }
+        let live = self.players.iter().filter(|p| p.live()).count();
+        let cap = 1 + u32::from(self.config.max_raises);
+        let capped = u32::from(self.bets) >= cap && !(self.config.uncapped_heads_up && live == 2);
+        let reopened = p.acted_at != Some(self.reopen);
+        if p.stack > owed && !capped && reopened {
+            for unit in self.units() {
+                let to = (self.full_level + unit).min(all_in_to);
+                out.push(if self.bets > 0 {
+                    Action::Raise { to }
+                } else if self.level > 0 {
+                    Action::Complete { to }
+                } else {
+                    Action::Bet { to }
+                });
+            }
+        }
+        out
+    }
+
+    /// The bet sizes open now: the small bet on 3rd and 4th street, the big bet later; on a
+    /// 4th street with an open pair both, until a big bet is made (RULES.md 4).
+    fn units(&self) -> impl Iterator<Item = Chips> {
+        let (small, big) = (self.config.small_bet, self.config.big_bet);
+        let (a, b) = match self.street {
+            Street::Third => (Some(small), None),
+            Street::Fourth if self.open_pair && self.big_made => (Some(big), None),
+            Street::Fourth if self.open_pair && small != big => (Some(small), Some(big)),
+            Street::Fourth => (Some(small), None),
+            _ => (Some(big), None),
+        };
+        a.into_iter().chain(b)
+    }
+
+    // ---- applying actions ----------------------------------------------------------------
+
+    /// Applies `action` by `seat` and returns what happened.
+    ///
+    /// # Errors
+    /// [`ActionError`] if the hand is over, the seat is not in it, it is not its turn, or the
+    /// action is not one of [`Hand::legal_actions`]. The hand is then unchanged.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, ActionError> {
+        let mut events = Vec::with_capacity(16);
+        self.apply_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Hand::apply`] appending to a caller's buffer. On error nothing is appended.
+    ///
+    /// # Errors
+    /// As [`Hand::apply`].
+    pub fn apply_into(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) -> Result<(), ActionError> {
+        if self.phase == Phase::Over {
+            return Err(ActionError::HandOver);
+        }
+        let Some(i) = self.players.iter().position(|p| p.seat == seat) else {
+            return Err(ActionError::NotInHand(seat));
+        };
+        let Some(turn) = self.to_act else { return Err(ActionError::HandOver) };
+        if turn != i {
+            let to_act = self.players.get(turn).map_or(seat, |p| p.seat);
+            return Err(ActionError::NotYourTurn { seat, to_act });
+        }
+        let legal = self.legal_for(i);
+        if !legal.contains(&action) {
+            return Err(ActionError::Illegal { action, legal: legal.to_vec() });
+        }
+        self.actions.push(RecordedAction { seat, action });
+        match action {
+            Action::Show | Action::Muck => self.showdown_choice(i, action == Action::Show, events),
+            _ => {
+                self.bet_action(i, action, events);
+                self.after_bet_action(i, events);
+            }
+        }
+        Ok(())
+    }
+
+    fn bet_action(&mut self, i: usize, action: Action, events: &mut Vec<Event>) {
+        let street = self.street;
+        let reopen = self.reopen;
+        let Some(p) = self.players.get_mut(i) else { return };
+        let seat = p.seat;
+        match action {
+            Action::Fold => {
+                p.folded = true;
+                p.needs_action = false;
+                events.push(Event::Fold { seat });
+            }
+            Action::Check => {
+                p.needs_action = false;
+                p.acted_at = Some(reopen);
+                events.push(Event::Check { seat });
+            }
+            Action::Call => {
+                let amount = (self.level - p.street_in).min(p.stack);
+                p.stack -= amount;
+                p.street_in += amount;
+                p.total_in += amount;
+                p.needs_action = false;
+                p.acted_at = Some(reopen);
+                events.push(Event::Call { seat, amount, all_in: p.stack == 0 });
+            }
+            Action::BringIn => {
+                let amount = self.config.bring_in.min(p.stack);
+                p.stack -= amount;
+                p.street_in += amount;
+                p.total_in += amount;
+                p.needs_action = false;
+                p.acted_at = Some(reopen);
+                self.level = amount;
+                self.bring_in_pending = false;
+                self.aggressor[street as usize] = Some(i);
+                events.push(Event::BringIn { seat, amount, all_in: p.stack == 0 });
+            }
+            Action::Complete { to } | Action::Bet { to } | Action::Raise { to } => {
+                let add = to - p.street_in;
+                p.stack -= add;
+                p.street_in = to;
+                p.total_in += add;
+                let all_in = p.stack == 0;
+                p.needs_action = false;
+                self.bring_in_pending = false;
+                self.aggressor[street as usize] = Some(i);
+                let (full, big) = self.classify_wager(to);
+                self.level = to.max(self.level);
+                self.wager_level = to;
+                if full {
+                    self.full_level = to;
+                    self.bets += 1;
+                    self.reopen += 1;
+                    self.big_made |= big;
+                }
+                let reopen = self.reopen;
+                if let Some(p) = self.players.get_mut(i) {
+                    p.acted_at = Some(reopen);
+                }
+                for (j, q) in self.players.iter_mut().enumerate() {
+                    if j != i && q.can_bet() {
+                        q.needs_action = true;
+                    }
+                }
+                events.push(match action {
+                    Action::Complete { .. } => Event::Complete { seat, to, all_in },
+                    Action::Bet { .. } => Event::Bet { seat, to, all_in },
+                    _ => Event::Raise { seat, to, all_in },
+                });
+            }
+            Action::Show | Action::Muck => {}
+        }
+    }
+
+    /// Is a wager to `to` a full bet or raise, and is it a big one (4th-street open pair)?
+    /// RULES.md 4, short all-ins: a wager that reaches a bet size is full; an all-in short of it
+    /// is full when it raises by half a bet or more, or when the short all-ins since the last
+    /// full wager together reach a full bet.
+    fn classify_wager(&self, to: Chips) -> (bool, bool) {
+        let mut smallest = Chips::MAX;
+        for unit in self.units() {
+            if to == self.full_level + unit {
+                let big = self.street == Street::Fourth && unit == self.config.big_bet && unit != self.config.small_bet;
+                return (true, big);
+            }
+            smallest = smallest.min(unit);
+        }
+        // The bring-in is not a wager: an all-in completion is measured from zero.
+        let own = to.saturating_sub(self.wager_level);
+        let together = to.saturating_sub(self.full_level);
+        (own * 2 >= smallest || together >= smallest, false)
+    }
+
+    fn after_bet_action(&mut self, i: usize, events: &mut Vec<Event>) {
+        if self.players.iter().filter(|p| p.live()).count() == 1 {
+            self.finish_uncontested(events);
+            return;
+        }
+        match self.next_needing_action(i) {
+            Some(j) => self.to_act = Some(j),
+            None => self.end_street(events),
+        }
+    }
+
+    /// The next player clockwise from `i` (exclusive) who still has to act.
+    fn next_needing_action(&self, i: usize) -> Option<usize> {
+        let n = self.players.len();
+        (1..=n).map(|k| (i + k) % n).find(|&j| self.players.get(j).is_some_and(|p| p.needs_action && p.can_bet()))
+    }
+
+    // ---- streets -------------------------------------------------------------------------
+
+    fn deal_to(&mut self, i: usize, up: bool, events: &mut Vec<Event>) {
+        let street = self.street;
+        let Some(card) = self.deck.deal() else {
+            // RULES.md 8: cannot happen with at most 8 players; the community card covers 7th.
+            debug_assert!(false, "deck exhausted before 7th street");
+            return;
+        };
+        if let Some(p) = self.players.get_mut(i) {
+            if let Some(slot) = p.cards.get_mut(p.n_cards as usize) {
+                *slot = card;
+                p.n_cards += 1;
+            }
+            events.push(Event::Dealt { seat: p.seat, card: Some(card), up, street });
+        }
+    }
+
+    /// Starts the betting of the current street (cards already dealt), or skips it when at
+    /// most one player can bet.
+    fn begin_betting(&mut self, events: &mut Vec<Event>) {
+        self.level = 0;
+        self.wager_level = 0;
+        self.full_level = 0;
+        self.bets = 0;
+        self.big_made = false;
+        self.bring_in_pending = false;
+        for p in &mut self.players {
+            p.street_in = 0;
+            p.acted_at = None;
+            p.needs_action = p.can_bet();
+        }
+        self.open_pair = self.street == Street::Fourth
+            && self.config.open_pair_big_bet
+            && self.players.iter().filter(|p| p.live()).any(|p| matches!(p.up_cards(), [a, b] if a.rank() == b.rank()));
+        let bettors = self.players.iter().filter(|p| p.can_bet()).count();
+        if bettors <= 1 {
+            // RULES.md 4: at most one player has chips: no betting, deal on to showdown.
+            for p in &mut self.players {
+                p.needs_action = false;
+            }
+            events.push(Event::StreetStarted { street: self.street, first: None });
+            self.end_street(events);
+            return;
+        }
+        let first = if self.street == Street::Third { self.bring_in_index() } else { self.best_board_index() };
+        // The chosen player may be all-in: the next one clockwise with chips acts instead.
+        let n = self.players.len();
+        let first = (0..n).map(|k| (first + k) % n).find(|&j| self.players.get(j).is_some_and(Player::can_bet));
+        self.to_act = first;
+        self.bring_in_pending = self.street == Street::Third;
+        events.push(Event::StreetStarted { street: self.street, first: first.and_then(|j| self.players.get(j)).map(|p| p.seat) });
+    }
+
+    /// RULES.md 4: lowest door card brings in, suits clubs < diamonds < hearts < spades breaking
+    /// ties (razz: highest door card, ace low, highest suit).
+    fn bring_in_index(&self) -> usize {
+        let key = |p: &Player| {
+            let door = p.cards[2];
+            match self.config.variant {
+                Variant::Razz => {
+                    // King highest, ace lowest; higher suit brings in.
+                    let rank = (door.rank().index() + 1) % 13;
+                    u32::from(rank) * 4 + u32::from(door.suit().index())
+                }
+                // Lowest card brings in: invert so that the maximum key wins below.
+                _ => 51 - u32::from(door.id()),
+            }
+        };
+        let mut best = 0;
+        for (i, p) in self.players.iter().enumerate() {
+            if self.players.get(best).is_some_and(|b| key(p) > key(b)) {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// RULES.md 4: the best board acts first (razz: the lowest), ties to the lowest seat.
+    fn best_board_index(&self) -> usize {
+        let rank = |p: &Player| match self.config.variant {
+            Variant::Razz => eval::board_low(p.up_cards()),
+            _ => eval::board_high(p.up_cards()),
+        };
+        let mut best: Option<(usize, eval::BoardRank)> = None;
+        for (i, p) in self.players.iter().enumerate().filter(|(_, p)| p.live()) {
+            let r = rank(p);
+            if best.is_none_or(|(_, b)| r > b) {
+                best = Some((i, r));
+            }
+        }
+        best.map_or(0, |(i, _)| i)
+    }
+
+    fn end_street(&mut self, events: &mut Vec<Event>) {
+        self.to_act = None;
+        events.push(Event::StreetEnded { street: self.street });
+        self.return_uncalled(events);
+        match self.street.next() {
+            None => self.start_showdown(events),
+            Some(next) => {
+                self.street = next;
+                self.deal_street(events);
+                self.begin_betting(events);
+            }
+        }
+    }
+
+    /// RULES.md 3.3-3.5: one card to each player still in; 7th street down, or a community
+    /// card when fewer cards remain than players.
+    fn deal_street(&mut self, events: &mut Vec<Event>) {
+        let live = self.players.iter().filter(|p| p.live()).count();
+        if self.street == Street::Seventh && self.deck.remaining() < live {
+            if let Some(card) = self.deck.deal() {
+                self.community = Some(card);
+                events.push(Event::Community { card });
+            }
+            return;
+        }
+        let up = self.street != Street::Seventh;
+        for i in 0..self.players.len() {
+            if self.players.get(i).is_some_and(Player::live) {
+                self.deal_to(i, up, events);
+            }
+        }
+    }
+
+    /// RULES.md 4: the part of the top wager nobody matched goes back to its bettor.
+    fn return_uncalled(&mut self, events: &mut Vec<Event>) {
+        let mut top: Option<usize> = None;
+        let mut first = 0;
+        let mut second = 0;
+        for (i, p) in self.players.iter().enumerate() {
+            if p.total_in > first {
+                second = first;
+                first = p.total_in;
+                top = Some(i);
+            } else if p.total_in > second {
+                second = p.total_in;
+            }
+        }
+        if let Some(p) = top.and_then(|i| self.players.get_mut(i)) {
+            if first > second {
+                let amount = first - second;
+                p.total_in -= amount;
+                p.street_in = p.street_in.saturating_sub(amount);
+                p.stack += amount;
+                events.push(Event::Uncalled { seat: p.seat, amount });
+            }
+        }
+    }
+
+    // ---- the end ---------------------------------------------------------------------------
+
+    fn finish_uncontested(&mut self, events: &mut Vec<Event>) {
+        self.to_act = None;
+        events.push(Event::StreetEnded { street: self.street });
+        self.return_uncalled(events);
+        let winner = self.players.iter().position(Player::live).unwrap_or(0);
+        let pots = pots::build(&self.players.iter().map(|p| (p.total_in, p.live())).collect::<Vec<_>>());
+        for (pot, (amount, _)) in pots.into_iter().enumerate() {
+            self.award(pot, Half::Whole, winner, amount, None, events);
+        }
+        self.end(events);
+    }
+
+    fn start_showdown(&mut self, events: &mut Vec<Event>) {
+        self.phase = Phase::Showdown;
+        // RULES.md 5: the last aggressor of the last street with a bet shows first, then clockwise.
+        let n = self.players.len();
+        let first = self
+            .aggressor
+            .iter()
+            .rev()
+            .flatten()
+            .copied()
+            .find(|&i| self.players.get(i).is_some_and(Player::live))
+            .unwrap_or(0);
+        let order: Vec<usize> = (0..n).map(|k| (first + k) % n).filter(|&j| self.players.get(j).is_some_and(Player::live)).collect();
+        events.push(Event::Showdown { order: order.iter().filter_map(|&j| self.players.get(j)).map(|p| p.seat).collect() });
+        self.showdown = Some(Showdown { order, next: 0, best_high: None, best_low: None });
+        self.continue_showdown(events);
+    }
+
+    /// The cards a player plays with: own cards plus the community card.
+    fn playing_cards(&self, i: usize) -> ([Card; 7], usize) {
+        let mut cards = [Card::new(crate::Rank::Two, crate::Suit::Clubs); 7];
+        let mut n = 0;
+        if let Some(p) = self.players.get(i) {
+            for (slot, &c) in cards.iter_mut().zip(p.own_cards()) {
+                *slot = c;
+                n += 1;
+            }
+        }
+        if let (Some(c), Some(slot)) = (self.community, cards.get_mut(n)) {
+            *slot = c;
+            n += 1;
+        }
+        (cards, n)
+    }
+
+    fn values(&self, i: usize) -> (Option<HighRank>, Option<LowRank>) {
+        let (cards, n) = self.playing_cards(i);
+        let cards = &cards[..n];
+        match self.config.variant {
+            Variant::Stud => (Some(eval::eval_high(cards)), None),
+            Variant::Razz => (None, Some(eval::eval_low_a5(cards))),
+            Variant::Stud8 => {
+                let (h, l) = eval::eval_hilo8(cards);
+                (Some(h), l)
+            }
+        }
+    }
+
+    fn describe(&self, i: usize) -> String {
+        let (high, low) = self.values(i);
+        match (self.config.variant, high, low) {
+            (Variant::Stud8, Some(h), Some(l)) => format!("{}; low {}", h.name(), l.name()),
+            (Variant::Stud8, Some(h), None) => format!("{}; no low", h.name()),
+            (_, Some(h), _) => h.name(),
+            (_, None, Some(l)) => l.name(),
+            (_, None, None) => String::new(),
+        }
+    }
+
+    fn continue_showdown(&mut self, events: &mut Vec<Event>) {
+        loop {
+            let Some(sd) = &self.showdown else { return };
+            let Some(&i) = sd.order.get(sd.next) else { break };
+            let (high, low) = self.values(i);
+            let beats_or_ties = sd.next == 0
+                || high.is_some_and(|h| sd.best_high.is_none_or(|b| h >= b))
+                || low.is_some_and(|l| sd.best_low.is_none_or(|b| l >= b));
+            if beats_or_ties {
+                self.show(i, true, events);
+            } else {
+                // RULES.md 5.3: the player chooses; the clock mucks.
+                self.to_act = Some(i);
+                if let Some(p) = self.players.get(i) {
+                    events.push(Event::ShowOrMuck { seat: p.seat });
+                }
+                return;
+            }
+        }
+        self.to_act = None;
+        self.award_showdown(events);
+        self.end(events);
+    }
+
+    fn show(&mut self, i: usize, automatic: bool, events: &mut Vec<Event>) {
+        let (high, low) = self.values(i);
+        let description = self.describe(i);
+        if let Some(sd) = &mut self.showdown {
+            sd.best_high = sd.best_high.max(high);
+            sd.best_low = sd.best_low.max(low);
+            sd.next += 1;
+        }
+        if let Some(p) = self.players.get_mut(i) {
+            p.shown = true;
+            events.push(Event::Shown { seat: p.seat, cards: p.own_cards().to_vec(), automatic, description });
+        }
+    }
+
+    fn showdown_choice(&mut self, i: usize, show: bool, events: &mut Vec<Event>) {
+        if show {
+            self.show(i, false, events);
+        } else {
+            if let Some(sd) = &mut self.showdown {
+                sd.next += 1;
+            }
+            if let Some(p) = self.players.get_mut(i) {
+                p.mucked = true;
+                events.push(Event::Mucked { seat: p.seat });
+            }
+        }
+        self.continue_showdown(events);
+    }
+
+    /// RULES.md 5: cards speak; stud8 halves with the high half taking the odd chip and the
+    /// whole pot when no low qualifies; ties split with odd chips one each from seat 1.
+    fn award_showdown(&mut self, events: &mut Vec<Event>) {
+        let n = self.players.len();
+        let values: Vec<(Option<HighRank>, Option<LowRank>)> = (0..n).map(|i| self.values(i)).collect();
+        let pots = pots::build(&self.players.iter().map(|p| (p.total_in, p.live())).collect::<Vec<_>>());
+        for (pot, (amount, eligible)) in pots.into_iter().enumerate() {
+            let high = best_of(&eligible, |i| values.get(i).and_then(|v| v.0));
+            let low = best_of(&eligible, |i| values.get(i).and_then(|v| v.1));
+            match self.config.variant {
+                Variant::Stud => self.split(pot, Half::Whole, amount, &high, &values, events),
+                Variant::Razz => self.split(pot, Half::Whole, amount, &low, &values, events),
+                Variant::Stud8 if low.is_empty() => self.split(pot, Half::Whole, amount, &high, &values, events),
+                Variant::Stud8 => {
+                    let low_half = amount / 2;
+                    self.split(pot, Half::High, amount - low_half, &high, &values, events);
+                    self.split(pot, Half::Low, low_half, &low, &values, events);
+                }
+            }
+        }
+    }
+
+    fn split(
+        &mut self,
+        pot: usize,
+        half: Half,
+        amount: Chips,
+        winners: &[usize],
+        values: &[(Option<HighRank>, Option<LowRank>)],
+        events: &mut Vec<Event>,
+    ) {
+        // Winners are indices in seat order already: odd chips go from seat 1 upwards.
+        let k = winners.len() as Chips;
+        if k == 0 {
+            debug_assert!(false, "a pot without an eligible winner");
+            return;
+        }
+        let share = amount / k;
+        let odd = amount % k;
+        for (rank, &w) in winners.iter().enumerate() {
+            let extra = Chips::from((rank as Chips) < odd);
+            let name = match (half, values.get(w)) {
+                (Half::Low, Some((_, Some(l)))) => Some(l.name()),
+                (_, Some((Some(h), _))) => Some(h.name()),
+                (_, Some((None, Some(l)))) => Some(l.name()),
+                _ => None,
+            };
+            self.award(pot, half, w, share + extra, name, events);
+        }
+    }
+
+    fn award(&mut self, pot: usize, half: Half, i: usize, amount: Chips, hand: Option<String>, events: &mut Vec<Event>) {
+        let Some(p) = self.players.get_mut(i) else { return };
+        p.stack += amount;
+        p.won += amount;
+        self.awards.push(AwardRecord { pot, half, seat: p.seat, amount, hand: hand.clone() });
+        events.push(Event::Award { pot, half, seat: p.seat, amount, hand });
+    }
+
+    fn end(&mut self, events: &mut Vec<Event>) {
+        self.phase = Phase::Over;
+        self.to_act = None;
+        for p in &mut self.players {
+            p.total_in = 0;
+            p.street_in = 0;
+        }
+        events.push(Event::HandEnded { stacks: self.players.iter().map(|p| (p.seat, p.stack)).collect() });
+    }
+
+    // ---- records -----------------------------------------------------------------------------
+
+    /// The hand's record: config, seats, seed (or explicit deck), commitment, actions and,
+    /// once the hand is over, its result. The seed is in it: give it out only after the hand.
+    pub fn record(&self) -> HandRecord {
+        HandRecord {
+            config: self.config,
+            seats: self.players.iter().map(|p| SeatChips { seat: p.seat, chips: p.start_stack }).collect(),
+            seed: self.seed.map(|s| s.to_hex()),
+            deck: self.explicit_deck.clone(),
+            commitment: self.commitment.map(|c| c.to_hex()),
+            actions: self.actions.clone(),
+            result: self.is_over().then(|| self.result()),
+        }
+    }
+
+    fn result(&self) -> HandResult {
+        let at_showdown = self.showdown.is_some();
+        HandResult {
+            finishing_stacks: self.stacks(),
+            awards: self.awards.clone(),
+            community: self.community,
+            showdown: if at_showdown {
+                self.showdown
+                    .iter()
+                    .flat_map(|sd| sd.order.iter())
+                    .filter_map(|&i| self.players.get(i))
+                    .map(|p| ShowdownRecord { seat: p.seat, cards: p.own_cards().to_vec(), shown: p.shown })
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    // ---- accessors for views -----------------------------------------------------------------
+
+    pub(crate) fn seat_state(&self) -> impl Iterator<Item = SeatState<'_>> {
+        let at_showdown = self.showdown.is_some();
+        self.players.iter().map(move |p| SeatState {
+            seat: p.seat,
+            stack: p.stack,
+            street_in: p.street_in,
+            total_in: p.total_in,
+            folded: p.folded,
+            cards: p.own_cards(),
+            shown: p.shown,
+            mucked: p.mucked,
+            at_showdown: at_showdown && p.live(),
+            won: p.won,
+        })
+    }
+
+    pub(crate) fn level(&self) -> Chips {
+        self.level
+    }
+
+    pub(crate) fn description_of(&self, seat: Seat) -> Option<String> {
+        self.players.iter().position(|p| p.seat == seat).map(|i| self.describe(i))
+    }
+
+    pub(crate) fn is_up_position(position: usize) -> bool {
+        Player::is_up(position)
+    }
+}
+
+/// The players among `eligible` with the best value (ties all win), in seat order.
+fn best_of<T: Ord + Copy>(eligible: &[usize], value: impl Fn(usize) -> Option<T>) -> Vec<usize> {
+    let best = eligible.iter().filter_map(|&i| value(i)).max();
+    eligible.iter().copied().filter(|&i| best.is_some() && value(i) == best).collect()
+}
+
+/// A read-only look at one seat for [`crate::view`].
+pub(crate) struct SeatState<'a> {
+    pub seat: Seat,
+    pub stack: Chips,
+    pub street_in: Chips,
+    pub total_in: Chips,
+    pub folded: bool,
+    pub cards: &'a [Card],
+    pub shown: bool,
+    pub mucked: bool,
+    pub at_showdown: bool,
+    pub won: Chips,
+}

@@ -1,0 +1,470 @@
+//! PHH (Poker Hand History, the `uoftcprg/phh-std` format) for stud: writing finished hands
+//! and reading them back into records the engine replays.
+//!
+//! Variants `F7S`, `F7S/8`, `FR`. Players `p1..pN` are the seats dealt in, lowest seat first.
+//! Actions: `d dh pN CARDS` (3rd street: down, down, up), `d db CARD` (community card),
+//! `pN pb` (bring-in), `pN cbr TOTAL` (complete/bet/raise to a street total), `pN cc`
+//! (check/call), `pN f`, `pN sm CARDS` (show) and `pN sm` (muck). Our own fields start with `_`.
+
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+
+use crate::action::{Action, SeatChips, Street};
+use crate::card::{Card, format_cards, parse_cards};
+use crate::config::{Chips, Seat, TableConfig, Variant};
+use crate::deck::{Deck, Seed};
+use crate::event::Event;
+use crate::hand::{Hand, Phase};
+use crate::record::{HandRecord, ReplayError};
+
+/// A PHH document that cannot be read or does not replay.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PhhError {
+    /// Not TOML.
+    #[error("not valid TOML: {0}")]
+    Toml(String),
+    /// A field is missing or has the wrong type.
+    #[error("field `{0}` is missing or malformed")]
+    Field(&'static str),
+    /// An unsupported value.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// An action string that cannot be parsed.
+    #[error("action {index} `{text}` is malformed")]
+    BadAction {
+        /// 0-based index in `actions`
+        index: usize,
+        /// the text
+        text: String,
+    },
+    /// An action the engine refuses, or a deal that differs from the engine's.
+    #[error("action {index} `{text}` does not replay: {reason}")]
+    Replay {
+        /// 0-based index in `actions`
+        index: usize,
+        /// the text
+        text: String,
+        /// why
+        reason: String,
+    },
+    /// The hand cannot start, or the record does not reproduce.
+    #[error(transparent)]
+    Record(#[from] ReplayError),
+    /// The actions ended before the hand did.
+    #[error("the hand is not over after the last action")]
+    Unfinished,
+    /// The replayed finishing stacks differ from the file's.
+    #[error("finishing_stacks differ: file {file:?}, replayed {replayed:?}")]
+    FinishingStacks {
+        /// in the file
+        file: Vec<Chips>,
+        /// by the engine
+        replayed: Vec<Chips>,
+    },
+}
+
+impl PhhError {
+    /// The index of the offending action, when there is one.
+    pub fn action_index(&self) -> Option<usize> {
+        match self {
+            PhhError::BadAction { index, .. } | PhhError::Replay { index, .. } => Some(*index),
+            _ => None,
+        }
+    }
+}
+
+/// Optional context written with a hand.
+#[derive(Clone, Debug, Default)]
+pub struct PhhContext {
+    /// the hand number (`hand`)
+    pub hand: Option<u64>,
+    /// the table name (`table`)
+    pub table: Option<String>,
+}
+
+/// Writes a finished hand as one PHH document.
+///
+/// # Errors
+/// [`ReplayError`] if the record does not replay.
+pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, ReplayError> {
+    let (hand, events) = record.replay()?;
+    let index_of = |seat: Seat| record.seats.iter().position(|s| s.seat == seat).map_or(0, |i| i + 1);
+    let cfg = &record.config;
+    let n = record.seats.len();
+    let mut out = String::with_capacity(2048);
+    let list = |values: &mut dyn Iterator<Item = String>| values.collect::<Vec<_>>().join(", ");
+    let _ = writeln!(out, "variant = \"{}\"", cfg.variant.phh_code());
+    let _ = writeln!(out, "ante_trimming_status = true");
+    let _ = writeln!(out, "antes = [{}]", list(&mut (0..n).map(|_| cfg.ante.to_string())));
+    let _ = writeln!(out, "bring_in = {}", cfg.bring_in);
+    let _ = writeln!(out, "small_bet = {}", cfg.small_bet);
+    let _ = writeln!(out, "big_bet = {}", cfg.big_bet);
+    let _ = writeln!(out, "starting_stacks = [{}]", list(&mut record.seats.iter().map(|s| s.chips.to_string())));
+    let _ = writeln!(out, "seats = [{}]", list(&mut record.seats.iter().map(|s| s.seat.to_string())));
+    let _ = writeln!(out, "seat_count = 8");
+    if let Some(h) = context.hand {
+        let _ = writeln!(out, "hand = {h}");
+    }
+    if let Some(t) = &context.table {
+        let _ = writeln!(out, "table = {}", toml_string(t));
+    }
+    let _ = writeln!(out, "actions = [");
+    let mut third: Vec<Vec<Card>> = vec![Vec::new(); n];
+    let mut third_open = true;
+    let flush_third = |third: &mut Vec<Vec<Card>>, out: &mut String| {
+        for (i, cards) in third.iter_mut().enumerate() {
+            if !cards.is_empty() {
+                let _ = writeln!(out, "  \"d dh p{} {}\",", i + 1, format_cards(cards));
+                cards.clear();
+            }
+        }
+    };
+    for e in &events {
+        if third_open && !matches!(e, Event::Dealt { street: Street::Third, .. } | Event::HandStarted { .. } | Event::Ante { .. }) {
+            flush_third(&mut third, &mut out);
+            third_open = false;
+        }
+        match e {
+            Event::Dealt { seat, card: Some(card), street: Street::Third, .. } => {
+                if let Some(v) = third.get_mut(index_of(*seat).wrapping_sub(1)) {
+                    v.push(*card);
+                }
+            }
+            Event::Dealt { seat, card: Some(card), .. } => {
+                let _ = writeln!(out, "  \"d dh p{} {}\",", index_of(*seat), card);
+            }
+            Event::Community { card } => {
+                let _ = writeln!(out, "  \"d db {card}\",");
+            }
+            Event::BringIn { seat, .. } => {
+                let _ = writeln!(out, "  \"p{} pb\",", index_of(*seat));
+            }
+            Event::Complete { seat, to, .. } | Event::Bet { seat, to, .. } | Event::Raise { seat, to, .. } => {
+                let _ = writeln!(out, "  \"p{} cbr {}\",", index_of(*seat), to);
+            }
+            Event::Call { seat, .. } | Event::Check { seat } => {
+                let _ = writeln!(out, "  \"p{} cc\",", index_of(*seat));
+            }
+            Event::Fold { seat } => {
+                let _ = writeln!(out, "  \"p{} f\",", index_of(*seat));
+            }
+            Event::Shown { seat, cards, .. } => {
+                let _ = writeln!(out, "  \"p{} sm {}\",", index_of(*seat), format_cards(cards));
+            }
+            Event::Mucked { seat } => {
+                let _ = writeln!(out, "  \"p{} sm\",", index_of(*seat));
+            }
+            _ => {}
+        }
+    }
+    let _ = writeln!(out, "]");
+    let finishing: Vec<String> = hand.stacks().iter().map(|s| s.chips.to_string()).collect();
+    let _ = writeln!(out, "finishing_stacks = [{}]", finishing.join(", "));
+    let _ = writeln!(out, "_max_raises = {}", cfg.max_raises);
+    let _ = writeln!(out, "_open_pair_big_bet = {}", cfg.open_pair_big_bet);
+    let _ = writeln!(out, "_uncapped_heads_up = {}", cfg.uncapped_heads_up);
+    if let Some(seed) = &record.seed {
+        let _ = writeln!(out, "_seed = \"{seed}\"");
+    }
+    if let Some(c) = &record.commitment {
+        let _ = writeln!(out, "_commitment = \"{c}\"");
+    }
+    Ok(out)
+}
+
+/// Writes several hands as one `.phhs` document: TOML tables `[1]`, `[2]`, ...
+///
+/// # Errors
+/// [`ReplayError`] if a record does not replay.
+pub fn write_hands<'a>(records: impl IntoIterator<Item = (&'a HandRecord, PhhContext)>) -> Result<String, ReplayError> {
+    let mut out = String::new();
+    for (k, (record, context)) in records.into_iter().enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "[{}]", k + 1);
+        out.push_str(&write_hand(record, &context)?);
+    }
+    Ok(out)
+}
+
+fn toml_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One hand read from PHH, replayed through the engine.
+#[derive(Clone, Debug)]
+pub struct PhhHand {
+    /// its name in a `.phhs` file (`"1"`, `"2"`, ...), or `None` for a single `.phh`
+    pub name: Option<String>,
+    /// the record, whose replay reproduces the file
+    pub record: HandRecord,
+    /// the engine's finishing stacks, in player order
+    pub finishing_stacks: Vec<Chips>,
+}
+
+/// Reads a `.phh` (one hand) or `.phhs` (tables of hands) document. Each hand is replayed;
+/// the result per hand is its record or the reason it does not replay.
+///
+/// # Errors
+/// [`PhhError::Toml`] when the document is not TOML at all.
+pub fn read(text: &str) -> Result<Vec<(Option<String>, Result<PhhHand, PhhError>)>, PhhError> {
+    let doc: toml::Table = toml::from_str(text).map_err(|e| PhhError::Toml(e.to_string()))?;
+    if doc.contains_key("variant") {
+        return Ok(vec![(None, read_hand(&doc, None))]);
+    }
+    let mut hands: Vec<(String, &toml::Table)> =
+        doc.iter().filter_map(|(k, v)| v.as_table().map(|t| (k.clone(), t))).collect();
+    // Numeric keys in numeric order.
+    hands.sort_by(|a, b| match (a.0.parse::<u64>(), b.0.parse::<u64>()) {
+        (Ok(x), Ok(y)) => x.cmp(&y),
+        _ => a.0.cmp(&b.0),
+    });
+    Ok(hands.into_iter().map(|(name, t)| (Some(name.clone()), read_hand(t, Some(name)))).collect())
+}
+
+fn int(t: &toml::Table, key: &'static str) -> Result<Chips, PhhError> {
+    t.get(key).and_then(toml::Value::as_integer).and_then(|v| Chips::try_from(v).ok()).ok_or(PhhError::Field(key))
+}
+
+fn ints(t: &toml::Table, key: &'static str) -> Result<Vec<Chips>, PhhError> {
+    t.get(key)
+        .and_then(toml::Value::as_array)
+        .ok_or(PhhError::Field(key))?
+        .iter()
+        .map(|v| v.as_integer().and_then(|v| Chips::try_from(v).ok()).ok_or(PhhError::Field(key)))
+        .collect()
+}
+
+enum Line {
+    Deal { player: usize, cards: Vec<Card> },
+    Community(Card),
+    Player { player: usize, verb: Verb },
+}
+
+enum Verb {
+    BringIn,
+    Cbr(Chips),
+    CheckCall,
+    Fold,
+    Show(Vec<Card>),
+    Muck,
+}
+
+fn parse_line(index: usize, text: &str) -> Result<Line, PhhError> {
+    let bad = || PhhError::BadAction { index, text: text.to_owned() };
+    // Comments after '#' are allowed inside action strings.
+    let body = text.split('#').next().unwrap_or("").trim();
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let player = |w: &str| -> Result<usize, PhhError> {
+        w.strip_prefix('p').and_then(|n| n.parse::<usize>().ok()).filter(|&n| n >= 1).ok_or_else(bad)
+    };
+    match words.as_slice() {
+        ["d", "dh", p, cards] => Ok(Line::Deal { player: player(p)?, cards: parse_cards(cards).map_err(|_| bad())? }),
+        ["d", "db", card] => {
+            let cards = parse_cards(card).map_err(|_| bad())?;
+            match cards.as_slice() {
+                [c] => Ok(Line::Community(*c)),
+                _ => Err(bad()),
+            }
+        }
+        [p, "pb"] => Ok(Line::Player { player: player(p)?, verb: Verb::BringIn }),
+        [p, "cbr", amount] => {
+            Ok(Line::Player { player: player(p)?, verb: Verb::Cbr(amount.parse().map_err(|_| bad())?) })
+        }
+        [p, "cc"] => Ok(Line::Player { player: player(p)?, verb: Verb::CheckCall }),
+        [p, "f"] => Ok(Line::Player { player: player(p)?, verb: Verb::Fold }),
+        [p, "sm"] | [p, "sm", "-"] => Ok(Line::Player { player: player(p)?, verb: Verb::Muck }),
+        [p, "sm", cards] => {
+            Ok(Line::Player { player: player(p)?, verb: Verb::Show(parse_cards(cards).map_err(|_| bad())?) })
+        }
+        _ => Err(bad()),
+    }
+}
+
+fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError> {
+    let variant: Variant = t
+        .get("variant")
+        .and_then(toml::Value::as_str)
+        .ok_or(PhhError::Field("variant"))?
+        .parse()
+        .map_err(|_| PhhError::Unsupported("variant (expected F7S, F7S/8 or FR)".into()))?;
+    let antes = ints(t, "antes").unwrap_or_default();
+    let ante = antes.first().copied().unwrap_or(0);
+    if antes.iter().any(|&a| a != ante) {
+        return Err(PhhError::Unsupported("unequal antes".into()));
+    }
+    let mut config = TableConfig::new(variant, ante, int(t, "bring_in")?, int(t, "small_bet")?, int(t, "big_bet")?);
+    if let Some(v) = t.get("_max_raises").and_then(toml::Value::as_integer) {
+        config.max_raises = u8::try_from(v).map_err(|_| PhhError::Field("_max_raises"))?;
+    }
+    if let Some(v) = t.get("_open_pair_big_bet").and_then(toml::Value::as_bool) {
+        config.open_pair_big_bet = v;
+    }
+    if let Some(v) = t.get("_uncapped_heads_up").and_then(toml::Value::as_bool) {
+        config.uncapped_heads_up = v;
+    }
+    let stacks = ints(t, "starting_stacks")?;
+    let seat_numbers: Vec<Chips> = match t.get("seats") {
+        Some(_) => ints(t, "seats")?,
+        None => (1..=stacks.len() as Chips).collect(),
+    };
+    if seat_numbers.len() != stacks.len() {
+        return Err(PhhError::Field("seats"));
+    }
+    let seats: Vec<(Seat, Chips)> = seat_numbers
+        .iter()
+        .zip(&stacks)
+        .map(|(&s, &c)| u8::try_from(s).ok().and_then(Seat::new).map(|s| (s, c)).ok_or(PhhError::Field("seats")))
+        .collect::<Result<_, _>>()?;
+    if seats.windows(2).any(|w| w[0].0 >= w[1].0) {
+        return Err(PhhError::Unsupported("seats must be listed in increasing order (dealing order)".into()));
+    }
+    let texts: Vec<&str> = t
+        .get("actions")
+        .and_then(toml::Value::as_array)
+        .ok_or(PhhError::Field("actions"))?
+        .iter()
+        .map(|v| v.as_str().ok_or(PhhError::Field("actions")))
+        .collect::<Result<_, _>>()?;
+    let lines: Vec<Line> = texts.iter().enumerate().map(|(i, s)| parse_line(i, s)).collect::<Result<_, _>>()?;
+    let seed = match t.get("_seed").and_then(toml::Value::as_str) {
+        Some(s) => Some(Seed::from_hex(s).ok_or(PhhError::Field("_seed"))?),
+        None => None,
+    };
+    let commitment = t.get("_commitment").and_then(toml::Value::as_str).map(str::to_owned);
+    if let (Some(seed), Some(c)) = (&seed, &commitment) {
+        if seed.commitment().to_hex() != *c {
+            return Err(ReplayError::Commitment.into());
+        }
+    }
+
+    // Rebuild the deck order from the deal: 3rd street goes round by round (down, down, up to
+    // each player in turn), later cards in the order written.
+    let n = seats.len();
+    let mut third: Vec<Vec<Card>> = vec![Vec::new(); n];
+    let mut later: Vec<Card> = Vec::new();
+    let mut in_third = true;
+    for line in &lines {
+        match line {
+            Line::Deal { player, cards } if in_third && cards.len() == 3 => {
+                if let Some(v) = third.get_mut(player - 1) {
+                    v.extend(cards);
+                }
+            }
+            Line::Deal { cards, .. } => {
+                in_third = false;
+                later.extend(cards);
+            }
+            Line::Community(c) => {
+                in_third = false;
+                later.push(*c);
+            }
+            Line::Player { .. } => in_third = false,
+        }
+    }
+    let mut order: Vec<Card> = (0..3).flat_map(|r| third.iter().filter_map(move |v| v.get(r).copied())).collect();
+    order.extend(later);
+
+    let mut events = Vec::with_capacity(128);
+    let started = match seed {
+        Some(seed) => Hand::start_into(config, &seats, Deck::shuffled(&seed), Some(seed), None, &mut events),
+        None => {
+            let deck = Deck::with_order(&order).map_err(ReplayError::from)?;
+            Hand::start_into(config, &seats, deck, None, Some(order), &mut events)
+        }
+    };
+    let mut hand = started.map_err(|e| PhhError::Record(ReplayError::Setup(e)))?;
+    // Dealt cards not yet matched against a `d` line, per player (0-based) and community.
+    let mut dealt: Vec<VecDeque<Card>> = vec![VecDeque::new(); n];
+    let mut community: VecDeque<Card> = VecDeque::new();
+    let player_of = |seat: Seat| seats.iter().position(|s| s.0 == seat);
+    let collect = |events: &mut Vec<Event>, dealt: &mut Vec<VecDeque<Card>>, community: &mut VecDeque<Card>, shown: &mut Vec<(usize, Vec<Card>)>| {
+        for e in events.drain(..) {
+            match e {
+                Event::Dealt { seat, card: Some(c), .. } => {
+                    if let Some(q) = player_of(seat).and_then(|i| dealt.get_mut(i)) {
+                        q.push_back(c);
+                    }
+                }
+                Event::Community { card } => community.push_back(card),
+                Event::Shown { seat, cards, automatic: true, .. } => {
+                    if let Some(i) = player_of(seat) {
+                        shown.push((i, cards));
+                    }
+                }
+                _ => {}
+            }
+        }
+    };
+    let mut auto_shown: Vec<(usize, Vec<Card>)> = Vec::new();
+    collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
+    for (index, line) in lines.iter().enumerate() {
+        let fail = |reason: String| PhhError::Replay { index, text: texts.get(index).unwrap_or(&"").to_string(), reason };
+        match line {
+            Line::Deal { player, cards } => {
+                let q = dealt.get_mut(player - 1).ok_or_else(|| fail("no such player".into()))?;
+                for c in cards {
+                    if q.pop_front() != Some(*c) {
+                        return Err(fail(format!("the engine did not deal {c} to p{player} here")));
+                    }
+                }
+            }
+            Line::Community(c) => {
+                if community.pop_front() != Some(*c) {
+                    return Err(fail(format!("the engine did not deal the community card {c} here")));
+                }
+            }
+            Line::Player { player, verb } => {
+                let seat = seats.get(player - 1).map(|s| s.0).ok_or_else(|| fail("no such player".into()))?;
+                let legal = hand.legal_actions(seat);
+                let action = match verb {
+                    Verb::BringIn => Some(Action::BringIn),
+                    Verb::Cbr(to) => legal.iter().copied().find(|a| a.to() == Some(*to)),
+                    Verb::CheckCall => legal.iter().copied().find(|a| matches!(a, Action::Check | Action::Call)),
+                    Verb::Fold => Some(Action::Fold),
+                    Verb::Muck => Some(Action::Muck),
+                    Verb::Show(cards) => {
+                        if hand.phase() == Phase::Showdown && hand.to_act() == Some(seat) {
+                            Some(Action::Show)
+                        } else if let Some(k) = auto_shown.iter().position(|(i, c)| *i == player - 1 && c == cards) {
+                            // Shown automatically by the engine: nothing to apply.
+                            auto_shown.remove(k);
+                            continue;
+                        } else {
+                            return Err(fail("the engine shows no such hand here".into()));
+                        }
+                    }
+                };
+                let Some(action) = action else {
+                    return Err(fail(format!("not a legal action now; legal: {:?}", legal.to_vec())));
+                };
+                hand.apply_into(seat, action, &mut events).map_err(|e| fail(e.to_string()))?;
+                collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
+            }
+        }
+    }
+    if !hand.is_over() {
+        return Err(PhhError::Unfinished);
+    }
+    let replayed: Vec<Chips> = hand.stacks().iter().map(|s: &SeatChips| s.chips).collect();
+    if let Ok(file) = ints(t, "finishing_stacks") {
+        if file != replayed {
+            return Err(PhhError::FinishingStacks { file, replayed });
+        }
+    }
+    Ok(PhhHand { name, record: hand.record(), finishing_stacks: replayed })
+}

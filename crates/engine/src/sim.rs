@@ -1,0 +1,34 @@
+//! Playing whole hands with bots: the loop behind `stud sim`, `stud bench`, the benches and
+//! the property tests.
+
+use crate::bot::Bot;
+use crate::config::{Chips, Seat, TableConfig};
+use crate::deck::{Deck, Seed};
+use crate::event::Event;
+use crate::hand::Hand;
+
+/// Plays one hand to the end with `bots[i]` acting for the i-th seat (in seat order), reusing
+/// `events` as the event buffer. Returns the number of actions taken, or 0 if the hand could
+/// not start (bad config or seats).
+pub fn play_hand(config: TableConfig, seats: &[(Seat, Chips)], seed: Seed, bots: &mut [Bot], events: &mut Vec<Event>) -> usize {
+    events.clear();
+    let Ok(mut hand) = Hand::start_into(config, seats, Deck::shuffled(&seed), Some(seed), None, events) else {
+        return 0;
+    };
+    let mut actions = 0;
+    while let Some(seat) = hand.to_act() {
+        let index = seats.iter().filter(|(s, _)| *s < seat).count();
+        let legal = hand.legal_actions(seat);
+        let action = match bots.get_mut(index) {
+            Some(bot) => bot.choose(&legal),
+            None => legal.first().copied().unwrap_or(crate::Action::Fold),
+        };
+        events.clear();
+        if hand.apply_into(seat, action, events).is_err() {
+            debug_assert!(false, "a bot chose an illegal action");
+            break;
+        }
+        actions += 1;
+    }
+    actions
+}
