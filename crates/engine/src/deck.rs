@@ -70,7 +70,12 @@ impl fmt::Display for Commitment {
 
 /// `sha256(seed)`.
 pub fn commitment(seed: &Seed) -> Commitment {
-    Commitment(Sha256::digest(seed.0).into())
+    Commitment(sha256(&seed.0))
+}
+
+/// SHA-256 of `bytes` (also how `stud sim` turns its text seed into 32 bytes).
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
 }
 
 fn hex(bytes: &[u8]) -> String {

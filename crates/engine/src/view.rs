@@ -5,7 +5,7 @@ use crate::action::{Action, SeenCard, Street};
 use crate::card::Card;
 use crate::config::{Chips, Seat, Variant};
 use crate::event::Viewer;
-use crate::hand::{Hand, Phase, Pot, SeatState};
+use crate::hand::{Hand, Phase, Pot};
 
 /// One seat as a viewer sees it.
 #[derive(Clone, PartialEq, Eq, Debug)]
