@@ -1024,3 +1024,67 @@ fn record_replays_exactly() {
         }
     }
 }
+
+#[test]
+fn third_street_all_in_completion_follows_the_half_bet_rule() {
+    for v in ALL {
+        // Bring-in 50, small bet 200. Seat 2 (not the bring-in) completes all-in for 120 (at
+        // least half the small bet): a full completion, so the next raise goes to 320.
+        let door = if v == Variant::Razz { ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"] } else { ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"] };
+        let mut t = start(cfg(v), &[(1, 5000), (2, 160), (3, 5000)], &door, "");
+        assert_eq!(t.to_act(), Some(1), "{v}");
+        t.act(1, Action::BringIn);
+        assert_eq!(t.legal(2), vec![Action::Fold, Action::Call, Action::Complete { to: 120 }]);
+        t.act(2, Action::Complete { to: 120 });
+        assert_eq!(t.legal(3), vec![Action::Fold, Action::Call, Action::Raise { to: 320 }], "{v}");
+
+        // All-in for 90 (less than half): not a completion; seat 3 may still complete to 200.
+        let mut t = start(cfg(v), &[(1, 5000), (2, 130), (3, 5000)], &door, "");
+        t.act(1, Action::BringIn);
+        t.act(2, Action::Complete { to: 90 });
+        assert_eq!(t.legal(3), vec![Action::Fold, Action::Call, Action::Complete { to: 200 }], "{v}");
+    }
+}
+
+#[test]
+fn stud8_a_hand_that_wins_only_the_low_half_is_shown_automatically() {
+    // Seat 2 completes and shows first with kings; seat 1 has a worse high but a low: it beats
+    // the low half, so it is shown without asking.
+    let mut t = start(cfg(Variant::Stud8), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "Kc Kd 9h"], "4s Ks 6d Js 9c Ts 8s Qh");
+    t.act(1, Action::BringIn);
+    t.act(2, Action::Complete { to: 200 });
+    t.act(1, Action::Call);
+    t.check_down();
+    let shows: Vec<(u8, bool)> = t
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Shown { seat, automatic, .. } => Some((seat.number(), *automatic)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shows, vec![(2, true), (1, true)]);
+    assert!(t.hand.is_over());
+}
+
+#[test]
+fn all_in_players_take_part_in_the_showdown_in_order() {
+    for v in ALL {
+        // Seat 2 is all-in on 3rd street; seats 1 and 3 check it down. Seat 2 is in the order.
+        let door = if v == Variant::Razz { ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"] } else { ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"] };
+        let mut t = start(cfg(v), &[(1, 5000), (2, 90), (3, 5000)], &door, "");
+        t.act(1, Action::BringIn);
+        t.act(2, Action::Call);
+        t.act(3, Action::Call);
+        while let Some(s) = t.to_act() {
+            let a = if t.hand.phase() == Phase::Showdown { Action::Show } else { Action::Check };
+            t.act(s, a);
+        }
+        let order = t.events.iter().find_map(|e| match e {
+            Event::Showdown { order } => Some(order.iter().map(|s| s.number()).collect::<Vec<_>>()),
+            _ => None,
+        });
+        assert_eq!(order, Some(vec![1, 2, 3]), "{v}");
+        assert_eq!(t.events.iter().filter(|e| matches!(e, Event::Shown { .. })).count(), 3);
+    }
+}
