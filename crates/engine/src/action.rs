@@ -7,6 +7,7 @@ use crate::config::{Chips, Seat};
 /// down card.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Street {
     /// Two down cards and the door card; bring-in.
@@ -54,6 +55,7 @@ impl Street {
 /// street after the action (like PHH's `cbr`), so each is exactly one of [`crate::Hand::legal_actions`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Action {
     /// Post the bring-in (or all one has, if less).
@@ -125,6 +127,7 @@ pub enum ActionError {
 /// A card as one viewer may see it: face value, or a back.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SeenCard {
     /// `None` is a card back: a down card the viewer may not see.
     pub card: Option<Card>,
@@ -135,6 +138,7 @@ pub struct SeenCard {
 /// Chips committed by one seat, for pots and results.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SeatChips {
     /// The seat.
     pub seat: Seat,

@@ -278,3 +278,18 @@ mod tests {
         assert!("Ac".parse::<Card>().unwrap() > "Ks".parse::<Card>().unwrap());
     }
 }
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for Card {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Card".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "rank (2-9, T, J, Q, K, A) then suit (c, d, h, s), e.g. \"Td\"",
+            "pattern": "^[2-9TJQKA][cdhs]$"
+        })
+    }
+}

@@ -8,6 +8,7 @@ pub type Chips = u64;
 /// A seat number, 1..=8. Seat 8 holds the nominal stud button, so seat 1 is "first to the left".
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Seat(u8);
 
@@ -40,6 +41,7 @@ impl<'de> serde::Deserialize<'de> for Seat {
 /// The game played at a table.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Variant {
     /// Seven Card Stud High.
@@ -101,6 +103,7 @@ impl fmt::Display for Variant {
 /// The rules and stakes of a table. Build with [`TableConfig::new`], then [`TableConfig::validate`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TableConfig {
     /// The game.
     pub variant: Variant,

@@ -9,6 +9,7 @@ use crate::deck::Commitment;
 /// Which half of a stud8 pot an award is for.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Half {
     /// The whole pot (stud, razz, or stud8 with no qualifying low).
@@ -31,6 +32,7 @@ pub enum Viewer {
 /// One thing that happened. Amounts are chips.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(tag = "event", rename_all = "snake_case"))]
 pub enum Event {
     /// The hand began; the deck is committed to by `sha256(seed)`.

@@ -10,6 +10,7 @@ use crate::hand::{Hand, SetupError};
 /// One applied action.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RecordedAction {
     /// who acted
     pub seat: Seat,
@@ -20,6 +21,7 @@ pub struct RecordedAction {
 /// A pot, or half of one, going to a seat.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AwardRecord {
     /// 0 = main pot
     pub pot: usize,
@@ -37,6 +39,7 @@ pub struct AwardRecord {
 /// they were shown or mucked.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ShowdownRecord {
     /// the seat
     pub seat: Seat,
@@ -49,6 +52,7 @@ pub struct ShowdownRecord {
 /// How a hand ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HandResult {
     /// every seat's stack after the hand
     pub finishing_stacks: Vec<SeatChips>,
@@ -63,6 +67,7 @@ pub struct HandResult {
 /// Everything about a hand: replaying it through the engine reproduces it exactly.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HandRecord {
     /// the table's rules and stakes
     pub config: TableConfig,

@@ -10,6 +10,7 @@ use crate::hand::{Hand, Phase, Pot};
 /// One seat as a viewer sees it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SeatView {
     /// the seat
     pub seat: Seat,
@@ -39,6 +40,7 @@ pub struct SeatView {
 /// viewer may not see.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HandView {
     /// the game
     pub variant: Variant,

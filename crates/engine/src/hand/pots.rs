@@ -5,6 +5,7 @@ use crate::config::{Chips, Seat};
 /// A pot and the seats that can win it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Pot {
     /// chips in it
     pub amount: Chips,

@@ -1,0 +1,549 @@
+//! The wire protocol of the stud server: WebSocket messages (JSON text frames, tagged by
+//! `"type"`) and the bodies of the HTTP API.
+//!
+//! Types only, no logic. Game vocabulary (`Action`, `Event`, `HandView`, `Card`, ...) is the
+//! engine's own, so the wire says exactly what the engine means. `proto/schema.json` is
+//! generated from these types by [`schema_json`]; a test fails when the committed copy is stale.
+#![deny(missing_docs)]
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use stud_engine::record::{AwardRecord, RecordedAction};
+use stud_engine::{Action, Chips, Event, HandView, TableConfig, Variant};
+use uuid::Uuid;
+
+/// The protocol version this build speaks. A `hello` with another version is refused.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// A client's correlation id, echoed in the reply or error it causes.
+pub type RequestId = Option<String>;
+
+/// Messages from a client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// First message on a socket: the protocol version and the session token.
+    Hello {
+        /// must equal [`PROTOCOL_VERSION`]
+        version: u32,
+        /// from `POST /api/sessions`
+        token: String,
+    },
+    /// Watch a table (observers see up cards only). Needed before sitting.
+    JoinTable {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+    },
+    /// Take a seat with a buy-in from the play-money balance.
+    Sit {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+        /// a seat 1..=8, or none for the first free one
+        #[serde(default)]
+        seat: Option<u8>,
+        /// chips to bring, within the table's buy-in range
+        buy_in: Chips,
+    },
+    /// Act in the current hand (also show / muck at showdown).
+    Act {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+        /// the hand this action is for (an older hand is refused as stale)
+        hand_id: Uuid,
+        /// the table sequence number of the prompt being answered (older is stale)
+        seq: u64,
+        /// a key unique per intended action: a repeat is answered, not applied twice
+        idempotency_key: String,
+        /// what to do
+        action: Action,
+    },
+    /// Sit out from the next hand on.
+    SitOut {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+    },
+    /// Come back in from the next hand.
+    SitIn {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+    },
+    /// Add chips from the balance between hands (up to the table maximum).
+    TopUp {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+        /// chips to add
+        amount: Chips,
+    },
+    /// Leave the seat (after the current hand if in one) and cash out; stop watching.
+    Leave {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+    },
+    /// Ask for a fresh snapshot (after a sequence gap).
+    Snapshot {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+    },
+    /// List the session's last hands (up to 50), newest first.
+    LastHands {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+    },
+    /// The LAST HAND report of one of the session's hands.
+    LastHand {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the hand
+        hand_id: Uuid,
+    },
+    /// Keep-alive.
+    Ping {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// echoed in the pong
+        #[serde(default)]
+        nonce: u64,
+    },
+}
+
+impl ClientMsg {
+    /// The `type` tags a client may send.
+    pub const TYPES: &'static [&'static str] = &[
+        "hello",
+        "join_table",
+        "sit",
+        "act",
+        "sit_out",
+        "sit_in",
+        "top_up",
+        "leave",
+        "snapshot",
+        "last_hands",
+        "last_hand",
+        "ping",
+    ];
+
+    /// The request id, if the message has one.
+    pub fn request_id(&self) -> RequestId {
+        match self {
+            ClientMsg::Hello { .. } => None,
+            ClientMsg::JoinTable { request_id, .. }
+            | ClientMsg::Sit { request_id, .. }
+            | ClientMsg::Act { request_id, .. }
+            | ClientMsg::SitOut { request_id, .. }
+            | ClientMsg::SitIn { request_id, .. }
+            | ClientMsg::TopUp { request_id, .. }
+            | ClientMsg::Leave { request_id, .. }
+            | ClientMsg::Snapshot { request_id, .. }
+            | ClientMsg::LastHands { request_id }
+            | ClientMsg::LastHand { request_id, .. }
+            | ClientMsg::Ping { request_id, .. } => request_id.clone(),
+        }
+    }
+}
+
+/// Messages from the server. Every message about a table carries that table's sequence
+/// number `seq`: broadcasts number 1, 2, 3, ...; a client that sees a gap asks for a snapshot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The handshake succeeded.
+    Welcome {
+        /// [`PROTOCOL_VERSION`]
+        version: u32,
+        /// the player
+        player_id: Uuid,
+        /// this login session (LAST HAND lists its hands)
+        session_id: Uuid,
+        /// display name
+        name: String,
+        /// play-money chips not on a table
+        balance: Chips,
+    },
+    /// A request succeeded (the table's broadcasts show its effect).
+    Ack {
+        /// the request's id
+        request_id: RequestId,
+        /// the table concerned
+        table_id: Option<Uuid>,
+        /// the table's current sequence number
+        seq: Option<u64>,
+        /// what was done, e.g. "seated at 3", "duplicate action"
+        detail: String,
+    },
+    /// The whole table as this client may see it.
+    Snapshot {
+        /// the table
+        table_id: Uuid,
+        /// sequence number of the table state shown
+        seq: u64,
+        /// the state
+        table: TableState,
+    },
+    /// A new hand started; the deck is committed to by `commitment` = sha256(seed).
+    HandStarted {
+        /// the table
+        table_id: Uuid,
+        /// sequence number
+        seq: u64,
+        /// the hand
+        hand_id: Uuid,
+        /// the table's hand counter
+        number: u64,
+        /// sha256 of the deck seed, hex; the seed is revealed in the hand record afterwards
+        commitment: String,
+    },
+    /// Something happened in the hand (another seat's down cards are card backs).
+    Event {
+        /// the table
+        table_id: Uuid,
+        /// sequence number
+        seq: u64,
+        /// the hand
+        hand_id: Uuid,
+        /// what happened
+        event: Event,
+    },
+    /// It is your turn: exactly these actions are legal.
+    YourTurn {
+        /// the table
+        table_id: Uuid,
+        /// sequence number (send it back with the action)
+        seq: u64,
+        /// the hand
+        hand_id: Uuid,
+        /// the legal actions with exact amounts
+        legal: Vec<Action>,
+        /// milliseconds until the clock acts for you (action time plus time bank)
+        deadline_ms: u64,
+        /// of which time bank
+        time_bank_ms: u64,
+    },
+    /// Someone else is to act (sent to everyone, with the clock).
+    Turn {
+        /// the table
+        table_id: Uuid,
+        /// sequence number
+        seq: u64,
+        /// the hand
+        hand_id: Uuid,
+        /// the seat to act
+        seat: u8,
+        /// milliseconds until the clock acts for them
+        deadline_ms: u64,
+    },
+    /// The hand is over.
+    HandResult {
+        /// the table
+        table_id: Uuid,
+        /// sequence number
+        seq: u64,
+        /// the hand
+        hand_id: Uuid,
+        /// every pot (or half) and who won it
+        awards: Vec<AwardRecord>,
+        /// stacks after the hand, per seat
+        stacks: Vec<(u8, Chips)>,
+    },
+    /// A request failed: only the sender gets this; the table carries on.
+    Error {
+        /// the failing request's id
+        request_id: RequestId,
+        /// machine-readable cause
+        code: ErrorCode,
+        /// human-readable explanation
+        message: String,
+    },
+    /// Reply to a ping.
+    Pong {
+        /// the ping's id
+        request_id: RequestId,
+        /// the ping's nonce
+        nonce: u64,
+    },
+    /// The session's last hands, newest first.
+    LastHands {
+        /// the request's id
+        request_id: RequestId,
+        /// up to 50
+        hands: Vec<HandSummary>,
+    },
+    /// One LAST HAND report.
+    LastHand {
+        /// the request's id
+        request_id: RequestId,
+        /// the report
+        report: LastHandReport,
+    },
+}
+
+/// Why a request failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The frame is not JSON, or not a valid message.
+    Malformed,
+    /// The `type` is not one the server knows.
+    UnknownType,
+    /// The frame exceeds the size limit.
+    FrameTooLarge,
+    /// The `hello` version is not [`PROTOCOL_VERSION`].
+    UnsupportedVersion,
+    /// No valid session: say `hello` with a token from `POST /api/sessions`.
+    NotAuthenticated,
+    /// No such table.
+    UnknownTable,
+    /// No such hand (or not one of yours).
+    UnknownHand,
+    /// The seat is occupied.
+    SeatTaken,
+    /// No free seat.
+    TableFull,
+    /// You already have a seat at this table.
+    AlreadySeated,
+    /// Buy-in or top-up outside the table's range.
+    BuyInOutOfRange,
+    /// Not enough chips in the balance.
+    InsufficientBalance,
+    /// You have no seat at this table.
+    NotSeated,
+    /// Not now (e.g. top-up during a hand you are in).
+    NotNow,
+    /// Not your turn.
+    NotYourTurn,
+    /// Not one of the legal actions.
+    IllegalAction,
+    /// For an old hand or an old prompt.
+    Stale,
+    /// Too many requests.
+    RateLimited,
+    /// The server could not do it (nothing was changed).
+    Internal,
+}
+
+/// A seat at a table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatInfo {
+    /// 1..=8
+    pub seat: u8,
+    /// the player
+    pub player_id: Uuid,
+    /// display name
+    pub name: String,
+    /// chips on the table (including any committed to the current hand's pot)
+    pub stack: Chips,
+    /// will not be dealt in
+    pub sitting_out: bool,
+    /// has a live connection
+    pub connected: bool,
+}
+
+/// A table as one client sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TableState {
+    /// the table
+    pub table_id: Uuid,
+    /// display name
+    pub name: String,
+    /// rules and stakes
+    pub config: TableConfig,
+    /// buy-in range
+    pub min_buy_in: Chips,
+    /// buy-in range
+    pub max_buy_in: Chips,
+    /// occupied seats
+    pub seats: Vec<SeatInfo>,
+    /// the viewer's seat, if seated
+    pub your_seat: Option<u8>,
+    /// the hand in play, as the viewer may see it
+    pub hand: Option<HandState>,
+}
+
+/// The hand in play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HandState {
+    /// the hand
+    pub hand_id: Uuid,
+    /// the table's hand counter
+    pub number: u64,
+    /// the viewer's view (own down cards, everyone's up cards, backs otherwise)
+    pub view: HandView,
+    /// milliseconds until the clock acts for the player to act
+    pub deadline_ms: Option<u64>,
+}
+
+/// One line of the LAST HAND list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HandSummary {
+    /// the hand
+    pub hand_id: Uuid,
+    /// the table
+    pub table_id: Uuid,
+    /// the table's hand counter
+    pub number: u64,
+    /// the game
+    pub variant: Variant,
+    /// the player's seat
+    pub seat: u8,
+    /// the player's net result in chips
+    pub net: i64,
+    /// when it ended, milliseconds since the Unix epoch
+    pub ended_at_ms: u64,
+}
+
+/// The LAST HAND report (RULES.md 6): every action, the pots and who won them, and every card
+/// live at showdown (mucked included); folded players' down cards stay hidden, except yours.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LastHandReport {
+    /// summary
+    pub summary: HandSummary,
+    /// the finished hand as LAST HAND shows it
+    pub view: HandView,
+    /// every event, with the cards LAST HAND may show
+    pub events: Vec<Event>,
+    /// every action in order
+    pub actions: Vec<RecordedAction>,
+    /// sha256 of the seed, as published at the start
+    pub commitment: Option<String>,
+    /// the seed, revealed now that the hand is over
+    pub seed: Option<String>,
+}
+
+/// `POST /api/sessions` body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CreateSession {
+    /// display name, 1..=24 characters
+    pub name: String,
+}
+
+/// `POST /api/sessions` reply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionCreated {
+    /// bearer token for `hello`
+    pub token: String,
+    /// the player
+    pub player_id: Uuid,
+    /// the session
+    pub session_id: Uuid,
+    /// display name
+    pub name: String,
+    /// play-money balance
+    pub balance: Chips,
+}
+
+/// One table in `GET /api/tables`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TableSummary {
+    /// the table
+    pub id: Uuid,
+    /// display name
+    pub name: String,
+    /// the game
+    pub variant: Variant,
+    /// rules and stakes
+    pub config: TableConfig,
+    /// buy-in range
+    pub min_buy_in: Chips,
+    /// buy-in range
+    pub max_buy_in: Chips,
+    /// seats occupied (of 8)
+    pub seats_taken: u8,
+    /// display names of seated players
+    pub players: Vec<String>,
+    /// hands per hour over the table's life
+    pub hands_per_hour: f64,
+}
+
+/// An HTTP API error body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ApiErrorBody {
+    /// machine-readable cause
+    pub code: String,
+    /// human-readable explanation
+    pub message: String,
+}
+
+/// Everything in the protocol, for the schema.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct Protocol {
+    client: ClientMsg,
+    server: ServerMsg,
+    create_session: CreateSession,
+    session_created: SessionCreated,
+    table_summary: TableSummary,
+    api_error: ApiErrorBody,
+}
+
+/// The JSON Schema of the whole protocol, pretty-printed with a trailing newline
+/// (the content of `proto/schema.json`).
+pub fn schema_json() -> String {
+    let schema = schemars::schema_for!(Protocol);
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn committed_schema_is_fresh() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proto/schema.json");
+        let fresh = schema_json();
+        if std::env::var_os("UPDATE_SCHEMA").is_some() {
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "proto/schema.json is stale: run `UPDATE_SCHEMA=1 cargo test -p stud-proto` and commit it"
+        );
+    }
+
+    #[test]
+    fn messages_are_tagged_snake_case_json() {
+        let msg: ClientMsg = serde_json::from_str(
+            r#"{"type":"act","table_id":"00000000-0000-0000-0000-000000000001","hand_id":"00000000-0000-0000-0000-000000000002","seq":7,"idempotency_key":"k1","action":{"kind":"raise","to":400}}"#,
+        )
+        .unwrap();
+        assert!(matches!(msg, ClientMsg::Act { seq: 7, action: Action::Raise { to: 400 }, .. }));
+        let err = ServerMsg::Error { request_id: Some("r1".into()), code: ErrorCode::NotYourTurn, message: "wait".into() };
+        assert_eq!(
+            serde_json::to_string(&err).unwrap(),
+            r#"{"type":"error","request_id":"r1","code":"not_your_turn","message":"wait"}"#
+        );
+        for t in ClientMsg::TYPES {
+            let schema = schema_json();
+            assert!(schema.contains(&format!("\"{t}\"")), "{t} missing from the schema");
+        }
+    }
+}
