@@ -1,5 +1,6 @@
 //! The `stud` binary end to end: `stud sim | stud replay` for every variant, determinism, and
 //! failures reported as the interface promises.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};

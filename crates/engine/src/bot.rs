@@ -22,14 +22,14 @@ impl Bot {
     /// A bot whose style and choices follow from `seed`.
     pub fn new(seed: u64) -> Bot {
         let mut bot = Bot { state: seed ^ 0x5eed_5eed_5eed_5eed, aggression: 0, looseness: 0, show: 0 };
-        bot.aggression = 20 + bot.next() % 90;
-        bot.looseness = 10 + bot.next() % 70;
-        bot.show = bot.next() % 256;
+        bot.aggression = 20 + bot.next_u64() % 90;
+        bot.looseness = 10 + bot.next_u64() % 70;
+        bot.show = bot.next_u64() % 256;
         bot
     }
 
     /// The next raw random number (SplitMix64).
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -40,19 +40,19 @@ impl Bot {
     /// Picks one of `legal` (which must not be empty; an empty list gives `Action::Fold`,
     /// which the engine will refuse).
     pub fn choose(&mut self, legal: &[Action]) -> Action {
-        let roll = self.next() % 256;
+        let roll = self.next_u64() % 256;
         let has = |a: &Action| legal.contains(a);
         if has(&Action::Show) {
             return if roll < self.show { Action::Show } else { Action::Muck };
         }
         let aggressive = legal.iter().filter(|a| a.to().is_some()).count();
         if aggressive > 0 && roll < self.aggression {
-            let pick = (self.next() as usize) % aggressive;
+            let pick = (self.next_u64() as usize) % aggressive;
             if let Some(a) = legal.iter().filter(|a| a.to().is_some()).nth(pick) {
                 return *a;
             }
         }
-        if has(&Action::Fold) && (self.next() % 256) < self.looseness {
+        if has(&Action::Fold) && (self.next_u64() % 256) < self.looseness {
             return Action::Fold;
         }
         for a in [Action::Check, Action::Call, Action::BringIn] {

@@ -55,11 +55,7 @@ impl Rank {
 
     /// The rank with index `i` (0 = Two .. 12 = Ace).
     pub const fn from_index(i: u8) -> Option<Rank> {
-        if i < 13 {
-            Some(Rank::ALL[i as usize])
-        } else {
-            None
-        }
+        if i < 13 { Some(Rank::ALL[i as usize]) } else { None }
     }
 
     /// 0 for Two .. 12 for Ace.
@@ -74,24 +70,20 @@ impl Rank {
 
     /// The English name ("Seven", "King").
     pub const fn name(self) -> &'static str {
-        [
-            "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
-            "King", "Ace",
-        ][self as usize]
+        ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace"]
+            [self as usize]
     }
 
     /// The English plural ("Sevens", "Sixes").
     pub const fn plural(self) -> &'static str {
         [
-            "Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens",
-            "Jacks", "Queens", "Kings", "Aces",
+            "Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens", "Jacks", "Queens",
+            "Kings", "Aces",
         ][self as usize]
     }
 
     fn from_symbol(c: char) -> Option<Rank> {
-        "23456789TJQKA"
-            .find(c.to_ascii_uppercase())
-            .and_then(|i| Rank::from_index(i as u8))
+        "23456789TJQKA".find(c.to_ascii_uppercase()).and_then(|i| Rank::from_index(i as u8))
     }
 }
 
@@ -214,10 +206,7 @@ pub fn parse_cards(s: &str) -> Result<Vec<Card>, ParseCardError> {
     if !s.is_ascii() || s.len() % 2 != 0 {
         return Err(ParseCardError(s.to_owned()));
     }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| s[i..i + 2].parse())
-        .collect()
+    (0..s.len()).step_by(2).map(|i| s[i..i + 2].parse()).collect()
 }
 
 /// Writes cards without separators, e.g. `"Ah7d4c"`.
@@ -242,6 +231,21 @@ impl<'de> serde::Deserialize<'de> for Card {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for Card {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Card".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "rank (2-9, T, J, Q, K, A) then suit (c, d, h, s), e.g. \"Td\"",
+            "pattern": "^[2-9TJQKA][cdhs]$"
+        })
     }
 }
 
@@ -276,20 +280,5 @@ mod tests {
         let two_s: Card = "2s".parse().unwrap();
         assert!(two_d < two_h && two_h < two_s);
         assert!("Ac".parse::<Card>().unwrap() > "Ks".parse::<Card>().unwrap());
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for Card {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Card".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "description": "rank (2-9, T, J, Q, K, A) then suit (c, d, h, s), e.g. \"Td\"",
-            "pattern": "^[2-9TJQKA][cdhs]$"
-        })
     }
 }

@@ -228,7 +228,10 @@ mod tests {
     fn invalid_configs_are_typed_errors() {
         let ok = TableConfig::new(Variant::Stud, 40, 50, 200, 400);
         assert_eq!(TableConfig { bring_in: 0, ..ok }.validate(), Err(ConfigError::ZeroBringIn));
-        assert!(matches!(TableConfig { bring_in: 300, ..ok }.validate(), Err(ConfigError::BringInAboveSmallBet { .. })));
+        assert!(matches!(
+            TableConfig { bring_in: 300, ..ok }.validate(),
+            Err(ConfigError::BringInAboveSmallBet { .. })
+        ));
         assert!(matches!(TableConfig { big_bet: 100, ..ok }.validate(), Err(ConfigError::SmallBetAboveBigBet { .. })));
         let razz = TableConfig { variant: Variant::Razz, ..ok };
         assert_eq!(razz.validate(), Err(ConfigError::OpenPairInRazz));

@@ -1,7 +1,7 @@
 //! What happened in a hand, in order. Events carry every card; [`Event::for_viewer`] is the one
 //! place that hides what a viewer may not see (RULES.md section 7).
 
-use crate::action::{Street};
+use crate::action::Street;
 use crate::card::Card;
 use crate::config::{Chips, Seat};
 use crate::deck::Commitment;

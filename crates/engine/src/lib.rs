@@ -17,8 +17,6 @@ pub mod card;
 pub mod config;
 pub mod deck;
 pub mod eval;
-#[doc(hidden)]
-pub mod eval_naive;
 pub mod event;
 pub mod hand;
 pub mod phh;

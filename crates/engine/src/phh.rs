@@ -120,7 +120,9 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
         }
     };
     for e in &events {
-        if third_open && !matches!(e, Event::Dealt { street: Street::Third, .. } | Event::HandStarted { .. } | Event::Ante { .. }) {
+        if third_open
+            && !matches!(e, Event::Dealt { street: Street::Third, .. } | Event::HandStarted { .. } | Event::Ante { .. })
+        {
             flush_third(&mut third, &mut out);
             third_open = false;
         }
@@ -216,12 +218,15 @@ pub struct PhhHand {
     pub finishing_stacks: Vec<Chips>,
 }
 
+/// One hand of a document: its name in a `.phhs` (`None` for a `.phh`) and how it replayed.
+pub type PhhEntry = (Option<String>, Result<PhhHand, PhhError>);
+
 /// Reads a `.phh` (one hand) or `.phhs` (tables of hands) document. Each hand is replayed;
 /// the result per hand is its record or the reason it does not replay.
 ///
 /// # Errors
 /// [`PhhError::Toml`] when the document is not TOML at all.
-pub fn read(text: &str) -> Result<Vec<(Option<String>, Result<PhhHand, PhhError>)>, PhhError> {
+pub fn read(text: &str) -> Result<Vec<PhhEntry>, PhhError> {
     let doc: toml::Table = toml::from_str(text).map_err(|e| PhhError::Toml(e.to_string()))?;
     if doc.contains_key("variant") {
         return Ok(vec![(None, read_hand(&doc, None))]);
@@ -392,7 +397,10 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
     let mut dealt: Vec<VecDeque<Card>> = vec![VecDeque::new(); n];
     let mut community: VecDeque<Card> = VecDeque::new();
     let player_of = |seat: Seat| seats.iter().position(|s| s.0 == seat);
-    let collect = |events: &mut Vec<Event>, dealt: &mut Vec<VecDeque<Card>>, community: &mut VecDeque<Card>, shown: &mut Vec<(usize, Vec<Card>)>| {
+    let collect = |events: &mut Vec<Event>,
+                   dealt: &mut Vec<VecDeque<Card>>,
+                   community: &mut VecDeque<Card>,
+                   shown: &mut Vec<(usize, Vec<Card>)>| {
         for e in events.drain(..) {
             match e {
                 Event::Dealt { seat, card: Some(c), .. } => {
@@ -413,7 +421,8 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
     let mut auto_shown: Vec<(usize, Vec<Card>)> = Vec::new();
     collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
     for (index, line) in lines.iter().enumerate() {
-        let fail = |reason: String| PhhError::Replay { index, text: texts.get(index).unwrap_or(&"").to_string(), reason };
+        let fail =
+            |reason: String| PhhError::Replay { index, text: texts.get(index).unwrap_or(&"").to_string(), reason };
         match line {
             Line::Deal { player, cards } => {
                 let q = dealt.get_mut(player - 1).ok_or_else(|| fail("no such player".into()))?;

@@ -10,7 +10,13 @@ use crate::hand::Hand;
 /// Plays one hand to the end with `bots[i]` acting for the i-th seat (in seat order), reusing
 /// `events` as the event buffer. Returns the number of actions taken, or 0 if the hand could
 /// not start (bad config or seats).
-pub fn play_hand(config: TableConfig, seats: &[(Seat, Chips)], seed: Seed, bots: &mut [Bot], events: &mut Vec<Event>) -> usize {
+pub fn play_hand(
+    config: TableConfig,
+    seats: &[(Seat, Chips)],
+    seed: Seed,
+    bots: &mut [Bot],
+    events: &mut Vec<Event>,
+) -> usize {
     events.clear();
     let Ok(mut hand) = Hand::start_into(config, seats, Deck::shuffled(&seed), Some(seed), None, events) else {
         return 0;

@@ -4,7 +4,7 @@
 use crate::action::{Action, SeenCard, Street};
 use crate::card::Card;
 use crate::config::{Chips, Seat, Variant};
-use crate::event::Viewer;
+use crate::event::{Event, Viewer};
 use crate::hand::{Hand, Phase, Pot};
 
 /// One seat as a viewer sees it.
@@ -85,6 +85,20 @@ impl Hand {
     /// viewer's own. On a hand still in play it is the same as [`Hand::view_for`].
     pub fn last_hand_view(&self, viewer: Viewer) -> HandView {
         if self.is_over() { self.view(viewer, Reveal::LastHand) } else { self.view(viewer, Reveal::Live) }
+    }
+
+    /// `events` of this finished hand as LAST HAND shows them to `viewer`: down cards of
+    /// players live at showdown and the viewer's own are shown, other down cards are backs.
+    pub fn last_hand_events(&self, events: &[Event], viewer: Viewer) -> Vec<Event> {
+        let revealed: Vec<Seat> =
+            self.seat_state().filter(|s| s.at_showdown && self.is_over()).map(|s| s.seat).collect();
+        events
+            .iter()
+            .map(|e| match e {
+                Event::Dealt { seat, .. } if revealed.contains(seat) => e.clone(),
+                _ => e.for_viewer(viewer),
+            })
+            .collect()
     }
 
     fn view(&self, viewer: Viewer, reveal: Reveal) -> HandView {

@@ -1,5 +1,6 @@
 //! PHH known answers: a hand that PokerKit replays (from PHH.md) replays here to the same
 //! stacks, and broken histories are refused with the offending action.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
 use stud_engine::phh;
 
@@ -44,10 +45,14 @@ fn an_illegal_action_is_reported_with_its_index() {
 #[test]
 fn several_hands_in_one_phhs_in_numeric_order() {
     let doc = format!("[2]\n{WORKED}\n[10]\n{WORKED}\n[1]\n{WORKED}");
-    let names: Vec<String> = phh::read(&doc).unwrap().into_iter().map(|(n, r)| {
-        assert!(r.is_ok());
-        n.unwrap()
-    }).collect();
+    let names: Vec<String> = phh::read(&doc)
+        .unwrap()
+        .into_iter()
+        .map(|(n, r)| {
+            assert!(r.is_ok());
+            n.unwrap()
+        })
+        .collect();
     assert_eq!(names, vec!["1", "2", "10"]);
 }
 

@@ -1,6 +1,7 @@
 //! Properties over random hands and random legal actions (proptest): chips are conserved, no
 //! card is dealt twice, every hand terminates, `apply` accepts exactly `legal_actions`, no view
 //! or event leaks an unshown down card, records replay exactly, PHH round-trips.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
 use std::collections::HashSet;
 

@@ -536,7 +536,8 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(msg, ClientMsg::Act { seq: 7, action: Action::Raise { to: 400 }, .. }));
-        let err = ServerMsg::Error { request_id: Some("r1".into()), code: ErrorCode::NotYourTurn, message: "wait".into() };
+        let err =
+            ServerMsg::Error { request_id: Some("r1".into()), code: ErrorCode::NotYourTurn, message: "wait".into() };
         assert_eq!(
             serde_json::to_string(&err).unwrap(),
             r#"{"type":"error","request_id":"r1","code":"not_your_turn","message":"wait"}"#

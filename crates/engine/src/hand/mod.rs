@@ -14,8 +14,7 @@ use crate::action::{Action, ActionError, SeatChips, Street};
 use crate::card::Card;
 use crate::config::{Chips, ConfigError, MAX_CHIPS, Seat, TableConfig, Variant};
 use crate::deck::{Commitment, Deck, Seed};
-use crate::eval_naive as eval;
-use crate::eval_naive::{HighRank, LowRank};
+use crate::eval::{self, HighRank, LowRank};
 use crate::event::{Event, Half};
 use crate::record::{AwardRecord, HandRecord, HandResult, RecordedAction, ShowdownRecord};
 
@@ -373,9 +372,8 @@ impl Hand {
         let i = self.to_act?;
         let seat = self.players.get(i)?.seat;
         let legal = self.legal_for(i);
-        let pick = [Action::Muck, Action::Check, Action::BringIn, Action::Fold]
-            .into_iter()
-            .find(|a| legal.contains(a))?;
+        let pick =
+            [Action::Muck, Action::Check, Action::BringIn, Action::Fold].into_iter().find(|a| legal.contains(a))?;
         Some((seat, pick))
     }
 
@@ -646,7 +644,10 @@ impl Hand {
         let first = (0..n).map(|k| (first + k) % n).find(|&j| self.players.get(j).is_some_and(Player::can_bet));
         self.to_act = first;
         self.bring_in_pending = self.street == Street::Third;
-        events.push(Event::StreetStarted { street: self.street, first: first.and_then(|j| self.players.get(j)).map(|p| p.seat) });
+        events.push(Event::StreetStarted {
+            street: self.street,
+            first: first.and_then(|j| self.players.get(j)).map(|p| p.seat),
+        });
     }
 
     /// RULES.md 4: lowest door card brings in, suits clubs < diamonds < hearts < spades breaking
@@ -773,8 +774,11 @@ impl Hand {
             .copied()
             .find(|&i| self.players.get(i).is_some_and(Player::live))
             .unwrap_or(0);
-        let order: Vec<usize> = (0..n).map(|k| (first + k) % n).filter(|&j| self.players.get(j).is_some_and(Player::live)).collect();
-        events.push(Event::Showdown { order: order.iter().filter_map(|&j| self.players.get(j)).map(|p| p.seat).collect() });
+        let order: Vec<usize> =
+            (0..n).map(|k| (first + k) % n).filter(|&j| self.players.get(j).is_some_and(Player::live)).collect();
+        events.push(Event::Showdown {
+            order: order.iter().filter_map(|&j| self.players.get(j)).map(|p| p.seat).collect(),
+        });
         self.showdown = Some(Showdown { order, next: 0, best_high: None, best_low: None });
         self.continue_showdown(events);
     }
@@ -796,8 +800,12 @@ impl Hand {
         (cards, n)
     }
 
+    /// The hand values of player `i`; none for a folded player or fewer than five cards.
     fn values(&self, i: usize) -> (Option<HighRank>, Option<LowRank>) {
         let (cards, n) = self.playing_cards(i);
+        if n < 5 || self.players.get(i).is_none_or(|p| p.folded) {
+            return (None, None);
+        }
         let cards = &cards[..n];
         match self.config.variant {
             Variant::Stud => (Some(eval::eval_high(cards)), None),
@@ -924,7 +932,15 @@ impl Hand {
         }
     }
 
-    fn award(&mut self, pot: usize, half: Half, i: usize, amount: Chips, hand: Option<String>, events: &mut Vec<Event>) {
+    fn award(
+        &mut self,
+        pot: usize,
+        half: Half,
+        i: usize,
+        amount: Chips,
+        hand: Option<String>,
+        events: &mut Vec<Event>,
+    ) {
         let Some(p) = self.players.get_mut(i) else { return };
         p.stack += amount;
         p.won += amount;

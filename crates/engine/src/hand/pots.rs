@@ -25,12 +25,8 @@ pub(crate) fn build(players: &[(Chips, bool)]) -> Vec<(Chips, Vec<usize>)> {
     let mut prev = 0;
     for &level in &levels {
         let amount: Chips = players.iter().map(|(c, _)| (*c).min(level) - (*c).min(prev)).sum();
-        let eligible: Vec<usize> = players
-            .iter()
-            .enumerate()
-            .filter(|(_, (c, live))| *live && *c >= level)
-            .map(|(i, _)| i)
-            .collect();
+        let eligible: Vec<usize> =
+            players.iter().enumerate().filter(|(_, (c, live))| *live && *c >= level).map(|(i, _)| i).collect();
         pots.push((amount, eligible));
         prev = level;
     }

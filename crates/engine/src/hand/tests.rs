@@ -79,7 +79,10 @@ impl T {
     fn check_down(&mut self) {
         while let Some(s) = self.to_act() {
             let legal = self.legal(s);
-            let a = [Action::Check, Action::Call, Action::BringIn, Action::Show].into_iter().find(|a| legal.contains(a)).unwrap();
+            let a = [Action::Check, Action::Call, Action::BringIn, Action::Show]
+                .into_iter()
+                .find(|a| legal.contains(a))
+                .unwrap();
             self.act(s, a);
         }
     }
@@ -103,7 +106,17 @@ fn antes_then_two_down_and_the_door_card_from_seat_one() {
             .collect();
         assert_eq!(
             dealt,
-            vec![(2, false), (5, false), (7, false), (2, false), (5, false), (7, false), (2, true), (5, true), (7, true)]
+            vec![
+                (2, false),
+                (5, false),
+                (7, false),
+                (2, false),
+                (5, false),
+                (7, false),
+                (2, true),
+                (5, true),
+                (7, true)
+            ]
         );
         assert_eq!(t.hand.pot_total(), 120);
     }
@@ -136,11 +149,15 @@ fn folded_players_get_no_more_cards_and_all_in_players_do() {
 fn community_card_when_the_deck_runs_short_with_eight_players() {
     for v in ALL {
         let seats: Vec<(u8, Chips)> = (1..=8).map(|s| (s, 5000)).collect();
-        let (mut hand, _) = Hand::start(cfg(v), &seats.iter().map(|&(s, c)| (seat(s), c)).collect::<Vec<_>>(), Seed([3; 32])).unwrap();
+        let (mut hand, _) =
+            Hand::start(cfg(v), &seats.iter().map(|&(s, c)| (seat(s), c)).collect::<Vec<_>>(), Seed([3; 32])).unwrap();
         let mut events = Vec::new();
         while let Some(s) = hand.to_act() {
             let legal = hand.legal_actions(s);
-            let a = [Action::Check, Action::Call, Action::BringIn, Action::Muck].into_iter().find(|a| legal.contains(a)).unwrap();
+            let a = [Action::Check, Action::Call, Action::BringIn, Action::Muck]
+                .into_iter()
+                .find(|a| legal.contains(a))
+                .unwrap();
             if hand.street() == Street::Seventh && hand.phase() == Phase::Betting && hand.community().is_none() {
                 panic!("8 players on 7th street must share a community card");
             }
@@ -176,7 +193,10 @@ fn no_community_card_when_enough_cards_remain() {
                 folded = true;
                 Action::Fold
             } else {
-                [Action::Check, Action::Call, Action::BringIn, Action::Muck].into_iter().find(|a| legal.contains(a)).unwrap()
+                [Action::Check, Action::Call, Action::BringIn, Action::Muck]
+                    .into_iter()
+                    .find(|a| legal.contains(a))
+                    .unwrap()
             };
             events.extend(hand.apply(s, a).unwrap());
         }
@@ -272,7 +292,11 @@ fn everyone_folds_to_the_bring_in() {
 fn all_in_from_the_ante_passes_the_bring_in_clockwise() {
     for v in ALL {
         // Seat 2 holds the bring-in card but has only the ante: seat 3 brings in.
-        let door = if v == Variant::Razz { ["Ac Ad 2s", "Kc Kd Kh", "Qc Qd 8c"] } else { ["Ac Ad Ks", "Kc Kd 2h", "Qc Qd 8c"] };
+        let door = if v == Variant::Razz {
+            ["Ac Ad 2s", "Kc Kd Kh", "Qc Qd 8c"]
+        } else {
+            ["Ac Ad Ks", "Kc Kd 2h", "Qc Qd 8c"]
+        };
         let t = start(cfg(v), &[(1, 1000), (2, 40), (3, 1000)], &door, "");
         assert_eq!(t.to_act(), Some(3), "{v}");
     }
@@ -326,7 +350,8 @@ fn ante_larger_than_a_stack_is_all_in_and_wins_only_what_it_matched() {
 fn best_board_acts_first_and_ties_go_to_the_lowest_seat() {
     for v in HIGH {
         // 4th street boards: seat 1 9s-2c, seat 2 Ks-3d, seat 3 Kh-3h (tie with seat 2).
-        let mut t = start(cfg(v), &[(1, 1000), (2, 1000), (3, 1000)], &["Ac Ad 9s", "Qc Qd Ks", "Jc Jd Kh"], "2c 3d 3h");
+        let mut t =
+            start(cfg(v), &[(1, 1000), (2, 1000), (3, 1000)], &["Ac Ad 9s", "Qc Qd Ks", "Jc Jd Kh"], "2c 3d 3h");
         let b = t.to_act().unwrap();
         assert_eq!(b, 1);
         t.act(1, Action::BringIn);
@@ -339,7 +364,12 @@ fn best_board_acts_first_and_ties_go_to_the_lowest_seat() {
 
 #[test]
 fn razz_lowest_board_acts_first() {
-    let mut t = start(cfg(Variant::Razz), &[(1, 1000), (2, 1000), (3, 1000)], &["Kc Kd 3s", "Qc Qd Ks", "Jc Jd As"], "5c 9d 2h");
+    let mut t = start(
+        cfg(Variant::Razz),
+        &[(1, 1000), (2, 1000), (3, 1000)],
+        &["Kc Kd 3s", "Qc Qd Ks", "Jc Jd As"],
+        "5c 9d 2h",
+    );
     assert_eq!(t.to_act(), Some(2)); // king brings in
     t.act(2, Action::BringIn);
     t.act(3, Action::Call);
@@ -425,7 +455,8 @@ fn seed_example_open_pair_on_fourth_street() {
     // Seed 000: with an open pair a player may bet $2 or $4; after $2, others may call, raise $2
     // or raise $4; once $4 is bet or raised, raises are $4: you cannot re-raise $2.
     for v in HIGH {
-        let mut t = start(cfg(v), &[(1, 9000), (2, 9000), (3, 9000)], &["Ac Ad 9s", "Kc Kd 9h", "Qc Qd 2c"], "9d 3h 4h");
+        let mut t =
+            start(cfg(v), &[(1, 9000), (2, 9000), (3, 9000)], &["Ac Ad 9s", "Kc Kd 9h", "Qc Qd 2c"], "9d 3h 4h");
         t.act(3, Action::BringIn);
         t.act(1, Action::Call);
         t.act(2, Action::Call);
@@ -702,7 +733,14 @@ fn side_pots_and_uncalled_bets() {
         let won = |s: u8| -> Chips { t.awards().iter().filter(|a| a.0 == seat(s)).map(|a| a.2).sum() };
         assert_eq!(won(1), 900, "{v}: {:?}", t.awards());
         assert_eq!(won(2), 1400, "{v}: {:?}", t.awards());
-        let pots: Vec<usize> = t.events.iter().filter_map(|e| match e { Event::Award { pot, .. } => Some(*pot), _ => None }).collect();
+        let pots: Vec<usize> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Award { pot, .. } => Some(*pot),
+                _ => None,
+            })
+            .collect();
         assert_eq!(pots, vec![0, 1]);
         assert_eq!(t.stack(1) + t.stack(2) + t.stack(3), 6300);
     }
@@ -719,7 +757,9 @@ fn bet_not_called_is_returned_and_nothing_is_shown() {
         t.act(f, Action::Bet { to: 200 });
         let ev = t.act(3 - f, Action::Fold);
         assert!(ev.contains(&Event::Uncalled { seat: seat(f), amount: 200 }), "{v}");
-        assert!(!t.events.iter().any(|e| matches!(e, Event::Shown { .. } | Event::Dealt { street: Street::Fifth, .. })));
+        assert!(
+            !t.events.iter().any(|e| matches!(e, Event::Shown { .. } | Event::Dealt { street: Street::Fifth, .. }))
+        );
         assert_eq!(t.stack(f), 1000 + 90);
     }
 }
@@ -738,7 +778,8 @@ fn no_betting_when_at_most_one_player_has_chips() {
         }
         // Seat 1 is all-in: the rest is dealt out with no betting.
         assert_eq!(t.stack(1), 0);
-        let started: Vec<_> = t.events.iter().filter(|e| matches!(e, Event::StreetStarted { first: None, .. })).collect();
+        let started: Vec<_> =
+            t.events.iter().filter(|e| matches!(e, Event::StreetStarted { first: None, .. })).collect();
         assert_eq!(started.len(), 4, "{v}");
         assert_eq!(t.hand.phase(), if t.hand.is_over() { Phase::Over } else { Phase::Showdown });
         t.check_down();
@@ -751,7 +792,12 @@ fn no_betting_when_at_most_one_player_has_chips() {
 #[test]
 fn last_aggressor_shows_first_then_clockwise() {
     for v in ALL {
-        let mut t = start(cfg(v), &[(1, 5000), (2, 5000), (3, 5000)], &["Kc Kd 5h", "Qc Qd 9c", "Jc Jd Th"], "6d 7s 8d 2s Td 3s 4d 5s 6s 2h 3h 4h");
+        let mut t = start(
+            cfg(v),
+            &[(1, 5000), (2, 5000), (3, 5000)],
+            &["Kc Kd 5h", "Qc Qd 9c", "Jc Jd Th"],
+            "6d 7s 8d 2s Td 3s 4d 5s 6s 2h 3h 4h",
+        );
         let b = t.to_act().unwrap();
         t.act(b, Action::BringIn);
         while t.hand.street() == Street::Third {
@@ -783,7 +829,12 @@ fn last_aggressor_shows_first_then_clockwise() {
 #[test]
 fn bring_in_shows_first_when_nobody_bet() {
     for v in ALL {
-        let mut t = start(cfg(v), &[(1, 5000), (2, 5000), (3, 5000)], &["Kc Kd 5h", "Qc Qd 9c", "Jc Jd Th"], "6d 7s 8d 2s Td 3s 4d 5s 6s 2h 3h 4h");
+        let mut t = start(
+            cfg(v),
+            &[(1, 5000), (2, 5000), (3, 5000)],
+            &["Kc Kd 5h", "Qc Qd 9c", "Jc Jd Th"],
+            "6d 7s 8d 2s Td 3s 4d 5s 6s 2h 3h 4h",
+        );
         let b = t.to_act().unwrap();
         t.act(b, Action::BringIn);
         t.check_down();
@@ -799,7 +850,8 @@ fn bring_in_shows_first_when_nobody_bet() {
 fn losing_hands_choose_and_mucking_never_forfeits_a_winner() {
     // Seat 1 shows first with the worse hand; seat 2's better hand is shown automatically.
     // Then with the order reversed, the loser is offered the choice and mucks.
-    let mut t = start(cfg(Variant::Stud), &[(1, 5000), (2, 5000)], &["2c 3d 7h", "Ac Ad Kh"], "9s Qs 4d Js 5c 8s Tc 6h");
+    let mut t =
+        start(cfg(Variant::Stud), &[(1, 5000), (2, 5000)], &["2c 3d 7h", "Ac Ad Kh"], "9s Qs 4d Js 5c 8s Tc 6h");
     // seat 1 brings in (7h < Kh), completes? just bring in and check down.
     assert_eq!(t.to_act(), Some(1));
     t.act(1, Action::BringIn);
@@ -817,7 +869,8 @@ fn losing_hands_choose_and_mucking_never_forfeits_a_winner() {
     assert_eq!(t.stack(2), 5000 + 90);
 
     // Seat 1 (winner) completes this time and so shows first; seat 2 must choose.
-    let mut t = start(cfg(Variant::Stud), &[(1, 5000), (2, 5000)], &["Ac Ad Kh", "2c 3d 7h"], "9s Qs 4d Js 5c 8s Tc 6h");
+    let mut t =
+        start(cfg(Variant::Stud), &[(1, 5000), (2, 5000)], &["Ac Ad Kh", "2c 3d 7h"], "9s Qs 4d Js 5c 8s Tc 6h");
     t.act(2, Action::BringIn);
     t.act(1, Action::Complete { to: 200 });
     t.act(2, Action::Call);
@@ -840,7 +893,8 @@ fn cards_speak_a_mucked_winner_still_wins() {
     // muck a winning hand away because winners are always shown or awarded by the server.
     // Here: seat 2 shows first (bring-in) with the weaker hand, seat 1 holds the best hand and
     // is shown automatically.
-    let mut t = start(cfg(Variant::Razz), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "9c 9d Kh"], "4s Qs 5d Js 6c Ts 7c 8s Tc 6h");
+    let mut t =
+        start(cfg(Variant::Razz), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "9c 9d Kh"], "4s Qs 5d Js 6c Ts 7c 8s Tc 6h");
     assert_eq!(t.to_act(), Some(2));
     t.act(2, Action::BringIn);
     t.act(1, Action::Call);
@@ -852,7 +906,8 @@ fn cards_speak_a_mucked_winner_still_wins() {
 #[test]
 fn stud8_split_scoop_and_no_low() {
     // Seat 1: wheel straight (high and the best low: scoops). Seat 2: kings.
-    let mut t = start(cfg(Variant::Stud8), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "Kc Kd 9h"], "4s Qs 5d 2s 9c 7s 9s 7h");
+    let mut t =
+        start(cfg(Variant::Stud8), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "Kc Kd 9h"], "4s Qs 5d 2s 9c 7s 9s 7h");
     assert_eq!(t.to_act(), Some(1)); // 3h brings in
     t.act(1, Action::BringIn);
     t.act(2, Action::Call);
@@ -862,7 +917,8 @@ fn stud8_split_scoop_and_no_low() {
     assert_eq!(t.stack(1), 5000 + 90);
 
     // Seat 1 has a low, seat 2 trips: split 180 -> 90 / 90.
-    let mut t = start(cfg(Variant::Stud8), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "Kc Kd 9h"], "4s Ks 6d Js 9c Ts Qc 8s");
+    let mut t =
+        start(cfg(Variant::Stud8), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "Kc Kd 9h"], "4s Ks 6d Js 9c Ts Qc 8s");
     t.act(1, Action::BringIn);
     t.act(2, Action::Call);
     t.check_down();
@@ -871,7 +927,8 @@ fn stud8_split_scoop_and_no_low() {
     assert!(aw.contains(&(seat(1), Half::Low, 90)), "{aw:?}");
 
     // No qualifying low: the high hand takes the whole pot.
-    let mut t = start(cfg(Variant::Stud8), &[(1, 5000), (2, 5000)], &["Ac Td 9h", "Kc Kd Qh"], "9s Ks Jd Js 9c Ts Qc 8s");
+    let mut t =
+        start(cfg(Variant::Stud8), &[(1, 5000), (2, 5000)], &["Ac Td 9h", "Kc Kd Qh"], "9s Ks Jd Js 9c Ts Qc 8s");
     t.act(1, Action::BringIn);
     t.act(2, Action::Call);
     t.check_down();
@@ -882,12 +939,21 @@ fn stud8_split_scoop_and_no_low() {
 fn stud8_odd_chip_goes_to_the_high_half() {
     let mut config = cfg(Variant::Stud8);
     config.ante = 5; // pot 10 + bring-in 50 x 2 = 110? use an odd total below
-    let mut t = start(config, &[(1, 5000), (2, 5000), (3, 5000)], &["Ac 2d 3h", "Kc Kd 9h", "Qc Jd Th"], "4s Ks 6d Js 9c Ts 8s Qh");
+    let mut t = start(
+        config,
+        &[(1, 5000), (2, 5000), (3, 5000)],
+        &["Ac 2d 3h", "Kc Kd 9h", "Qc Jd Th"],
+        "4s Ks 6d Js 9c Ts 8s Qh",
+    );
     let b = t.to_act().unwrap();
     t.act(b, Action::BringIn);
     while t.hand.street() == Street::Third {
         let s = t.to_act().unwrap();
-        if s == 3 { t.act(s, Action::Fold) } else { t.act(s, Action::Call) };
+        if s == 3 {
+            t.act(s, Action::Fold)
+        } else {
+            t.act(s, Action::Call)
+        };
     }
     t.check_down();
     // Pot: 15 antes + 50 + 50 = 115: high 58, low 57.
@@ -902,7 +968,12 @@ fn tied_hands_split_with_odd_chips_from_seat_one() {
     // Seats 2 and 3 play the same straight on the board; the odd chip goes to seat 2.
     let mut config = cfg(Variant::Stud);
     config.ante = 1;
-    let mut t = start(config, &[(1, 5000), (2, 5000), (3, 5000)], &["2c 2d 3h", "Tc Jd 9h", "Th Js 9d"], "4c Qh Qd 5c Kh Kd 7c 8h 8d 8c 4h 4s");
+    let mut t = start(
+        config,
+        &[(1, 5000), (2, 5000), (3, 5000)],
+        &["2c 2d 3h", "Tc Jd 9h", "Th Js 9d"],
+        "4c Qh Qd 5c Kh Kd 7c 8h 8d 8c 4h 4s",
+    );
     t.act(1, Action::BringIn);
     t.act(2, Action::Call);
     t.act(3, Action::Call);
@@ -911,7 +982,11 @@ fn tied_hands_split_with_odd_chips_from_seat_one() {
     t.act(f, Action::Bet { to: 200 });
     while t.hand.street() == Street::Fourth {
         let s = t.to_act().unwrap();
-        if s == 1 { t.act(1, Action::Fold) } else { t.act(s, Action::Call) };
+        if s == 1 {
+            t.act(1, Action::Fold)
+        } else {
+            t.act(s, Action::Call)
+        };
     }
     t.check_down();
     // Pot: 3 antes + 3 x 50 + 2 x 200 = 553: 277 to seat 2, 276 to seat 3.
@@ -946,7 +1021,12 @@ fn timeout_checks_if_free_folds_otherwise_and_posts_the_bring_in() {
 
 #[test]
 fn views_hide_down_cards_until_shown_and_last_hand_reveals_the_showdown() {
-    let mut t = start(cfg(Variant::Stud), &[(1, 5000), (2, 5000), (3, 5000)], &["Ac Ad Kh", "2c 3d 7h", "Qs Js 8c"], "9s Qs2 4d Jc 5c 8s Tc 6h 2h 3h".replace("Qs2", "Qh").as_str());
+    let mut t = start(
+        cfg(Variant::Stud),
+        &[(1, 5000), (2, 5000), (3, 5000)],
+        &["Ac Ad Kh", "2c 3d 7h", "Qs Js 8c"],
+        "9s Qs2 4d Jc 5c 8s Tc 6h 2h 3h".replace("Qs2", "Qh").as_str(),
+    );
     let view = t.hand.view_for(Viewer::Seat(seat(2)));
     assert!(view.visible_down_cards_of_others().is_empty());
     let own = &view.seats.iter().find(|s| s.seat == seat(2)).unwrap().cards;
@@ -996,7 +1076,10 @@ fn events_for_a_viewer_hide_other_down_cards() {
 fn setup_errors_are_typed() {
     let c = cfg(Variant::Stud);
     assert!(matches!(Hand::start(c, &[(seat(1), 100)], Seed([0; 32])), Err(SetupError::PlayerCount(1))));
-    assert!(matches!(Hand::start(c, &[(seat(1), 100), (seat(1), 100)], Seed([0; 32])), Err(SetupError::DuplicateSeat(_))));
+    assert!(matches!(
+        Hand::start(c, &[(seat(1), 100), (seat(1), 100)], Seed([0; 32])),
+        Err(SetupError::DuplicateSeat(_))
+    ));
     assert!(matches!(Hand::start(c, &[(seat(1), 100), (seat(2), 0)], Seed([0; 32])), Err(SetupError::BadStack { .. })));
     let bad = TableConfig { bring_in: 0, ..c };
     assert!(matches!(Hand::start(bad, &[(seat(1), 100), (seat(2), 100)], Seed([0; 32])), Err(SetupError::Config(_))));
@@ -1030,7 +1113,11 @@ fn third_street_all_in_completion_follows_the_half_bet_rule() {
     for v in ALL {
         // Bring-in 50, small bet 200. Seat 2 (not the bring-in) completes all-in for 120 (at
         // least half the small bet): a full completion, so the next raise goes to 320.
-        let door = if v == Variant::Razz { ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"] } else { ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"] };
+        let door = if v == Variant::Razz {
+            ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"]
+        } else {
+            ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"]
+        };
         let mut t = start(cfg(v), &[(1, 5000), (2, 160), (3, 5000)], &door, "");
         assert_eq!(t.to_act(), Some(1), "{v}");
         t.act(1, Action::BringIn);
@@ -1050,7 +1137,8 @@ fn third_street_all_in_completion_follows_the_half_bet_rule() {
 fn stud8_a_hand_that_wins_only_the_low_half_is_shown_automatically() {
     // Seat 2 completes and shows first with kings; seat 1 has a worse high but a low: it beats
     // the low half, so it is shown without asking.
-    let mut t = start(cfg(Variant::Stud8), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "Kc Kd 9h"], "4s Ks 6d Js 9c Ts 8s Qh");
+    let mut t =
+        start(cfg(Variant::Stud8), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "Kc Kd 9h"], "4s Ks 6d Js 9c Ts 8s Qh");
     t.act(1, Action::BringIn);
     t.act(2, Action::Complete { to: 200 });
     t.act(1, Action::Call);
@@ -1071,7 +1159,11 @@ fn stud8_a_hand_that_wins_only_the_low_half_is_shown_automatically() {
 fn all_in_players_take_part_in_the_showdown_in_order() {
     for v in ALL {
         // Seat 2 is all-in on 3rd street; seats 1 and 3 check it down. Seat 2 is in the order.
-        let door = if v == Variant::Razz { ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"] } else { ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"] };
+        let door = if v == Variant::Razz {
+            ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"]
+        } else {
+            ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"]
+        };
         let mut t = start(cfg(v), &[(1, 5000), (2, 90), (3, 5000)], &door, "");
         t.act(1, Action::BringIn);
         t.act(2, Action::Call);

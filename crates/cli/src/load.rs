@@ -1,0 +1,247 @@
+//! `stud load`: real WebSocket bot clients against a running server.
+//!
+//! Each bot creates a guest session, sits at one of the first N public tables and plays random
+//! legal actions. Latency is measured from sending an action to receiving the table update
+//! that shows it. Prints one JSON line at the end.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use clap::Args;
+use stud_client::{Client, ClientError, create_session, host_port, tables};
+use stud_engine::{Action, Event};
+use stud_proto::{ClientMsg, ServerMsg};
+use uuid::Uuid;
+
+#[derive(Args, Clone)]
+pub struct LoadArgs {
+    /// The server, e.g. ws://127.0.0.1:8080
+    #[arg(long, default_value = "ws://127.0.0.1:8080")]
+    url: String,
+    /// Play at the first N tables of the public lobby.
+    #[arg(long, default_value_t = 1)]
+    tables: usize,
+    /// Bots per table (2..=8).
+    #[arg(long, default_value_t = 8)]
+    players_per_table: u8,
+    /// How long to play, in seconds (`30` or `30s`).
+    #[arg(long, default_value = "10", value_parser = parse_seconds)]
+    duration: f64,
+    /// Think time before each action, milliseconds.
+    #[arg(long, default_value_t = 0)]
+    think_ms: u64,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let t = s.trim().trim_end_matches('s');
+    t.parse::<f64>().ok().filter(|v| *v > 0.0).ok_or_else(|| format!("not a duration in seconds: {s}"))
+}
+
+#[derive(Default)]
+struct BotStats {
+    hands: u64,
+    actions: u64,
+    latencies_us: Vec<u64>,
+    errors: u64,
+    disconnects: u64,
+}
+
+pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
+    if !(2..=8).contains(&args.players_per_table) {
+        bail!("--players-per-table must be 2..=8");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    runtime.block_on(load(args.clone()))
+}
+
+async fn load(args: LoadArgs) -> anyhow::Result<()> {
+    let addr = host_port(&args.url);
+    let lobby = tables(&addr).await.context("reading the lobby")?;
+    if lobby.len() < args.tables {
+        bail!(
+            "the lobby has {} tables, {} asked for (start the server with --tables-per-variant)",
+            lobby.len(),
+            args.tables
+        );
+    }
+    let end = Instant::now() + Duration::from_secs_f64(args.duration);
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for (t, table) in lobby.iter().take(args.tables).enumerate() {
+        for seat in 1..=args.players_per_table {
+            let addr = addr.clone();
+            let (table_id, buy_in) = (table.id, table.max_buy_in);
+            let think = Duration::from_millis(args.think_ms);
+            let counts_hands = seat == 1;
+            let seed = (t as u64) << 8 | u64::from(seat);
+            tasks.push(tokio::spawn(async move {
+                let mut stats = BotStats::default();
+                if let Err(e) = bot(&addr, table_id, seat, buy_in, think, end, counts_hands, seed, &mut stats).await {
+                    tracing::debug!(error = %e, "bot stopped");
+                    stats.disconnects += 1;
+                }
+                stats
+            }));
+        }
+    }
+    let mut total = BotStats::default();
+    for task in tasks {
+        let s = task.await.unwrap_or_default();
+        total.hands += s.hands;
+        total.actions += s.actions;
+        total.errors += s.errors;
+        total.disconnects += s.disconnects;
+        total.latencies_us.extend(s.latencies_us);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    total.latencies_us.sort_unstable();
+    let pct = |p: f64| -> f64 {
+        let v = &total.latencies_us;
+        if v.is_empty() {
+            return 0.0;
+        }
+        let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+        v.get(i).copied().unwrap_or(0) as f64 / 1000.0
+    };
+    println!(
+        "{}",
+        serde_json::json!({
+            "hands": total.hands,
+            "hands_per_s": (total.hands as f64 / elapsed * 10.0).round() / 10.0,
+            "actions_per_s": (total.actions as f64 / elapsed * 10.0).round() / 10.0,
+            "latency_ms": {"p50": pct(0.5), "p99": pct(0.99), "max": pct(1.0)},
+            "errors": total.errors,
+            "disconnects": total.disconnects,
+        })
+    );
+    Ok(())
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn pick(legal: &[Action], rng: &mut Rng) -> Option<Action> {
+    let roll = rng.next() % 100;
+    let has = |a: Action| legal.contains(&a);
+    let aggressive: Vec<Action> = legal.iter().copied().filter(|a| a.to().is_some()).collect();
+    if has(Action::Show) {
+        return Some(if roll < 50 { Action::Show } else { Action::Muck });
+    }
+    if roll < 20 && !aggressive.is_empty() {
+        return aggressive.get((rng.next() as usize) % aggressive.len()).copied();
+    }
+    if roll < 30 && has(Action::Fold) {
+        return Some(Action::Fold);
+    }
+    [Action::Check, Action::Call, Action::BringIn].into_iter().find(|a| has(*a)).or_else(|| legal.first().copied())
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn bot(
+    addr: &str,
+    table_id: Uuid,
+    seat: u8,
+    buy_in: u64,
+    think: Duration,
+    end: Instant,
+    counts_hands: bool,
+    seed: u64,
+    stats: &mut BotStats,
+) -> Result<(), ClientError> {
+    let session = create_session(addr, &format!("bot-{seat}-{}", seed >> 8)).await?;
+    let (mut client, _) = Client::connect(addr, &session.token).await?;
+    client.send(&ClientMsg::Sit { request_id: None, table_id, seat: Some(seat), buy_in }).await?;
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut last_seq = 0u64;
+    let mut pending: Option<Instant> = None;
+    let mut key = 0u64;
+    let my_seat = stud_engine::Seat::new(seat);
+    while Instant::now() < end {
+        let msg = match client.recv(end.saturating_duration_since(Instant::now()).max(Duration::from_millis(1))).await {
+            Ok(m) => m,
+            Err(ClientError::Timeout) => break,
+            Err(e) => return Err(e),
+        };
+        let seq = match &msg {
+            ServerMsg::Event { seq, .. }
+            | ServerMsg::HandStarted { seq, .. }
+            | ServerMsg::YourTurn { seq, .. }
+            | ServerMsg::Turn { seq, .. }
+            | ServerMsg::HandResult { seq, .. }
+            | ServerMsg::Snapshot { seq, .. } => Some(*seq),
+            _ => None,
+        };
+        if let Some(seq) = seq {
+            if seq > last_seq + 1 && last_seq > 0 && !matches!(msg, ServerMsg::Snapshot { .. }) {
+                client.send(&ClientMsg::Snapshot { request_id: None, table_id }).await?;
+            }
+            last_seq = last_seq.max(seq);
+        }
+        match msg {
+            ServerMsg::Event { event, .. } => {
+                let mine = match &event {
+                    Event::BringIn { seat, .. }
+                    | Event::Complete { seat, .. }
+                    | Event::Bet { seat, .. }
+                    | Event::Raise { seat, .. }
+                    | Event::Call { seat, .. }
+                    | Event::Check { seat }
+                    | Event::Fold { seat }
+                    | Event::Shown { seat, automatic: false, .. }
+                    | Event::Mucked { seat } => Some(*seat) == my_seat,
+                    _ => false,
+                };
+                if mine {
+                    if let Some(sent) = pending.take() {
+                        stats.latencies_us.push(u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX));
+                    }
+                }
+            }
+            ServerMsg::YourTurn { seq, hand_id, legal, .. } => {
+                if !think.is_zero() {
+                    tokio::time::sleep(think).await;
+                }
+                if let Some(action) = pick(&legal, &mut rng) {
+                    key += 1;
+                    pending = Some(Instant::now());
+                    stats.actions += 1;
+                    client
+                        .send(&ClientMsg::Act {
+                            request_id: None,
+                            table_id,
+                            hand_id,
+                            seq,
+                            idempotency_key: format!("{seed}-{key}"),
+                            action,
+                        })
+                        .await?;
+                }
+            }
+            ServerMsg::HandResult { .. } if counts_hands => stats.hands += 1,
+            ServerMsg::Snapshot { table, .. } => {
+                // Busted or timed out: buy back in and sit in again.
+                if let Some(me) = table.seats.iter().find(|s| Some(s.seat) == table.your_seat) {
+                    if me.sitting_out {
+                        if me.stack < table.max_buy_in / 2 {
+                            let amount = table.max_buy_in - me.stack;
+                            client.send(&ClientMsg::TopUp { request_id: None, table_id, amount }).await?;
+                        }
+                        client.send(&ClientMsg::SitIn { request_id: None, table_id }).await?;
+                    }
+                }
+            }
+            ServerMsg::Error { .. } => stats.errors += 1,
+            _ => {}
+        }
+    }
+    let _ = client.send(&ClientMsg::Leave { request_id: None, table_id }).await;
+    client.close().await;
+    Ok(())
+}

@@ -1,0 +1,271 @@
+//! The server's one `Config`: defaults, then an optional TOML file, then `STUD_*` environment
+//! variables, then command-line flags; parsed once at start-up with clear errors.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use serde::Deserialize;
+use stud_engine::{Chips, ConfigError, TableConfig, Variant};
+
+/// Why the configuration is unusable.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigLoadError {
+    /// The file cannot be read.
+    #[error("cannot read config file {path}: {source}")]
+    Read {
+        /// the file
+        path: String,
+        /// why
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML for this config.
+    #[error("config file {path}: {message}")]
+    Parse {
+        /// the file
+        path: String,
+        /// what is wrong
+        message: String,
+    },
+    /// An environment variable has a bad value.
+    #[error("environment variable {name}={value:?}: {message}")]
+    Env {
+        /// the variable
+        name: String,
+        /// its value
+        value: String,
+        /// what is wrong
+        message: String,
+    },
+    /// A value breaks a rule.
+    #[error("invalid configuration: {0}")]
+    Invalid(String),
+    /// The table stakes break RULES.md section 2.
+    #[error("invalid table stakes: {0}")]
+    Stakes(#[from] ConfigError),
+}
+
+/// Stakes and buy-in of the default public tables.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Stakes {
+    /// ante
+    pub ante: Chips,
+    /// bring-in
+    pub bring_in: Chips,
+    /// small bet
+    pub small_bet: Chips,
+    /// big bet
+    pub big_bet: Chips,
+    /// smallest buy-in
+    pub min_buy_in: Chips,
+    /// largest buy-in
+    pub max_buy_in: Chips,
+}
+
+impl Default for Stakes {
+    fn default() -> Stakes {
+        // $2/$4 in cents: ante 0.40, bring-in 0.50; buy-in 10 to 100 big bets.
+        Stakes { ante: 40, bring_in: 50, small_bet: 200, big_bet: 400, min_buy_in: 4_000, max_buy_in: 40_000 }
+    }
+}
+
+/// The server configuration.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// address to listen on (port 0 picks a free port)
+    pub bind: SocketAddr,
+    /// public tables opened per variant at start
+    pub tables_per_variant: usize,
+    /// the variants that get public tables
+    pub variants: Vec<Variant>,
+    /// stakes of the public tables
+    pub stakes: Stakes,
+    /// time to act before the time bank is used, milliseconds
+    pub action_timeout_ms: u64,
+    /// per-player time bank, milliseconds
+    pub time_bank_ms: u64,
+    /// a disconnected player to act gets this long before the clock acts, milliseconds
+    pub disconnect_grace_ms: u64,
+    /// pause between hands, milliseconds
+    pub hand_pause_ms: u64,
+    /// play-money balance of a new player
+    pub starting_balance: Chips,
+    /// largest accepted WebSocket text frame, bytes
+    pub max_frame_bytes: usize,
+    /// per-connection outbound queue, messages
+    pub outbound_queue: usize,
+    /// per-table command queue, messages
+    pub table_queue: usize,
+    /// finished hands kept per session for LAST HAND
+    pub last_hands: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            tables_per_variant: 1,
+            variants: vec![Variant::Stud, Variant::Stud8, Variant::Razz],
+            stakes: Stakes::default(),
+            action_timeout_ms: 15_000,
+            time_bank_ms: 30_000,
+            disconnect_grace_ms: 5_000,
+            hand_pause_ms: 2_000,
+            starting_balance: 100_000,
+            max_frame_bytes: 16 * 1024,
+            outbound_queue: 256,
+            table_queue: 1024,
+            last_hands: 50,
+        }
+    }
+}
+
+impl Config {
+    /// Defaults, then the file named by `file` (or `STUD_CONFIG`), then `STUD_*` variables.
+    ///
+    /// # Errors
+    /// [`ConfigLoadError`] naming the bad file, variable or value.
+    pub fn load(file: Option<&str>) -> Result<Config, ConfigLoadError> {
+        let env: Vec<(String, String)> = std::env::vars().filter(|(k, _)| k.starts_with("STUD_")).collect();
+        Config::load_from(file, &env)
+    }
+
+    /// [`Config::load`] with the environment given (tests use it).
+    ///
+    /// # Errors
+    /// [`ConfigLoadError`] naming the bad file, variable or value.
+    pub fn load_from(file: Option<&str>, env: &[(String, String)]) -> Result<Config, ConfigLoadError> {
+        let env_file = env.iter().find(|(k, _)| k == "STUD_CONFIG").map(|(_, v)| v.as_str());
+        let mut config = match file.or(env_file) {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|source| ConfigLoadError::Read { path: path.to_owned(), source })?;
+                toml::from_str(&text)
+                    .map_err(|e| ConfigLoadError::Parse { path: path.to_owned(), message: e.to_string() })?
+            }
+            None => Config::default(),
+        };
+        for (name, value) in env {
+            config.apply_env(name, value)?;
+        }
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn apply_env(&mut self, name: &str, value: &str) -> Result<(), ConfigLoadError> {
+        fn num<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, ConfigLoadError> {
+            value.trim().parse().map_err(|_| ConfigLoadError::Env {
+                name: name.to_owned(),
+                value: value.to_owned(),
+                message: "expected a non-negative whole number".into(),
+            })
+        }
+        match name {
+            "STUD_BIND" => {
+                self.bind = value.trim().parse().map_err(|_| ConfigLoadError::Env {
+                    name: name.to_owned(),
+                    value: value.to_owned(),
+                    message: "expected an address like 127.0.0.1:8080".into(),
+                })?;
+            }
+            "STUD_TABLES_PER_VARIANT" => self.tables_per_variant = num(name, value)?,
+            "STUD_ACTION_TIMEOUT_MS" => self.action_timeout_ms = num(name, value)?,
+            "STUD_TIME_BANK_MS" => self.time_bank_ms = num(name, value)?,
+            "STUD_DISCONNECT_GRACE_MS" => self.disconnect_grace_ms = num(name, value)?,
+            "STUD_HAND_PAUSE_MS" => self.hand_pause_ms = num(name, value)?,
+            "STUD_STARTING_BALANCE" => self.starting_balance = num(name, value)?,
+            "STUD_MAX_FRAME_BYTES" => self.max_frame_bytes = num(name, value)?,
+            "STUD_OUTBOUND_QUEUE" => self.outbound_queue = num(name, value)?,
+            "STUD_ANTE" => self.stakes.ante = num(name, value)?,
+            "STUD_BRING_IN" => self.stakes.bring_in = num(name, value)?,
+            "STUD_SMALL_BET" => self.stakes.small_bet = num(name, value)?,
+            "STUD_BIG_BET" => self.stakes.big_bet = num(name, value)?,
+            "STUD_MIN_BUY_IN" => self.stakes.min_buy_in = num(name, value)?,
+            "STUD_MAX_BUY_IN" => self.stakes.max_buy_in = num(name, value)?,
+            // Variables of other parts (log filter, config file, database) are not ours to judge.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Checks every rule the server relies on.
+    ///
+    /// # Errors
+    /// [`ConfigLoadError::Invalid`] or [`ConfigLoadError::Stakes`].
+    pub fn validate(&self) -> Result<(), ConfigLoadError> {
+        for v in &self.variants {
+            self.table_config(*v).validate()?;
+        }
+        let s = &self.stakes;
+        if s.min_buy_in == 0 || s.min_buy_in > s.max_buy_in {
+            return Err(ConfigLoadError::Invalid("need 0 < min_buy_in <= max_buy_in".into()));
+        }
+        if self.outbound_queue < 4 || self.table_queue < 4 {
+            return Err(ConfigLoadError::Invalid("queues need at least 4 slots".into()));
+        }
+        if self.max_frame_bytes < 256 {
+            return Err(ConfigLoadError::Invalid("max_frame_bytes must be at least 256".into()));
+        }
+        if self.tables_per_variant > 10_000 {
+            return Err(ConfigLoadError::Invalid("at most 10000 tables per variant".into()));
+        }
+        Ok(())
+    }
+
+    /// The engine configuration of a public table of `variant`.
+    pub fn table_config(&self, variant: Variant) -> TableConfig {
+        let s = &self.stakes;
+        TableConfig::new(variant, s.ante, s.bring_in, s.small_bet, s.big_bet)
+    }
+
+    /// Action time as a duration.
+    pub fn action_timeout(&self) -> Duration {
+        Duration::from_millis(self.action_timeout_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    #[test]
+    fn defaults_are_the_two_four_game_on_8080() {
+        let c = Config::load_from(None, &[]).unwrap();
+        assert_eq!(c.bind.port(), 8080);
+        assert_eq!((c.stakes.ante, c.stakes.bring_in, c.stakes.small_bet, c.stakes.big_bet), (40, 50, 200, 400));
+        assert_eq!(c.action_timeout_ms, 15_000);
+        assert_eq!(c.time_bank_ms, 30_000);
+    }
+
+    #[test]
+    fn environment_overrides_and_bad_values_are_named() {
+        let c =
+            Config::load_from(None, &env(&[("STUD_BIND", "127.0.0.1:0"), ("STUD_TABLES_PER_VARIANT", "3")])).unwrap();
+        assert_eq!(c.bind.port(), 0);
+        assert_eq!(c.tables_per_variant, 3);
+        let err = Config::load_from(None, &env(&[("STUD_BIND", "nowhere")])).unwrap_err().to_string();
+        assert!(err.contains("STUD_BIND"), "{err}");
+        let err = Config::load_from(None, &env(&[("STUD_BRING_IN", "0")])).unwrap_err().to_string();
+        assert!(err.contains("bring_in"), "{err}");
+    }
+
+    #[test]
+    fn file_is_read_and_unknown_keys_are_errors() {
+        let dir = std::env::temp_dir().join(format!("stud-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.toml");
+        std::fs::write(&good, "tables_per_variant = 2\n[stakes]\nante = 10\nbring_in = 20\nsmall_bet = 40\nbig_bet = 80\nmin_buy_in = 800\nmax_buy_in = 8000\n").unwrap();
+        let c = Config::load_from(good.to_str(), &[]).unwrap();
+        assert_eq!((c.tables_per_variant, c.stakes.big_bet), (2, 80));
+        let bad = dir.join("bad.toml");
+        std::fs::write(&bad, "tables_per_varient = 2\n").unwrap();
+        let err = Config::load_from(bad.to_str(), &[]).unwrap_err().to_string();
+        assert!(err.contains("tables_per_varient"), "{err}");
+        assert!(Config::load_from(Some("/nonexistent/stud.toml"), &[]).is_err());
+    }
+}

@@ -1,0 +1,91 @@
+//! HTTP routes: the lobby, guest sessions, health, metrics, and the WebSocket upgrade.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{State, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use stud_proto::{ApiErrorBody, CreateSession, SessionCreated, TableSummary};
+use tokio_util::sync::CancellationToken;
+
+use crate::app::App;
+use crate::ws::serve_socket;
+
+/// Errors of the HTTP API: a status and a JSON body that reveals no internals.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request body is not what the route takes.
+    #[error("{0}")]
+    BadRequest(String),
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = match &self {
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+        };
+        (status, Json(ApiErrorBody { code: code.into(), message: self.to_string() })).into_response()
+    }
+}
+
+#[derive(Clone)]
+struct Ctx {
+    app: Arc<App>,
+    shutdown: CancellationToken,
+}
+
+/// The router.
+pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
+    Router::new()
+        .route("/api/tables", get(tables))
+        .route("/api/sessions", post(create_session))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/metrics", get(metrics))
+        .route("/ws", get(ws))
+        .with_state(Ctx { app, shutdown })
+}
+
+async fn tables(State(ctx): State<Ctx>) -> Json<Vec<TableSummary>> {
+    Json(ctx.app.lobby.list())
+}
+
+async fn create_session(
+    State(ctx): State<Ctx>,
+    body: Result<Json<CreateSession>, JsonRejection>,
+) -> Result<(StatusCode, Json<SessionCreated>), ApiError> {
+    let Json(body) = body.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let name = body.name.trim().to_owned();
+    let length = name.chars().count();
+    if !(1..=24).contains(&length) || name.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest("name must be 1 to 24 printable characters".into()));
+    }
+    let session = ctx.app.create_session(name);
+    Ok((
+        StatusCode::CREATED,
+        Json(SessionCreated {
+            token: session.token.clone(),
+            player_id: session.player_id,
+            session_id: session.session_id,
+            name: session.name.clone(),
+            balance: ctx.app.bank.balance(session.player_id),
+        }),
+    ))
+}
+
+async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {
+    ([("content-type", "text/plain; version=0.0.4")], ctx.app.metrics.render())
+}
+
+async fn ws(State(ctx): State<Ctx>, upgrade: WebSocketUpgrade) -> Response {
+    // Frames past 4x our limit are cut by the WebSocket layer; up to that we answer with a
+    // typed `frame_too_large` error and keep the connection.
+    let limit = ctx.app.config.max_frame_bytes.saturating_mul(4);
+    upgrade
+        .max_message_size(limit)
+        .max_frame_size(limit)
+        .on_upgrade(move |socket| serve_socket(ctx.app, socket, ctx.shutdown))
+}

@@ -1,0 +1,56 @@
+//! Engine values to wire messages: the one place that knows the serialization.
+
+use std::sync::Arc;
+
+use stud_engine::{HandRecord, Viewer};
+use stud_proto::{ErrorCode, HandSummary, LastHandReport, RequestId, ServerMsg};
+use uuid::Uuid;
+
+use crate::app::FinishedHand;
+
+/// A serialized server message, shared by every subscriber that gets the same bytes.
+pub type Frame = Arc<str>;
+
+/// Serializes a message once.
+pub fn frame(msg: &ServerMsg) -> Frame {
+    match serde_json::to_string(msg) {
+        Ok(s) => s.into(),
+        // Serializing our own types cannot fail; if it ever did, say so instead of panicking.
+        Err(e) => format!(r#"{{"type":"error","request_id":null,"code":"internal","message":"{e}"}}"#).into(),
+    }
+}
+
+/// An error frame.
+pub fn error(request_id: RequestId, code: ErrorCode, message: impl Into<String>) -> Frame {
+    frame(&ServerMsg::Error { request_id, code, message: message.into() })
+}
+
+/// The LAST HAND list line of `hand` for `player`, if they played it.
+pub fn summary(hand: &FinishedHand, player: Uuid) -> Option<HandSummary> {
+    let seat = hand.seats.iter().find(|s| s.player_id == player)?;
+    Some(HandSummary {
+        hand_id: hand.hand_id,
+        table_id: hand.table_id,
+        number: hand.number,
+        variant: hand.record.config.variant,
+        seat: seat.seat.number(),
+        net: seat.net,
+        ended_at_ms: hand.ended_at_ms,
+    })
+}
+
+/// The LAST HAND report of `hand` for `player` (RULES.md 6), if they played it.
+pub fn last_hand_report(hand: &FinishedHand, player: Uuid) -> Option<LastHandReport> {
+    let summary = summary(hand, player)?;
+    let viewer = Viewer::Seat(stud_engine::Seat::new(summary.seat)?);
+    let record: &HandRecord = &hand.record;
+    let (replayed, events) = record.replay().ok()?;
+    Some(LastHandReport {
+        view: replayed.last_hand_view(viewer),
+        events: replayed.last_hand_events(&events, viewer),
+        actions: record.actions.clone(),
+        commitment: record.commitment.clone(),
+        seed: record.seed.clone(),
+        summary,
+    })
+}

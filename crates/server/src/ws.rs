@@ -1,0 +1,233 @@
+//! One WebSocket connection: a reader (this task) and a writer task joined by the bounded
+//! outbound queue the tables also write to.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use stud_proto::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RequestId, ServerMsg};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info};
+use uuid::Uuid;
+
+use crate::app::{App, Session};
+use crate::table::{Conn, TableCmd};
+use crate::wire::{self, Frame};
+
+struct Connection {
+    app: Arc<App>,
+    id: u64,
+    outbox: mpsc::Sender<Frame>,
+    kick: CancellationToken,
+    session: Option<Arc<Session>>,
+    joined: HashSet<Uuid>,
+}
+
+/// Serves one socket until it closes, is kicked, or the server shuts down.
+#[tracing::instrument(skip_all, fields(conn_id))]
+pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: CancellationToken) {
+    let id = app.next_conn_id();
+    tracing::Span::current().record("conn_id", id);
+    app.metrics.connections.fetch_add(1, Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let (outbox, mut rx) = mpsc::channel::<Frame>(app.config.outbound_queue);
+    let kick = CancellationToken::new();
+    let writer_kick = kick.clone();
+    let writer = tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                frame = rx.recv() => match frame {
+                    Some(f) => {
+                        if sink.send(Message::Text(Utf8Bytes::from(f.as_ref()))).await.is_err() {
+                            break;
+                        }
+                    }
+                    None => break,
+                },
+                () = writer_kick.cancelled() => break,
+            }
+        }
+        let _ = sink.send(Message::Close(None)).await;
+    });
+    let mut conn =
+        Connection { app: app.clone(), id, outbox, kick: kick.clone(), session: None, joined: HashSet::new() };
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => m,
+            () = kick.cancelled() => break,
+            () = shutdown.cancelled() => break,
+        };
+        match msg {
+            Some(Ok(Message::Text(text))) => conn.on_text(text.as_str()).await,
+            Some(Ok(Message::Binary(_))) => conn.error(None, ErrorCode::Malformed, "send JSON text frames"),
+            Some(Ok(Message::Close(_))) | None => break,
+            Some(Ok(_)) => {}
+            Some(Err(e)) => {
+                debug!(error = %e, "socket error");
+                break;
+            }
+        }
+    }
+    for table in conn.joined.drain() {
+        if let Some(handle) = app.lobby.get(table) {
+            let _ = handle.send(TableCmd::Disconnect { conn_id: id }).await;
+        }
+    }
+    kick.cancel();
+    let _ = writer.await;
+    app.metrics.connections.fetch_sub(1, Relaxed);
+}
+
+impl Connection {
+    fn send(&self, frame: Frame) {
+        // Our own replies never wait either: a client that does not read loses them.
+        let _ = self.outbox.try_send(frame);
+    }
+
+    fn error(&self, request_id: RequestId, code: ErrorCode, message: impl Into<String>) {
+        self.app.metrics.error(code);
+        self.send(wire::error(request_id, code, message));
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        let received = Instant::now();
+        if text.len() > self.app.config.max_frame_bytes {
+            let limit = self.app.config.max_frame_bytes;
+            return self.error(None, ErrorCode::FrameTooLarge, format!("frames are limited to {limit} bytes"));
+        }
+        let value: serde_json::Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => return self.error(None, ErrorCode::Malformed, format!("not JSON: {e}")),
+        };
+        let request_id = value.get("request_id").and_then(|r| r.as_str()).map(str::to_owned);
+        let Some(kind) = value.get("type").and_then(|t| t.as_str()).map(str::to_owned) else {
+            return self.error(request_id, ErrorCode::Malformed, "a message needs a string \"type\"");
+        };
+        if !ClientMsg::TYPES.contains(&kind.as_str()) {
+            return self.error(request_id, ErrorCode::UnknownType, format!("unknown message type {kind:?}"));
+        }
+        let msg: ClientMsg = match serde_json::from_value(value) {
+            Ok(m) => m,
+            Err(e) => return self.error(request_id, ErrorCode::Malformed, format!("bad {kind} message: {e}")),
+        };
+        self.dispatch(msg, received).await;
+    }
+
+    async fn dispatch(&mut self, msg: ClientMsg, received: Instant) {
+        let request_id = msg.request_id();
+        if let ClientMsg::Hello { version, token } = &msg {
+            return self.hello(*version, token).await;
+        }
+        if let ClientMsg::Ping { request_id, nonce } = msg {
+            return self.send(wire::frame(&ServerMsg::Pong { request_id, nonce }));
+        }
+        let Some(session) = self.session.clone() else {
+            return self.error(request_id, ErrorCode::NotAuthenticated, "say hello with a session token first");
+        };
+        let conn_id = self.id;
+        let (table_id, cmd) = match msg {
+            ClientMsg::Hello { .. } | ClientMsg::Ping { .. } => return,
+            ClientMsg::LastHands { request_id } => {
+                let hands = self
+                    .app
+                    .last_hands(session.session_id)
+                    .iter()
+                    .filter_map(|h| wire::summary(h, session.player_id))
+                    .collect();
+                return self.send(wire::frame(&ServerMsg::LastHands { request_id, hands }));
+            }
+            ClientMsg::LastHand { request_id, hand_id } => {
+                let report = self
+                    .app
+                    .last_hands(session.session_id)
+                    .iter()
+                    .find(|h| h.hand_id == hand_id)
+                    .and_then(|h| wire::last_hand_report(h, session.player_id));
+                return match report {
+                    Some(report) => self.send(wire::frame(&ServerMsg::LastHand { request_id, report })),
+                    None => self.error(request_id, ErrorCode::UnknownHand, "not one of this session's last hands"),
+                };
+            }
+            ClientMsg::JoinTable { request_id, table_id } => {
+                (table_id, TableCmd::Join { conn: self.conn(session.clone()), request_id })
+            }
+            ClientMsg::Sit { request_id, table_id, seat, buy_in } => {
+                (table_id, TableCmd::Sit { conn_id, request_id, seat, buy_in })
+            }
+            ClientMsg::Act { request_id, table_id, hand_id, seq, idempotency_key, action } => {
+                (table_id, TableCmd::Act { conn_id, request_id, hand_id, seq, key: idempotency_key, action, received })
+            }
+            ClientMsg::SitOut { request_id, table_id } => {
+                (table_id, TableCmd::SitOut { conn_id, request_id, out: true })
+            }
+            ClientMsg::SitIn { request_id, table_id } => {
+                (table_id, TableCmd::SitOut { conn_id, request_id, out: false })
+            }
+            ClientMsg::TopUp { request_id, table_id, amount } => {
+                (table_id, TableCmd::TopUp { conn_id, request_id, amount })
+            }
+            ClientMsg::Leave { request_id, table_id } => (table_id, TableCmd::Leave { conn_id, request_id }),
+            ClientMsg::Snapshot { request_id, table_id } => (table_id, TableCmd::Snapshot { conn_id, request_id }),
+        };
+        let Some(handle) = self.app.lobby.get(table_id) else {
+            return self.error(request_id, ErrorCode::UnknownTable, format!("no table {table_id}"));
+        };
+        // Any table command subscribes the connection first (sitting implies watching).
+        if !self.joined.contains(&table_id) && !matches!(cmd, TableCmd::Join { .. }) {
+            let join = TableCmd::Join { conn: self.conn(session.clone()), request_id: None };
+            if handle.send(join).await.is_err() {
+                return self.error(request_id, ErrorCode::UnknownTable, "the table has closed");
+            }
+            self.joined.insert(table_id);
+        }
+        if matches!(cmd, TableCmd::Leave { .. }) {
+            self.joined.remove(&table_id);
+        } else {
+            self.joined.insert(table_id);
+        }
+        if handle.send(cmd).await.is_err() {
+            self.error(request_id, ErrorCode::UnknownTable, "the table has closed");
+        }
+    }
+
+    fn conn(&self, session: Arc<Session>) -> Conn {
+        Conn { id: self.id, session, outbox: self.outbox.clone(), kick: self.kick.clone() }
+    }
+
+    async fn hello(&mut self, version: u32, token: &str) {
+        if version != PROTOCOL_VERSION {
+            return self.error(
+                None,
+                ErrorCode::UnsupportedVersion,
+                format!("this server speaks protocol version {PROTOCOL_VERSION}, not {version}"),
+            );
+        }
+        let Some(session) = self.app.session(token) else {
+            return self.error(None, ErrorCode::NotAuthenticated, "unknown session token: POST /api/sessions first");
+        };
+        info!(player_id = %session.player_id, "hello");
+        self.send(wire::frame(&ServerMsg::Welcome {
+            version: PROTOCOL_VERSION,
+            player_id: session.player_id,
+            session_id: session.session_id,
+            name: session.name.clone(),
+            balance: self.app.bank.balance(session.player_id),
+        }));
+        self.session = Some(session.clone());
+        // Back to every seat this player holds: snapshot, and the prompt if it is their turn.
+        for table_id in self.app.seated_tables(session.player_id) {
+            if self.joined.contains(&table_id) {
+                continue;
+            }
+            if let Some(handle) = self.app.lobby.get(table_id) {
+                if handle.send(TableCmd::Join { conn: self.conn(session.clone()), request_id: None }).await.is_ok() {
+                    self.joined.insert(table_id);
+                }
+            }
+        }
+    }
+}
