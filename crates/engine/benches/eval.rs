@@ -3,7 +3,9 @@
 //! Groups: `high` (best high hand), `razz` (best ace-to-five low), `hilo8` (high hand and
 //! 8-or-better low together). Each iteration evaluates every hand once; the throughput is in
 //! hands per second. aya's cards are converted up front; its `Hand` is built inside the loop
-//! (with `insert_unchecked`, its fastest path), as ours is built from the raw ids.
+//! (with `insert_unchecked`, its fastest path), as ours is built from the raw ids. For
+//! reference, `aya_prebuilt` also times aya's lookup alone, on `Hand`s built before timing
+//! (that skips the per-card work both evaluators otherwise do).
 //!
 //! Run: `cargo bench -p stud-engine --bench eval -- --warm-up-time 1 --measurement-time 3`
 #![allow(missing_docs)]
@@ -62,6 +64,7 @@ fn aya_hand(cards: &[AyaCard; 7]) -> AyaHand {
 fn evaluators(c: &mut Criterion) {
     let hands = random_hands();
     let aya: Vec<[AyaCard; 7]> = hands.iter().map(|h| h.map(aya_card)).collect();
+    let aya_prebuilt: Vec<AyaHand> = aya.iter().map(aya_hand).collect();
     // Build our tables before timing.
     black_box(eval_high_ids(&hands[0]));
 
@@ -74,6 +77,9 @@ fn evaluators(c: &mut Criterion) {
     group.bench_function("aya", |b| {
         b.iter(|| black_box(&aya).iter().map(|h| u64::from(aya_poker::poker_rank(&aya_hand(h)).0)).sum::<u64>())
     });
+    group.bench_function("aya_prebuilt", |b| {
+        b.iter(|| black_box(&aya_prebuilt).iter().map(|h| u64::from(aya_poker::poker_rank(h).0)).sum::<u64>())
+    });
     group.finish();
 
     let mut group = c.benchmark_group("razz");
@@ -84,6 +90,9 @@ fn evaluators(c: &mut Criterion) {
     });
     group.bench_function("aya", |b| {
         b.iter(|| black_box(&aya).iter().map(|h| u64::from(aya_poker::ace_five_rank(&aya_hand(h)).0)).sum::<u64>())
+    });
+    group.bench_function("aya_prebuilt", |b| {
+        b.iter(|| black_box(&aya_prebuilt).iter().map(|h| u64::from(aya_poker::ace_five_rank(h).0)).sum::<u64>())
     });
     group.finish();
 
@@ -109,6 +118,18 @@ fn evaluators(c: &mut Criterion) {
                     let hand = aya_hand(h);
                     let high = aya_poker::poker_rank(&hand);
                     let low = aya_poker::ace_five_rank(&hand).to_lo_8_rank();
+                    u64::from(high.0) + u64::from(low.0)
+                })
+                .sum::<u64>()
+        })
+    });
+    group.bench_function("aya_prebuilt", |b| {
+        b.iter(|| {
+            black_box(&aya_prebuilt)
+                .iter()
+                .map(|hand| {
+                    let high = aya_poker::poker_rank(hand);
+                    let low = aya_poker::ace_five_rank(hand).to_lo_8_rank();
                     u64::from(high.0) + u64::from(low.0)
                 })
                 .sum::<u64>()

@@ -1,0 +1,111 @@
+//! End to end: the real server on port 0, real WebSocket clients (`stud-client`), short
+//! timers set in the test config (no paused time with real sockets).
+//!
+//! Every frame any client receives is audited: no frame may show a seat another seat's down
+//! card before it is shown.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
+
+mod bad_input;
+mod play;
+
+use std::time::Duration;
+
+use stud_client::{Client, create_session, tables};
+use stud_engine::{Event, Seat, Variant};
+use stud_proto::{ClientMsg, ServerMsg, TableSummary};
+use stud_server::{Config, Server};
+
+pub const WAIT: Duration = Duration::from_secs(15);
+
+/// A server on a free port with fast timers.
+pub async fn spawn_app(tweak: impl FnOnce(&mut Config)) -> (Server, String) {
+    let mut config = Config {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        hand_pause_ms: 20,
+        action_timeout_ms: 3_000,
+        time_bank_ms: 0,
+        disconnect_grace_ms: 3_000,
+        ..Config::default()
+    };
+    tweak(&mut config);
+    let server = stud_server::start(config).await.unwrap();
+    let addr = server.addr.to_string();
+    (server, addr)
+}
+
+pub async fn table_of(addr: &str, variant: Variant) -> TableSummary {
+    tables(addr).await.unwrap().into_iter().find(|t| t.variant == variant).unwrap()
+}
+
+/// A connected player and the audit of everything it received.
+pub struct Player {
+    pub client: Client,
+    pub token: String,
+    pub seat: Option<u8>,
+    pub frames: u64,
+    pub leaks: Vec<String>,
+    pub last_seq: u64,
+}
+
+impl Player {
+    pub async fn new(addr: &str, name: &str) -> Player {
+        let session = create_session(addr, name).await.unwrap();
+        let (client, _) = Client::connect(addr, &session.token).await.unwrap();
+        Player { client, token: session.token, seat: None, frames: 0, leaks: Vec::new(), last_seq: 0 }
+    }
+
+    /// The next message, audited.
+    pub async fn recv(&mut self) -> ServerMsg {
+        let msg = self.client.recv(WAIT).await.unwrap();
+        self.audit(&msg);
+        msg
+    }
+
+    pub fn audit(&mut self, msg: &ServerMsg) {
+        self.frames += 1;
+        let me = self.seat.and_then(Seat::new);
+        match msg {
+            ServerMsg::Event { event: Event::Dealt { seat, card: Some(card), up: false, .. }, .. }
+                if Some(*seat) != me =>
+            {
+                self.leaks.push(format!("seat {:?} saw {card} dealt down to seat {seat}", self.seat));
+            }
+            ServerMsg::Snapshot { table, .. } => {
+                if let Some(hand) = &table.hand {
+                    for (seat, card) in hand.view.visible_down_cards_of_others() {
+                        self.leaks.push(format!("snapshot for {:?} shows {card} of seat {seat}", self.seat));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Waits for a message matching `pred`, auditing everything on the way.
+    pub async fn until(&mut self, mut pred: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            let msg = self.recv().await;
+            if pred(&msg) {
+                return msg;
+            }
+        }
+    }
+
+    pub async fn send(&mut self, msg: ClientMsg) {
+        self.client.send(&msg).await.unwrap();
+    }
+
+    /// Sits at `table` (seat `seat`) and waits for the ack.
+    pub async fn sit(&mut self, table: &TableSummary, seat: u8) {
+        self.send(ClientMsg::Sit {
+            request_id: Some(format!("sit{seat}")),
+            table_id: table.id,
+            seat: Some(seat),
+            buy_in: table.max_buy_in,
+        })
+        .await;
+        let ack = self.until(|m| matches!(m, ServerMsg::Ack { .. } | ServerMsg::Error { .. })).await;
+        assert!(matches!(ack, ServerMsg::Ack { .. }), "sit refused: {ack:?}");
+        self.seat = Some(seat);
+    }
+}
