@@ -3,14 +3,14 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use stud_engine::phh::{self, PhhContext};
 use stud_engine::{Action, ActionError, Chips, Event, Hand, Seat, Seed, Viewer};
 use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, TableState, TableSummary};
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
-use tokio::time::sleep_until;
+use tokio::time::{Instant, sleep_until};
 use tracing::{debug, info, warn};
 use uuid::Uuid;
 
@@ -99,7 +99,7 @@ pub async fn run_table(app: Arc<App>, spec: TableSpec, mut rx: mpsc::Receiver<Ta
                 }
                 Some(cmd) => table.handle(cmd),
             },
-            () = sleep_until(wake.unwrap_or_else(far_future).into()), if wake.is_some() => table.on_clock(),
+            () = sleep_until(wake.unwrap_or_else(far_future)), if wake.is_some() => table.on_clock(),
         }
     }
     app.metrics.tables.fetch_sub(1, Relaxed);

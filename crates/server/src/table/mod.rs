@@ -8,7 +8,7 @@ mod actor;
 mod tests;
 
 use std::sync::Arc;
-use std::time::Instant;
+use tokio::time::Instant;
 
 use stud_engine::{Action, Chips, TableConfig};
 use stud_proto::RequestId;

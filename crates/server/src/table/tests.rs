@@ -1,1 +1,190 @@
+//! The table actor in-process with paused time: the clock, the time bank, disconnect grace,
+//! and slow subscribers.
 
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Duration;
+
+use stud_engine::{Event, Variant};
+use stud_proto::ServerMsg;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use super::{Conn, TableCmd, TableHandle, TableSpec, spawn_table};
+use crate::app::App;
+use crate::config::Config;
+use crate::wire::Frame;
+
+struct Fixture {
+    app: Arc<App>,
+    table: TableHandle,
+    _sink: mpsc::Receiver<Arc<crate::app::FinishedHand>>,
+}
+
+fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
+    let mut config = Config { hand_pause_ms: 0, ..Config::default() };
+    tweak(&mut config);
+    let (sink, rx) = mpsc::channel(64);
+    let app = Arc::new(App::new(config, sink));
+    let spec = TableSpec {
+        id: Uuid::new_v4(),
+        name: "test".into(),
+        config: app.config.table_config(Variant::Stud),
+        min_buy_in: 4_000,
+        max_buy_in: 40_000,
+    };
+    let (table, _) = spawn_table(app.clone(), spec);
+    Fixture { app, table, _sink: rx }
+}
+
+struct Client {
+    conn_id: u64,
+    rx: mpsc::Receiver<Frame>,
+    kick: CancellationToken,
+}
+
+async fn join(f: &Fixture, name: &str, queue: usize) -> Client {
+    let session = f.app.create_session(name.into());
+    let (outbox, rx) = mpsc::channel(queue);
+    let kick = CancellationToken::new();
+    let conn_id = f.app.next_conn_id();
+    let conn = Conn { id: conn_id, session, outbox, kick: kick.clone() };
+    f.table.send(TableCmd::Join { conn, request_id: None }).await.unwrap();
+    Client { conn_id, rx, kick }
+}
+
+async fn sit(f: &Fixture, c: &Client, seat: u8) {
+    f.table
+        .send(TableCmd::Sit { conn_id: c.conn_id, request_id: None, seat: Some(seat), buy_in: 10_000 })
+        .await
+        .unwrap();
+}
+
+/// Lets the table task run without moving the clock.
+async fn settle() {
+    for _ in 0..50 {
+        tokio::task::yield_now().await;
+    }
+}
+
+fn drain(c: &mut Client) -> Vec<ServerMsg> {
+    let mut out = Vec::new();
+    while let Ok(frame) = c.rx.try_recv() {
+        out.push(serde_json::from_str(&frame).unwrap());
+    }
+    out
+}
+
+fn prompt(msgs: &[ServerMsg]) -> Option<u64> {
+    msgs.iter().rev().find_map(|m| match m {
+        ServerMsg::YourTurn { deadline_ms, .. } => Some(*deadline_ms),
+        _ => None,
+    })
+}
+
+fn actions(msgs: &[ServerMsg]) -> Vec<Event> {
+    msgs.iter()
+        .filter_map(|m| match m {
+            ServerMsg::Event { event, .. }
+                if matches!(
+                    event,
+                    Event::BringIn { .. } | Event::Fold { .. } | Event::Check { .. } | Event::Call { .. }
+                ) =>
+            {
+                Some(event.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Two seated players; returns them with the one prompted first as `.0`.
+async fn two_players(f: &Fixture) -> (Client, Client) {
+    let mut a = join(f, "a", 1024).await;
+    let mut b = join(f, "b", 1024).await;
+    sit(f, &a, 1).await;
+    sit(f, &b, 2).await;
+    settle().await;
+    tokio::time::advance(Duration::from_millis(1)).await;
+    settle().await;
+    let ma = drain(&mut a);
+    let mb = drain(&mut b);
+    match (prompt(&ma), prompt(&mb)) {
+        (Some(_), None) => (a, b),
+        (None, Some(_)) => (b, a),
+        other => panic!("expected exactly one prompt, got {other:?}"),
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_clock_spends_the_time_bank_then_acts() {
+    let f = fixture(|c| {
+        c.action_timeout_ms = 15_000;
+        c.time_bank_ms = 30_000;
+    });
+    let (mut first, mut second) = two_players(&f).await;
+    // Just before 15 s + 30 s of bank: nothing happened.
+    tokio::time::advance(Duration::from_millis(44_900)).await;
+    settle().await;
+    assert!(actions(&drain(&mut second)).is_empty());
+    // Then the clock posts the bring-in (it cannot be refused).
+    tokio::time::advance(Duration::from_millis(200)).await;
+    settle().await;
+    let seen = drain(&mut second);
+    assert!(matches!(actions(&seen).as_slice(), [Event::BringIn { .. }]), "{seen:?}");
+    assert_eq!(f.app.metrics.timeouts.load(Relaxed), 1);
+    // The other player now has the full 45 s.
+    assert_eq!(prompt(&seen), Some(45_000));
+    drain(&mut first);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_disconnected_player_gets_the_grace_period_then_the_clock_folds() {
+    let f = fixture(|c| {
+        c.action_timeout_ms = 15_000;
+        c.time_bank_ms = 0;
+        c.disconnect_grace_ms = 2_000;
+    });
+    let (first, mut second) = two_players(&f).await;
+    // The first player brings in (by clock after 15 s), the second is then to act.
+    tokio::time::advance(Duration::from_millis(15_100)).await;
+    settle().await;
+    assert!(prompt(&drain(&mut second)).is_some());
+    f.table.send(TableCmd::Disconnect { conn_id: second.conn_id }).await.unwrap();
+    settle().await;
+    // 2 s of grace, not 15.
+    tokio::time::advance(Duration::from_millis(2_100)).await;
+    settle().await;
+    let mut first = first;
+    let seen = drain(&mut first);
+    assert!(actions(&seen).iter().any(|e| matches!(e, Event::Fold { .. })), "{seen:?}");
+    assert_eq!(f.app.metrics.timeouts.load(Relaxed), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_slow_subscriber_gets_a_snapshot_then_is_dropped_if_it_stays_slow() {
+    let f = fixture(|c| {
+        c.action_timeout_ms = 100;
+        c.time_bank_ms = 0;
+    });
+    let mut slow = join(&f, "slow", 4).await;
+    let (a, _b) = two_players(&f).await;
+    settle().await;
+    assert!(f.app.metrics.lagging.load(Relaxed) >= 1, "the 4-slot queue overflowed");
+    // Reading now frees the queue: the next broadcast brings a fresh snapshot.
+    drain(&mut slow);
+    tokio::time::advance(Duration::from_millis(150)).await;
+    settle().await;
+    let got = drain(&mut slow);
+    assert!(got.iter().any(|m| matches!(m, ServerMsg::Snapshot { .. })), "{got:?}");
+    // Never reading again: after enough broadcasts (here: seat changes) the table drops it.
+    for k in 0..200 {
+        f.table.send(TableCmd::SitOut { conn_id: a.conn_id, request_id: None, out: k % 2 == 0 }).await.unwrap();
+        settle().await;
+        if slow.kick.is_cancelled() {
+            break;
+        }
+    }
+    assert!(slow.kick.is_cancelled(), "a client that never reads is disconnected");
+}
