@@ -304,3 +304,76 @@ async fn last_hand_reports_the_session_hands_with_showdown_cards() {
     leave_and_check_chips(&server, &mut players, table.id).await;
     server.shutdown().await;
 }
+
+/// A heads-up hand played to the end; broadcast sequence numbers have no gaps for either
+/// player. With `PRINT_FRAMES=1` it prints every frame (the source of proto/PROTOCOL.md).
+#[tokio::test]
+async fn sequence_numbers_are_contiguous_through_a_hand() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    let table = table_of(&addr, Variant::Stud).await;
+    let mut a = Player::new(&addr, "Ann").await;
+    let mut b = Player::new(&addr, "Bob").await;
+    a.sit(&table, 1).await;
+    b.sit(&table, 2).await;
+    let print = std::env::var_os("PRINT_FRAMES").is_some();
+    let mut tasks = Vec::new();
+    for (k, mut p) in [a, b].into_iter().enumerate() {
+        tasks.push(tokio::spawn(async move {
+            let mut last: Option<u64> = None;
+            let mut results = 0;
+            while results < 2 {
+                let msg = p.recv().await;
+                if print {
+                    println!("seat {} <- {}", k + 1, serde_json::to_string(&msg).unwrap());
+                }
+                let seq = match &msg {
+                    ServerMsg::Event { seq, .. }
+                    | ServerMsg::HandStarted { seq, .. }
+                    | ServerMsg::YourTurn { seq, .. }
+                    | ServerMsg::Turn { seq, .. }
+                    | ServerMsg::HandResult { seq, .. } => Some(*seq),
+                    ServerMsg::Snapshot { seq, .. } => {
+                        last = Some(*seq);
+                        None
+                    }
+                    _ => None,
+                };
+                if let Some(seq) = seq {
+                    if let Some(l) = last {
+                        assert_eq!(seq, l + 1, "gap in broadcasts");
+                    }
+                    last = Some(seq);
+                }
+                match msg {
+                    ServerMsg::YourTurn { table_id, seq, hand_id, legal, .. } => {
+                        let action = [Action::Check, Action::Call, Action::BringIn, Action::Show]
+                            .into_iter()
+                            .find(|a| legal.contains(a))
+                            .unwrap_or(legal[0]);
+                        let act = ClientMsg::Act {
+                            request_id: Some(format!("r{seq}")),
+                            table_id,
+                            hand_id,
+                            seq,
+                            idempotency_key: format!("{k}-{seq}"),
+                            action,
+                        };
+                        if print {
+                            println!("seat {} -> {}", k + 1, serde_json::to_string(&act).unwrap());
+                        }
+                        p.send(act).await;
+                    }
+                    ServerMsg::HandResult { .. } => results += 1,
+                    _ => {}
+                }
+            }
+            p
+        }));
+    }
+    let mut players = Vec::new();
+    for t in tasks {
+        players.push(t.await.unwrap());
+    }
+    leave_and_check_chips(&server, &mut players, table.id).await;
+    server.shutdown().await;
+}
