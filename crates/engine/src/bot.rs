@@ -40,26 +40,36 @@ impl Bot {
     /// Picks one of `legal` (which must not be empty; an empty list gives `Action::Fold`,
     /// which the engine will refuse).
     pub fn choose(&mut self, legal: &[Action]) -> Action {
-        let roll = self.next_u64() % 256;
-        let has = |a: &Action| legal.contains(a);
-        if has(&Action::Show) {
-            return if roll < self.show { Action::Show } else { Action::Muck };
+        // One pass over the (at most four) legal actions.
+        let (mut show, mut fold, mut passive) = (false, false, None);
+        let mut aggressive = [Action::Fold; 4];
+        let mut n_aggressive = 0;
+        for &a in legal {
+            match a {
+                Action::Show => show = true,
+                Action::Fold => fold = true,
+                Action::Check | Action::Call | Action::BringIn => passive = passive.or(Some(a)),
+                Action::Complete { .. } | Action::Bet { .. } | Action::Raise { .. } => {
+                    if let Some(slot) = aggressive.get_mut(n_aggressive) {
+                        *slot = a;
+                        n_aggressive += 1;
+                    }
+                }
+                Action::Muck => {}
+            }
         }
-        let aggressive = legal.iter().filter(|a| a.to().is_some()).count();
-        if aggressive > 0 && roll < self.aggression {
-            let pick = (self.next_u64() as usize) % aggressive;
-            if let Some(a) = legal.iter().filter(|a| a.to().is_some()).nth(pick) {
+        let roll = self.next_u64();
+        if show {
+            return if roll % 256 < self.show { Action::Show } else { Action::Muck };
+        }
+        if n_aggressive > 0 && roll % 256 < self.aggression {
+            if let Some(a) = aggressive.get((roll >> 8) as usize % n_aggressive) {
                 return *a;
             }
         }
-        if has(&Action::Fold) && (self.next_u64() % 256) < self.looseness {
+        if fold && (roll >> 16) % 256 < self.looseness {
             return Action::Fold;
         }
-        for a in [Action::Check, Action::Call, Action::BringIn] {
-            if has(&a) {
-                return a;
-            }
-        }
-        legal.first().copied().unwrap_or(Action::Fold)
+        passive.or_else(|| legal.first().copied()).unwrap_or(Action::Fold)
     }
 }

@@ -62,6 +62,38 @@ impl Commitment {
     }
 }
 
+#[cfg(feature = "serde")]
+impl serde::Serialize for Commitment {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_hex())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Commitment {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Commitment, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Seed::from_hex(&s)
+            .map(|b| Commitment(b.0))
+            .ok_or_else(|| serde::de::Error::custom("expected 64 hex characters"))
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for Commitment {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Commitment".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "sha256 of the deck seed, 64 lower-case hex characters",
+            "pattern": "^[0-9a-f]{64}$"
+        })
+    }
+}
+
 impl fmt::Display for Commitment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_hex())

@@ -37,8 +37,8 @@ pub enum Viewer {
 pub enum Event {
     /// The hand began; the deck is committed to by `sha256(seed)`.
     HandStarted {
-        /// `sha256(seed)`, hex; `None` for a deck given in explicit order.
-        commitment: Option<String>,
+        /// `sha256(seed)` (hex on the wire); `None` for a deck given in explicit order.
+        commitment: Option<Commitment>,
         /// The seats dealt in, with their stacks before the antes.
         seats: Vec<(Seat, Chips)>,
     },
@@ -203,9 +203,4 @@ impl Event {
     pub fn leaks_to(&self, viewer: Viewer) -> bool {
         matches!(*self, Event::Dealt { seat, card: Some(_), up: false, .. } if viewer != Viewer::Seat(seat))
     }
-}
-
-/// The commitment as it appears in [`Event::HandStarted`].
-pub(crate) fn commitment_text(c: Option<Commitment>) -> Option<String> {
-    c.map(|c| c.to_hex())
 }

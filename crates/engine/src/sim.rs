@@ -7,7 +7,7 @@ use crate::deck::{Deck, Seed};
 use crate::event::Event;
 use crate::hand::Hand;
 
-/// Plays one hand to the end with `bots[i]` acting for the i-th seat (in seat order), reusing
+/// Plays one hand to the end with `bots[i]` acting for `seats[i]`, reusing
 /// `events` as the event buffer. Returns the number of actions taken, or 0 if the hand could
 /// not start (bad config or seats).
 pub fn play_hand(
@@ -21,9 +21,16 @@ pub fn play_hand(
     let Ok(mut hand) = Hand::start_into(config, seats, Deck::shuffled(&seed), Some(seed), None, events) else {
         return 0;
     };
+    // Bot of each seat number, by the seat's place in `seats`.
+    let mut bot_of = [usize::MAX; 9];
+    for (i, (s, _)) in seats.iter().enumerate() {
+        if let Some(slot) = bot_of.get_mut(usize::from(s.number())) {
+            *slot = i;
+        }
+    }
     let mut actions = 0;
     while let Some(seat) = hand.to_act() {
-        let index = seats.iter().filter(|(s, _)| *s < seat).count();
+        let index = bot_of.get(usize::from(seat.number())).copied().unwrap_or(usize::MAX);
         let legal = hand.legal_actions(seat);
         let action = match bots.get_mut(index) {
             Some(bot) => bot.choose(&legal),

@@ -155,17 +155,13 @@ fn hand_key(cards: &[Card]) -> u64 {
     cards.iter().fold(KEY_INIT, |k, c| k.wrapping_add(CARD_KEYS[usize::from(c.id())]))
 }
 
+/// The key of 7 card ids, summed as a tree (3 dependent additions instead of 7).
 #[inline(always)]
 fn key7(ids: &[u8; 7]) -> u64 {
     let k = |i: usize| CARD_KEYS[usize::from(ids[i])];
-    KEY_INIT
-        .wrapping_add(k(0))
-        .wrapping_add(k(1))
-        .wrapping_add(k(2))
-        .wrapping_add(k(3))
-        .wrapping_add(k(4))
-        .wrapping_add(k(5))
-        .wrapping_add(k(6))
+    let a = k(0).wrapping_add(k(1)).wrapping_add(k(2).wrapping_add(k(3)));
+    let b = k(4).wrapping_add(k(5)).wrapping_add(k(6).wrapping_add(KEY_INIT));
+    a.wrapping_add(b)
 }
 
 /// The high value of a hand key, `ids` being the hand's card ids (read only for a flush).
@@ -262,29 +258,50 @@ pub fn eval_hilo8_ids(ids: &[u8; 7]) -> (HighRank, Option<LowRank>) {
 /// strength (0 weakest); categories: 0 no pair, 1 pair, 2 two pair, 3 trips, 4 full house,
 /// 5 quads.
 fn board_score(up: &[Card], position: impl Fn(Rank) -> u32) -> u32 {
-    let mut counts = [0u8; 13];
-    for c in up {
-        let n = &mut counts[position(c.rank()) as usize % 13];
-        *n = (*n + 1).min(4);
+    // A board has at most four up cards; any beyond the fourth are ignored. Hot path (every
+    // street, every player): a few compares on a 4-slot array, no 13-rank scan.
+    let n = up.len().min(4);
+    let mut pos = [0u32; 4];
+    for (slot, c) in pos.iter_mut().zip(up) {
+        *slot = position(c.rank()) % 13 + 1;
     }
-    let (mut packed, mut sizes, mut i) = (0u32, [0u8; 2], 0usize);
-    for size in (1..=4).rev() {
-        for p in (0..13).rev().filter(|&p| counts[p] == size) {
-            if let Some(s) = sizes.get_mut(i) {
-                *s = size;
-            }
-            if i < 6 {
-                packed |= (p as u32 + 1) << (20 - 4 * i);
-            }
-            i += 1;
+    // Highest first.
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && pos[j - 1] < pos[j] {
+            pos.swap(j - 1, j);
+            j -= 1;
         }
     }
-    let category = match sizes {
-        [4, _] => 5,
-        [3, 2] => 4,
-        [3, _] => 3,
-        [2, 2] => 2,
-        [2, _] => 1,
+    // Runs of equal ranks as (size, position + 1), then the larger groups first (stable, so
+    // equal sizes stay highest first).
+    let mut groups = [(0u32, 0u32); 4];
+    let mut g = 0;
+    for &p in &pos[..n] {
+        if g > 0 && groups[g - 1].1 == p {
+            groups[g - 1].0 += 1;
+        } else {
+            groups[g] = (1, p);
+            g += 1;
+        }
+    }
+    for i in 1..g {
+        let mut j = i;
+        while j > 0 && groups[j - 1].0 < groups[j].0 {
+            groups.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let mut packed = 0u32;
+    for (i, &(_, p)) in groups[..g].iter().enumerate() {
+        packed |= p << (20 - 4 * i);
+    }
+    let category = match (groups[0].0, groups[1].0) {
+        (4, _) => 5,
+        (3, 2) => 4,
+        (3, _) => 3,
+        (2, 2) => 2,
+        (2, _) => 1,
         _ => 0,
     };
     category << 24 | packed
@@ -293,7 +310,7 @@ fn board_score(up: &[Card], position: impl Fn(Rank) -> u32) -> u32 {
 /// The rank of a stud / stud8 board (RULES.md 4): the highest board acts first. Boards
 /// compare as incomplete poker hands: quads > trips > two pair > pair > high card, then the
 /// ranks of the groups and kickers, aces high; straights, flushes and suits do not count.
-/// Works for 0..=4 up cards (and does not panic on more).
+/// Works for 0..=4 up cards (cards past the fourth are ignored; it never panics).
 pub fn board_high(up: &[Card]) -> BoardRank {
     BoardRank(board_score(up, |r| u32::from(r.index())))
 }
@@ -301,7 +318,7 @@ pub fn board_high(up: &[Card]) -> BoardRank {
 /// The rank of a razz board (RULES.md 4): the lowest ace-to-five board gets the greatest
 /// rank and acts first. Aces are low and pairs are bad (any unpaired board beats any paired
 /// board of the same size); then the highest card is compared first.
-/// Works for 0..=4 up cards (and does not panic on more).
+/// Works for 0..=4 up cards (cards past the fourth are ignored; it never panics).
 pub fn board_low(up: &[Card]) -> BoardRank {
     BoardRank(!board_score(up, |r| (u32::from(r.index()) + 1) % 13))
 }

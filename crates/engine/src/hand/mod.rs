@@ -67,11 +67,9 @@ impl ActionList {
     const EMPTY: ActionList = ActionList { items: [Action::Fold; 4], len: 0 };
 
     fn push(&mut self, a: Action) {
-        if !self.contains(&a) {
-            if let Some(slot) = self.items.get_mut(self.len as usize) {
-                *slot = a;
-                self.len += 1;
-            }
+        if let Some(slot) = self.items.get_mut(self.len as usize) {
+            *slot = a;
+            self.len += 1;
         }
     }
 }
@@ -125,8 +123,13 @@ impl Player {
     }
 }
 
+/// A player's hand values: high, and low (razz, or a qualifying stud8 low).
+type Values = (Option<HighRank>, Option<LowRank>);
+
 #[derive(Clone, Debug)]
 struct Showdown {
+    /// every player's values, computed once when the showdown starts
+    values: Vec<Values>,
     order: Vec<usize>,
     next: usize,
     best_high: Option<HighRank>,
@@ -238,7 +241,9 @@ impl Hand {
                 won: 0,
             });
         }
-        players.sort_by_key(|p| p.seat);
+        if !players.is_sorted_by_key(|p| p.seat) {
+            players.sort_by_key(|p| p.seat);
+        }
         let commitment = seed.map(|s| s.commitment());
         let mut hand = Hand {
             config,
@@ -265,7 +270,7 @@ impl Hand {
             awards: Vec::new(),
         };
         events.push(Event::HandStarted {
-            commitment: crate::event::commitment_text(commitment),
+            commitment,
             seats: hand.players.iter().map(|p| (p.seat, p.start_stack)).collect(),
         });
         // RULES.md 3.1: every player posts the ante, all-in if the stack is smaller.
@@ -377,6 +382,22 @@ impl Hand {
         Some((seat, pick))
     }
 
+    /// Whether `action` is one of `legal_for(i)`, without building the list for the common
+    /// passive actions (the property tests check the two agree).
+    fn is_legal(&self, i: usize, action: Action) -> bool {
+        let Some(p) = self.players.get(i) else { return false };
+        match (self.phase, action) {
+            (Phase::Betting, Action::Fold | Action::Call) if !self.bring_in_pending => self.level > p.street_in,
+            (Phase::Betting, Action::Check) if !self.bring_in_pending => self.level == p.street_in,
+            (Phase::Betting, Action::BringIn) => self.bring_in_pending,
+            (Phase::Showdown, Action::Show | Action::Muck) => true,
+            (Phase::Betting, Action::Complete { .. } | Action::Bet { .. } | Action::Raise { .. }) => {
+                self.legal_for(i).contains(&action)
+            }
+            _ => false,
+        }
+    }
+
     fn legal_for(&self, i: usize) -> ActionList {
         let mut out = ActionList::EMPTY;
         let Some(p) = self.players.get(i) else { return out };
@@ -406,20 +427,29 @@ impl Hand {
         } else {
             out.push(Action::Check);
         }
-        let live = self.players.iter().filter(|p| p.live()).count();
         let cap = 1 + u32::from(self.config.max_raises);
-        let capped = u32::from(self.bets) >= cap && !(self.config.uncapped_heads_up && live == 2);
+        let heads_up = || self.players.iter().filter(|p| p.live()).count() == 2;
+        let capped = u32::from(self.bets) >= cap && !(self.config.uncapped_heads_up && heads_up());
         let reopened = p.acted_at != Some(self.reopen);
         if p.stack > owed && !capped && reopened {
-            for unit in self.units() {
-                let to = (self.full_level + unit).min(all_in_to);
-                out.push(if self.bets > 0 {
+            let wager = |to| {
+                if self.bets > 0 {
                     Action::Raise { to }
                 } else if self.level > 0 {
                     Action::Complete { to }
                 } else {
                     Action::Bet { to }
-                });
+                }
+            };
+            let (small, big) = self.units_pair();
+            let first = (self.full_level + small).min(all_in_to);
+            out.push(wager(first));
+            if let Some(big) = big {
+                // Both sizes clip to the same all-in when the stack is short: list it once.
+                let second = (self.full_level + big).min(all_in_to);
+                if second != first {
+                    out.push(wager(second));
+                }
             }
         }
         out
@@ -428,15 +458,20 @@ impl Hand {
     /// The bet sizes open now: the small bet on 3rd and 4th street, the big bet later; on a
     /// 4th street with an open pair both, until a big bet is made (RULES.md 4).
     fn units(&self) -> impl Iterator<Item = Chips> {
+        let (a, b) = self.units_pair();
+        std::iter::once(a).chain(b)
+    }
+
+    /// [`Hand::units`] as (smallest, optional larger).
+    fn units_pair(&self) -> (Chips, Option<Chips>) {
         let (small, big) = (self.config.small_bet, self.config.big_bet);
-        let (a, b) = match self.street {
-            Street::Third => (Some(small), None),
-            Street::Fourth if self.open_pair && self.big_made => (Some(big), None),
-            Street::Fourth if self.open_pair && small != big => (Some(small), Some(big)),
-            Street::Fourth => (Some(small), None),
-            _ => (Some(big), None),
-        };
-        a.into_iter().chain(b)
+        match self.street {
+            Street::Third => (small, None),
+            Street::Fourth if self.open_pair && self.big_made => (big, None),
+            Street::Fourth if self.open_pair && small != big => (small, Some(big)),
+            Street::Fourth => (small, None),
+            _ => (big, None),
+        }
     }
 
     // ---- applying actions ----------------------------------------------------------------
@@ -468,9 +503,8 @@ impl Hand {
             let to_act = self.players.get(turn).map_or(seat, |p| p.seat);
             return Err(ActionError::NotYourTurn { seat, to_act });
         }
-        let legal = self.legal_for(i);
-        if !legal.contains(&action) {
-            return Err(ActionError::Illegal { action, legal: legal.to_vec() });
+        if !self.is_legal(i, action) {
+            return Err(ActionError::Illegal { action, legal: self.legal_for(i).to_vec() });
         }
         self.actions.push(RecordedAction { seat, action });
         match action {
@@ -779,7 +813,8 @@ impl Hand {
         events.push(Event::Showdown {
             order: order.iter().filter_map(|&j| self.players.get(j)).map(|p| p.seat).collect(),
         });
-        self.showdown = Some(Showdown { order, next: 0, best_high: None, best_low: None });
+        let values = (0..n).map(|i| self.compute_values(i)).collect();
+        self.showdown = Some(Showdown { values, order, next: 0, best_high: None, best_low: None });
         self.continue_showdown(events);
     }
 
@@ -800,8 +835,16 @@ impl Hand {
         (cards, n)
     }
 
+    /// The hand values of player `i` (cached once the showdown has started).
+    fn values(&self, i: usize) -> Values {
+        match self.showdown.as_ref().and_then(|sd| sd.values.get(i)) {
+            Some(v) => *v,
+            None => self.compute_values(i),
+        }
+    }
+
     /// The hand values of player `i`; none for a folded player or fewer than five cards.
-    fn values(&self, i: usize) -> (Option<HighRank>, Option<LowRank>) {
+    fn compute_values(&self, i: usize) -> Values {
         let (cards, n) = self.playing_cards(i);
         if n < 5 || self.players.get(i).is_none_or(|p| p.folded) {
             return (None, None);
@@ -885,7 +928,7 @@ impl Hand {
     /// whole pot when no low qualifies; ties split with odd chips one each from seat 1.
     fn award_showdown(&mut self, events: &mut Vec<Event>) {
         let n = self.players.len();
-        let values: Vec<(Option<HighRank>, Option<LowRank>)> = (0..n).map(|i| self.values(i)).collect();
+        let values: Vec<Values> = (0..n).map(|i| self.values(i)).collect();
         let pots = pots::build(&self.players.iter().map(|p| (p.total_in, p.live())).collect::<Vec<_>>());
         for (pot, (amount, eligible)) in pots.into_iter().enumerate() {
             let high = best_of(&eligible, |i| values.get(i).and_then(|v| v.0));
@@ -909,7 +952,7 @@ impl Hand {
         half: Half,
         amount: Chips,
         winners: &[usize],
-        values: &[(Option<HighRank>, Option<LowRank>)],
+        values: &[Values],
         events: &mut Vec<Event>,
     ) {
         // Winners are indices in seat order already: odd chips go from seat 1 upwards.
