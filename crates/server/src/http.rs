@@ -84,7 +84,12 @@ async fn ws(State(ctx): State<Ctx>, upgrade: WebSocketUpgrade) -> Response {
     // Frames past 4x our limit are cut by the WebSocket layer; up to that we answer with a
     // typed `frame_too_large` error and keep the connection.
     let limit = ctx.app.config.max_frame_bytes.saturating_mul(4);
+    // Small socket buffers: the default 128 KiB read buffer per connection would cost more
+    // than everything else a connection holds.
     upgrade
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(4 * 1024)
+        .max_write_buffer_size(1024 * 1024)
         .max_message_size(limit)
         .max_frame_size(limit)
         .on_upgrade(move |socket| serve_socket(ctx.app, socket, ctx.shutdown))

@@ -48,6 +48,8 @@ pub struct Metrics {
     pub reconnects: AtomicU64,
     /// clients dropped or resynchronised for being slow
     pub lagging: AtomicU64,
+    /// frames queued to connections by tables (per-seat messages)
+    pub frames: AtomicU64,
     /// finished hands the hand sink could not take
     pub sink_dropped: AtomicU64,
     errors: [AtomicU64; 19],
@@ -94,6 +96,12 @@ impl Metrics {
             "Seated players back on a new socket.",
             "counter",
             self.reconnects.load(Relaxed).to_string(),
+        );
+        gauge(
+            "stud_frames_total",
+            "Frames queued to connections by tables.",
+            "counter",
+            self.frames.load(Relaxed).to_string(),
         );
         gauge(
             "stud_lagging_total",

@@ -431,7 +431,14 @@ impl Hand {
         let heads_up = || self.players.iter().filter(|p| p.live()).count() == 2;
         let capped = u32::from(self.bets) >= cap && !(self.config.uncapped_heads_up && heads_up());
         let reopened = p.acted_at != Some(self.reopen);
-        if p.stack > owed && !capped && reopened {
+        // RULES.md 4: no betting when nobody else could put in another chip. A raise is offered
+        // only if some other player still in the hand has chips beyond what they owe now.
+        let answerable = self
+            .players
+            .iter()
+            .enumerate()
+            .any(|(j, q)| j != i && q.live() && q.stack > self.level.saturating_sub(q.street_in));
+        if p.stack > owed && !capped && reopened && answerable {
             let wager = |to| {
                 if self.bets > 0 {
                     Action::Raise { to }

@@ -163,7 +163,9 @@ impl Table {
             return;
         }
         match sub.conn.outbox.try_send(frame.clone()) {
-            Ok(()) => {}
+            Ok(()) => {
+                self.app.metrics.frames.fetch_add(1, Relaxed);
+            }
             Err(TrySendError::Full(_)) => {
                 sub.lagging = true;
                 sub.misses = 0;
