@@ -30,6 +30,14 @@ pub struct LoadArgs {
     /// Think time before each action, milliseconds.
     #[arg(long, default_value_t = 0)]
     think_ms: u64,
+    /// Seconds of play before measuring (connecting and seating thousands of bots takes a
+    /// while); not counted in `--duration` or in any figure.
+    #[arg(long, default_value = "5", value_parser = parse_seconds_or_zero)]
+    warmup: f64,
+}
+
+fn parse_seconds_or_zero(s: &str) -> Result<f64, String> {
+    if s.trim() == "0" { Ok(0.0) } else { parse_seconds(s) }
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -64,8 +72,8 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             args.tables
         );
     }
-    let end = Instant::now() + Duration::from_secs_f64(args.duration);
-    let start = Instant::now();
+    let start = Instant::now() + Duration::from_secs_f64(args.warmup);
+    let end = start + Duration::from_secs_f64(args.duration);
     let mut tasks = Vec::new();
     for (t, table) in lobby.iter().take(args.tables).enumerate() {
         for seat in 1..=args.players_per_table {
@@ -76,7 +84,8 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             let seed = (t as u64) << 8 | u64::from(seat);
             tasks.push(tokio::spawn(async move {
                 let mut stats = BotStats::default();
-                if let Err(e) = bot(&addr, table_id, seat, buy_in, think, end, counts_hands, seed, &mut stats).await {
+                let window = (start, end);
+                if let Err(e) = bot(&addr, table_id, seat, buy_in, think, window, counts_hands, seed, &mut stats).await {
                     tracing::debug!(error = %e, "bot stopped");
                     stats.disconnects += 1;
                 }
@@ -93,7 +102,7 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
         total.disconnects += s.disconnects;
         total.latencies_us.extend(s.latencies_us);
     }
-    let elapsed = start.elapsed().as_secs_f64();
+    let elapsed = args.duration;
     total.latencies_us.sort_unstable();
     let pct = |p: f64| -> f64 {
         let v = &total.latencies_us;
@@ -150,7 +159,7 @@ async fn bot(
     seat: u8,
     buy_in: u64,
     think: Duration,
-    end: Instant,
+    (start, end): (Instant, Instant),
     counts_hands: bool,
     seed: u64,
     stats: &mut BotStats,
@@ -199,7 +208,7 @@ async fn bot(
                     _ => false,
                 };
                 if mine {
-                    if let Some(sent) = pending.take() {
+                    if let Some(sent) = pending.take().filter(|t| *t >= start) {
                         stats.latencies_us.push(u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX));
                     }
                 }
@@ -211,7 +220,9 @@ async fn bot(
                 if let Some(action) = pick(&legal, &mut rng) {
                     key += 1;
                     pending = Some(Instant::now());
-                    stats.actions += 1;
+                    if Instant::now() >= start {
+                        stats.actions += 1;
+                    }
                     client
                         .send(&ClientMsg::Act {
                             request_id: None,
@@ -224,7 +235,7 @@ async fn bot(
                         .await?;
                 }
             }
-            ServerMsg::HandResult { .. } if counts_hands => stats.hands += 1,
+            ServerMsg::HandResult { .. } if counts_hands && Instant::now() >= start => stats.hands += 1,
             ServerMsg::Snapshot { table, .. } => {
                 // Busted or timed out: buy back in and sit in again.
                 if let Some(me) = table.seats.iter().find(|s| Some(s.seat) == table.your_seat) {

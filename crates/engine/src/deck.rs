@@ -239,6 +239,8 @@ mod tests {
     #[test]
     fn shuffle_has_a_known_answer() {
         // Pins the published algorithm: if this changes, every stored hand's verification breaks.
+        // The same prefix comes from an independent implementation (pycryptodome's ChaCha20,
+        // scripts/verify_shuffle.py).
         let deck = Deck::shuffled(&Seed([0; 32]));
         let first: Vec<String> = deck.order()[..8].iter().map(|c| c.to_string()).collect();
         assert_eq!(first.join(" "), KNOWN_ZERO_SEED_PREFIX);

@@ -87,8 +87,8 @@ async fn ws(State(ctx): State<Ctx>, upgrade: WebSocketUpgrade) -> Response {
     // Small socket buffers: the default 128 KiB read buffer per connection would cost more
     // than everything else a connection holds.
     upgrade
-        .read_buffer_size(4 * 1024)
-        .write_buffer_size(4 * 1024)
+        .read_buffer_size(2 * 1024)
+        .write_buffer_size(2 * 1024)
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(limit)
         .max_frame_size(limit)
