@@ -193,3 +193,37 @@ async fn http_routes() {
     tokio::time::sleep(Duration::from_millis(10)).await;
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn top_up_sit_out_sit_in_and_leave_between_hands() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    let table = table_of(&addr, Variant::Razz).await;
+    let mut a = Player::new(&addr, "a").await;
+    a.send(ClientMsg::Sit { request_id: None, table_id: table.id, seat: Some(4), buy_in: table.min_buy_in }).await;
+    a.until(|m| matches!(m, ServerMsg::Ack { .. })).await;
+    a.seat = Some(4);
+    let stack_of = |m: &ServerMsg| match m {
+        ServerMsg::Snapshot { table, .. } => table.seats.iter().find(|s| s.seat == 4).map(|s| (s.stack, s.sitting_out)),
+        _ => None,
+    };
+    // Alone at the table, so no hand: a top-up is allowed, within the maximum.
+    a.send(ClientMsg::TopUp { request_id: Some("t1".into()), table_id: table.id, amount: 1_000 }).await;
+    let snap = a.until(|m| stack_of(m).is_some_and(|s| s.0 == table.min_buy_in + 1_000)).await;
+    assert!(stack_of(&snap).is_some());
+    a.send(ClientMsg::TopUp { request_id: Some("t2".into()), table_id: table.id, amount: table.max_buy_in }).await;
+    expect_error(&mut a, ErrorCode::BuyInOutOfRange).await;
+    assert_eq!(server.app.bank.total_balances() + table.min_buy_in + 1_000, server.app.bank.issued());
+    a.send(ClientMsg::SitOut { request_id: None, table_id: table.id }).await;
+    a.until(|m| stack_of(m).is_some_and(|s| s.1)).await;
+    a.send(ClientMsg::SitIn { request_id: None, table_id: table.id }).await;
+    a.until(|m| stack_of(m).is_some_and(|s| !s.1)).await;
+    // Leaving cashes the whole stack back out.
+    a.send(ClientMsg::Leave { request_id: Some("bye".into()), table_id: table.id }).await;
+    a.until(|m| matches!(m, ServerMsg::Ack { detail, .. } if detail == "left")).await;
+    assert_eq!(server.app.bank.total_balances(), server.app.bank.issued());
+    // Not seated any more.
+    a.send(ClientMsg::SitOut { request_id: None, table_id: table.id }).await;
+    expect_error(&mut a, ErrorCode::NotSeated).await;
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    server.shutdown().await;
+}

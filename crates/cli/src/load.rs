@@ -85,7 +85,8 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             tasks.push(tokio::spawn(async move {
                 let mut stats = BotStats::default();
                 let window = (start, end);
-                if let Err(e) = bot(&addr, table_id, seat, buy_in, think, window, counts_hands, seed, &mut stats).await {
+                if let Err(e) = bot(&addr, table_id, seat, buy_in, think, window, counts_hands, seed, &mut stats).await
+                {
                     tracing::debug!(error = %e, "bot stopped");
                     stats.disconnects += 1;
                 }
