@@ -516,21 +516,28 @@ fn heads_up_cap_applies_unless_uncapped() {
 
 // ---- RULES.md 4: all-in and side pots -------------------------------------------------------------
 
-/// Three players with 20/40 limits (ante 0, bring-in 10) brought to 5th street with `short`
-/// chips left for seat 1, every street checked. Returns the table with seat 1 to act first.
-fn fifth_street_with_short_stack(v: Variant, short: Chips) -> T {
+/// 3 to 5 players at 10/20 (ante 0, bring-in 5, no open-pair option) with `stacks`, brought
+/// to 5th street by calling the bring-in and checking 4th; seat 1 shows the best board on 5th
+/// in every variant (high: A-K-Q; razz: A-2-3) and acts first.
+fn to_fifth(v: Variant, stacks: &[Chips]) -> T {
     let mut config = TableConfig::new(v, 0, 5, 10, 20);
     config.open_pair_big_bet = false;
-    // Seat 1 has the best board on 5th in every variant (high: A-K; razz: A-2).
-    let third = match v {
-        Variant::Razz => ["Kc Kd As", "Qc Qd 9h", "Jc Jd Th"],
-        _ => ["2c 2d Ad", "3c 3d 4h", "5c 5d 6h"],
+    let (third, fourth, fifth): (&[&str], &[&str], &[&str]) = match v {
+        Variant::Razz => (
+            &["Kc Kd As", "Qc Qd 9h", "Jc Jd Th", "9c 9d 8h", "7c 7d 6c"],
+            &["2s", "Jh", "Js", "Ts", "6s"],
+            &["3s", "Qh", "Qs", "8s", "6d"],
+        ),
+        _ => (
+            &["2c 2d Ad", "3c 3d 4h", "5c 5d 6h", "7c 7s 6s", "8c 8s 9c"],
+            &["Ks", "7d", "8d", "4s", "3h"],
+            &["Qs", "9d", "Ts", "5h", "2s"],
+        ),
     };
-    let later = match v {
-        Variant::Razz => "2s Jh Js 3s Qh Qs",
-        _ => "Ks 7d 8d Qs 9d Ts",
-    };
-    let mut t = start(config, &[(1, 5 + short), (2, 1000), (3, 1000)], &third, later);
+    let n = stacks.len();
+    let later = format!("{} {}", fourth[..n].join(" "), fifth[..n].join(" "));
+    let seats: Vec<(u8, Chips)> = (1..).zip(stacks.iter().copied()).collect();
+    let mut t = start(config, &seats, &third[..n], &later);
     let b = t.to_act().unwrap();
     t.act(b, Action::BringIn);
     while t.hand.street() == Street::Third {
@@ -543,6 +550,12 @@ fn fifth_street_with_short_stack(v: Variant, short: Chips) -> T {
     }
     assert_eq!(t.hand.street(), Street::Fifth);
     assert_eq!(t.to_act(), Some(1), "{v}");
+    t
+}
+
+/// Three players with seat 1 holding `short` chips on 5th street.
+fn fifth_street_with_short_stack(v: Variant, short: Chips) -> T {
+    let t = to_fifth(v, &[5 + short, 1000, 1000]);
     assert_eq!(t.stack(1), short);
     t
 }
@@ -579,40 +592,10 @@ fn half_bet_rule_short_all_in_can_be_completed_and_does_not_reopen() {
 
 #[test]
 fn short_all_in_does_not_reopen_for_a_player_who_already_acted() {
+    // Seat 1 bets 20, seat 2 calls, seat 3 (25 left) raises all-in to 25: seats 1 and 2 already
+    // acted and are in for the 20: they may only call 5 or fold.
     for v in ALL {
-        let mut t = fifth_street_with_short_stack(v, 1000);
-        // Re-seat the short stack as the raiser: seat 1 bets, seat 2 all-in raise short? Use
-        // a fresh table where seat 2 is short instead.
-        t.act(1, Action::Bet { to: 20 });
-        t.act(2, Action::Call);
-        t.act(3, Action::Call);
-        assert_eq!(t.hand.street(), Street::Sixth);
-        let _ = v;
-    }
-    // Seat 1 bets 20, seat 2 calls, seat 3 (with 25 left) raises all-in to 25: seat 1 and 2
-    // already acted and are in for the 20: they may only call 5 or fold.
-    for v in ALL {
-        let mut config = TableConfig::new(v, 0, 5, 10, 20);
-        config.open_pair_big_bet = false;
-        let third = match v {
-            Variant::Razz => ["Kc Kd As", "Qc Qd 9h", "Jc Jd Th"],
-            _ => ["2c 2d Ad", "3c 3d 4h", "5c 5d 6h"],
-        };
-        let later = match v {
-            Variant::Razz => "2s Jh Js 3s Qh Qs",
-            _ => "Ks 7d 8d Qs 9d Ts",
-        };
-        let mut t = start(config, &[(1, 1000), (2, 1000), (3, 30)], &third, later);
-        let b = t.to_act().unwrap();
-        t.act(b, Action::BringIn);
-        while t.hand.street() == Street::Third {
-            let s = t.to_act().unwrap();
-            t.act(s, Action::Call);
-        }
-        while t.hand.street() == Street::Fourth {
-            let s = t.to_act().unwrap();
-            t.act(s, Action::Check);
-        }
+        let mut t = to_fifth(v, &[1000, 1000, 30]);
         assert_eq!(t.stack(3), 25);
         t.act(1, Action::Bet { to: 20 });
         t.act(2, Action::Call);
@@ -629,67 +612,24 @@ fn short_all_in_does_not_reopen_for_a_player_who_already_acted() {
 #[test]
 fn short_all_ins_that_together_make_a_full_raise_reopen_the_betting() {
     for v in ALL {
-        let mut config = TableConfig::new(v, 0, 5, 10, 20);
-        config.open_pair_big_bet = false;
-        let third = match v {
-            Variant::Razz => ["Kc Kd As", "Qc Qd 9h", "Jc Jd Th", "9c 9d 8h"],
-            _ => ["2c 2d Ad", "3c 3d 4h", "5c 5d 6h", "7c 7s 6s"],
-        };
-        let later = match v {
-            Variant::Razz => "2s Jh Js Ts 3s Qh Qs 8s",
-            _ => "Ks 7d 8d 4s Qs 9d Ts 3h",
-        };
-        // Seats 2 and 3 will have 29 and 38 left on 5th street.
-        let mut t = start(config, &[(1, 1000), (2, 34), (3, 43), (4, 1000)], &third, later);
-        let b = t.to_act().unwrap();
-        t.act(b, Action::BringIn);
-        while t.hand.street() == Street::Third {
-            let s = t.to_act().unwrap();
-            t.act(s, Action::Call);
-        }
-        while t.hand.street() == Street::Fourth {
-            let s = t.to_act().unwrap();
-            t.act(s, Action::Check);
-        }
+        // 20 -> 29 -> 38: two short all-ins (9 each), together 18 < a full raise of 20.
+        let mut t = to_fifth(v, &[1000, 34, 43, 1000]);
         assert_eq!((t.stack(2), t.stack(3)), (29, 38), "{v}");
-        assert_eq!(t.to_act(), Some(1), "{v}");
         t.act(1, Action::Bet { to: 20 });
-        t.act(2, Action::Raise { to: 29 }); // short: 9 < 10
-        t.act(3, Action::Raise { to: 38 }); // short alone (9), but 18 over the bet... not yet 20
+        t.act(2, Action::Raise { to: 29 });
+        t.act(3, Action::Raise { to: 38 });
         t.act(4, Action::Call);
         assert_eq!(t.legal(1), vec![Action::Fold, Action::Call], "{v}: 18 < a full raise of 20");
         t.act(1, Action::Call);
         assert_eq!(t.hand.street(), Street::Sixth);
     }
-    // Now two short all-ins adding up to a full raise: 20 -> 29 -> 40 (a raise of 11 over 29
-    // counts as half a bet on its own, so use 20 -> 28 -> 36 -> 40: three shorts).
     for v in ALL {
-        let mut config = TableConfig::new(v, 0, 5, 10, 20);
-        config.open_pair_big_bet = false;
-        let third = match v {
-            Variant::Razz => ["Kc Kd As", "Qc Qd 9h", "Jc Jd Th", "9c 9d 8h", "7c 7d 6c"],
-            _ => ["2c 2d Ad", "3c 3d 4h", "5c 5d 6h", "7c 7s 6s", "8c 8s 9c"],
-        };
-        let later = match v {
-            Variant::Razz => "2s Jh Js Ts 6s 3s Qh Qs 8s 6d",
-            _ => "Ks 7d 8d 4s 3h Qs 9d Ts 5h 2s",
-        };
-        let mut t = start(config, &[(1, 1000), (2, 33), (3, 41), (4, 45), (5, 1000)], &third, later);
-        let b = t.to_act().unwrap();
-        t.act(b, Action::BringIn);
-        while t.hand.street() == Street::Third {
-            let s = t.to_act().unwrap();
-            t.act(s, Action::Call);
-        }
-        while t.hand.street() == Street::Fourth {
-            let s = t.to_act().unwrap();
-            t.act(s, Action::Check);
-        }
-        assert_eq!(t.to_act(), Some(1), "{v}");
+        // 20 -> 28 -> 36 -> 40: three short all-ins that together make a full raise of 20.
+        let mut t = to_fifth(v, &[1000, 33, 41, 45, 1000]);
         t.act(1, Action::Bet { to: 20 });
-        t.act(2, Action::Raise { to: 28 }); // 8 short
-        t.act(3, Action::Raise { to: 36 }); // 8 short, 16 together
-        t.act(4, Action::Raise { to: 40 }); // 4 short, 20 together: a full raise
+        t.act(2, Action::Raise { to: 28 });
+        t.act(3, Action::Raise { to: 36 });
+        t.act(4, Action::Raise { to: 40 });
         t.act(5, Action::Call);
         assert_eq!(t.legal(1), vec![Action::Fold, Action::Call, Action::Raise { to: 60 }], "{v}");
     }
