@@ -433,12 +433,13 @@ impl Hand {
         let reopened = p.acted_at != Some(self.reopen);
         // RULES.md 4: no betting when nobody else could put in another chip. A raise is offered
         // only if some other player still in the hand has chips beyond what they owe now.
-        let answerable = self
-            .players
-            .iter()
-            .enumerate()
-            .any(|(j, q)| j != i && q.live() && q.stack > self.level.saturating_sub(q.street_in));
-        if p.stack > owed && !capped && reopened && answerable {
+        let answerable = || {
+            self.players
+                .iter()
+                .enumerate()
+                .any(|(j, q)| j != i && q.live() && q.stack > self.level.saturating_sub(q.street_in))
+        };
+        if p.stack > owed && !capped && reopened && answerable() {
             let wager = |to| {
                 if self.bets > 0 {
                     Action::Raise { to }
@@ -518,7 +519,7 @@ impl Hand {
             Action::Show | Action::Muck => self.showdown_choice(i, action == Action::Show, events),
             _ => {
                 self.bet_action(i, action, events);
-                self.after_bet_action(i, events);
+                self.after_bet_action(i, action == Action::Fold, events);
             }
         }
         Ok(())
@@ -617,8 +618,9 @@ impl Hand {
         (own * 2 >= smallest || together >= smallest, false)
     }
 
-    fn after_bet_action(&mut self, i: usize, events: &mut Vec<Event>) {
-        if self.players.iter().filter(|p| p.live()).count() == 1 {
+    fn after_bet_action(&mut self, i: usize, folded: bool, events: &mut Vec<Event>) {
+        // Only a fold can leave a single player in the hand.
+        if folded && self.players.iter().filter(|p| p.live()).count() == 1 {
             self.finish_uncontested(events);
             return;
         }
