@@ -212,6 +212,11 @@ async fn top_up_sit_out_sit_in_and_leave_between_hands() {
     assert!(stack_of(&snap).is_some());
     a.send(ClientMsg::TopUp { request_id: Some("t2".into()), table_id: table.id, amount: table.max_buy_in }).await;
     expect_error(&mut a, ErrorCode::BuyInOutOfRange).await;
+    // An absurd amount is refused, not overflowed.
+    a.send(ClientMsg::TopUp { request_id: Some("t3".into()), table_id: table.id, amount: u64::MAX }).await;
+    expect_error(&mut a, ErrorCode::BuyInOutOfRange).await;
+    a.send(ClientMsg::Sit { request_id: None, table_id: table.id, seat: Some(5), buy_in: u64::MAX }).await;
+    expect_error(&mut a, ErrorCode::AlreadySeated).await;
     assert_eq!(server.app.bank.total_balances() + table.min_buy_in + 1_000, server.app.bank.issued());
     a.send(ClientMsg::SitOut { request_id: None, table_id: table.id }).await;
     a.until(|m| stack_of(m).is_some_and(|s| s.1)).await;

@@ -508,7 +508,7 @@ impl Table {
         }
         let max = self.spec.max_buy_in;
         let Some((player, stack)) = self.player(seat).map(|p| (p.session.player_id, p.stack)) else { return };
-        if amount == 0 || stack + amount > max {
+        if amount == 0 || stack.saturating_add(amount) > max {
             return self.error(
                 conn_id,
                 request_id,
