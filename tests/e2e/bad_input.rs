@@ -63,19 +63,16 @@ async fn every_bad_input_is_a_typed_error_and_the_table_carries_on() {
     assert!(matches!(pong, ServerMsg::Pong { nonce: 42, .. }));
 
     // Out of turn, illegal, stale and duplicate actions from seated players.
-    let (mut actor, mut waiter) = tokio::select! {
-        _ = a.until(|m| matches!(m, ServerMsg::YourTurn { .. })) => (a, b),
-        _ = b.until(|m| matches!(m, ServerMsg::YourTurn { .. })) => (b, a),
-    };
-    let snap = |p: &Player| p.seat;
-    let _ = snap(&actor);
-    // The waiter learns the hand id from the Turn broadcast it received.
-    let (hand_id, seq) = loop {
-        match waiter.recv().await {
-            ServerMsg::Turn { hand_id, seq, .. } => break (hand_id, seq),
-            _ => continue,
+    // Each player gets exactly one of `your_turn` / `turn` for the first prompt: no race.
+    let first = a.until(|m| matches!(m, ServerMsg::YourTurn { .. } | ServerMsg::Turn { .. })).await;
+    let (mut actor, mut waiter, prompt) = match first {
+        ServerMsg::YourTurn { .. } => (a, b, first),
+        _ => {
+            let prompt = b.until(|m| matches!(m, ServerMsg::YourTurn { .. })).await;
+            (b, a, prompt)
         }
     };
+    let ServerMsg::YourTurn { hand_id, seq, .. } = prompt else { unreachable!() };
     waiter
         .send(ClientMsg::Act {
             request_id: Some("oot".into()),

@@ -145,9 +145,11 @@ async fn reconnect_mid_hand_gets_the_seat_back_and_can_act_at_once() {
     a.sit(&table, 1).await;
     b.sit(&table, 2).await;
     // Whoever is prompted first drops the connection instead of acting.
-    let (gone, mut other) = tokio::select! {
-        m = a.until(|m| matches!(m, ServerMsg::YourTurn { .. })) => { let _ = m; (a, b) }
-        m = b.until(|m| matches!(m, ServerMsg::YourTurn { .. })) => { let _ = m; (b, a) }
+    // Each player gets exactly one of `your_turn` / `turn` for the first prompt: no race.
+    let first = a.until(|m| matches!(m, ServerMsg::YourTurn { .. } | ServerMsg::Turn { .. })).await;
+    let (gone, mut other) = match first {
+        ServerMsg::YourTurn { .. } => (a, b),
+        _ => (b, a),
     };
     let token = gone.token.clone();
     let seat = gone.seat;

@@ -32,5 +32,37 @@ fn main() {
         acts += play_hand(config, &seats, seed_of(i), &mut bots, &mut buf);
     }
     println!("hand: {:.0} ns, {:.1} actions/hand", t.elapsed().as_nanos() as f64 / n as f64, acts as f64 / n as f64);
+    // Passive play: everyone checks or calls to showdown (no folds, no raises).
+    let t = Instant::now();
+    let mut passive_actions = 0u64;
+    let mut events = Vec::with_capacity(256);
+    for i in 0..n {
+        events.clear();
+        let Ok(mut hand) =
+            Hand::start_into(config, &seats, Deck::shuffled(&seed_of(i)), Some(seed_of(i)), None, &mut events)
+        else {
+            continue;
+        };
+        while let Some(seat) = hand.to_act() {
+            let legal = hand.legal_actions(seat);
+            let a = [
+                stud_engine::Action::Check,
+                stud_engine::Action::Call,
+                stud_engine::Action::BringIn,
+                stud_engine::Action::Muck,
+            ]
+            .into_iter()
+            .find(|a| legal.contains(a))
+            .unwrap();
+            events.clear();
+            hand.apply_into(seat, a, &mut events).unwrap();
+            passive_actions += 1;
+        }
+    }
+    println!(
+        "passive hand: {:.0} ns, {:.1} actions/hand",
+        t.elapsed().as_nanos() as f64 / n as f64,
+        passive_actions as f64 / n as f64
+    );
     println!("{s}");
 }
