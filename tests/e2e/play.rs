@@ -156,7 +156,7 @@ async fn reconnect_mid_hand_gets_the_seat_back_and_can_act_at_once() {
     gone.client.close().await;
     // The other player is not affected.
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let (client, _) = stud_client::Client::connect(&other_addr(&addr), &token).await.unwrap();
+    let (client, _) = stud_client::Client::connect(&addr, &token).await.unwrap();
     let mut back = Player { client, token, seat, frames: 0, leaks: Vec::new(), last_seq: 0 };
     // A snapshot with the own down cards, then the prompt again.
     let snap = back.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
@@ -185,10 +185,6 @@ async fn reconnect_mid_hand_gets_the_seat_back_and_can_act_at_once() {
     let mut players = vec![back, other];
     leave_and_check_chips(&server, &mut players, table.id).await;
     server.shutdown().await;
-}
-
-fn other_addr(addr: &str) -> String {
-    addr.to_owned()
 }
 
 #[tokio::test]

@@ -183,7 +183,7 @@ impl Table {
     fn resync_lagging(&mut self) {
         let lagging: Vec<u64> = self.subs.iter().filter(|(_, s)| s.lagging).map(|(id, _)| *id).collect();
         for conn_id in lagging {
-            let frame = self.snapshot_frame(conn_id, None);
+            let frame = self.snapshot_frame(conn_id);
             let Some(sub) = self.subs.get_mut(&conn_id) else { continue };
             match sub.conn.outbox.try_send(frame) {
                 Ok(()) => sub.lagging = false,
@@ -295,7 +295,7 @@ impl Table {
         }
     }
 
-    fn snapshot_frame(&self, conn_id: u64, _request_id: Option<String>) -> Frame {
+    fn snapshot_frame(&self, conn_id: u64) -> Frame {
         let viewer = self.viewer_of(conn_id);
         wire::frame(&ServerMsg::Snapshot { table_id: self.spec.id, seq: self.seq, table: self.table_state(viewer) })
     }
@@ -305,7 +305,7 @@ impl Table {
         self.seq += 1;
         let ids: Vec<u64> = self.subs.keys().copied().collect();
         for id in ids {
-            let frame = self.snapshot_frame(id, None);
+            let frame = self.snapshot_frame(id);
             self.deliver(id, &frame);
         }
         self.resync_lagging();
@@ -341,8 +341,8 @@ impl Table {
             TableCmd::SitOut { conn_id, request_id, out } => self.sit_out(conn_id, request_id, out),
             TableCmd::TopUp { conn_id, request_id, amount } => self.top_up(conn_id, request_id, amount),
             TableCmd::Leave { conn_id, request_id } => self.leave(conn_id, request_id),
-            TableCmd::Snapshot { conn_id, request_id } => {
-                let frame = self.snapshot_frame(conn_id, request_id);
+            TableCmd::Snapshot { conn_id, .. } => {
+                let frame = self.snapshot_frame(conn_id);
                 if let Some(sub) = self.subs.get_mut(&conn_id) {
                     sub.lagging = false;
                 }
@@ -370,7 +370,7 @@ impl Table {
                 }
             }
         }
-        let frame = self.snapshot_frame(conn_id, None);
+        let frame = self.snapshot_frame(conn_id);
         self.reply(conn_id, frame);
         self.ack(conn_id, request_id, "joined");
         // A seated player whose turn it is can act at once.
