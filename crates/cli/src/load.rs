@@ -194,11 +194,12 @@ async fn bot(
     let mut pending: Option<Instant> = None;
     let mut key = 0u64;
     while Instant::now() < end {
-        let text = match client.recv_text(end.saturating_duration_since(Instant::now()).max(Duration::from_millis(1))).await {
-            Ok(t) => t,
-            Err(ClientError::Timeout) => break,
-            Err(e) => return Err(e),
-        };
+        let text =
+            match client.recv_text(end.saturating_duration_since(Instant::now()).max(Duration::from_millis(1))).await {
+                Ok(t) => t,
+                Err(ClientError::Timeout) => break,
+                Err(e) => return Err(e),
+            };
         // Most frames are only looked at for a few fields: parse those, not the whole message,
         // so the load generator is not the bottleneck it measures.
         let Ok(frame) = serde_json::from_str::<Frame<'_>>(&text) else {
@@ -215,7 +216,10 @@ async fn bot(
             "event" => {
                 let mine = frame.event.as_ref().is_some_and(|e| {
                     e.seat == Some(seat)
-                        && matches!(e.kind, "bring_in" | "complete" | "bet" | "raise" | "call" | "check" | "fold" | "mucked")
+                        && matches!(
+                            e.kind,
+                            "bring_in" | "complete" | "bet" | "raise" | "call" | "check" | "fold" | "mucked"
+                        )
                         || (e.kind == "shown" && e.seat == Some(seat) && e.automatic == Some(false))
                 });
                 if mine {
