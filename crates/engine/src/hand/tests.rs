@@ -75,6 +75,20 @@ impl T {
             })
             .collect()
     }
+    /// Every player to act on `street` does `action` until the street is over.
+    fn finish_street(&mut self, street: Street, action: Action) {
+        while self.hand.street() == street && self.hand.phase() == Phase::Betting {
+            let s = self.to_act().unwrap();
+            self.act(s, action);
+        }
+    }
+    /// Checks every remaining street (nobody bets) up to the showdown.
+    fn check_to_showdown(&mut self) {
+        while self.hand.phase() == Phase::Betting {
+            let s = self.to_act().unwrap();
+            self.act(s, Action::Check);
+        }
+    }
     /// Plays checks (or calls) until the hand is over or someone must choose at showdown.
     fn check_down(&mut self) {
         while let Some(s) = self.to_act() {
@@ -486,10 +500,7 @@ fn open_pair_option_is_a_table_setting_and_never_razz() {
     let mut t = start(cfg(Variant::Razz), &[(1, 9000), (2, 9000), (3, 9000)], &deal.0, deal.1);
     let b = t.to_act().unwrap();
     t.act(b, Action::BringIn);
-    while t.hand.street() == Street::Third {
-        let s = t.to_act().unwrap();
-        t.act(s, Action::Call);
-    }
+    t.finish_street(Street::Third, Action::Call);
     let f = t.to_act().unwrap();
     assert_eq!(t.legal(f), vec![Action::Check, Action::Bet { to: 200 }]);
 }
@@ -540,14 +551,8 @@ fn to_fifth(v: Variant, stacks: &[Chips]) -> T {
     let mut t = start(config, &seats, &third[..n], &later);
     let b = t.to_act().unwrap();
     t.act(b, Action::BringIn);
-    while t.hand.street() == Street::Third {
-        let s = t.to_act().unwrap();
-        t.act(s, Action::Call);
-    }
-    while t.hand.street() == Street::Fourth {
-        let s = t.to_act().unwrap();
-        t.act(s, Action::Check);
-    }
+    t.finish_street(Street::Third, Action::Call);
+    t.finish_street(Street::Fourth, Action::Check);
     assert_eq!(t.hand.street(), Street::Fifth);
     assert_eq!(t.to_act(), Some(1), "{v}");
     t
@@ -730,23 +735,14 @@ fn last_aggressor_shows_first_then_clockwise() {
         );
         let b = t.to_act().unwrap();
         t.act(b, Action::BringIn);
-        while t.hand.street() == Street::Third {
-            let s = t.to_act().unwrap();
-            t.act(s, Action::Call);
-        }
+        t.finish_street(Street::Third, Action::Call);
         // 4th street: the second player to act bets; later streets are checked through.
         let first = t.to_act().unwrap();
         t.act(first, Action::Check);
         let bettor = t.to_act().unwrap();
         t.act(bettor, Action::Bet { to: 200 });
-        while t.hand.street() == Street::Fourth {
-            let s = t.to_act().unwrap();
-            t.act(s, Action::Call);
-        }
-        while t.hand.phase() == Phase::Betting {
-            let s = t.to_act().unwrap();
-            t.act(s, Action::Check);
-        }
+        t.finish_street(Street::Fourth, Action::Call);
+        t.check_to_showdown();
         let order = t.events.iter().find_map(|e| match e {
             Event::Showdown { order } => Some(order.iter().map(|s| s.number()).collect::<Vec<_>>()),
             _ => None,
@@ -804,10 +800,7 @@ fn losing_hands_choose_and_mucking_never_forfeits_a_winner() {
     t.act(2, Action::BringIn);
     t.act(1, Action::Complete { to: 200 });
     t.act(2, Action::Call);
-    while t.hand.phase() == Phase::Betting {
-        let s = t.to_act().unwrap();
-        t.act(s, Action::Check);
-    }
+    t.check_to_showdown();
     assert_eq!(t.hand.phase(), Phase::Showdown);
     assert_eq!(t.to_act(), Some(2));
     assert_eq!(t.legal(2), vec![Action::Show, Action::Muck]);
@@ -970,10 +963,7 @@ fn views_hide_down_cards_until_shown_and_last_hand_reveals_the_showdown() {
     t.act(1, Action::Complete { to: 200 });
     t.act(2, Action::Call);
     t.act(3, Action::Fold);
-    while t.hand.phase() == Phase::Betting {
-        let s = t.to_act().unwrap();
-        t.act(s, Action::Check);
-    }
+    t.check_to_showdown();
     assert_eq!(t.to_act(), Some(2));
     t.act(2, Action::Muck);
     assert!(t.hand.is_over());
