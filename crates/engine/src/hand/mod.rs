@@ -633,7 +633,7 @@ impl Hand {
     /// The next player clockwise from `i` (exclusive) who still has to act.
     fn next_needing_action(&self, i: usize) -> Option<usize> {
         let n = self.players.len();
-        (1..=n).map(|k| (i + k) % n).find(|&j| self.players.get(j).is_some_and(|p| p.needs_action && p.can_bet()))
+        clockwise(i + 1, n).find(|&j| self.players.get(j).is_some_and(|p| p.needs_action && p.can_bet()))
     }
 
     // ---- streets -------------------------------------------------------------------------
@@ -684,7 +684,7 @@ impl Hand {
         let first = if self.street == Street::Third { self.bring_in_index() } else { self.best_board_index() };
         // The chosen player may be all-in: the next one clockwise with chips acts instead.
         let n = self.players.len();
-        let first = (0..n).map(|k| (first + k) % n).find(|&j| self.players.get(j).is_some_and(Player::can_bet));
+        let first = clockwise(first, n).find(|&j| self.players.get(j).is_some_and(Player::can_bet));
         self.to_act = first;
         self.bring_in_pending = self.street == Street::Third;
         events.push(Event::StreetStarted {
@@ -818,7 +818,7 @@ impl Hand {
             .find(|&i| self.players.get(i).is_some_and(Player::live))
             .unwrap_or(0);
         let order: Vec<usize> =
-            (0..n).map(|k| (first + k) % n).filter(|&j| self.players.get(j).is_some_and(Player::live)).collect();
+            clockwise(first, n).filter(|&j| self.players.get(j).is_some_and(Player::live)).collect();
         events.push(Event::Showdown {
             order: order.iter().filter_map(|&j| self.players.get(j)).map(|p| p.seat).collect(),
         });
@@ -1074,6 +1074,13 @@ impl Hand {
     pub(crate) fn is_up_position(position: usize) -> bool {
         Player::is_up(position)
     }
+}
+
+/// Player indices `start, start + 1, ...` wrapping at `n`, each once (clockwise from `start`).
+/// Written without `%`: this runs after every action.
+fn clockwise(start: usize, n: usize) -> impl Iterator<Item = usize> {
+    let start = if start >= n { start - n } else { start };
+    (start..n).chain(0..start)
 }
 
 /// The players among `eligible` with the best value (ties all win), in seat order.
