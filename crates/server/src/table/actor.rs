@@ -57,6 +57,8 @@ struct Live {
     /// the seq of the prompt now waiting for an answer
     prompt_seq: u64,
     turn: Option<Turn>,
+    /// who held each seat dealt in: a seat's view of this hand is only ever theirs
+    dealt: Vec<(Seat, Uuid)>,
 }
 
 struct Table {
@@ -172,9 +174,7 @@ impl Table {
                 self.app.metrics.lagging.fetch_add(1, Relaxed);
                 debug!(conn_id, "subscriber lagging");
             }
-            Err(TrySendError::Closed(_)) => {
-                self.subs.remove(&conn_id);
-            }
+            Err(TrySendError::Closed(_)) => self.remove_sub(conn_id),
         }
     }
 
@@ -192,12 +192,10 @@ impl Table {
                     if sub.misses > LAG_LIMIT {
                         warn!(conn_id, "dropping a client that cannot keep up");
                         sub.conn.kick.cancel();
-                        self.subs.remove(&conn_id);
+                        self.remove_sub(conn_id);
                     }
                 }
-                Err(TrySendError::Closed(_)) => {
-                    self.subs.remove(&conn_id);
-                }
+                Err(TrySendError::Closed(_)) => self.remove_sub(conn_id),
             }
         }
     }
@@ -251,7 +249,16 @@ impl Table {
         self.broadcast(&public, private);
     }
 
-    fn table_state(&self, viewer: Viewer) -> TableState {
+    /// A seat's view of a hand belongs to the player who was dealt in there, not to whoever
+    /// sits in that seat now (after a hand, a newcomer must not see the old cards).
+    fn hand_viewer(live: &Live, viewer: Viewer, player: Option<Uuid>) -> Viewer {
+        match viewer {
+            Viewer::Seat(seat) if player.is_some_and(|p| live.dealt.contains(&(seat, p))) => viewer,
+            _ => Viewer::Observer,
+        }
+    }
+
+    fn table_state(&self, viewer: Viewer, player: Option<Uuid>) -> TableState {
         let seats = self
             .seats
             .iter()
@@ -289,7 +296,7 @@ impl Table {
             hand: self.live.as_ref().map(|l| HandState {
                 hand_id: l.id,
                 number: l.number,
-                view: l.hand.view_for(viewer),
+                view: l.hand.view_for(Self::hand_viewer(l, viewer, player)),
                 deadline_ms: l.turn.as_ref().map(|t| ms_until(t.deadline)),
             }),
         }
@@ -297,7 +304,12 @@ impl Table {
 
     fn snapshot_frame(&self, conn_id: u64) -> Frame {
         let viewer = self.viewer_of(conn_id);
-        wire::frame(&ServerMsg::Snapshot { table_id: self.spec.id, seq: self.seq, table: self.table_state(viewer) })
+        let player = self.subs.get(&conn_id).map(|s| s.conn.session.player_id);
+        wire::frame(&ServerMsg::Snapshot {
+            table_id: self.spec.id,
+            seq: self.seq,
+            table: self.table_state(viewer, player),
+        })
     }
 
     /// A seating change: a new seq and a fresh snapshot for everyone.
@@ -544,10 +556,17 @@ impl Table {
             }
         }
         self.ack(conn_id, request_id, "left");
-        self.subs.remove(&conn_id);
+        self.remove_sub(conn_id);
     }
 
+    /// The socket closed (or the table dropped it).
     fn disconnect(&mut self, conn_id: u64) {
+        self.remove_sub(conn_id);
+    }
+
+    /// Removes a subscriber; a seated player left with no connection is marked disconnected
+    /// (their turns get the grace period).
+    fn remove_sub(&mut self, conn_id: u64) {
         let Some(sub) = self.subs.remove(&conn_id) else { return };
         let player = sub.conn.session.player_id;
         if let Some(seat) = self.seat_of(player) {
@@ -613,9 +632,21 @@ impl Table {
                 }
                 if let Err(e) = self.apply(s, action, true) {
                     warn!(error = %e, "the clock's action was refused");
+                    self.rearm_clock();
                 }
+            } else {
+                self.rearm_clock();
             }
         }
+    }
+
+    /// A deadline passed that the clock could not act on (never expected): prompt afresh rather
+    /// than wake up again at once.
+    fn rearm_clock(&mut self) {
+        if let Some(live) = self.live.as_mut() {
+            live.turn = None;
+        }
+        self.prompt();
     }
 
     fn start_hand(&mut self) {
@@ -650,7 +681,8 @@ impl Table {
         self.hands_played += 1;
         let id = Uuid::new_v4();
         let commitment = hand.commitment().map(|c| c.to_hex()).unwrap_or_default();
-        self.live = Some(Live { hand, id, number: self.hands_played, prompt_seq: 0, turn: None });
+        let dealt = seats.iter().filter_map(|(s, _)| self.player(*s).map(|p| (*s, p.session.player_id))).collect();
+        self.live = Some(Live { hand, id, number: self.hands_played, prompt_seq: 0, turn: None, dealt });
         self.seq += 1;
         let started = wire::frame(&ServerMsg::HandStarted {
             table_id: self.spec.id,

@@ -188,3 +188,60 @@ async fn a_slow_subscriber_gets_a_snapshot_then_is_dropped_if_it_stays_slow() {
     }
     assert!(slow.kick.is_cancelled(), "a client that never reads is disconnected");
 }
+
+#[tokio::test(start_paused = true)]
+async fn regression_a_newcomer_in_a_seat_does_not_see_the_previous_players_cards() {
+    // Found in review: after a hand, the finished hand stays in snapshots; the seat's view of
+    // it must stay with the player who was dealt in there.
+    let f = fixture(|c| {
+        c.action_timeout_ms = 1_000;
+        c.time_bank_ms = 0;
+        c.hand_pause_ms = 1_000;
+    });
+    let mut a = join(&f, "a", 1024).await;
+    let mut b = join(&f, "b", 1024).await;
+    sit(&f, &a, 1).await;
+    sit(&f, &b, 2).await;
+    settle().await;
+    // The hand starts after the pause (1 s); the clock posts the bring-in (2 s), then folds the
+    // other player (3 s): the hand is over, nothing shown, and the next one is 1 s away.
+    for _ in 0..3 {
+        tokio::time::advance(Duration::from_millis(1_050)).await;
+        settle().await;
+    }
+    let seen = drain(&mut a);
+    drain(&mut b);
+    let folded = seen
+        .iter()
+        .find_map(|m| match m {
+            ServerMsg::Event { event: Event::Fold { seat }, .. } => Some(seat.number()),
+            _ => None,
+        })
+        .expect("the clock folded a player");
+    assert!(seen.iter().any(|m| matches!(m, ServerMsg::HandResult { .. })));
+    let leaver = if folded == 1 { &a } else { &b };
+    f.table.send(TableCmd::Leave { conn_id: leaver.conn_id, request_id: None }).await.unwrap();
+    settle().await;
+    // Someone new takes the folded player's seat before another hand starts.
+    let mut newcomer = join(&f, "new", 1024).await;
+    sit(&f, &newcomer, folded).await;
+    settle().await;
+    let snapshots: Vec<ServerMsg> =
+        drain(&mut newcomer).into_iter().filter(|m| matches!(m, ServerMsg::Snapshot { .. })).collect();
+    assert!(!snapshots.is_empty());
+    let mut on_table = 0;
+    for m in snapshots {
+        let ServerMsg::Snapshot { table, .. } = m else { continue };
+        on_table = table.seats.iter().map(|s| s.stack).sum::<u64>();
+        let hand = table.hand.expect("the finished hand is still shown");
+        for s in &hand.view.seats {
+            assert!(
+                s.cards.iter().all(|c| c.up || c.card.is_none()),
+                "seat {} shows a down card to the newcomer at seat {folded}",
+                s.seat
+            );
+        }
+    }
+    // Chips: what the last snapshot shows on the table plus the bank is all that was issued.
+    assert_eq!(f.app.bank.total_balances() + on_table, f.app.bank.issued());
+}
