@@ -11,7 +11,7 @@ mod play;
 use std::time::Duration;
 
 use stud_client::{Client, create_session, tables};
-use stud_engine::{Event, Seat, Variant};
+use stud_engine::{Action, Event, Seat, Variant};
 use stud_proto::{ClientMsg, ServerMsg, TableSummary};
 use stud_server::{Config, Server};
 
@@ -35,6 +35,14 @@ pub async fn spawn_app(tweak: impl FnOnce(&mut Config)) -> (Server, String) {
 
 pub async fn table_of(addr: &str, variant: Variant) -> TableSummary {
     tables(addr).await.unwrap().into_iter().find(|t| t.variant == variant).unwrap()
+}
+
+/// The passive choice among `legal`: check, call, bring in, or show; else the first legal.
+pub fn passive(legal: &[Action]) -> Action {
+    [Action::Check, Action::Call, Action::BringIn, Action::Show]
+        .into_iter()
+        .find(|a| legal.contains(a))
+        .unwrap_or(legal[0])
 }
 
 /// A connected player and the audit of everything it received.

@@ -339,13 +339,18 @@ impl Hand {
         if self.is_over() {
             return Vec::new();
         }
-        pots::build(&self.players.iter().map(|p| (p.total_in, p.live())).collect::<Vec<_>>())
+        self.pot_layers()
             .into_iter()
             .map(|(amount, eligible)| Pot {
                 amount,
                 eligible: eligible.into_iter().filter_map(|i| self.players.get(i).map(|p| p.seat)).collect(),
             })
             .collect()
+    }
+
+    /// Main and side pots (amount, eligible player indices) from what everyone put in.
+    fn pot_layers(&self) -> Vec<(Chips, Vec<usize>)> {
+        pots::build(&self.players.iter().map(|p| (p.total_in, p.live())).collect::<Vec<_>>())
     }
 
     /// The commitment `sha256(seed)`, if the deck came from a seed.
@@ -798,7 +803,7 @@ impl Hand {
         events.push(Event::StreetEnded { street: self.street });
         self.return_uncalled(events);
         let winner = self.players.iter().position(Player::live).unwrap_or(0);
-        let pots = pots::build(&self.players.iter().map(|p| (p.total_in, p.live())).collect::<Vec<_>>());
+        let pots = self.pot_layers();
         for (pot, (amount, _)) in pots.into_iter().enumerate() {
             self.award(pot, Half::Whole, winner, amount, None, events);
         }
@@ -938,7 +943,7 @@ impl Hand {
     fn award_showdown(&mut self, events: &mut Vec<Event>) {
         let n = self.players.len();
         let values: Vec<Values> = (0..n).map(|i| self.values(i)).collect();
-        let pots = pots::build(&self.players.iter().map(|p| (p.total_in, p.live())).collect::<Vec<_>>());
+        let pots = self.pot_layers();
         for (pot, (amount, eligible)) in pots.into_iter().enumerate() {
             let high = best_of(&eligible, |i| values.get(i).and_then(|v| v.0));
             let low = best_of(&eligible, |i| values.get(i).and_then(|v| v.1));

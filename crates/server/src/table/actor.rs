@@ -259,6 +259,8 @@ impl Table {
     }
 
     fn table_state(&self, viewer: Viewer, player: Option<Uuid>) -> TableState {
+        // During a hand the engine holds the stacks; between hands the seats do.
+        let in_play = self.live.as_ref().filter(|l| !l.hand.is_over()).map(|l| l.hand.stacks()).unwrap_or_default();
         let seats = self
             .seats
             .iter()
@@ -266,12 +268,7 @@ impl Table {
             .filter_map(|(i, s)| {
                 let p = s.as_ref()?;
                 let seat = Seat::new(i as u8 + 1)?;
-                let stack = match &self.live {
-                    Some(l) if !l.hand.is_over() => {
-                        l.hand.stacks().iter().find(|x| x.seat == seat).map_or(p.stack, |x| x.chips)
-                    }
-                    _ => p.stack,
-                };
+                let stack = in_play.iter().find(|x| x.seat == seat).map_or(p.stack, |x| x.chips);
                 Some(SeatInfo {
                     seat: seat.number(),
                     player_id: p.session.player_id,
