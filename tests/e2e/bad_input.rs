@@ -131,7 +131,7 @@ async fn every_bad_input_is_a_typed_error_and_the_table_carries_on() {
     assert!(matches!(&ack, ServerMsg::Ack { detail, .. } if detail.contains("duplicate")), "{ack:?}");
     // And the table went on: the other player is prompted.
     waiter.until(|m| matches!(m, ServerMsg::YourTurn { .. })).await;
-    let bring_ins = server.app.metrics.render();
+    let bring_ins = server.app.metrics.render(server.app.writer.stats());
     assert!(bring_ins.contains("stud_errors_total{code=\"stale\"} 2"), "{bring_ins}");
     assert!(actor.leaks.is_empty() && waiter.leaks.is_empty());
     server.shutdown().await;

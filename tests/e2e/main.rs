@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
 mod bad_input;
+mod history;
 mod play;
 
 use std::time::Duration;
@@ -25,6 +26,7 @@ pub async fn spawn_app(tweak: impl FnOnce(&mut Config)) -> (Server, String) {
         action_timeout_ms: 3_000,
         time_bank_ms: 0,
         disconnect_grace_ms: 3_000,
+        database_url: "sqlite::memory:".into(),
         ..Config::default()
     };
     tweak(&mut config);
@@ -49,6 +51,8 @@ pub fn passive(legal: &[Action]) -> Action {
 pub struct Player {
     pub client: Client,
     pub token: String,
+    pub session_id: uuid::Uuid,
+    pub player_id: uuid::Uuid,
     pub seat: Option<u8>,
     pub frames: u64,
     pub leaks: Vec<String>,
@@ -59,7 +63,16 @@ impl Player {
     pub async fn new(addr: &str, name: &str) -> Player {
         let session = create_session(addr, name).await.unwrap();
         let (client, _) = Client::connect(addr, &session.token).await.unwrap();
-        Player { client, token: session.token, seat: None, frames: 0, leaks: Vec::new(), last_seq: 0 }
+        Player {
+            client,
+            token: session.token,
+            session_id: session.session_id,
+            player_id: session.player_id,
+            seat: None,
+            frames: 0,
+            leaks: Vec::new(),
+            last_seq: 0,
+        }
     }
 
     /// The next message, audited.

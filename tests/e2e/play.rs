@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::{Player, WAIT, passive, spawn_app, table_of};
 
 /// Plays until every player has seen `hands` hand results; picks random legal actions.
-async fn play(players: Vec<Player>, hands: u64, seed: u64) -> Vec<Player> {
+pub async fn play(players: Vec<Player>, hands: u64, seed: u64) -> Vec<Player> {
     let mut tasks = Vec::new();
     for (k, mut p) in players.into_iter().enumerate() {
         let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(k as u64 + 1) | 1;
@@ -60,8 +60,9 @@ async fn play(players: Vec<Player>, hands: u64, seed: u64) -> Vec<Player> {
     out
 }
 
-/// Everyone leaves; then every chip ever issued is back in the balances.
-async fn leave_and_check_chips(server: &Server, players: &mut [Player], table_id: Uuid) {
+/// Everyone leaves; then every chip ever issued is back in the balances, in memory and in the
+/// database's ledger.
+pub async fn leave_and_check_chips(server: &Server, players: &mut [Player], table_id: Uuid) {
     for p in players.iter_mut() {
         p.send(ClientMsg::Leave { request_id: None, table_id }).await;
     }
@@ -71,6 +72,10 @@ async fn leave_and_check_chips(server: &Server, players: &mut [Player], table_id
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert_eq!(bank.total_balances(), bank.issued(), "chips lost or created");
+    assert!(server.app.writer.flush().await);
+    let totals = server.app.store.totals().await.unwrap();
+    assert!(totals.conserved(), "ledger: {totals:?}");
+    assert_eq!(totals.on_tables, 0, "ledger: {totals:?}");
 }
 
 #[tokio::test]
@@ -147,12 +152,12 @@ async fn reconnect_mid_hand_gets_the_seat_back_and_can_act_at_once() {
         _ => (b, a),
     };
     let token = gone.token.clone();
-    let seat = gone.seat;
+    let (seat, session_id, player_id) = (gone.seat, gone.session_id, gone.player_id);
     gone.client.close().await;
     // The other player is not affected.
     tokio::time::sleep(Duration::from_millis(100)).await;
     let (client, _) = stud_client::Client::connect(&addr, &token).await.unwrap();
-    let mut back = Player { client, token, seat, frames: 0, leaks: Vec::new(), last_seq: 0 };
+    let mut back = Player { client, token, session_id, player_id, seat, frames: 0, leaks: Vec::new(), last_seq: 0 };
     // A snapshot with the own down cards, then the prompt again.
     let snap = back.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
     let ServerMsg::Snapshot { table: state, .. } = snap else { unreachable!() };
@@ -176,7 +181,7 @@ async fn reconnect_mid_hand_gets_the_seat_back_and_can_act_at_once() {
     other
         .until(|m| matches!(m, ServerMsg::Event { event, .. } if matches!(event, Event::BringIn { .. } | Event::Complete { .. } | Event::Call { .. } | Event::Fold { .. } | Event::Check { .. } | Event::Bet { .. } | Event::Raise { .. })))
         .await;
-    assert!(server.app.metrics.render().contains("stud_reconnects_total 1"));
+    assert!(server.app.metrics.render(server.app.writer.stats()).contains("stud_reconnects_total 1"));
     let mut players = vec![back, other];
     leave_and_check_chips(&server, &mut players, table.id).await;
     server.shutdown().await;
@@ -226,7 +231,7 @@ async fn the_clock_acts_for_a_silent_player_and_sits_them_out_after_a_fold() {
         .until(|m| matches!(m, ServerMsg::Snapshot { table, .. } if table.seats.iter().any(|s| s.seat == 3 && s.sitting_out)))
         .await;
     assert!(matches!(snap, ServerMsg::Snapshot { .. }));
-    assert!(!server.app.metrics.render().contains("stud_timeouts_total 0"));
+    assert!(!server.app.metrics.render(server.app.writer.stats()).contains("stud_timeouts_total 0"));
     let mut players = vec![silent, active];
     leave_and_check_chips(&server, &mut players, table.id).await;
     server.shutdown().await;
@@ -277,7 +282,8 @@ async fn last_hand_reports_the_session_hands_with_showdown_cards() {
         let ServerMsg::LastHand { report, .. } = p.until(|m| matches!(m, ServerMsg::LastHand { .. })).await else {
             unreachable!()
         };
-        assert!(report.seed.is_some(), "the seed is revealed after the hand");
+        // The seed would reveal the folded players' cards: players get the commitment only.
+        assert!(report.seed.is_none() && report.commitment.is_some(), "commitment only");
         for s in &report.view.seats {
             let visible_down = s.cards.iter().filter(|c| !c.up && c.card.is_some()).count();
             let live_at_showdown =

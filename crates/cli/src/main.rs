@@ -1,13 +1,14 @@
 //! `stud`: the command line of the stud server.
 //!
 //! `serve` (the default) runs the server, `load` drives one with bot clients, `sim` plays
-//! seeded bot hands and writes PHH, `replay` checks PHH files against the engine, `bench` is a
+//! seeded bot hands and writes PHH, `replay` checks PHH files against the engine, `verify` checks stored hands against their seeds, `bench` is a
 //! quick built-in benchmark. Only this crate installs the tracing subscriber.
 
 mod bench;
 mod load;
 mod serve;
 mod sim;
+mod verify;
 
 use std::io::Read as _;
 use std::process::ExitCode;
@@ -16,7 +17,11 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "stud", version, about = "Seven Card Stud: serve tables, load-test, simulate, replay, benchmark")]
+#[command(
+    name = "stud",
+    version,
+    about = "Seven Card Stud: serve tables, load-test, simulate, replay, verify, benchmark"
+)]
 struct Cli {
     /// Log as JSON lines (also STUD_LOG_FORMAT=json); filter with RUST_LOG.
     #[arg(long, global = true)]
@@ -38,6 +43,9 @@ enum Command {
         /// Files to replay; none or `-` reads standard input.
         files: Vec<String>,
     },
+    /// Verify stored hands: the seed matches the commitment, the deck it derives dealt every card
+    /// recorded, the actions replay to the recorded result. One JSON line per hand.
+    Verify(verify::VerifyArgs),
     /// A short built-in benchmark (under 30 s): one JSON line of evaluations and hands per second.
     Bench {
         /// Random 7-card hands per evaluator.
@@ -57,6 +65,7 @@ fn main() -> ExitCode {
         Command::Load(args) => load::run(&args).map(|()| true),
         Command::Sim(args) => sim::run(&args).map(|()| true),
         Command::Replay { files } => replay(&files),
+        Command::Verify(args) => verify::run(&args),
         Command::Bench { evals, hand_seconds } => bench::run(evals, hand_seconds).map(|()| true),
     };
     match result {

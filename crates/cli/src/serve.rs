@@ -15,6 +15,9 @@ pub struct ServeArgs {
     /// Public tables per variant (also STUD_TABLES_PER_VARIANT).
     #[arg(long)]
     tables_per_variant: Option<usize>,
+    /// The database: sqlite://FILE (default sqlite://stud.db) or postgres://... (also DATABASE_URL).
+    #[arg(long)]
+    database_url: Option<String>,
 }
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
@@ -25,10 +28,13 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     if let Some(n) = args.tables_per_variant {
         config.tables_per_variant = n;
     }
+    if let Some(url) = &args.database_url {
+        config.database_url.clone_from(url);
+    }
     config.validate().context("checking the configuration")?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async move {
-        let server = stud_server::start(config).await.context("binding the listener")?;
+        let server = stud_server::start(config).await.context("starting the server")?;
         wait_for_signal().await;
         tracing::info!("shutting down: finishing up and cashing everyone out");
         server.shutdown().await;

@@ -72,7 +72,7 @@ pub fn run(args: &SimArgs) -> anyhow::Result<()> {
             let action = bots.get_mut(index).map_or(stud_engine::Action::Fold, |b| b.choose(&legal));
             hand.apply(seat, action)?;
         }
-        let text = phh::write_hand(&hand.record(), &PhhContext { hand: Some(k), table: None })?;
+        let text = phh::write_hand(&hand.record(), &PhhContext { hand: Some(k), ..PhhContext::default() })?;
         if k > 1 {
             writeln!(out)?;
         }

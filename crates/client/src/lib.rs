@@ -50,10 +50,25 @@ pub fn host_port(url: &str) -> String {
 /// # Errors
 /// Connection failures or an unparseable response.
 pub async fn http(addr: &str, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), ClientError> {
+    http_as(addr, method, path, body, None).await
+}
+
+/// [`http`] with `Authorization: Bearer TOKEN` (a session token or the operator key).
+///
+/// # Errors
+/// Connection failures or an unparseable response.
+pub async fn http_as(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    bearer: Option<&str>,
+) -> Result<(u16, String), ClientError> {
     let mut stream = TcpStream::connect(addr).await?;
     let body = body.unwrap_or("");
+    let auth = bearer.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await?;

@@ -22,6 +22,7 @@ pub mod hand;
 pub mod phh;
 pub mod record;
 pub mod sim;
+pub mod text;
 pub mod view;
 
 pub use action::{Action, ActionError, SeatChips, SeenCard, Street};

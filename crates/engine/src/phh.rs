@@ -80,6 +80,9 @@ pub struct PhhContext {
     pub hand: Option<u64>,
     /// the table name (`table`)
     pub table: Option<String>,
+    /// write the hand as this viewer's LAST HAND: every card they may not see is `??`
+    /// (PHH's unknown card) and the seed is left out; `None` writes every card and the seed
+    pub viewer: Option<crate::event::Viewer>,
 }
 
 /// Writes a finished hand as one PHH document.
@@ -88,6 +91,13 @@ pub struct PhhContext {
 /// [`ReplayError`] if the record does not replay.
 pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, ReplayError> {
     let (hand, events) = record.replay()?;
+    let visible = context.viewer.map(|v| hand.last_hand_visible(v));
+    let shown = |card: &Card| -> String {
+        match &visible {
+            Some(cards) if !cards.contains(card) => "??".to_owned(),
+            _ => card.to_string(),
+        }
+    };
     let index_of = |seat: Seat| record.seats.iter().position(|s| s.seat == seat).map_or(0, |i| i + 1);
     let cfg = &record.config;
     let n = record.seats.len();
@@ -114,7 +124,8 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
     let flush_third = |third: &mut Vec<Vec<Card>>, out: &mut String| {
         for (i, cards) in third.iter_mut().enumerate() {
             if !cards.is_empty() {
-                let _ = writeln!(out, "  \"d dh p{} {}\",", i + 1, format_cards(cards));
+                let text: String = cards.iter().map(shown).collect();
+                let _ = writeln!(out, "  \"d dh p{} {}\",", i + 1, text);
                 cards.clear();
             }
         }
@@ -133,7 +144,7 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
                 }
             }
             Event::Dealt { seat, card: Some(card), .. } => {
-                let _ = writeln!(out, "  \"d dh p{} {}\",", index_of(*seat), card);
+                let _ = writeln!(out, "  \"d dh p{} {}\",", index_of(*seat), shown(card));
             }
             Event::Community { card } => {
                 let _ = writeln!(out, "  \"d db {card}\",");
@@ -165,7 +176,7 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
     let _ = writeln!(out, "_max_raises = {}", cfg.max_raises);
     let _ = writeln!(out, "_open_pair_big_bet = {}", cfg.open_pair_big_bet);
     let _ = writeln!(out, "_uncapped_heads_up = {}", cfg.uncapped_heads_up);
-    if let Some(seed) = &record.seed {
+    if let Some(seed) = record.seed.as_ref().filter(|_| context.viewer.is_none()) {
         let _ = writeln!(out, "_seed = \"{seed}\"");
     }
     if let Some(c) = &record.commitment {

@@ -75,6 +75,16 @@ enum Reveal {
 }
 
 impl Hand {
+    /// Every card `viewer` may see in the LAST HAND report of this (finished) hand: up cards,
+    /// their own down cards, the down cards of hands live at showdown, the community card.
+    /// Histories written for a player hide every other dealt card.
+    pub fn last_hand_visible(&self, viewer: Viewer) -> Vec<Card> {
+        let view = self.last_hand_view(viewer);
+        let mut cards: Vec<Card> = view.seats.iter().flat_map(|s| s.cards.iter().filter_map(|c| c.card)).collect();
+        cards.extend(view.community);
+        cards
+    }
+
     /// The hand as `viewer` sees it now.
     pub fn view_for(&self, viewer: Viewer) -> HandView {
         self.view(viewer, Reveal::Live)

@@ -8,7 +8,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use stud_engine::record::{AwardRecord, RecordedAction};
+use stud_engine::record::{AwardRecord, HandRecord, RecordedAction};
 use stud_engine::{Action, Chips, Event, HandView, TableConfig, Variant};
 use uuid::Uuid;
 
@@ -346,6 +346,8 @@ pub enum ErrorCode {
     RateLimited,
     /// The server could not do it (nothing was changed).
     Internal,
+    /// The store is unavailable or behind (hand history, sessions); retry shortly.
+    Unavailable,
 }
 
 /// A seat at a table.
@@ -432,7 +434,8 @@ pub struct LastHandReport {
     pub actions: Vec<RecordedAction>,
     /// sha256 of the seed, as published at the start
     pub commitment: Option<String>,
-    /// the seed, revealed now that the hand is over
+    /// the seed: only in operator reports. A player's report leaves it out, because the deck
+    /// it derives would show the folded players' down cards.
     pub seed: Option<String>,
 }
 
@@ -490,6 +493,54 @@ pub struct ApiErrorBody {
     pub message: String,
 }
 
+/// One seat of a stored hand, for operators.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HandDetailSeat {
+    /// 1..=8
+    pub seat: u8,
+    /// the player
+    pub player_id: Uuid,
+    /// their session
+    pub session_id: Uuid,
+    /// their name at the time
+    pub name: String,
+    /// chips won minus chips put in
+    pub net: i64,
+    /// still in at showdown
+    pub showdown: bool,
+}
+
+/// A stored hand, unfiltered: `GET /api/hands/{id}` with the operator key. The record holds
+/// the seed, every card and every action; `stud verify` checks it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HandDetail {
+    /// the hand
+    pub hand_id: Uuid,
+    /// the table
+    pub table_id: Uuid,
+    /// the table's hand counter
+    pub number: u64,
+    /// the game
+    pub variant: Variant,
+    /// milliseconds since the Unix epoch
+    pub started_at_ms: u64,
+    /// milliseconds since the Unix epoch
+    pub ended_at_ms: u64,
+    /// who played
+    pub seats: Vec<HandDetailSeat>,
+    /// the full record
+    pub record: HandRecord,
+}
+
+/// `GET /api/hands` (operators): a page of hands, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HandPage {
+    /// the hands
+    pub hands: Vec<HandDetail>,
+    /// pass as `cursor` for the next (older) page; absent on the last page
+    pub next_cursor: Option<String>,
+}
+
 /// Everything in the protocol, for the schema.
 #[derive(JsonSchema)]
 #[allow(dead_code)]
@@ -500,6 +551,9 @@ struct Protocol {
     session_created: SessionCreated,
     table_summary: TableSummary,
     api_error: ApiErrorBody,
+    last_hand_report: LastHandReport,
+    hand_detail: HandDetail,
+    hand_page: HandPage,
 }
 
 /// The JSON Schema of the whole protocol, pretty-printed with a trailing newline

@@ -1,13 +1,13 @@
 //! Shared server state: sessions, the play-money bank, the lobby, and each session's last
 //! hands. Every lock here is a short `std` lock that is never held across an `.await`.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use stud_engine::{Chips, HandRecord, Seat};
+use stud_engine::Chips;
 use stud_proto::TableSummary;
-use tokio::sync::mpsc;
+use stud_store::{LedgerEntry, LedgerKind, NewSession, Store, StoreError, StoredHand, Write, Writer};
 use uuid::Uuid;
 
 use crate::config::Config;
@@ -25,38 +25,6 @@ pub struct Session {
     pub session_id: Uuid,
     /// display name
     pub name: String,
-}
-
-/// One seat's part in a finished hand.
-#[derive(Clone, Debug)]
-pub struct HandSeat {
-    /// the seat
-    pub seat: Seat,
-    /// who sat there
-    pub player_id: Uuid,
-    /// their session
-    pub session_id: Uuid,
-    /// chips won minus chips put in
-    pub net: i64,
-}
-
-/// A finished hand, as it goes to the hand sink and to LAST HAND.
-#[derive(Clone, Debug)]
-pub struct FinishedHand {
-    /// the hand
-    pub hand_id: Uuid,
-    /// the table
-    pub table_id: Uuid,
-    /// the table's hand counter
-    pub number: u64,
-    /// the full record (seed included: never send it unfiltered to a player)
-    pub record: HandRecord,
-    /// the PHH text (all cards: operators only)
-    pub phh: String,
-    /// when it ended, ms since the Unix epoch
-    pub ended_at_ms: u64,
-    /// who played
-    pub seats: Vec<HandSeat>,
 }
 
 /// The play-money bank: balances off the tables. Chips move between it and table stacks only.
@@ -87,6 +55,16 @@ impl Bank {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// Loads an account kept in the store (a returning session after a restart), unless this
+    /// process already holds it. The loaded chips count as issued here.
+    pub fn load(&self, player: Uuid, amount: Chips) {
+        let mut b = self.balances.lock().unwrap_or_else(PoisonError::into_inner);
+        if let std::collections::hash_map::Entry::Vacant(slot) = b.entry(player) {
+            slot.insert(amount);
+            self.issued.fetch_add(amount, Relaxed);
         }
     }
 
@@ -130,6 +108,11 @@ impl Lobby {
             .map(|(_, h)| h.clone())
     }
 
+    /// A table's name.
+    pub fn name(&self, id: Uuid) -> Option<String> {
+        self.summaries.read().unwrap_or_else(PoisonError::into_inner).get(&id).map(|s| s.name.clone())
+    }
+
     /// Every table handle, in lobby order.
     pub fn handles(&self) -> Vec<TableHandle> {
         self.tables.read().unwrap_or_else(PoisonError::into_inner).iter().map(|(_, h)| h.clone()).collect()
@@ -162,40 +145,81 @@ pub struct App {
     pub bank: Bank,
     /// the tables
     pub lobby: Lobby,
+    /// the database
+    pub store: Arc<dyn Store>,
+    /// the batching writer in front of it
+    pub writer: Writer,
     sessions: RwLock<HashMap<String, Arc<Session>>>,
     seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
-    history: Mutex<HashMap<Uuid, VecDeque<Arc<FinishedHand>>>>,
-    hand_sink: mpsc::Sender<Arc<FinishedHand>>,
     next_conn: AtomicU64,
 }
 
 impl App {
-    /// A new app whose finished hands go to `hand_sink`.
-    pub fn new(config: Config, hand_sink: mpsc::Sender<Arc<FinishedHand>>) -> App {
+    /// A new app on `store`, writing through `writer`.
+    pub fn new(config: Config, store: Arc<dyn Store>, writer: Writer) -> App {
         App {
             config,
             metrics: Metrics::default(),
             bank: Bank::default(),
             lobby: Lobby::default(),
+            store,
+            writer,
             sessions: RwLock::default(),
             seated: Mutex::default(),
-            history: Mutex::default(),
-            hand_sink,
             next_conn: AtomicU64::new(1),
         }
     }
 
-    /// Creates a guest session with a fresh play-money account.
-    pub fn create_session(&self, name: String) -> Arc<Session> {
+    /// Creates a guest session: a new player with a fresh play-money account, stored before
+    /// it is returned (so the token works after a restart).
+    ///
+    /// # Errors
+    /// The store refused or cannot be reached.
+    pub async fn create_session(&self, name: String) -> Result<Arc<Session>, StoreError> {
         let session = Arc::new(Session {
             token: format!("{}{}", Uuid::new_v4().simple(), Uuid::new_v4().simple()),
             player_id: Uuid::new_v4(),
             session_id: Uuid::new_v4(),
             name,
         });
-        self.bank.open(session.player_id, self.config.starting_balance);
+        let amount = self.config.starting_balance;
+        self.store
+            .create_session(&NewSession {
+                player_id: session.player_id,
+                session_id: session.session_id,
+                name: session.name.clone(),
+                token_hash: stud_store::token_hash(&session.token),
+                starting_balance: amount,
+                created_at_ms: stud_store::now_ms(),
+            })
+            .await?;
+        self.bank.open(session.player_id, amount);
         self.sessions.write().unwrap_or_else(PoisonError::into_inner).insert(session.token.clone(), session.clone());
-        session
+        Ok(session)
+    }
+
+    /// The session of a token: from memory, or from the store (a session from before a
+    /// restart; its balance is loaded into the bank).
+    ///
+    /// # Errors
+    /// The store cannot be reached.
+    pub async fn resolve_session(&self, token: &str) -> Result<Option<Arc<Session>>, StoreError> {
+        if let Some(s) = self.session(token) {
+            return Ok(Some(s));
+        }
+        let Some(stored) = self.store.session_by_token(&stud_store::token_hash(token)).await? else {
+            return Ok(None);
+        };
+        let balance = self.store.balance(stored.player_id).await?;
+        self.bank.load(stored.player_id, balance);
+        let session = Arc::new(Session {
+            token: token.to_owned(),
+            player_id: stored.player_id,
+            session_id: stored.session_id,
+            name: stored.name,
+        });
+        let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
+        Ok(Some(sessions.entry(token.to_owned()).or_insert(session).clone()))
     }
 
     /// The session of a token.
@@ -229,30 +253,47 @@ impl App {
             .unwrap_or_default()
     }
 
-    /// Hands a finished hand to the sink (never waits) and to each player's LAST HAND list.
-    pub fn hand_finished(&self, hand: FinishedHand) {
-        let hand = Arc::new(hand);
-        {
-            let mut history = self.history.lock().unwrap_or_else(PoisonError::into_inner);
-            for s in &hand.seats {
-                let list = history.entry(s.session_id).or_default();
-                list.push_front(hand.clone());
-                list.truncate(self.config.last_hands);
-            }
-        }
-        if self.hand_sink.try_send(hand).is_err() {
+    /// Hands a finished hand to the writer (never waits).
+    pub fn hand_finished(&self, hand: StoredHand) {
+        self.store_write(Write::Hand(Arc::new(hand)));
+    }
+
+    /// Records a chip movement between an account and a table (never waits).
+    pub fn ledger(&self, player_id: Uuid, table_id: Uuid, kind: LedgerKind, amount: Chips) {
+        let entry = LedgerEntry { player_id, table_id: Some(table_id), kind, amount, at_ms: stud_store::now_ms() };
+        self.store_write(Write::Ledger(entry));
+    }
+
+    fn store_write(&self, write: Write) {
+        if let Err(e) = self.writer.push(write) {
+            // Only after shutdown has stopped the writer; never while serving.
             self.metrics.sink_dropped.fetch_add(1, Relaxed);
-            tracing::warn!("hand sink full or closed: a finished hand was not handed over");
+            tracing::error!(error = %e, "a write could not be queued");
         }
     }
 
-    /// The session's last hands, newest first.
-    pub fn last_hands(&self, session: Uuid) -> Vec<Arc<FinishedHand>> {
-        self.history
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&session)
-            .map(|l| l.iter().cloned().collect())
-            .unwrap_or_default()
+    /// The session's last hands from the store, newest first. Waits (up to `wait`) for the
+    /// writer to store the hands finished before the call, so the newest is included.
+    ///
+    /// # Errors
+    /// The writer is behind by more than `wait`, or the store cannot be reached.
+    pub async fn last_hands(&self, session: Uuid, wait: std::time::Duration) -> Result<Vec<StoredHand>, HistoryError> {
+        match tokio::time::timeout(wait, self.writer.flush()).await {
+            Ok(true) => {}
+            Ok(false) | Err(_) => return Err(HistoryError::Behind),
+        }
+        let limit = u32::try_from(self.config.last_hands).unwrap_or(u32::MAX);
+        Ok(self.store.session_hands(session, limit).await?)
     }
+}
+
+/// Why history could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    /// The writer has not caught up (database slow or down).
+    #[error("the hand history is catching up; try again shortly")]
+    Behind,
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }

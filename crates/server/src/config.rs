@@ -97,8 +97,17 @@ pub struct Config {
     pub outbound_queue: usize,
     /// per-table command queue, messages
     pub table_queue: usize,
-    /// finished hands kept per session for LAST HAND
+    /// hands in LAST HAND (the session's newest)
     pub last_hands: usize,
+    /// the database: `sqlite://FILE` (the default, `stud.db` in the working directory) or
+    /// `postgres://…`; also `DATABASE_URL`
+    pub database_url: String,
+    /// most writes per store transaction
+    pub store_batch: usize,
+    /// writes queued for the database past which tables stop starting hands
+    pub store_backlog: usize,
+    /// bearer key of the operator routes (`STUD_OPERATOR_KEY`); none = those routes are closed
+    pub operator_key: Option<String>,
 }
 
 impl Default for Config {
@@ -117,6 +126,10 @@ impl Default for Config {
             outbound_queue: 256,
             table_queue: 1024,
             last_hands: 50,
+            database_url: "sqlite://stud.db".into(),
+            store_batch: 1000,
+            store_backlog: 50_000,
+            operator_key: None,
         }
     }
 }
@@ -127,7 +140,8 @@ impl Config {
     /// # Errors
     /// [`ConfigLoadError`] naming the bad file, variable or value.
     pub fn load(file: Option<&str>) -> Result<Config, ConfigLoadError> {
-        let env: Vec<(String, String)> = std::env::vars().filter(|(k, _)| k.starts_with("STUD_")).collect();
+        let env: Vec<(String, String)> =
+            std::env::vars().filter(|(k, _)| k.starts_with("STUD_") || k == "DATABASE_URL").collect();
         Config::load_from(file, &env)
     }
 
@@ -183,6 +197,13 @@ impl Config {
             "STUD_BIG_BET" => self.stakes.big_bet = num(name, value)?,
             "STUD_MIN_BUY_IN" => self.stakes.min_buy_in = num(name, value)?,
             "STUD_MAX_BUY_IN" => self.stakes.max_buy_in = num(name, value)?,
+            "DATABASE_URL" | "STUD_DATABASE_URL" => self.database_url = value.trim().to_owned(),
+            "STUD_STORE_BATCH" => self.store_batch = num(name, value)?,
+            "STUD_STORE_BACKLOG" => self.store_backlog = num(name, value)?,
+            "STUD_OPERATOR_KEY" => {
+                let key = value.trim();
+                self.operator_key = (!key.is_empty()).then(|| key.to_owned());
+            }
             // Variables of other parts (log filter, config file, database) are not ours to judge.
             _ => {}
         }
@@ -206,6 +227,21 @@ impl Config {
         }
         if self.max_frame_bytes < 256 {
             return Err(ConfigLoadError::Invalid("max_frame_bytes must be at least 256".into()));
+        }
+        if !(self.database_url.starts_with("sqlite:")
+            || self.database_url.starts_with("postgres://")
+            || self.database_url.starts_with("postgresql://"))
+        {
+            return Err(ConfigLoadError::Invalid(format!(
+                "database_url {:?} must start with sqlite: or postgres://",
+                self.database_url
+            )));
+        }
+        if self.store_batch == 0 || self.store_backlog == 0 {
+            return Err(ConfigLoadError::Invalid("store_batch and store_backlog must be at least 1".into()));
+        }
+        if self.operator_key.as_ref().is_some_and(|k| k.len() < 16) {
+            return Err(ConfigLoadError::Invalid("operator_key must be at least 16 characters".into()));
         }
         if self.tables_per_variant > 10_000 {
             return Err(ConfigLoadError::Invalid("at most 10000 tables per variant".into()));

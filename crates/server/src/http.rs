@@ -18,16 +18,46 @@ use crate::ws::serve_socket;
 /// Errors of the HTTP API: a status and a JSON body that reveals no internals.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// The request body is not what the route takes.
+    /// The request is not what the route takes.
     #[error("{0}")]
     BadRequest(String),
+    /// No credentials, or not ones we know.
+    #[error("a valid `Authorization: Bearer …` token or operator key is required")]
+    Unauthorized,
+    /// Credentials that do not allow this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// Nothing there (or nothing the caller may know is there).
+    #[error("{0}")]
+    NotFound(String),
+    /// The store is down or behind.
+    #[error("{0}")]
+    Unavailable(String),
+    /// Our fault.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The HTTP status and the body's `code`.
+    pub fn status(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let (status, code) = match &self {
-            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
-        };
+        let (status, code) = self.status();
+        if status.is_server_error() {
+            tracing::warn!(error = %self, "API error");
+        }
         (status, Json(ApiErrorBody { code: code.into(), message: self.to_string() })).into_response()
     }
 }
@@ -46,7 +76,8 @@ pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/metrics", get(metrics))
         .route("/ws", get(ws))
-        .with_state(Ctx { app, shutdown })
+        .with_state(Ctx { app: app.clone(), shutdown })
+        .merge(crate::history::routes().with_state(app))
 }
 
 async fn tables(State(ctx): State<Ctx>) -> Json<Vec<TableSummary>> {
@@ -63,7 +94,7 @@ async fn create_session(
     if !(1..=24).contains(&length) || name.chars().any(char::is_control) {
         return Err(ApiError::BadRequest("name must be 1 to 24 printable characters".into()));
     }
-    let session = ctx.app.create_session(name);
+    let session = ctx.app.create_session(name).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
     Ok((
         StatusCode::CREATED,
         Json(SessionCreated {
@@ -77,7 +108,7 @@ async fn create_session(
 }
 
 async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {
-    ([("content-type", "text/plain; version=0.0.4")], ctx.app.metrics.render())
+    ([("content-type", "text/plain; version=0.0.4")], ctx.app.metrics.render(ctx.app.writer.stats()))
 }
 
 async fn ws(State(ctx): State<Ctx>, upgrade: WebSocketUpgrade) -> Response {

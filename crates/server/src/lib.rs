@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod config;
+pub mod history;
 pub mod http;
 pub mod metrics;
 pub mod table;
@@ -18,16 +19,21 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use stud_engine::Variant;
-use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tracing::info;
 use uuid::Uuid;
 
-pub use app::{App, FinishedHand};
+pub use app::App;
 pub use config::Config;
+pub use stud_store::StoredHand;
+
+use stud_store::{LedgerEntry, LedgerKind, Store, StoreError, StoredTable, Write, Writer, writer::WriterConfig};
 
 use crate::table::{TableCmd, TableSpec, spawn_table};
+
+/// How long shutdown waits for the store to take the last writes.
+const SHUTDOWN_FLUSH: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// A running server.
 pub struct Server {
@@ -38,42 +44,50 @@ pub struct Server {
     shutdown: CancellationToken,
     http: JoinHandle<()>,
     tables: Vec<JoinHandle<()>>,
+    writer_task: JoinHandle<()>,
 }
 
-/// Binds, opens the public tables and serves until [`Server::shutdown`].
-///
-/// # Errors
-/// The address cannot be bound.
-pub async fn start(config: Config) -> std::io::Result<Server> {
-    // The hand sink: the storage layer will consume it; for now finished hands are kept in
-    // memory per session (LAST HAND) and the sink is drained.
-    let (sink, mut hands) = mpsc::channel::<Arc<FinishedHand>>(4096);
-    tokio::spawn(async move { while hands.recv().await.is_some() {} });
-    start_with_sink(config, sink).await
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The address cannot be bound.
+    #[error("cannot listen: {0}")]
+    Io(#[from] std::io::Error),
+    /// The database cannot be opened, migrated or recovered.
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
-/// [`start`] with a caller's hand sink.
+/// Opens the store, recovers chips left on tables by a crash, opens the tables (those stored,
+/// plus enough public ones to have `tables_per_variant` of each variant), binds and serves
+/// until [`Server::shutdown`].
 ///
 /// # Errors
-/// The address cannot be bound.
-pub async fn start_with_sink(config: Config, sink: mpsc::Sender<Arc<FinishedHand>>) -> std::io::Result<Server> {
+/// [`StartError`]: the store cannot be opened or the address bound.
+pub async fn start(config: Config) -> Result<Server, StartError> {
+    let store = stud_store::open(&config.database_url).await?;
+    start_with_store(config, store).await
+}
+
+/// [`start`] on a store the caller opened.
+///
+/// # Errors
+/// [`StartError`].
+pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<Server, StartError> {
+    recover(store.as_ref()).await?;
+    let specs = open_tables(&config, store.as_ref()).await?;
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
-    let app = Arc::new(App::new(config, sink));
+    let (writer, writer_task) = Writer::spawn(
+        store.clone(),
+        WriterConfig { max_batch: config.store_batch, backlog_limit: config.store_backlog },
+    );
+    let app = Arc::new(App::new(config, store, writer));
     let mut tables = Vec::new();
-    for variant in app.config.variants.clone() {
-        for k in 1..=app.config.tables_per_variant {
-            let spec = TableSpec {
-                id: Uuid::new_v4(),
-                name: format!("{} {k}", table_name(variant)),
-                config: app.config.table_config(variant),
-                min_buy_in: app.config.stakes.min_buy_in,
-                max_buy_in: app.config.stakes.max_buy_in,
-            };
-            let (handle, task) = spawn_table(app.clone(), spec.clone());
-            app.lobby.add(spec.id, handle, placeholder_summary(&spec));
-            tables.push(task);
-        }
+    for spec in specs {
+        let (handle, task) = spawn_table(app.clone(), spec.clone());
+        app.lobby.add(spec.id, handle, placeholder_summary(&spec));
+        tables.push(task);
     }
     let shutdown = CancellationToken::new();
     let router = http::router(app.clone(), shutdown.clone());
@@ -85,7 +99,77 @@ pub async fn start_with_sink(config: Config, sink: mpsc::Sender<Arc<FinishedHand
         }
     });
     info!("listening on http://{addr}");
-    Ok(Server { addr, app, shutdown, http, tables })
+    Ok(Server { addr, app, shutdown, http, tables, writer_task })
+}
+
+/// After a crash: the hand that was being played was never stored, so the stacks the ledger
+/// holds are those from before it. Every one of them is cashed out to its player's account,
+/// in one transaction, before anything else happens. (A clean shutdown cashes everyone out
+/// itself, so this finds nothing.)
+async fn recover(store: &dyn Store) -> Result<(), StoreError> {
+    let open = store.open_stacks().await?;
+    if open.is_empty() {
+        return Ok(());
+    }
+    let at_ms = stud_store::now_ms();
+    let total: u64 = open.iter().map(|o| o.stack).sum();
+    let writes: Vec<Write> = open
+        .iter()
+        .map(|o| {
+            Write::Ledger(LedgerEntry {
+                player_id: o.player_id,
+                table_id: Some(o.table_id),
+                kind: LedgerKind::CashOut,
+                amount: o.stack,
+                at_ms,
+            })
+        })
+        .collect();
+    store.write_batch(&writes).await?;
+    tracing::warn!(stacks = open.len(), chips = total, "recovered chips left on tables by an unclean stop");
+    Ok(())
+}
+
+/// The stored tables that are not closed, plus new public tables up to `tables_per_variant`
+/// of each configured variant (stored before they open).
+async fn open_tables(config: &Config, store: &dyn Store) -> Result<Vec<TableSpec>, StoreError> {
+    let stored = store.tables().await?;
+    let mut specs: Vec<TableSpec> = stored
+        .iter()
+        .filter(|t| !t.closed)
+        .map(|t| TableSpec {
+            id: t.id,
+            name: t.name.clone(),
+            config: t.config,
+            min_buy_in: t.min_buy_in,
+            max_buy_in: t.max_buy_in,
+        })
+        .collect();
+    for variant in config.variants.clone() {
+        let have = specs.iter().filter(|s| s.config.variant == variant).count();
+        for k in have + 1..=config.tables_per_variant {
+            let spec = TableSpec {
+                id: Uuid::new_v4(),
+                name: format!("{} {k}", table_name(variant)),
+                config: config.table_config(variant),
+                min_buy_in: config.stakes.min_buy_in,
+                max_buy_in: config.stakes.max_buy_in,
+            };
+            store
+                .save_table(&StoredTable {
+                    id: spec.id,
+                    name: spec.name.clone(),
+                    config: spec.config,
+                    min_buy_in: spec.min_buy_in,
+                    max_buy_in: spec.max_buy_in,
+                    created_at_ms: stud_store::now_ms(),
+                    closed: false,
+                })
+                .await?;
+            specs.push(spec);
+        }
+    }
+    Ok(specs)
 }
 
 fn table_name(v: Variant) -> &'static str {
@@ -124,6 +208,16 @@ impl Server {
             let _ = t.await;
         }
         let _ = self.http.await;
+        // Every table has cashed out; store it all before returning.
+        let backlog = self.app.writer.stats().backlog.load(std::sync::atomic::Ordering::Relaxed);
+        match tokio::time::timeout(SHUTDOWN_FLUSH, self.app.writer.flush()).await {
+            Ok(true) => info!("store flushed"),
+            _ => tracing::error!(
+                backlog,
+                "the store did not take every write before shutdown; the ledger recovers at the next start"
+            ),
+        }
+        self.writer_task.abort();
     }
 
     /// Waits for the server to stop (it stops on [`Server::shutdown`]).

@@ -9,7 +9,7 @@ use stud_proto::ErrorCode;
 /// Upper bounds (seconds) of the action latency histogram buckets.
 const BUCKETS: [f64; 12] = [0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5];
 
-const ERROR_CODES: [ErrorCode; 19] = [
+const ERROR_CODES: [ErrorCode; 20] = [
     ErrorCode::Malformed,
     ErrorCode::UnknownType,
     ErrorCode::FrameTooLarge,
@@ -29,6 +29,7 @@ const ERROR_CODES: [ErrorCode; 19] = [
     ErrorCode::Stale,
     ErrorCode::RateLimited,
     ErrorCode::Internal,
+    ErrorCode::Unavailable,
 ];
 
 /// The server's counters.
@@ -50,9 +51,11 @@ pub struct Metrics {
     pub lagging: AtomicU64,
     /// frames queued to connections by tables (per-seat messages)
     pub frames: AtomicU64,
-    /// finished hands the hand sink could not take
+    /// writes the store writer could not take (only after it stopped)
     pub sink_dropped: AtomicU64,
-    errors: [AtomicU64; 19],
+    /// times a table waited to start a hand because the store writer was behind
+    pub store_waits: AtomicU64,
+    errors: [AtomicU64; 20],
     latency_buckets: [AtomicU64; 12],
     latency_count: AtomicU64,
     latency_sum_ns: AtomicU64,
@@ -81,7 +84,7 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition.
-    pub fn render(&self) -> String {
+    pub fn render(&self, store: &stud_store::WriterStats) -> String {
         let mut out = String::with_capacity(2048);
         let mut gauge = |name: &str, help: &str, kind: &str, v: String| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
@@ -110,10 +113,47 @@ impl Metrics {
             self.lagging.load(Relaxed).to_string(),
         );
         gauge(
-            "stud_hand_sink_dropped_total",
-            "Finished hands the sink could not take.",
+            "stud_store_unqueued_total",
+            "Writes the store writer could not take (it had stopped).",
             "counter",
             self.sink_dropped.load(Relaxed).to_string(),
+        );
+        gauge(
+            "stud_store_waits_total",
+            "Hand starts put off because the store writer was behind.",
+            "counter",
+            self.store_waits.load(Relaxed).to_string(),
+        );
+        gauge(
+            "stud_store_backlog",
+            "Writes queued for the database.",
+            "gauge",
+            store.backlog.load(Relaxed).to_string(),
+        );
+        gauge("stud_store_hands_total", "Hands stored.", "counter", store.hands.load(Relaxed).to_string());
+        gauge(
+            "stud_store_entries_total",
+            "Ledger entries stored (buy-ins, top-ups, cash-outs).",
+            "counter",
+            store.entries.load(Relaxed).to_string(),
+        );
+        gauge(
+            "stud_store_batches_total",
+            "Store transactions committed.",
+            "counter",
+            store.batches.load(Relaxed).to_string(),
+        );
+        gauge(
+            "stud_store_errors_total",
+            "Failed store batches (retried).",
+            "counter",
+            store.errors.load(Relaxed).to_string(),
+        );
+        gauge(
+            "stud_store_busy_seconds_total",
+            "Time spent in committed store batches.",
+            "counter",
+            (store.busy_us.load(Relaxed) as f64 / 1e6).to_string(),
         );
         let _ = writeln!(
             out,

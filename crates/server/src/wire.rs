@@ -6,7 +6,7 @@ use stud_engine::{HandRecord, Viewer};
 use stud_proto::{ErrorCode, HandSummary, LastHandReport, RequestId, ServerMsg};
 use uuid::Uuid;
 
-use crate::app::FinishedHand;
+use stud_store::StoredHand;
 
 /// A serialized server message, shared by every subscriber that gets the same bytes.
 pub type Frame = Arc<str>;
@@ -26,7 +26,7 @@ pub fn error(request_id: RequestId, code: ErrorCode, message: impl Into<String>)
 }
 
 /// The LAST HAND list line of `hand` for `player`, if they played it.
-pub fn summary(hand: &FinishedHand, player: Uuid) -> Option<HandSummary> {
+pub fn summary(hand: &StoredHand, player: Uuid) -> Option<HandSummary> {
     let seat = hand.seats.iter().find(|s| s.player_id == player)?;
     Some(HandSummary {
         hand_id: hand.hand_id,
@@ -40,7 +40,7 @@ pub fn summary(hand: &FinishedHand, player: Uuid) -> Option<HandSummary> {
 }
 
 /// The LAST HAND report of `hand` for `player` (RULES.md 6), if they played it.
-pub fn last_hand_report(hand: &FinishedHand, player: Uuid) -> Option<LastHandReport> {
+pub fn last_hand_report(hand: &StoredHand, player: Uuid) -> Option<LastHandReport> {
     let summary = summary(hand, player)?;
     let viewer = Viewer::Seat(stud_engine::Seat::new(summary.seat)?);
     let record: &HandRecord = &hand.record;
@@ -50,7 +50,9 @@ pub fn last_hand_report(hand: &FinishedHand, player: Uuid) -> Option<LastHandRep
         events: replayed.last_hand_events(&events, viewer),
         actions: record.actions.clone(),
         commitment: record.commitment.clone(),
-        seed: record.seed.clone(),
+        // The seed would give away the folded players' down cards (and the undealt deck):
+        // players get the commitment; operators get the seed with the full record.
+        seed: None,
         summary,
     })
 }

@@ -18,6 +18,9 @@ use crate::app::{App, Session};
 use crate::table::{Conn, TableCmd};
 use crate::wire::{self, Frame};
 
+/// How long LAST HAND waits for the store writer to catch up.
+pub(crate) const HISTORY_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 struct Connection {
     app: Arc<App>,
     id: u64,
@@ -132,18 +135,19 @@ impl Connection {
         let (table_id, cmd) = match msg {
             ClientMsg::Hello { .. } | ClientMsg::Ping { .. } => return,
             ClientMsg::LastHands { request_id } => {
-                let hands = self
-                    .app
-                    .last_hands(session.session_id)
-                    .iter()
-                    .filter_map(|h| wire::summary(h, session.player_id))
-                    .collect();
+                let hands = match self.app.last_hands(session.session_id, HISTORY_WAIT).await {
+                    Ok(h) => h,
+                    Err(e) => return self.error(request_id, ErrorCode::Unavailable, e.to_string()),
+                };
+                let hands = hands.iter().filter_map(|h| wire::summary(h, session.player_id)).collect();
                 return self.send(wire::frame(&ServerMsg::LastHands { request_id, hands }));
             }
             ClientMsg::LastHand { request_id, hand_id } => {
-                let report = self
-                    .app
-                    .last_hands(session.session_id)
+                let hands = match self.app.last_hands(session.session_id, HISTORY_WAIT).await {
+                    Ok(h) => h,
+                    Err(e) => return self.error(request_id, ErrorCode::Unavailable, e.to_string()),
+                };
+                let report = hands
                     .iter()
                     .find(|h| h.hand_id == hand_id)
                     .and_then(|h| wire::last_hand_report(h, session.player_id));
@@ -206,8 +210,19 @@ impl Connection {
                 format!("this server speaks protocol version {PROTOCOL_VERSION}, not {version}"),
             );
         }
-        let Some(session) = self.app.session(token) else {
-            return self.error(None, ErrorCode::NotAuthenticated, "unknown session token: POST /api/sessions first");
+        let session = match self.app.resolve_session(token).await {
+            Ok(Some(s)) => s,
+            Ok(None) => {
+                return self.error(
+                    None,
+                    ErrorCode::NotAuthenticated,
+                    "unknown session token: POST /api/sessions first",
+                );
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "session lookup failed");
+                return self.error(None, ErrorCode::Unavailable, "the session store is unavailable; try again");
+            }
         };
         info!(player_id = %session.player_id, "hello");
         self.send(wire::frame(&ServerMsg::Welcome {

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use stud_engine::phh::{self, PhhContext};
 use stud_engine::{Action, ActionError, Chips, Event, Hand, Seat, Seed, Viewer};
 use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, TableState, TableSummary};
 use tokio::sync::mpsc;
@@ -15,8 +14,9 @@ use tracing::{debug, info, warn};
 use uuid::Uuid;
 
 use super::{Conn, TableCmd, TableSpec};
-use crate::app::{App, FinishedHand, HandSeat, Session};
+use crate::app::{App, Session};
 use crate::wire::{self, Frame};
+use stud_store::{HandSeat, LedgerKind, StoredHand};
 
 /// Broadcasts a lagging subscriber may miss before it is disconnected.
 const LAG_LIMIT: u32 = 64;
@@ -54,6 +54,8 @@ struct Live {
     hand: Hand,
     id: Uuid,
     number: u64,
+    /// ms since the Unix epoch
+    started_at_ms: u64,
     /// the seq of the prompt now waiting for an answer
     prompt_seq: u64,
     turn: Option<Turn>,
@@ -426,6 +428,7 @@ impl Table {
                 format!("balance {balance} is less than {buy_in}"),
             );
         }
+        self.app.ledger(session.player_id, self.spec.id, LedgerKind::BuyIn, buy_in);
         let connections = self.subs.values().filter(|s| s.conn.session.player_id == session.player_id).count();
         self.app.set_seated(session.player_id, self.spec.id, true);
         if let Some(slot) = self.seats.get_mut(usize::from(chosen.number()) - 1) {
@@ -528,6 +531,7 @@ impl Table {
         if !self.app.bank.withdraw(player, amount) {
             return self.error(conn_id, request_id, ErrorCode::InsufficientBalance, "not enough chips in the balance");
         }
+        self.app.ledger(player, self.spec.id, LedgerKind::TopUp, amount);
         if let Some(p) = self.player_mut(seat) {
             p.stack += amount;
         }
@@ -587,6 +591,9 @@ impl Table {
     fn cash_out(&mut self, seat: Seat) {
         let Some(p) = self.seats.get_mut(usize::from(seat.number()) - 1).and_then(Option::take) else { return };
         self.app.bank.deposit(p.session.player_id, p.stack);
+        if p.stack > 0 {
+            self.app.ledger(p.session.player_id, self.spec.id, LedgerKind::CashOut, p.stack);
+        }
         self.app.set_seated(p.session.player_id, self.spec.id, false);
     }
 
@@ -662,6 +669,13 @@ impl Table {
         if seats.len() < 2 {
             return;
         }
+        if self.app.writer.backlogged() {
+            // The database is far behind: finish no more hands than it can take. Try again
+            // shortly; players see the table waiting between hands.
+            self.app.metrics.store_waits.fetch_add(1, Relaxed);
+            self.next_hand_at = Some(Instant::now() + Duration::from_millis(250));
+            return;
+        }
         let mut seed = [0u8; 32];
         if let Err(e) = getrandom::fill(&mut seed) {
             warn!(error = %e, "no OS randomness: hand not started, retrying");
@@ -679,7 +693,15 @@ impl Table {
         let id = Uuid::new_v4();
         let commitment = hand.commitment().map(|c| c.to_hex()).unwrap_or_default();
         let dealt = seats.iter().filter_map(|(s, _)| self.player(*s).map(|p| (*s, p.session.player_id))).collect();
-        self.live = Some(Live { hand, id, number: self.hands_played, prompt_seq: 0, turn: None, dealt });
+        self.live = Some(Live {
+            hand,
+            id,
+            number: self.hands_played,
+            started_at_ms: now_ms(),
+            prompt_seq: 0,
+            turn: None,
+            dealt,
+        });
         self.seq += 1;
         let started = wire::frame(&ServerMsg::HandStarted {
             table_id: self.spec.id,
@@ -799,7 +821,7 @@ impl Table {
         let Some(live) = self.live.as_mut() else { return };
         live.turn = None;
         let record = live.hand.record();
-        let (hand_id, number) = (live.id, live.number);
+        let (hand_id, number, started_at_ms) = (live.id, live.number, live.started_at_ms);
         let stacks: Vec<(Seat, Chips)> = live.hand.stacks().iter().map(|s| (s.seat, s.chips)).collect();
         let awards = record.result.as_ref().map(|r| r.awards.clone()).unwrap_or_default();
         self.seq += 1;
@@ -821,19 +843,19 @@ impl Table {
                     seat: *seat,
                     player_id: p.session.player_id,
                     session_id: p.session.session_id,
+                    name: p.session.name.clone(),
                     net: i64::try_from(*after).unwrap_or(i64::MAX) - i64::try_from(before).unwrap_or(i64::MAX),
+                    showdown: record.result.as_ref().is_some_and(|r| r.showdown.iter().any(|s| s.seat == *seat)),
                 });
             }
         }
-        let phh = phh::write_hand(&record, &PhhContext { hand: Some(number), table: Some(self.spec.name.clone()) })
-            .unwrap_or_default();
-        self.app.hand_finished(FinishedHand {
+        self.app.hand_finished(StoredHand {
             hand_id,
             table_id: self.spec.id,
             number,
-            record,
-            phh,
+            started_at_ms,
             ended_at_ms: now_ms(),
+            record,
             seats,
         });
         self.app.metrics.hands.fetch_add(1, Relaxed);

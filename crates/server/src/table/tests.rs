@@ -12,21 +12,27 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use super::{Conn, TableCmd, TableHandle, TableSpec, spawn_table};
-use crate::app::App;
+use crate::app::{App, Session};
 use crate::config::Config;
 use crate::wire::Frame;
+use stud_store::{Writer, WriterConfig, WriterTask};
 
 struct Fixture {
     app: Arc<App>,
     table: TableHandle,
-    _sink: mpsc::Receiver<Arc<crate::app::FinishedHand>>,
+    /// the writer's loop, never run: these tests are about the clock, and a database under
+    /// paused time would see its own timeouts fire
+    _writes: WriterTask,
 }
 
-fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
+/// A table on a fresh in-memory store; pauses time once the store is open.
+async fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
     let mut config = Config { hand_pause_ms: 0, ..Config::default() };
     tweak(&mut config);
-    let (sink, rx) = mpsc::channel(64);
-    let app = Arc::new(App::new(config, sink));
+    let store = stud_store::open("sqlite::memory:").await.unwrap();
+    let (writer, writes) = Writer::new(WriterConfig::default());
+    tokio::time::pause();
+    let app = Arc::new(App::new(config, store, writer));
     let spec = TableSpec {
         id: Uuid::new_v4(),
         name: "test".into(),
@@ -35,7 +41,7 @@ fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
         max_buy_in: 40_000,
     };
     let (table, _) = spawn_table(app.clone(), spec);
-    Fixture { app, table, _sink: rx }
+    Fixture { app, table, _writes: writes }
 }
 
 struct Client {
@@ -45,7 +51,13 @@ struct Client {
 }
 
 async fn join(f: &Fixture, name: &str, queue: usize) -> Client {
-    let session = f.app.create_session(name.into());
+    let session = Arc::new(Session {
+        token: Uuid::new_v4().to_string(),
+        player_id: Uuid::new_v4(),
+        session_id: Uuid::new_v4(),
+        name: name.into(),
+    });
+    f.app.bank.open(session.player_id, f.app.config.starting_balance);
     let (outbox, rx) = mpsc::channel(queue);
     let kick = CancellationToken::new();
     let conn_id = f.app.next_conn_id();
@@ -117,12 +129,13 @@ async fn two_players(f: &Fixture) -> (Client, Client) {
     }
 }
 
-#[tokio::test(start_paused = true)]
+#[tokio::test]
 async fn the_clock_spends_the_time_bank_then_acts() {
     let f = fixture(|c| {
         c.action_timeout_ms = 15_000;
         c.time_bank_ms = 30_000;
-    });
+    })
+    .await;
     let (mut first, mut second) = two_players(&f).await;
     // Just before 15 s + 30 s of bank: nothing happened.
     tokio::time::advance(Duration::from_millis(44_900)).await;
@@ -139,13 +152,14 @@ async fn the_clock_spends_the_time_bank_then_acts() {
     drain(&mut first);
 }
 
-#[tokio::test(start_paused = true)]
+#[tokio::test]
 async fn a_disconnected_player_gets_the_grace_period_then_the_clock_folds() {
     let f = fixture(|c| {
         c.action_timeout_ms = 15_000;
         c.time_bank_ms = 0;
         c.disconnect_grace_ms = 2_000;
-    });
+    })
+    .await;
     let (first, mut second) = two_players(&f).await;
     // The first player brings in (by clock after 15 s), the second is then to act.
     tokio::time::advance(Duration::from_millis(15_100)).await;
@@ -162,12 +176,13 @@ async fn a_disconnected_player_gets_the_grace_period_then_the_clock_folds() {
     assert_eq!(f.app.metrics.timeouts.load(Relaxed), 2);
 }
 
-#[tokio::test(start_paused = true)]
+#[tokio::test]
 async fn a_slow_subscriber_gets_a_snapshot_then_is_dropped_if_it_stays_slow() {
     let f = fixture(|c| {
         c.action_timeout_ms = 100;
         c.time_bank_ms = 0;
-    });
+    })
+    .await;
     let mut slow = join(&f, "slow", 4).await;
     let (a, _b) = two_players(&f).await;
     settle().await;
@@ -189,7 +204,7 @@ async fn a_slow_subscriber_gets_a_snapshot_then_is_dropped_if_it_stays_slow() {
     assert!(slow.kick.is_cancelled(), "a client that never reads is disconnected");
 }
 
-#[tokio::test(start_paused = true)]
+#[tokio::test]
 async fn regression_a_newcomer_in_a_seat_does_not_see_the_previous_players_cards() {
     // Found in review: after a hand, the finished hand stays in snapshots; the seat's view of
     // it must stay with the player who was dealt in there.
@@ -197,7 +212,8 @@ async fn regression_a_newcomer_in_a_seat_does_not_see_the_previous_players_cards
         c.action_timeout_ms = 1_000;
         c.time_bank_ms = 0;
         c.hand_pause_ms = 1_000;
-    });
+    })
+    .await;
     let mut a = join(&f, "a", 1024).await;
     let mut b = join(&f, "b", 1024).await;
     sit(&f, &a, 1).await;

@@ -1,0 +1,565 @@
+//! Persistence for the stud server, behind one trait ([`Store`]) with two implementations
+//! through sqlx: Postgres (production) and SQLite (the embedded default, so `cargo run`
+//! needs nothing).
+//!
+//! What is stored: players and their guest sessions, tables (so they survive a restart),
+//! every finished hand (its full [`HandRecord`]; PHH and text histories are rendered from it),
+//! each seat's part in a hand, and the chip ledger with its running sums.
+//!
+//! Key decision: every chip movement is a [`Write`] that goes through one FIFO, the
+//! [`writer`], and each batch is one transaction. The database therefore always holds a
+//! prefix of the server's chip movements, each of them balanced, so after a crash it is
+//! consistent: a hand whose result was not stored never happened, and the stacks stored are
+//! those the players had before it (see [`Store::open_stacks`]).
+
+/// The columns of `hands h` that make a [`StoredHand`] (a macro so `concat!` can build
+/// `&'static` SQL from it).
+macro_rules! hand_columns {
+    () => {
+        "h.id, h.table_id, h.number, h.started_at_ms, h.ended_at_ms, h.record"
+    };
+}
+
+mod pg;
+mod sqlite;
+pub mod writer;
+
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+use sha2::{Digest, Sha256};
+use stud_engine::{Chips, HandRecord, Seat, TableConfig, Variant};
+use uuid::Uuid;
+
+pub use pg::PgStore;
+pub use sqlite::SqliteStore;
+pub use writer::{Writer, WriterConfig, WriterStats, WriterTask};
+
+/// A store error.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The URL names no backend we have.
+    #[error("unsupported database URL {0:?}: use postgres://... or sqlite://...")]
+    BadUrl(String),
+    /// The database refused or could not be reached.
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    /// The schema could not be brought up to date.
+    #[error("migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored value does not decode.
+    #[error("stored data does not decode: {0}")]
+    Corrupt(String),
+}
+
+/// Store results.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Which database a store talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// PostgreSQL
+    Postgres,
+    /// SQLite (a file, or memory)
+    Sqlite,
+}
+
+/// A new guest session: a new player with an account holding `starting_balance`.
+#[derive(Clone, Debug)]
+pub struct NewSession {
+    /// the player
+    pub player_id: Uuid,
+    /// the session
+    pub session_id: Uuid,
+    /// display name
+    pub name: String,
+    /// [`token_hash`] of the bearer token
+    pub token_hash: String,
+    /// play money issued to the new account
+    pub starting_balance: Chips,
+    /// ms since the Unix epoch
+    pub created_at_ms: u64,
+}
+
+/// A stored session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSession {
+    /// the player
+    pub player_id: Uuid,
+    /// the session
+    pub session_id: Uuid,
+    /// display name
+    pub name: String,
+}
+
+/// A table: its rules and stakes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredTable {
+    /// the table
+    pub id: Uuid,
+    /// display name
+    pub name: String,
+    /// rules and stakes
+    pub config: TableConfig,
+    /// smallest buy-in
+    pub min_buy_in: Chips,
+    /// largest buy-in
+    pub max_buy_in: Chips,
+    /// ms since the Unix epoch
+    pub created_at_ms: u64,
+    /// closed tables are kept for their history but not opened
+    pub closed: bool,
+}
+
+/// One seat's part in a finished hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandSeat {
+    /// the seat
+    pub seat: Seat,
+    /// who sat there
+    pub player_id: Uuid,
+    /// their session
+    pub session_id: Uuid,
+    /// their name at the time
+    pub name: String,
+    /// chips won minus chips put in
+    pub net: i64,
+    /// whether they were still in at showdown
+    pub showdown: bool,
+}
+
+/// A finished hand as it is stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredHand {
+    /// the hand
+    pub hand_id: Uuid,
+    /// the table
+    pub table_id: Uuid,
+    /// the table's hand counter
+    pub number: u64,
+    /// ms since the Unix epoch
+    pub started_at_ms: u64,
+    /// ms since the Unix epoch
+    pub ended_at_ms: u64,
+    /// the full record, seed included: never send it unfiltered to a player
+    pub record: HandRecord,
+    /// who played, by seat
+    pub seats: Vec<HandSeat>,
+}
+
+impl StoredHand {
+    /// The seat `player` played, if they were dealt in.
+    pub fn seat_of(&self, player: Uuid) -> Option<&HandSeat> {
+        self.seats.iter().find(|s| s.player_id == player)
+    }
+
+    /// The game.
+    pub fn variant(&self) -> Variant {
+        self.record.config.variant
+    }
+}
+
+/// What a ledger entry records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LedgerKind {
+    /// new play money into an account
+    Issue,
+    /// account to a table stack
+    BuyIn,
+    /// account to a table stack, between hands
+    TopUp,
+    /// table stack back to the account
+    CashOut,
+}
+
+impl LedgerKind {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LedgerKind::Issue => "issue",
+            LedgerKind::BuyIn => "buy_in",
+            LedgerKind::TopUp => "top_up",
+            LedgerKind::CashOut => "cash_out",
+        }
+    }
+}
+
+/// A chip movement between a player's account and their stack at a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerEntry {
+    /// whose chips
+    pub player_id: Uuid,
+    /// the table (none for `issue`)
+    pub table_id: Option<Uuid>,
+    /// what
+    pub kind: LedgerKind,
+    /// chips moved: always positive; the kind gives the direction
+    pub amount: Chips,
+    /// ms since the Unix epoch
+    pub at_ms: u64,
+}
+
+impl LedgerEntry {
+    /// (balance delta, stack delta).
+    pub fn deltas(&self) -> (i64, i64) {
+        let x = chips_i64(self.amount);
+        match self.kind {
+            LedgerKind::Issue => (x, 0),
+            LedgerKind::BuyIn | LedgerKind::TopUp => (-x, x),
+            LedgerKind::CashOut => (x, -x),
+        }
+    }
+}
+
+/// One item for the writer: a finished hand (with its seats' results, which are ledger
+/// entries of kind `hand`) or a chip movement.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// a finished hand
+    Hand(Arc<StoredHand>),
+    /// a buy-in, top-up or cash-out
+    Ledger(LedgerEntry),
+}
+
+/// A player's chips on a table as the ledger has them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenStack {
+    /// the table
+    pub table_id: Uuid,
+    /// the player
+    pub player_id: Uuid,
+    /// chips
+    pub stack: Chips,
+}
+
+/// The ledger's totals: `issued == balances + on_tables` always.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LedgerTotals {
+    /// all play money ever issued
+    pub issued: i64,
+    /// sum of account balances
+    pub balances: i64,
+    /// sum of stacks on tables
+    pub on_tables: i64,
+    /// sum of every entry's balance and stack deltas (checks the running sums)
+    pub ledger_sum: i64,
+}
+
+impl LedgerTotals {
+    /// Whether no chip was created or lost.
+    pub fn conserved(&self) -> bool {
+        self.issued == self.balances + self.on_tables && self.ledger_sum == self.issued
+    }
+}
+
+/// An operator's hand search, newest first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandQuery {
+    /// only this table
+    pub table: Option<Uuid>,
+    /// only hands this player was dealt into
+    pub player: Option<Uuid>,
+    /// only hands that ended at or after this time (ms since the Unix epoch)
+    pub since_ms: Option<u64>,
+    /// only hands older than this one (paging)
+    pub before: Option<Cursor>,
+    /// at most this many
+    pub limit: u32,
+}
+
+/// A position in the newest-first order of hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    /// the last hand's end
+    pub ended_at_ms: u64,
+    /// the last hand
+    pub hand_id: Uuid,
+}
+
+impl Cursor {
+    /// The cursor after `hand`.
+    pub fn after(hand: &StoredHand) -> Cursor {
+        Cursor { ended_at_ms: hand.ended_at_ms, hand_id: hand.hand_id }
+    }
+
+    /// Opaque text form (`<ms>-<uuid>`).
+    pub fn encode(&self) -> String {
+        format!("{}-{}", self.ended_at_ms, self.hand_id.simple())
+    }
+
+    /// Parses [`Cursor::encode`].
+    pub fn decode(text: &str) -> Option<Cursor> {
+        let (ms, id) = text.split_once('-')?;
+        Some(Cursor { ended_at_ms: ms.parse().ok()?, hand_id: Uuid::try_parse(id).ok()? })
+    }
+}
+
+/// The storage interface. Implementations are cheap to share (`Arc<dyn Store>`).
+pub trait Store: Send + Sync + 'static {
+    /// Which database.
+    fn backend(&self) -> Backend;
+
+    /// Writes a batch in one transaction: all of it, or nothing.
+    fn write_batch<'a>(&'a self, batch: &'a [Write]) -> BoxFuture<'a, Result<()>>;
+
+    /// Creates a player, their session and their account (an `issue` entry), in one transaction.
+    fn create_session<'a>(&'a self, session: &'a NewSession) -> BoxFuture<'a, Result<()>>;
+
+    /// The session whose token hashes to `token_hash`.
+    fn session_by_token<'a>(&'a self, token_hash: &'a str) -> BoxFuture<'a, Result<Option<StoredSession>>>;
+
+    /// A player's account balance.
+    fn balance(&self, player: Uuid) -> BoxFuture<'_, Result<Chips>>;
+
+    /// Inserts or replaces a table.
+    fn save_table<'a>(&'a self, table: &'a StoredTable) -> BoxFuture<'a, Result<()>>;
+
+    /// Every table, oldest first.
+    fn tables(&self) -> BoxFuture<'_, Result<Vec<StoredTable>>>;
+
+    /// The last `limit` hands of a session, newest first.
+    fn session_hands(&self, session: Uuid, limit: u32) -> BoxFuture<'_, Result<Vec<StoredHand>>>;
+
+    /// One hand.
+    fn hand(&self, id: Uuid) -> BoxFuture<'_, Result<Option<StoredHand>>>;
+
+    /// Hands matching a query, newest first.
+    fn hands<'a>(&'a self, query: &'a HandQuery) -> BoxFuture<'a, Result<Vec<StoredHand>>>;
+
+    /// Every non-zero stack on a table, as the ledger has it.
+    fn open_stacks(&self) -> BoxFuture<'_, Result<Vec<OpenStack>>>;
+
+    /// The ledger's totals.
+    fn totals(&self) -> BoxFuture<'_, Result<LedgerTotals>>;
+}
+
+/// Opens the store a URL names (`postgres://…`, `postgresql://…`, `sqlite://…`,
+/// `sqlite::memory:`) and brings its schema up to date.
+///
+/// # Errors
+/// [`StoreError`] when the URL is not one of those, the database cannot be reached, or a
+/// migration fails.
+pub async fn open(url: &str) -> Result<Arc<dyn Store>> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(PgStore::connect(url).await?))
+    } else if url.starts_with("sqlite:") {
+        Ok(Arc::new(SqliteStore::connect(url).await?))
+    } else {
+        Err(StoreError::BadUrl(url.to_owned()))
+    }
+}
+
+/// sha256 of a bearer token, hex: what the store keeps instead of the token.
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+fn chips_i64(c: Chips) -> i64 {
+    // Stacks are capped far below i64::MAX (the engine's MAX_CHIPS).
+    i64::try_from(c).unwrap_or(i64::MAX)
+}
+
+fn ms_i64(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
+
+fn to_u64(v: i64, what: &str) -> Result<u64> {
+    u64::try_from(v).map_err(|_| StoreError::Corrupt(format!("negative {what}: {v}")))
+}
+
+fn variant_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Stud => "stud",
+        Variant::Stud8 => "stud8",
+        Variant::Razz => "razz",
+    }
+}
+
+/// A batch laid out in columns, the same for both backends.
+#[derive(Default)]
+struct Plan {
+    hand_id: Vec<Uuid>,
+    hand_table: Vec<Uuid>,
+    hand_number: Vec<i64>,
+    hand_variant: Vec<&'static str>,
+    hand_started: Vec<i64>,
+    hand_ended: Vec<i64>,
+    hand_commitment: Vec<Option<String>>,
+    hand_seed: Vec<Option<String>>,
+    hand_record: Vec<String>,
+    seat_hand: Vec<Uuid>,
+    seat_no: Vec<i16>,
+    seat_player: Vec<Uuid>,
+    seat_session: Vec<Uuid>,
+    seat_name: Vec<String>,
+    seat_net: Vec<i64>,
+    seat_showdown: Vec<bool>,
+    seat_ended: Vec<i64>,
+    ledger: Vec<LedgerRow>,
+    /// net balance change per player
+    accounts: Vec<(Uuid, i64)>,
+    /// net stack change per (table, player)
+    stacks: Vec<(Uuid, Uuid, i64)>,
+}
+
+struct LedgerRow {
+    at_ms: i64,
+    player_id: Uuid,
+    table_id: Option<Uuid>,
+    hand_id: Option<Uuid>,
+    kind: &'static str,
+    balance_delta: i64,
+    stack_delta: i64,
+}
+
+impl Plan {
+    fn new(batch: &[Write]) -> Result<Plan> {
+        use std::collections::HashMap;
+        let mut p = Plan::default();
+        let mut accounts: HashMap<Uuid, i64> = HashMap::new();
+        let mut stacks: HashMap<(Uuid, Uuid), i64> = HashMap::new();
+        for w in batch {
+            match w {
+                Write::Hand(h) => {
+                    let record = serde_json::to_string(&h.record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                    p.hand_id.push(h.hand_id);
+                    p.hand_table.push(h.table_id);
+                    p.hand_number.push(ms_i64(h.number));
+                    p.hand_variant.push(variant_name(h.variant()));
+                    p.hand_started.push(ms_i64(h.started_at_ms));
+                    p.hand_ended.push(ms_i64(h.ended_at_ms));
+                    p.hand_commitment.push(h.record.commitment.clone());
+                    p.hand_seed.push(h.record.seed.clone());
+                    p.hand_record.push(record);
+                    for s in &h.seats {
+                        p.seat_hand.push(h.hand_id);
+                        p.seat_no.push(i16::from(s.seat.number()));
+                        p.seat_player.push(s.player_id);
+                        p.seat_session.push(s.session_id);
+                        p.seat_name.push(s.name.clone());
+                        p.seat_net.push(s.net);
+                        p.seat_showdown.push(s.showdown);
+                        p.seat_ended.push(ms_i64(h.ended_at_ms));
+                        p.ledger.push(LedgerRow {
+                            at_ms: ms_i64(h.ended_at_ms),
+                            player_id: s.player_id,
+                            table_id: Some(h.table_id),
+                            hand_id: Some(h.hand_id),
+                            kind: "hand",
+                            balance_delta: 0,
+                            stack_delta: s.net,
+                        });
+                        *stacks.entry((h.table_id, s.player_id)).or_default() += s.net;
+                    }
+                }
+                Write::Ledger(e) => {
+                    let (balance_delta, stack_delta) = e.deltas();
+                    p.ledger.push(LedgerRow {
+                        at_ms: ms_i64(e.at_ms),
+                        player_id: e.player_id,
+                        table_id: e.table_id,
+                        hand_id: None,
+                        kind: e.kind.as_str(),
+                        balance_delta,
+                        stack_delta,
+                    });
+                    *accounts.entry(e.player_id).or_default() += balance_delta;
+                    if let Some(t) = e.table_id {
+                        *stacks.entry((t, e.player_id)).or_default() += stack_delta;
+                    }
+                }
+            }
+        }
+        p.accounts = accounts.into_iter().filter(|(_, d)| *d != 0).collect();
+        p.stacks = stacks.into_iter().filter(|(_, d)| *d != 0).map(|((t, pl), d)| (t, pl, d)).collect();
+        // A fixed order keeps concurrent writers (several servers on one database) from
+        // deadlocking on the running sums.
+        p.accounts.sort_unstable();
+        p.stacks.sort_unstable();
+        Ok(p)
+    }
+}
+
+/// Decodes a stored hand from its columns.
+#[allow(clippy::too_many_arguments)]
+fn decode_hand(
+    hand_id: Uuid,
+    table_id: Uuid,
+    number: i64,
+    started_at_ms: i64,
+    ended_at_ms: i64,
+    record: &str,
+    seats: Vec<HandSeat>,
+) -> Result<StoredHand> {
+    let record: HandRecord =
+        serde_json::from_str(record).map_err(|e| StoreError::Corrupt(format!("hand {hand_id}: {e}")))?;
+    Ok(StoredHand {
+        hand_id,
+        table_id,
+        number: to_u64(number, "hand number")?,
+        started_at_ms: to_u64(started_at_ms, "time")?,
+        ended_at_ms: to_u64(ended_at_ms, "time")?,
+        record,
+        seats,
+    })
+}
+
+fn decode_seat(
+    seat: i64,
+    player_id: Uuid,
+    session_id: Uuid,
+    name: String,
+    net: i64,
+    showdown: bool,
+) -> Result<HandSeat> {
+    let seat =
+        u8::try_from(seat).ok().and_then(Seat::new).ok_or_else(|| StoreError::Corrupt(format!("seat {seat}")))?;
+    Ok(HandSeat { seat, player_id, session_id, name, net, showdown })
+}
+
+fn decode_table(
+    id: Uuid,
+    name: String,
+    config: &str,
+    min_buy_in: i64,
+    max_buy_in: i64,
+    created_at_ms: i64,
+    closed: bool,
+) -> Result<StoredTable> {
+    let config: TableConfig =
+        serde_json::from_str(config).map_err(|e| StoreError::Corrupt(format!("table {id}: {e}")))?;
+    Ok(StoredTable {
+        id,
+        name,
+        config,
+        min_buy_in: to_u64(min_buy_in, "buy-in")?,
+        max_buy_in: to_u64(max_buy_in, "buy-in")?,
+        created_at_ms: to_u64(created_at_ms, "time")?,
+        closed,
+    })
+}
+
+fn encode_table(t: &StoredTable) -> Result<String> {
+    serde_json::to_string(&t.config).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+/// Puts each hand's seats (from a seat query, in any order) into the hands, keeping the
+/// hands' order.
+fn attach_seats(hands: &mut [StoredHand], seats: Vec<(Uuid, HandSeat)>) {
+    let index: std::collections::HashMap<Uuid, usize> = hands.iter().enumerate().map(|(i, h)| (h.hand_id, i)).collect();
+    for (hand, seat) in seats {
+        if let Some(&i) = index.get(&hand) {
+            hands[i].seats.push(seat);
+        }
+    }
+    for h in hands {
+        h.seats.sort_by_key(|s| s.seat);
+    }
+}

@@ -1,0 +1,321 @@
+//! One conformance suite, run against both backends: SQLite (always) and Postgres (when
+//! `TEST_DATABASE_URL` is set; each run gets a schema of its own). On a machine without
+//! Postgres the Postgres run is skipped with a notice, unless `STUD_REQUIRE_POSTGRES=1`
+//! (CI sets it), which turns the skip into a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use stud_engine::bot::Bot;
+use stud_engine::{Hand, Seat, Seed, TableConfig, Variant};
+use stud_store::{
+    Cursor, HandQuery, HandSeat, LedgerEntry, LedgerKind, NewSession, PgStore, SqliteStore, Store, StoredHand,
+    StoredTable, Write, Writer, WriterConfig, token_hash,
+};
+use uuid::Uuid;
+
+/// A store and a way to run raw SQL on it (to break and mend it).
+struct Backend {
+    store: Arc<dyn Store>,
+    raw: Raw,
+}
+
+enum Raw {
+    Pg(sqlx::PgPool),
+    Sqlite(sqlx::SqlitePool),
+}
+
+impl Backend {
+    async fn exec(&self, sql: &'static str) {
+        match &self.raw {
+            Raw::Pg(p) => sqlx::query(sql).execute(p).await.map(|_| ()),
+            Raw::Sqlite(p) => sqlx::query(sql).execute(p).await.map(|_| ()),
+        }
+        .unwrap();
+    }
+}
+
+async fn sqlite() -> Backend {
+    let store = SqliteStore::connect("sqlite::memory:").await.unwrap();
+    Backend { raw: Raw::Sqlite(store.pool().clone()), store: Arc::new(store) }
+}
+
+async fn postgres() -> Option<(Backend, sqlx::PgPool, String)> {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        assert!(
+            std::env::var("STUD_REQUIRE_POSTGRES").is_err(),
+            "STUD_REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not: the Postgres suite would be skipped"
+        );
+        eprintln!("notice: TEST_DATABASE_URL is not set; the Postgres store tests are skipped");
+        return None;
+    };
+    let schema = format!("conformance_{}", Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&url).await.expect("TEST_DATABASE_URL does not answer");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}"))).execute(&admin).await.unwrap();
+    let options = sqlx::postgres::PgConnectOptions::from_str(&url).unwrap().options([("search_path", schema.as_str())]);
+    let store = PgStore::connect_with(options).await.unwrap();
+    Some((Backend { raw: Raw::Pg(store.pool().clone()), store: Arc::new(store) }, admin, schema))
+}
+
+fn seat(n: u8) -> Seat {
+    Seat::new(n).unwrap()
+}
+
+fn session(name: &str) -> NewSession {
+    NewSession {
+        player_id: Uuid::new_v4(),
+        session_id: Uuid::new_v4(),
+        name: name.into(),
+        token_hash: token_hash(&Uuid::new_v4().to_string()),
+        starting_balance: 100_000,
+        created_at_ms: 1_000,
+    }
+}
+
+fn entry(s: &NewSession, table: Uuid, kind: LedgerKind, amount: u64) -> Write {
+    Write::Ledger(LedgerEntry { player_id: s.player_id, table_id: Some(table), kind, amount, at_ms: 2_000 })
+}
+
+/// A real finished hand between `players` (seats 1..), played by bots from `seed`.
+fn hand(table: Uuid, players: &[&NewSession], stack: u64, seed: u8, ended_at_ms: u64) -> StoredHand {
+    let config = TableConfig::new(Variant::Stud, 40, 50, 200, 400);
+    let seats: Vec<(Seat, u64)> = (1..=players.len() as u8).map(|n| (seat(n), stack)).collect();
+    let (mut h, _) = Hand::start(config, &seats, Seed([seed; 32])).unwrap();
+    let mut bots: Vec<Bot> = (0..8).map(|k| Bot::new(u64::from(seed) * 8 + k)).collect();
+    while let Some(s) = h.to_act() {
+        let a = bots[usize::from(s.number()) - 1].choose(&h.legal_actions(s));
+        h.apply(s, a).unwrap();
+    }
+    let record = h.record();
+    let result = record.result.clone().unwrap();
+    let seats = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let after = result.finishing_stacks[i].chips;
+            HandSeat {
+                seat: seat(i as u8 + 1),
+                player_id: p.player_id,
+                session_id: p.session_id,
+                name: p.name.clone(),
+                net: after as i64 - stack as i64,
+                showdown: result.showdown.iter().any(|s| s.seat == seat(i as u8 + 1)),
+            }
+        })
+        .collect();
+    StoredHand {
+        hand_id: Uuid::new_v4(),
+        table_id: table,
+        number: u64::from(seed),
+        started_at_ms: ended_at_ms - 10,
+        ended_at_ms,
+        record,
+        seats,
+    }
+}
+
+async fn conserved(store: &dyn Store) -> stud_store::LedgerTotals {
+    let t = store.totals().await.unwrap();
+    assert!(t.conserved(), "{t:?}");
+    t
+}
+
+async fn sessions_and_tables(b: &Backend) {
+    let s = b.store.as_ref();
+    let alice = session("Alice");
+    s.create_session(&alice).await.unwrap();
+    let found = s.session_by_token(&alice.token_hash).await.unwrap().unwrap();
+    assert_eq!((found.player_id, found.session_id, found.name.as_str()), (alice.player_id, alice.session_id, "Alice"));
+    assert!(s.session_by_token(&token_hash("nope")).await.unwrap().is_none());
+    assert_eq!(s.balance(alice.player_id).await.unwrap(), 100_000);
+    assert_eq!(s.balance(Uuid::new_v4()).await.unwrap(), 0);
+    // The same token twice is refused: tokens are unique.
+    assert!(
+        s.create_session(&NewSession { player_id: Uuid::new_v4(), session_id: Uuid::new_v4(), ..alice.clone() })
+            .await
+            .is_err()
+    );
+
+    let mut t = StoredTable {
+        id: Uuid::new_v4(),
+        name: "Razz 1".into(),
+        config: TableConfig::new(Variant::Razz, 10, 20, 40, 80),
+        min_buy_in: 800,
+        max_buy_in: 8_000,
+        created_at_ms: 5,
+        closed: false,
+    };
+    s.save_table(&t).await.unwrap();
+    t.closed = true;
+    t.name = "Razz 1 (closed)".into();
+    s.save_table(&t).await.unwrap();
+    assert_eq!(s.tables().await.unwrap(), vec![t]);
+    conserved(s).await;
+}
+
+async fn hands_and_the_ledger(b: &Backend) {
+    let s = b.store.as_ref();
+    let table = Uuid::new_v4();
+    let t0 = conserved(s).await;
+    let (p1, p2, p3) = (session("p1"), session("p2"), session("p3"));
+    for p in [&p1, &p2, &p3] {
+        s.create_session(p).await.unwrap();
+    }
+    let mut batch = vec![
+        entry(&p1, table, LedgerKind::BuyIn, 10_000),
+        entry(&p2, table, LedgerKind::BuyIn, 10_000),
+        entry(&p3, table, LedgerKind::BuyIn, 10_000),
+    ];
+    // Twelve hands; each starts every stack at 10,000 so nets are exact per hand.
+    let hands: Vec<StoredHand> =
+        (1..=12).map(|k| hand(table, &[&p1, &p2, &p3], 10_000, k, 10_000 + u64::from(k))).collect();
+    batch.extend(hands.iter().map(|h| Write::Hand(Arc::new(h.clone()))));
+    s.write_batch(&batch).await.unwrap();
+    let t = conserved(s).await;
+    assert_eq!(t.issued - t0.issued, 300_000);
+    assert_eq!(t.on_tables - t0.on_tables, 30_000);
+
+    // Stacks on the table: buy-in plus every net, per player.
+    let mut open = s.open_stacks().await.unwrap();
+    open.sort_by_key(|o| o.player_id);
+    for p in [&p1, &p2, &p3] {
+        let net: i64 = hands.iter().map(|h| h.seat_of(p.player_id).unwrap().net).sum();
+        let o = open.iter().find(|o| o.player_id == p.player_id).unwrap();
+        assert_eq!(o.stack as i64, 10_000 + net);
+        assert_eq!(o.table_id, table);
+        assert_eq!(s.balance(p.player_id).await.unwrap(), 90_000);
+    }
+
+    // LAST HAND: the newest first, limited, whole records.
+    let last = s.session_hands(p2.session_id, 5).await.unwrap();
+    let want: Vec<Uuid> = hands.iter().rev().take(5).map(|h| h.hand_id).collect();
+    assert_eq!(last.iter().map(|h| h.hand_id).collect::<Vec<_>>(), want);
+    assert_eq!(last[0], hands[11], "a hand reads back exactly as written");
+    assert_eq!(s.hand(hands[3].hand_id).await.unwrap().as_ref(), Some(&hands[3]));
+    assert!(s.hand(Uuid::new_v4()).await.unwrap().is_none());
+    assert!(s.session_hands(Uuid::new_v4(), 50).await.unwrap().is_empty());
+
+    // Operators' search: filters and cursor paging see every hand once, newest first.
+    let mut q = HandQuery { table: Some(table), limit: 5, ..HandQuery::default() };
+    let mut paged = Vec::new();
+    loop {
+        let page = s.hands(&q).await.unwrap();
+        paged.extend(page.iter().map(|h| h.hand_id));
+        match page.last() {
+            Some(h) if page.len() == 5 => q.before = Some(Cursor::after(h)),
+            _ => break,
+        }
+    }
+    assert_eq!(paged, hands.iter().rev().map(|h| h.hand_id).collect::<Vec<_>>());
+    let since = HandQuery { player: Some(p1.player_id), since_ms: Some(10_010), limit: 50, ..HandQuery::default() };
+    assert_eq!(s.hands(&since).await.unwrap().len(), 3);
+    let other = HandQuery { table: Some(Uuid::new_v4()), limit: 50, ..HandQuery::default() };
+    assert!(s.hands(&other).await.unwrap().is_empty());
+    let c = Cursor::after(&hands[0]);
+    assert_eq!(Cursor::decode(&c.encode()), Some(c));
+    assert_eq!(Cursor::decode("12-nope"), None);
+
+    // Cash-outs empty the table; the chips are back in the accounts.
+    let out: Vec<Write> = open
+        .iter()
+        .map(|o| {
+            let p = [&p1, &p2, &p3].into_iter().find(|p| p.player_id == o.player_id).unwrap();
+            entry(p, table, LedgerKind::CashOut, o.stack)
+        })
+        .collect();
+    s.write_batch(&out).await.unwrap();
+    let t = conserved(s).await;
+    assert_eq!((t.on_tables, t.balances - t0.balances), (0, 300_000));
+    assert!(s.open_stacks().await.unwrap().is_empty());
+}
+
+async fn a_failed_batch_writes_nothing(b: &Backend) {
+    let s = b.store.as_ref();
+    let table = Uuid::new_v4();
+    let (p1, p2) = (session("a"), session("b"));
+    s.create_session(&p1).await.unwrap();
+    s.create_session(&p2).await.unwrap();
+    let h = hand(table, &[&p1, &p2], 5_000, 3, 50_000);
+    s.write_batch(&[
+        entry(&p1, table, LedgerKind::BuyIn, 5_000),
+        entry(&p2, table, LedgerKind::BuyIn, 5_000),
+        Write::Hand(Arc::new(h.clone())),
+    ])
+    .await
+    .unwrap();
+    let before = conserved(s).await;
+    // The same hand again (a primary key clash) after a valid entry: all or nothing.
+    let again = [entry(&p1, table, LedgerKind::CashOut, 100), Write::Hand(Arc::new(h.clone()))];
+    assert!(s.write_batch(&again).await.is_err());
+    assert_eq!(conserved(s).await, before, "nothing of the failed batch was kept");
+}
+
+async fn the_writer_retries_until_the_database_is_back(b: &Backend) {
+    let table = Uuid::new_v4();
+    let (p1, p2) = (session("w1"), session("w2"));
+    b.store.create_session(&p1).await.unwrap();
+    b.store.create_session(&p2).await.unwrap();
+    let (writer, task) = Writer::spawn(b.store.clone(), WriterConfig { max_batch: 4, backlog_limit: 6 });
+    writer.push(entry(&p1, table, LedgerKind::BuyIn, 5_000)).unwrap();
+    writer.push(entry(&p2, table, LedgerKind::BuyIn, 5_000)).unwrap();
+    assert!(writer.flush().await);
+    // "Down": the hands table is gone; hands queue and are retried.
+    b.exec("ALTER TABLE hands RENAME TO hands_away").await;
+    let hands: Vec<StoredHand> = (1..=10).map(|k| hand(table, &[&p1, &p2], 5_000, k, 60_000 + u64::from(k))).collect();
+    for h in &hands {
+        writer.push(Write::Hand(Arc::new(h.clone()))).unwrap();
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while writer.stats().errors.load(std::sync::atomic::Ordering::Relaxed) < 2 && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(writer.stats().errors.load(std::sync::atomic::Ordering::Relaxed) >= 2, "the writer kept trying");
+    assert!(writer.backlogged(), "10 queued writes are over the limit of 6");
+    // Back up: everything lands, in order, nothing lost.
+    b.exec("ALTER TABLE hands_away RENAME TO hands").await;
+    assert!(tokio::time::timeout(Duration::from_secs(10), writer.flush()).await.unwrap());
+    assert!(!writer.backlogged());
+    assert_eq!(writer.stats().hands.load(std::sync::atomic::Ordering::Relaxed), 10);
+    let stored = b.store.hands(&HandQuery { table: Some(table), limit: 50, ..HandQuery::default() }).await.unwrap();
+    assert_eq!(stored.len(), 10);
+    let net: i64 = hands.iter().map(|h| h.seat_of(p1.player_id).unwrap().net).sum();
+    let open = b.store.open_stacks().await.unwrap();
+    assert_eq!(open.iter().find(|o| o.player_id == p1.player_id).unwrap().stack as i64, 5_000 + net);
+    conserved(b.store.as_ref()).await;
+    drop(writer);
+    task.await.unwrap();
+}
+
+async fn suite(b: Backend) {
+    sessions_and_tables(&b).await;
+    hands_and_the_ledger(&b).await;
+    a_failed_batch_writes_nothing(&b).await;
+    the_writer_retries_until_the_database_is_back(&b).await;
+}
+
+#[tokio::test]
+async fn sqlite_conformance() {
+    suite(sqlite().await).await;
+}
+
+#[tokio::test]
+async fn postgres_conformance() {
+    if let Some((b, admin, schema)) = postgres().await {
+        suite(b).await;
+        let drop = format!("DROP SCHEMA {schema} CASCADE");
+        sqlx::query(sqlx::AssertSqlSafe(drop)).execute(&admin).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn open_picks_the_backend_from_the_url() {
+    assert!(stud_store::open("mysql://x").await.is_err());
+    let s = stud_store::open("sqlite::memory:").await.unwrap();
+    assert_eq!(s.backend(), stud_store::Backend::Sqlite);
+    if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
+        assert_eq!(stud_store::open(&url).await.unwrap().backend(), stud_store::Backend::Postgres);
+    }
+}

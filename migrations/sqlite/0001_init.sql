@@ -1,0 +1,90 @@
+-- The stud server's schema (SQLite). Chips are INTEGER; times are milliseconds since the Unix epoch.
+
+CREATE TABLE players (
+    id            BLOB PRIMARY KEY,
+    name          TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL
+);
+
+CREATE TABLE sessions (
+    id            BLOB PRIMARY KEY,
+    player_id     BLOB NOT NULL REFERENCES players (id),
+    -- sha256 of the bearer token (hex); the token itself is never stored
+    token_hash    TEXT NOT NULL UNIQUE,
+    name          TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL
+);
+
+-- Tables and their rules, so they survive a restart.
+CREATE TABLE tables (
+    id            BLOB PRIMARY KEY,
+    name          TEXT NOT NULL,
+    config        TEXT NOT NULL,
+    min_buy_in    INTEGER NOT NULL,
+    max_buy_in    INTEGER NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    closed        INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE hands (
+    id            BLOB PRIMARY KEY,
+    table_id      BLOB NOT NULL,
+    number        INTEGER NOT NULL,
+    variant       TEXT NOT NULL,
+    started_at_ms INTEGER NOT NULL,
+    ended_at_ms   INTEGER NOT NULL,
+    commitment    TEXT,
+    seed          TEXT,
+    -- the full HandRecord as JSON: PHH and text histories are rendered from it
+    record        TEXT NOT NULL
+);
+CREATE INDEX hands_by_time ON hands (ended_at_ms DESC, id DESC);
+CREATE INDEX hands_by_table ON hands (table_id, ended_at_ms DESC, id DESC);
+
+CREATE TABLE hand_seats (
+    hand_id     BLOB NOT NULL REFERENCES hands (id),
+    seat        INTEGER NOT NULL,
+    player_id   BLOB NOT NULL,
+    session_id  BLOB NOT NULL,
+    -- the player's name at the time
+    name        TEXT NOT NULL,
+    net         INTEGER NOT NULL,
+    showdown    INTEGER NOT NULL,
+    ended_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (hand_id, seat)
+);
+-- "the last 50 hands of session S" is one range scan of this index
+CREATE INDEX hand_seats_by_session ON hand_seats (session_id, ended_at_ms DESC, hand_id DESC);
+CREATE INDEX hand_seats_by_player ON hand_seats (player_id, ended_at_ms DESC, hand_id DESC);
+
+-- Every chip movement. balance_delta moves chips in or out of the player's account,
+-- stack_delta in or out of their stack at table_id. Kinds:
+--   issue     balance +x           (new play money)
+--   buy_in    balance -x, stack +x
+--   top_up    balance -x, stack +x
+--   cash_out  balance +x, stack -x (leave, table closed, shutdown, recovery after a crash)
+--   hand      stack +net           (the nets of one hand sum to zero)
+CREATE TABLE ledger (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    at_ms         INTEGER NOT NULL,
+    player_id     BLOB NOT NULL,
+    table_id      BLOB,
+    hand_id       BLOB,
+    kind          TEXT NOT NULL,
+    balance_delta INTEGER NOT NULL,
+    stack_delta   INTEGER NOT NULL
+);
+CREATE INDEX ledger_by_player ON ledger (player_id, id);
+
+-- Running sums of the ledger, kept in the same transaction as the entries.
+CREATE TABLE accounts (
+    player_id BLOB PRIMARY KEY,
+    balance   INTEGER NOT NULL
+);
+
+CREATE TABLE table_stacks (
+    table_id  BLOB NOT NULL,
+    player_id BLOB NOT NULL,
+    stack     INTEGER NOT NULL,
+    PRIMARY KEY (table_id, player_id)
+);
