@@ -38,6 +38,12 @@ CREATE TABLE hands (
     -- the full HandRecord as JSON: PHH and text histories are rendered from it
     record        TEXT NOT NULL
 );
+-- lz4 is much cheaper than the default pglz for the records; keep the default where the
+-- server was built without it.
+DO $$ BEGIN
+    ALTER TABLE hands ALTER COLUMN record SET COMPRESSION lz4;
+EXCEPTION WHEN OTHERS THEN NULL;
+END $$;
 CREATE INDEX hands_by_time ON hands (ended_at_ms DESC, id DESC);
 CREATE INDEX hands_by_table ON hands (table_id, ended_at_ms DESC, id DESC);
 
@@ -63,7 +69,9 @@ CREATE INDEX hand_seats_by_player ON hand_seats (player_id, ended_at_ms DESC, ha
 --   buy_in    balance -x, stack +x
 --   top_up    balance -x, stack +x
 --   cash_out  balance +x, stack -x (leave, table closed, shutdown, recovery after a crash)
---   hand      stack +net           (the nets of one hand sum to zero)
+-- A hand's results are ledger entries too (stack +net; the nets of a hand sum to zero): they
+-- are the hand_seats rows, written in the same transaction as the hand. The view ledger_all
+-- shows both kinds as one ledger.
 CREATE TABLE ledger (
     id            BIGSERIAL PRIMARY KEY,
     at_ms         BIGINT NOT NULL,
@@ -88,3 +96,9 @@ CREATE TABLE table_stacks (
     stack     BIGINT NOT NULL,
     PRIMARY KEY (table_id, player_id)
 );
+
+CREATE VIEW ledger_all AS
+    SELECT at_ms, player_id, table_id, hand_id, kind, balance_delta, stack_delta FROM ledger
+    UNION ALL
+    SELECT s.ended_at_ms, s.player_id, h.table_id, s.hand_id, 'hand', 0, s.net
+    FROM hand_seats s JOIN hands h ON h.id = s.hand_id;

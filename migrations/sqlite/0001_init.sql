@@ -63,7 +63,9 @@ CREATE INDEX hand_seats_by_player ON hand_seats (player_id, ended_at_ms DESC, ha
 --   buy_in    balance -x, stack +x
 --   top_up    balance -x, stack +x
 --   cash_out  balance +x, stack -x (leave, table closed, shutdown, recovery after a crash)
---   hand      stack +net           (the nets of one hand sum to zero)
+-- A hand's results are ledger entries too (stack +net; the nets of a hand sum to zero): they
+-- are the hand_seats rows, written in the same transaction as the hand. The view ledger_all
+-- shows both kinds as one ledger.
 CREATE TABLE ledger (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
     at_ms         INTEGER NOT NULL,
@@ -88,3 +90,9 @@ CREATE TABLE table_stacks (
     stack     INTEGER NOT NULL,
     PRIMARY KEY (table_id, player_id)
 );
+
+CREATE VIEW ledger_all AS
+    SELECT at_ms, player_id, table_id, hand_id, kind, balance_delta, stack_delta FROM ledger
+    UNION ALL
+    SELECT s.ended_at_ms, s.player_id, h.table_id, s.hand_id, 'hand', 0, s.net
+    FROM hand_seats s JOIN hands h ON h.id = s.hand_id;

@@ -5,6 +5,7 @@
 //! quick built-in benchmark. Only this crate installs the tracing subscriber.
 
 mod bench;
+mod bench_store;
 mod load;
 mod serve;
 mod sim;
@@ -43,6 +44,8 @@ enum Command {
         /// Files to replay; none or `-` reads standard input.
         files: Vec<String>,
     },
+    /// Hands stored per second through the batching writer vs one transaction per hand.
+    BenchStore(bench_store::StoreBenchArgs),
     /// Verify stored hands: the seed matches the commitment, the deck it derives dealt every card
     /// recorded, the actions replay to the recorded result. One JSON line per hand.
     Verify(verify::VerifyArgs),
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(&args).map(|()| true),
         Command::Replay { files } => replay(&files),
         Command::Verify(args) => verify::run(&args),
+        Command::BenchStore(args) => bench_store::run(&args).map(|()| true),
         Command::Bench { evals, hand_seconds } => bench::run(evals, hand_seconds).map(|()| true),
     };
     match result {

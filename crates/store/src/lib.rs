@@ -241,7 +241,8 @@ pub struct LedgerTotals {
     pub balances: i64,
     /// sum of stacks on tables
     pub on_tables: i64,
-    /// sum of every entry's balance and stack deltas (checks the running sums)
+    /// sum of every ledger entry's balance and stack deltas, hands' nets included (checks the
+    /// running sums)
     pub ledger_sum: i64,
 }
 
@@ -413,7 +414,6 @@ struct LedgerRow {
     at_ms: i64,
     player_id: Uuid,
     table_id: Option<Uuid>,
-    hand_id: Option<Uuid>,
     kind: &'static str,
     balance_delta: i64,
     stack_delta: i64,
@@ -447,15 +447,7 @@ impl Plan {
                         p.seat_net.push(s.net);
                         p.seat_showdown.push(s.showdown);
                         p.seat_ended.push(ms_i64(h.ended_at_ms));
-                        p.ledger.push(LedgerRow {
-                            at_ms: ms_i64(h.ended_at_ms),
-                            player_id: s.player_id,
-                            table_id: Some(h.table_id),
-                            hand_id: Some(h.hand_id),
-                            kind: "hand",
-                            balance_delta: 0,
-                            stack_delta: s.net,
-                        });
+                        // The seat row is the hand's ledger entry (stack +net).
                         *stacks.entry((h.table_id, s.player_id)).or_default() += s.net;
                     }
                 }
@@ -465,7 +457,6 @@ impl Plan {
                         at_ms: ms_i64(e.at_ms),
                         player_id: e.player_id,
                         table_id: e.table_id,
-                        hand_id: None,
                         kind: e.kind.as_str(),
                         balance_delta,
                         stack_delta,

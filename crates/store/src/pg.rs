@@ -140,17 +140,14 @@ impl PgStore {
             let col = |f: fn(&crate::LedgerRow) -> i64| p.ledger.iter().map(f).collect::<Vec<i64>>();
             let players: Vec<Uuid> = p.ledger.iter().map(|r| r.player_id).collect();
             let tables: Vec<Option<Uuid>> = p.ledger.iter().map(|r| r.table_id).collect();
-            let hands: Vec<Option<Uuid>> = p.ledger.iter().map(|r| r.hand_id).collect();
             let kinds: Vec<&str> = p.ledger.iter().map(|r| r.kind).collect();
             sqlx::query(
-                "INSERT INTO ledger (at_ms, player_id, table_id, hand_id, kind, balance_delta, stack_delta)
-                 SELECT * FROM UNNEST($1::int8[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int8[],
-                                      $7::int8[])",
+                "INSERT INTO ledger (at_ms, player_id, table_id, kind, balance_delta, stack_delta)
+                 SELECT * FROM UNNEST($1::int8[], $2::uuid[], $3::uuid[], $4::text[], $5::int8[], $6::int8[])",
             )
             .bind(col(|r| r.at_ms))
             .bind(&players)
             .bind(&tables)
-            .bind(&hands)
             .bind(&kinds)
             .bind(col(|r| r.balance_delta))
             .bind(col(|r| r.stack_delta))
@@ -386,7 +383,8 @@ impl Store for PgStore {
                    (SELECT COALESCE(SUM(balance_delta), 0)::int8 FROM ledger WHERE kind = 'issue') AS issued,
                    (SELECT COALESCE(SUM(balance), 0)::int8 FROM accounts) AS balances,
                    (SELECT COALESCE(SUM(stack), 0)::int8 FROM table_stacks) AS on_tables,
-                   (SELECT COALESCE(SUM(balance_delta + stack_delta), 0)::int8 FROM ledger) AS ledger_sum",
+                   (SELECT COALESCE(SUM(balance_delta + stack_delta), 0)::int8 FROM ledger)
+                     + (SELECT COALESCE(SUM(net), 0)::int8 FROM hand_seats) AS ledger_sum",
             )
             .fetch_one(&self.pool)
             .await?;

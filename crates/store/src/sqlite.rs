@@ -146,14 +146,12 @@ impl SqliteStore {
             b.build().execute(&mut *tx).await?;
         }
         for rows in p.ledger.chunks(CHUNK) {
-            let mut b: QueryBuilder<Sqlite> = QueryBuilder::new(
-                "INSERT INTO ledger (at_ms, player_id, table_id, hand_id, kind, balance_delta, stack_delta) ",
-            );
+            let mut b: QueryBuilder<Sqlite> =
+                QueryBuilder::new("INSERT INTO ledger (at_ms, player_id, table_id, kind, balance_delta, stack_delta) ");
             b.push_values(rows, |mut v, r| {
                 v.push_bind(r.at_ms)
                     .push_bind(r.player_id)
                     .push_bind(r.table_id)
-                    .push_bind(r.hand_id)
                     .push_bind(r.kind)
                     .push_bind(r.balance_delta)
                     .push_bind(r.stack_delta);
@@ -378,7 +376,8 @@ impl Store for SqliteStore {
                    (SELECT COALESCE(SUM(balance_delta), 0) FROM ledger WHERE kind = 'issue') AS issued,
                    (SELECT COALESCE(SUM(balance), 0) FROM accounts) AS balances,
                    (SELECT COALESCE(SUM(stack), 0) FROM table_stacks) AS on_tables,
-                   (SELECT COALESCE(SUM(balance_delta + stack_delta), 0) FROM ledger) AS ledger_sum",
+                   (SELECT COALESCE(SUM(balance_delta + stack_delta), 0) FROM ledger)
+                     + (SELECT COALESCE(SUM(net), 0) FROM hand_seats) AS ledger_sum",
             )
             .fetch_one(&self.pool)
             .await?;

@@ -316,6 +316,13 @@ async fn open_picks_the_backend_from_the_url() {
     let s = stud_store::open("sqlite::memory:").await.unwrap();
     assert_eq!(s.backend(), stud_store::Backend::Sqlite);
     if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
-        assert_eq!(stud_store::open(&url).await.unwrap().backend(), stud_store::Backend::Postgres);
+        // In a schema of its own (the URL's `options`), so the shared database stays clean.
+        let schema = format!("open_{}", Uuid::new_v4().simple());
+        let admin = sqlx::PgPool::connect(&url).await.unwrap();
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}"))).execute(&admin).await.unwrap();
+        let sep = if url.contains('?') { '&' } else { '?' };
+        let scoped = format!("{url}{sep}options=-c%20search_path%3D{schema}");
+        assert_eq!(stud_store::open(&scoped).await.unwrap().backend(), stud_store::Backend::Postgres);
+        sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE"))).execute(&admin).await.unwrap();
     }
 }
