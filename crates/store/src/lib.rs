@@ -478,62 +478,80 @@ impl Plan {
     }
 }
 
-/// Decodes a stored hand from its columns.
-#[allow(clippy::too_many_arguments)]
-fn decode_hand(
-    hand_id: Uuid,
-    table_id: Uuid,
-    number: i64,
-    started_at_ms: i64,
-    ended_at_ms: i64,
-    record: &str,
-    seats: Vec<HandSeat>,
-) -> Result<StoredHand> {
+/// A result row of either backend, read by column name.
+trait Cols {
+    fn uuid(&self, column: &str) -> Result<Uuid>;
+    fn int(&self, column: &str) -> Result<i64>;
+    fn text(&self, column: &str) -> Result<String>;
+    fn flag(&self, column: &str) -> Result<bool>;
+}
+
+/// `hand_columns!()` of a row (seats are attached separately).
+fn hand_row(r: &impl Cols) -> Result<StoredHand> {
+    let hand_id = r.uuid("id")?;
     let record: HandRecord =
-        serde_json::from_str(record).map_err(|e| StoreError::Corrupt(format!("hand {hand_id}: {e}")))?;
+        serde_json::from_str(&r.text("record")?).map_err(|e| StoreError::Corrupt(format!("hand {hand_id}: {e}")))?;
     Ok(StoredHand {
         hand_id,
-        table_id,
-        number: to_u64(number, "hand number")?,
-        started_at_ms: to_u64(started_at_ms, "time")?,
-        ended_at_ms: to_u64(ended_at_ms, "time")?,
+        table_id: r.uuid("table_id")?,
+        number: to_u64(r.int("number")?, "hand number")?,
+        started_at_ms: to_u64(r.int("started_at_ms")?, "time")?,
+        ended_at_ms: to_u64(r.int("ended_at_ms")?, "time")?,
         record,
-        seats,
+        seats: Vec::new(),
     })
 }
 
-fn decode_seat(
-    seat: i64,
-    player_id: Uuid,
-    session_id: Uuid,
-    name: String,
-    net: i64,
-    showdown: bool,
-) -> Result<HandSeat> {
-    let seat =
-        u8::try_from(seat).ok().and_then(Seat::new).ok_or_else(|| StoreError::Corrupt(format!("seat {seat}")))?;
-    Ok(HandSeat { seat, player_id, session_id, name, net, showdown })
+/// A `hand_seats` row: (hand, seat).
+fn seat_row(r: &impl Cols) -> Result<(Uuid, HandSeat)> {
+    let n = r.int("seat")?;
+    let seat = u8::try_from(n).ok().and_then(Seat::new).ok_or_else(|| StoreError::Corrupt(format!("seat {n}")))?;
+    Ok((
+        r.uuid("hand_id")?,
+        HandSeat {
+            seat,
+            player_id: r.uuid("player_id")?,
+            session_id: r.uuid("session_id")?,
+            name: r.text("name")?,
+            net: r.int("net")?,
+            showdown: r.flag("showdown")?,
+        },
+    ))
 }
 
-fn decode_table(
-    id: Uuid,
-    name: String,
-    config: &str,
-    min_buy_in: i64,
-    max_buy_in: i64,
-    created_at_ms: i64,
-    closed: bool,
-) -> Result<StoredTable> {
+fn table_row(r: &impl Cols) -> Result<StoredTable> {
+    let id = r.uuid("id")?;
     let config: TableConfig =
-        serde_json::from_str(config).map_err(|e| StoreError::Corrupt(format!("table {id}: {e}")))?;
+        serde_json::from_str(&r.text("config")?).map_err(|e| StoreError::Corrupt(format!("table {id}: {e}")))?;
     Ok(StoredTable {
         id,
-        name,
+        name: r.text("name")?,
         config,
-        min_buy_in: to_u64(min_buy_in, "buy-in")?,
-        max_buy_in: to_u64(max_buy_in, "buy-in")?,
-        created_at_ms: to_u64(created_at_ms, "time")?,
-        closed,
+        min_buy_in: to_u64(r.int("min_buy_in")?, "buy-in")?,
+        max_buy_in: to_u64(r.int("max_buy_in")?, "buy-in")?,
+        created_at_ms: to_u64(r.int("created_at_ms")?, "time")?,
+        closed: r.flag("closed")?,
+    })
+}
+
+fn session_row(r: &impl Cols) -> Result<StoredSession> {
+    Ok(StoredSession { session_id: r.uuid("id")?, player_id: r.uuid("player_id")?, name: r.text("name")? })
+}
+
+fn stack_row(r: &impl Cols) -> Result<OpenStack> {
+    Ok(OpenStack {
+        table_id: r.uuid("table_id")?,
+        player_id: r.uuid("player_id")?,
+        stack: to_u64(r.int("stack")?, "stack")?,
+    })
+}
+
+fn totals_row(r: &impl Cols) -> Result<LedgerTotals> {
+    Ok(LedgerTotals {
+        issued: r.int("issued")?,
+        balances: r.int("balances")?,
+        on_tables: r.int("on_tables")?,
+        ledger_sum: r.int("ledger_sum")?,
     })
 }
 

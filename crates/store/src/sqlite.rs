@@ -14,8 +14,9 @@ use stud_engine::Chips;
 use uuid::Uuid;
 
 use crate::{
-    Backend, HandQuery, HandSeat, LedgerTotals, NewSession, OpenStack, Plan, Result, Store, StoredHand, StoredSession,
-    StoredTable, Write, attach_seats, chips_i64, decode_hand, decode_seat, decode_table, encode_table, ms_i64, to_u64,
+    Backend, Cols, HandQuery, HandSeat, LedgerTotals, NewSession, OpenStack, Plan, Result, Store, StoredHand,
+    StoredSession, StoredTable, Write, attach_seats, chips_i64, encode_table, hand_row, ms_i64, seat_row, session_row,
+    stack_row, table_row, to_u64, totals_row,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
@@ -61,22 +62,24 @@ impl SqliteStore {
     }
 }
 
-fn hand_from_row(row: &SqliteRow) -> Result<StoredHand> {
-    let record: String = row.try_get("record")?;
-    decode_hand(
-        row.try_get("id")?,
-        row.try_get("table_id")?,
-        row.try_get("number")?,
-        row.try_get("started_at_ms")?,
-        row.try_get("ended_at_ms")?,
-        &record,
-        Vec::new(),
-    )
+impl Cols for SqliteRow {
+    fn uuid(&self, column: &str) -> Result<Uuid> {
+        Ok(self.try_get(column)?)
+    }
+    fn int(&self, column: &str) -> Result<i64> {
+        Ok(self.try_get(column)?)
+    }
+    fn text(&self, column: &str) -> Result<String> {
+        Ok(self.try_get(column)?)
+    }
+    fn flag(&self, column: &str) -> Result<bool> {
+        Ok(self.try_get(column)?)
+    }
 }
 
 impl SqliteStore {
     async fn with_seats(&self, rows: Vec<SqliteRow>) -> Result<Vec<StoredHand>> {
-        let mut hands = rows.iter().map(hand_from_row).collect::<Result<Vec<_>>>()?;
+        let mut hands = rows.iter().map(hand_row).collect::<Result<Vec<_>>>()?;
         if hands.is_empty() {
             return Ok(hands);
         }
@@ -89,22 +92,7 @@ impl SqliteStore {
         }
         b.push(")");
         let rows = b.build().fetch_all(&self.pool).await?;
-        let seats = rows
-            .iter()
-            .map(|r| {
-                Ok((
-                    r.try_get("hand_id")?,
-                    decode_seat(
-                        r.try_get("seat")?,
-                        r.try_get("player_id")?,
-                        r.try_get("session_id")?,
-                        r.try_get("name")?,
-                        r.try_get("net")?,
-                        r.try_get("showdown")?,
-                    )?,
-                ))
-            })
-            .collect::<Result<Vec<(Uuid, HandSeat)>>>()?;
+        let seats = rows.iter().map(seat_row).collect::<Result<Vec<(Uuid, HandSeat)>>>()?;
         attach_seats(&mut hands, seats);
         Ok(hands)
     }
@@ -255,14 +243,7 @@ impl Store for SqliteStore {
                 .bind(token_hash)
                 .fetch_optional(&self.pool)
                 .await?;
-            row.map(|r| {
-                Ok(StoredSession {
-                    session_id: r.try_get("id")?,
-                    player_id: r.try_get("player_id")?,
-                    name: r.try_get("name")?,
-                })
-            })
-            .transpose()
+            row.as_ref().map(session_row).transpose()
         })
     }
 
@@ -305,20 +286,7 @@ impl Store for SqliteStore {
             )
             .fetch_all(&self.pool)
             .await?;
-            rows.iter()
-                .map(|r| {
-                    let config: String = r.try_get("config")?;
-                    decode_table(
-                        r.try_get("id")?,
-                        r.try_get("name")?,
-                        &config,
-                        r.try_get("min_buy_in")?,
-                        r.try_get("max_buy_in")?,
-                        r.try_get("created_at_ms")?,
-                        r.try_get("closed")?,
-                    )
-                })
-                .collect()
+            rows.iter().map(table_row).collect()
         })
     }
 
@@ -357,15 +325,7 @@ impl Store for SqliteStore {
             let rows = sqlx::query("SELECT table_id, player_id, stack FROM table_stacks WHERE stack <> 0")
                 .fetch_all(&self.pool)
                 .await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(OpenStack {
-                        table_id: r.try_get("table_id")?,
-                        player_id: r.try_get("player_id")?,
-                        stack: to_u64(r.try_get("stack")?, "stack")?,
-                    })
-                })
-                .collect()
+            rows.iter().map(stack_row).collect()
         })
     }
 
@@ -381,12 +341,7 @@ impl Store for SqliteStore {
             )
             .fetch_one(&self.pool)
             .await?;
-            Ok(LedgerTotals {
-                issued: row.try_get("issued")?,
-                balances: row.try_get("balances")?,
-                on_tables: row.try_get("on_tables")?,
-                ledger_sum: row.try_get("ledger_sum")?,
-            })
+            totals_row(&row)
         })
     }
 }
