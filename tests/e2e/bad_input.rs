@@ -36,14 +36,34 @@ async fn every_bad_input_is_a_typed_error_and_the_table_carries_on() {
     expect_error(&mut bad, ErrorCode::Malformed).await;
     bad.client.send_text(&format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(2000))).await.unwrap();
     expect_error(&mut bad, ErrorCode::FrameTooLarge).await;
-    bad.send(ClientMsg::JoinTable { request_id: Some("u".into()), table_id: Uuid::new_v4() }).await;
+    bad.send(ClientMsg::JoinTable { request_id: Some("u".into()), table_id: Uuid::new_v4(), invite_code: None }).await;
     expect_error(&mut bad, ErrorCode::UnknownTable).await;
-    bad.send(ClientMsg::Sit { request_id: None, table_id: table.id, seat: Some(1), buy_in: table.max_buy_in }).await;
+    bad.send(ClientMsg::Sit {
+        request_id: None,
+        table_id: table.id,
+        invite_code: None,
+        seat: Some(1),
+        buy_in: table.max_buy_in,
+    })
+    .await;
     expect_error(&mut bad, ErrorCode::SeatTaken).await;
-    bad.send(ClientMsg::Sit { request_id: None, table_id: table.id, seat: Some(5), buy_in: table.max_buy_in + 1 })
-        .await;
+    bad.send(ClientMsg::Sit {
+        request_id: None,
+        table_id: table.id,
+        invite_code: None,
+        seat: Some(5),
+        buy_in: table.max_buy_in + 1,
+    })
+    .await;
     expect_error(&mut bad, ErrorCode::BuyInOutOfRange).await;
-    bad.send(ClientMsg::Sit { request_id: None, table_id: table.id, seat: Some(9), buy_in: table.max_buy_in }).await;
+    bad.send(ClientMsg::Sit {
+        request_id: None,
+        table_id: table.id,
+        invite_code: None,
+        seat: Some(9),
+        buy_in: table.max_buy_in,
+    })
+    .await;
     expect_error(&mut bad, ErrorCode::Malformed).await;
     // Acting without a seat.
     bad.send(ClientMsg::Act {
@@ -141,7 +161,7 @@ async fn every_bad_input_is_a_typed_error_and_the_table_carries_on() {
 async fn handshake_errors_version_and_session() {
     let (server, addr) = spawn_app(|_| {}).await;
     let mut raw = Client::connect_raw(&addr).await.unwrap();
-    raw.send(&ClientMsg::JoinTable { request_id: None, table_id: Uuid::new_v4() }).await.unwrap();
+    raw.send(&ClientMsg::JoinTable { request_id: None, table_id: Uuid::new_v4(), invite_code: None }).await.unwrap();
     let msg = raw.recv(WAIT).await.unwrap();
     assert!(matches!(msg, ServerMsg::Error { code: ErrorCode::NotAuthenticated, .. }), "{msg:?}");
     raw.send(&ClientMsg::Hello { version: PROTOCOL_VERSION + 1, token: "x".into() }).await.unwrap();
@@ -193,7 +213,14 @@ async fn top_up_sit_out_sit_in_and_leave_between_hands() {
     let (server, addr) = spawn_app(|_| {}).await;
     let table = table_of(&addr, Variant::Razz).await;
     let mut a = Player::new(&addr, "a").await;
-    a.send(ClientMsg::Sit { request_id: None, table_id: table.id, seat: Some(4), buy_in: table.min_buy_in }).await;
+    a.send(ClientMsg::Sit {
+        request_id: None,
+        table_id: table.id,
+        invite_code: None,
+        seat: Some(4),
+        buy_in: table.min_buy_in,
+    })
+    .await;
     a.until(|m| matches!(m, ServerMsg::Ack { .. })).await;
     a.seat = Some(4);
     let stack_of = |m: &ServerMsg| match m {
@@ -209,7 +236,8 @@ async fn top_up_sit_out_sit_in_and_leave_between_hands() {
     // An absurd amount is refused, not overflowed.
     a.send(ClientMsg::TopUp { request_id: Some("t3".into()), table_id: table.id, amount: u64::MAX }).await;
     expect_error(&mut a, ErrorCode::BuyInOutOfRange).await;
-    a.send(ClientMsg::Sit { request_id: None, table_id: table.id, seat: Some(5), buy_in: u64::MAX }).await;
+    a.send(ClientMsg::Sit { request_id: None, table_id: table.id, invite_code: None, seat: Some(5), buy_in: u64::MAX })
+        .await;
     expect_error(&mut a, ErrorCode::AlreadySeated).await;
     assert_eq!(server.app.bank.total_balances() + table.min_buy_in + 1_000, server.app.bank.issued());
     a.send(ClientMsg::SitOut { request_id: None, table_id: table.id }).await;

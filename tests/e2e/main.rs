@@ -7,6 +7,7 @@
 
 mod bad_input;
 mod history;
+mod operators;
 mod play;
 
 use std::time::Duration;
@@ -121,6 +122,7 @@ impl Player {
         self.send(ClientMsg::Sit {
             request_id: Some(format!("sit{seat}")),
             table_id: table.id,
+            invite_code: None,
             seat: Some(seat),
             buy_in: table.max_buy_in,
         })

@@ -106,7 +106,7 @@ async fn observers_see_up_cards_only() {
     let (server, addr) = spawn_app(|_| {}).await;
     let table = table_of(&addr, Variant::Stud8).await;
     let mut watcher = Player::new(&addr, "watcher").await;
-    watcher.send(ClientMsg::JoinTable { request_id: None, table_id: table.id }).await;
+    watcher.send(ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: None }).await;
     watcher.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
     let mut players = Vec::new();
     for seat in [2, 6] {
@@ -249,7 +249,7 @@ async fn a_client_that_stops_reading_does_not_stop_the_table() {
     }
     // A fourth client watches and never reads again.
     let mut slow = Player::new(&addr, "slow").await;
-    slow.send(ClientMsg::JoinTable { request_id: None, table_id: table.id }).await;
+    slow.send(ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: None }).await;
     let mut players = play(players, 8, 77).await;
     for p in &players {
         assert!(p.leaks.is_empty());

@@ -188,7 +188,7 @@ async fn bot(
 ) -> Result<(), ClientError> {
     let session = create_session(addr, &format!("bot-{seat}-{}", seed >> 8)).await?;
     let (mut client, _) = Client::connect(addr, &session.token).await?;
-    client.send(&ClientMsg::Sit { request_id: None, table_id, seat: Some(seat), buy_in }).await?;
+    client.send(&ClientMsg::Sit { request_id: None, table_id, invite_code: None, seat: Some(seat), buy_in }).await?;
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut last_seq = 0u64;
     let mut pending: Option<Instant> = None;

@@ -7,6 +7,7 @@
 mod bench;
 mod bench_store;
 mod load;
+mod operator;
 mod serve;
 mod sim;
 mod verify;
@@ -44,6 +45,9 @@ enum Command {
         /// Files to replay; none or `-` reads standard input.
         files: Vec<String>,
     },
+    /// Operator API keys.
+    #[command(subcommand)]
+    Operator(operator::OperatorCommand),
     /// Hands stored per second through the batching writer vs one transaction per hand.
     BenchStore(bench_store::StoreBenchArgs),
     /// Verify stored hands: the seed matches the commitment, the deck it derives dealt every card
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::Replay { files } => replay(&files),
         Command::Verify(args) => verify::run(&args),
         Command::BenchStore(args) => bench_store::run(&args).map(|()| true),
+        Command::Operator(cmd) => operator::run(&cmd).map(|()| true),
         Command::Bench { evals, hand_seconds } => bench::run(evals, hand_seconds).map(|()| true),
     };
     match result {

@@ -98,11 +98,15 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<bool> {
     }
 }
 
-fn from_database(id: Uuid, url: Option<String>) -> anyhow::Result<bool> {
-    let url = url
-        .or_else(|| std::env::var("DATABASE_URL").ok())
+/// `--database-url`, else `DATABASE_URL`, else `STUD_DATABASE_URL`, else the server's default.
+pub fn database_url(flag: Option<String>) -> String {
+    flag.or_else(|| std::env::var("DATABASE_URL").ok())
         .or_else(|| std::env::var("STUD_DATABASE_URL").ok())
-        .unwrap_or_else(|| "sqlite://stud.db".to_owned());
+        .unwrap_or_else(|| "sqlite://stud.db".to_owned())
+}
+
+fn from_database(id: Uuid, url: Option<String>) -> anyhow::Result<bool> {
+    let url = database_url(url);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async move {
         let store = stud_store::open(&url).await.with_context(|| format!("opening {url}"))?;

@@ -83,9 +83,15 @@ async fn play_until_mid_hand(addr: &str, hands: usize) -> Vec<(String, Uuid)> {
     for seat in 1..=3u8 {
         let s = create_session(addr, &format!("crash {seat}")).await.unwrap();
         let (mut c, _) = Client::connect(addr, &s.token).await.unwrap();
-        c.send(&ClientMsg::Sit { request_id: None, table_id: table.id, seat: Some(seat), buy_in: 10_000 })
-            .await
-            .unwrap();
+        c.send(&ClientMsg::Sit {
+            request_id: None,
+            table_id: table.id,
+            invite_code: None,
+            seat: Some(seat),
+            buy_in: 10_000,
+        })
+        .await
+        .unwrap();
         who.push((s.token.clone(), s.player_id));
         tokio::spawn(async move {
             let mut key = 0u64;
@@ -111,7 +117,7 @@ async fn play_until_mid_hand(addr: &str, hands: usize) -> Vec<(String, Uuid)> {
     }
     let watcher = create_session(addr, "watcher").await.unwrap();
     let (mut w, _) = Client::connect(addr, &watcher.token).await.unwrap();
-    w.send(&ClientMsg::JoinTable { request_id: None, table_id: table.id }).await.unwrap();
+    w.send(&ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: None }).await.unwrap();
     let mut results = 0;
     loop {
         match w.recv(Duration::from_secs(60)).await.unwrap() {

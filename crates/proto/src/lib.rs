@@ -36,6 +36,9 @@ pub enum ClientMsg {
         request_id: RequestId,
         /// the table
         table_id: Uuid,
+        /// a private table's invite code
+        #[serde(default)]
+        invite_code: Option<String>,
     },
     /// Take a seat with a buy-in from the play-money balance.
     Sit {
@@ -44,6 +47,9 @@ pub enum ClientMsg {
         request_id: RequestId,
         /// the table
         table_id: Uuid,
+        /// a private table's invite code
+        #[serde(default)]
+        invite_code: Option<String>,
         /// a seat 1..=8, or none for the first free one
         #[serde(default)]
         seat: Option<u8>,
@@ -295,6 +301,13 @@ pub enum ServerMsg {
         /// up to 50
         hands: Vec<HandSummary>,
     },
+    /// The table has closed (an operator closed it): everyone was cashed out.
+    TableClosed {
+        /// the table
+        table_id: Uuid,
+        /// sequence number
+        seq: u64,
+    },
     /// One LAST HAND report.
     LastHand {
         /// the request's id
@@ -344,6 +357,10 @@ pub enum ErrorCode {
     Stale,
     /// Too many requests.
     RateLimited,
+    /// A private table: the invite code is missing or wrong.
+    InviteRequired,
+    /// Not allowed here (banned, observers not allowed, the table is closing).
+    Forbidden,
     /// The server could not do it (nothing was changed).
     Internal,
     /// The store is unavailable or behind (hand history, sessions); retry shortly.
@@ -476,12 +493,150 @@ pub struct TableSummary {
     pub min_buy_in: Chips,
     /// buy-in range
     pub max_buy_in: Chips,
-    /// seats occupied (of 8)
+    /// seats occupied
     pub seats_taken: u8,
+    /// seats at the table (2..=8)
+    #[serde(default = "eight")]
+    pub seats: u8,
+    /// no new hands until resumed
+    #[serde(default)]
+    pub paused: bool,
+    /// not in the public lobby; joining needs the invite code
+    #[serde(default)]
+    pub private: bool,
     /// display names of seated players
     pub players: Vec<String>,
     /// hands per hour over the table's life
     pub hands_per_hour: f64,
+}
+
+fn eight() -> u8 {
+    8
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn three() -> u8 {
+    3
+}
+
+fn action_ms() -> u64 {
+    15_000
+}
+
+fn bank_ms() -> u64 {
+    30_000
+}
+
+/// A table's settings: the body of `POST /api/admin/tables`, and what the admin routes show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableSettings {
+    /// display name, 1..=40 characters
+    pub name: String,
+    /// the game
+    pub variant: Variant,
+    /// posted by everyone dealt in
+    pub ante: Chips,
+    /// the forced opening bet
+    pub bring_in: Chips,
+    /// bet size on 3rd and 4th street
+    pub small_bet: Chips,
+    /// bet size on 5th to 7th street
+    pub big_bet: Chips,
+    /// raises after the first bet of a street (1 bet + 3 raises by default)
+    #[serde(default = "three")]
+    pub max_raises: u8,
+    /// the big bet on 4th street with an open pair; default: on for stud and stud8, off for razz
+    #[serde(default)]
+    pub open_pair_big_bet: Option<bool>,
+    /// seats, 2..=8
+    #[serde(default = "eight")]
+    pub seats: u8,
+    /// smallest buy-in
+    pub min_buy_in: Chips,
+    /// largest buy-in
+    pub max_buy_in: Chips,
+    /// time to act, milliseconds
+    #[serde(default = "action_ms")]
+    pub action_timeout_ms: u64,
+    /// each player's time bank, milliseconds
+    #[serde(default = "bank_ms")]
+    pub time_bank_ms: u64,
+    /// whether people without a seat may watch
+    #[serde(default = "yes")]
+    pub observers: bool,
+    /// not in the public lobby; joining needs the invite code
+    #[serde(default)]
+    pub private: bool,
+}
+
+/// `PATCH /api/admin/tables/{id}`: any subset of the settings; applies from the next hand.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct TableSettingsPatch {
+    pub name: Option<String>,
+    pub ante: Option<Chips>,
+    pub bring_in: Option<Chips>,
+    pub small_bet: Option<Chips>,
+    pub big_bet: Option<Chips>,
+    pub max_raises: Option<u8>,
+    pub open_pair_big_bet: Option<bool>,
+    pub seats: Option<u8>,
+    pub min_buy_in: Option<Chips>,
+    pub max_buy_in: Option<Chips>,
+    pub action_timeout_ms: Option<u64>,
+    pub time_bank_ms: Option<u64>,
+    pub observers: Option<bool>,
+    pub private: Option<bool>,
+}
+
+/// A table as the operator sees it: settings, live status and the invite code.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AdminTable {
+    /// the table
+    pub id: Uuid,
+    /// its settings (changes apply from the next hand)
+    pub settings: TableSettings,
+    /// a private table's invite code
+    pub invite_code: Option<String>,
+    /// no new hands until resumed
+    pub paused: bool,
+    /// the lobby line (players, hands per hour)
+    pub status: Option<TableSummary>,
+    /// the hand in play, if any
+    pub current_hand: Option<Uuid>,
+    /// hands played since the table opened
+    pub hands_played: u64,
+}
+
+/// `POST /api/admin/tables/{id}/kick` body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KickRequest {
+    /// the player
+    pub player_id: Uuid,
+    /// true: their hand is given up at once (the clock checks, folds or mucks for them);
+    /// false: they go after the current hand
+    #[serde(default)]
+    pub now: bool,
+}
+
+/// `POST /api/admin/bans` body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BanRequest {
+    /// the player
+    pub player_id: Uuid,
+    /// a table, or none for the whole server
+    #[serde(default)]
+    pub table_id: Option<Uuid>,
+    /// why (kept in the log)
+    #[serde(default)]
+    pub reason: String,
 }
 
 /// An HTTP API error body.
@@ -554,6 +709,11 @@ struct Protocol {
     last_hand_report: LastHandReport,
     hand_detail: HandDetail,
     hand_page: HandPage,
+    table_settings: TableSettings,
+    table_settings_patch: TableSettingsPatch,
+    admin_table: AdminTable,
+    kick: KickRequest,
+    ban: BanRequest,
 }
 
 /// The JSON Schema of the whole protocol, pretty-printed with a trailing newline

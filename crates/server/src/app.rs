@@ -7,12 +7,14 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use stud_engine::Chips;
 use stud_proto::TableSummary;
-use stud_store::{LedgerEntry, LedgerKind, NewSession, Store, StoreError, StoredHand, Write, Writer};
+use stud_store::{Ban, BanScope, LedgerEntry, LedgerKind, NewSession, Store, StoreError, StoredHand, Write, Writer};
 use uuid::Uuid;
 
 use crate::config::Config;
+use crate::limits::{ConnectionLimiter, RateLimiter};
 use crate::metrics::Metrics;
-use crate::table::TableHandle;
+use crate::table::{TableHandle, TableSpec, spawn_table};
+use std::net::IpAddr;
 
 /// A guest login: one token, one player, one session.
 #[derive(Debug)]
@@ -84,14 +86,35 @@ impl Bank {
     }
 }
 
-/// The public tables and what the lobby shows of them.
+/// The tables and what the lobby shows of them.
 #[derive(Default)]
 pub struct Lobby {
     tables: RwLock<Vec<(Uuid, TableHandle)>>,
     summaries: RwLock<HashMap<Uuid, TableSummary>>,
+    /// private tables and their invite codes (`None`: revoked, nobody gets in)
+    private: RwLock<HashMap<Uuid, Option<String>>>,
 }
 
 impl Lobby {
+    /// Records whether a table is private and its code.
+    pub fn set_access(&self, id: Uuid, private: bool, code: Option<String>) {
+        let mut map = self.private.write().unwrap_or_else(PoisonError::into_inner);
+        if private {
+            map.insert(id, code);
+        } else {
+            map.remove(&id);
+        }
+    }
+
+    /// Whether `code` lets someone into the table (public tables let everyone in).
+    pub fn admits(&self, id: Uuid, code: Option<&str>) -> bool {
+        match self.private.read().unwrap_or_else(PoisonError::into_inner).get(&id) {
+            None => true,
+            Some(Some(expected)) => code.is_some_and(|c| crate::history::same_key(expected, c.trim())),
+            Some(None) => false,
+        }
+    }
+
     /// Adds a table.
     pub fn add(&self, id: Uuid, handle: TableHandle, summary: TableSummary) {
         self.tables.write().unwrap_or_else(PoisonError::into_inner).push((id, handle));
@@ -106,6 +129,13 @@ impl Lobby {
             .iter()
             .find(|(t, _)| *t == id)
             .map(|(_, h)| h.clone())
+    }
+
+    /// Takes a closed table out.
+    pub fn remove(&self, id: Uuid) {
+        self.tables.write().unwrap_or_else(PoisonError::into_inner).retain(|(t, _)| *t != id);
+        self.summaries.write().unwrap_or_else(PoisonError::into_inner).remove(&id);
+        self.private.write().unwrap_or_else(PoisonError::into_inner).remove(&id);
     }
 
     /// A table's name.
@@ -123,7 +153,17 @@ impl Lobby {
         self.summaries.write().unwrap_or_else(PoisonError::into_inner).insert(summary.id, summary);
     }
 
-    /// The lobby, in table order.
+    /// The public lobby, in table order (private tables are not in it).
+    pub fn public(&self) -> Vec<TableSummary> {
+        self.list().into_iter().filter(|t| !t.private).collect()
+    }
+
+    /// A table's lobby line.
+    pub fn summary(&self, id: Uuid) -> Option<TableSummary> {
+        self.summaries.read().unwrap_or_else(PoisonError::into_inner).get(&id).cloned()
+    }
+
+    /// Every table, private ones included, in table order.
     pub fn list(&self) -> Vec<TableSummary> {
         let summaries = self.summaries.read().unwrap_or_else(PoisonError::into_inner);
         self.tables
@@ -132,6 +172,41 @@ impl Lobby {
             .iter()
             .filter_map(|(id, _)| summaries.get(id).cloned())
             .collect()
+    }
+}
+
+/// The server's admission limits (see `Config`); a rate of 0 admits everything.
+pub struct Limits {
+    /// guest sessions per client IP
+    pub sessions: RateLimiter<IpAddr>,
+    /// WebSocket messages per connection
+    pub messages: RateLimiter<u64>,
+    /// wrong invite codes per player
+    pub invites: RateLimiter<Uuid>,
+    /// wrong invite codes per client IP
+    pub invites_by_ip: RateLimiter<IpAddr>,
+    /// open WebSocket connections per client IP
+    pub connections: Arc<ConnectionLimiter<IpAddr>>,
+}
+
+fn per_minute<K: Eq + std::hash::Hash + Clone>(n: u32) -> RateLimiter<K> {
+    if n == 0 { RateLimiter::new(u32::MAX, f64::INFINITY) } else { RateLimiter::new(n, f64::from(n) / 60.0) }
+}
+
+impl Limits {
+    fn new(c: &Config) -> Limits {
+        let messages = match c.messages_per_second {
+            0 => RateLimiter::new(u32::MAX, f64::INFINITY),
+            n => RateLimiter::new(n.saturating_mul(2), f64::from(n)),
+        };
+        let max = if c.max_connections_per_ip == 0 { usize::MAX } else { c.max_connections_per_ip };
+        Limits {
+            sessions: per_minute(c.sessions_per_minute_per_ip),
+            messages,
+            invites: per_minute(c.invite_attempts_per_minute),
+            invites_by_ip: per_minute(c.invite_attempts_per_minute),
+            connections: Arc::new(ConnectionLimiter::new(max)),
+        }
     }
 }
 
@@ -145,6 +220,8 @@ pub struct App {
     pub bank: Bank,
     /// the tables
     pub lobby: Lobby,
+    /// admission limits
+    pub limits: Limits,
     /// the database
     pub store: Arc<dyn Store>,
     /// the batching writer in front of it
@@ -152,12 +229,16 @@ pub struct App {
     sessions: RwLock<HashMap<String, Arc<Session>>>,
     seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
     next_conn: AtomicU64,
+    bans: RwLock<HashSet<(Uuid, BanScope)>>,
+    /// table tasks opened after start (operators' tables)
+    pub(crate) tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
 impl App {
     /// A new app on `store`, writing through `writer`.
     pub fn new(config: Config, store: Arc<dyn Store>, writer: Writer) -> App {
         App {
+            limits: Limits::new(&config),
             config,
             metrics: Metrics::default(),
             bank: Bank::default(),
@@ -167,7 +248,44 @@ impl App {
             sessions: RwLock::default(),
             seated: Mutex::default(),
             next_conn: AtomicU64::new(1),
+            bans: RwLock::default(),
+            tasks: Mutex::default(),
         }
+    }
+
+    /// Starts a table's task and puts it in the lobby.
+    pub fn open_table(self: &Arc<Self>, spec: TableSpec) -> tokio::task::JoinHandle<()> {
+        let (handle, task) = spawn_table(self.clone(), spec.clone());
+        self.lobby.add(spec.id, handle, crate::placeholder_summary(&spec));
+        self.lobby.set_access(spec.id, spec.private, spec.invite_code.clone());
+        task
+    }
+
+    /// Keeps a table task opened while serving, so shutdown can wait for it.
+    pub fn track(&self, task: tokio::task::JoinHandle<()>) {
+        self.tasks.lock().unwrap_or_else(PoisonError::into_inner).push(task);
+    }
+
+    /// The bans from the store.
+    pub fn load_bans(&self, bans: &[Ban]) {
+        let mut set = self.bans.write().unwrap_or_else(PoisonError::into_inner);
+        set.extend(bans.iter().map(|b| (b.player_id, b.scope)));
+    }
+
+    /// Bans (or lifts a ban) in memory; the store is the caller's.
+    pub fn set_ban(&self, player: Uuid, scope: BanScope, banned: bool) {
+        let mut set = self.bans.write().unwrap_or_else(PoisonError::into_inner);
+        if banned {
+            set.insert((player, scope));
+        } else {
+            set.remove(&(player, scope));
+        }
+    }
+
+    /// Whether `player` may not play at `table` (or anywhere, with `None`).
+    pub fn is_banned(&self, player: Uuid, table: Option<Uuid>) -> bool {
+        let set = self.bans.read().unwrap_or_else(PoisonError::into_inner);
+        set.contains(&(player, BanScope::Server)) || table.is_some_and(|t| set.contains(&(player, BanScope::Table(t))))
     }
 
     /// Creates a guest session: a new player with a fresh play-money account, stored before

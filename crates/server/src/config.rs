@@ -106,8 +106,19 @@ pub struct Config {
     pub store_batch: usize,
     /// writes queued for the database past which tables stop starting hands
     pub store_backlog: usize,
-    /// bearer key of the operator routes (`STUD_OPERATOR_KEY`); none = those routes are closed
+    /// bearer key of the operator routes (`STUD_OPERATOR_KEY`); none = only keys made with
+    /// `stud operator create-key` work
     pub operator_key: Option<String>,
+    /// guest sessions a client IP may create per minute (0: no limit)
+    pub sessions_per_minute_per_ip: u32,
+    /// WebSocket messages a connection may send per second, bursts of twice that (0: no limit)
+    pub messages_per_second: u32,
+    /// wrong invite codes a player or IP may try per minute (0: no limit)
+    pub invite_attempts_per_minute: u32,
+    /// WebSocket connections open at once per client IP (0: no limit)
+    pub max_connections_per_ip: usize,
+    /// largest HTTP request body, bytes
+    pub max_body_bytes: usize,
 }
 
 impl Default for Config {
@@ -130,6 +141,11 @@ impl Default for Config {
             store_batch: 1000,
             store_backlog: 50_000,
             operator_key: None,
+            sessions_per_minute_per_ip: 60,
+            messages_per_second: 20,
+            invite_attempts_per_minute: 10,
+            max_connections_per_ip: 256,
+            max_body_bytes: 16 * 1024,
         }
     }
 }
@@ -199,6 +215,11 @@ impl Config {
             "STUD_MAX_BUY_IN" => self.stakes.max_buy_in = num(name, value)?,
             "DATABASE_URL" | "STUD_DATABASE_URL" => self.database_url = value.trim().to_owned(),
             "STUD_STORE_BATCH" => self.store_batch = num(name, value)?,
+            "STUD_SESSIONS_PER_MINUTE_PER_IP" => self.sessions_per_minute_per_ip = num(name, value)?,
+            "STUD_MESSAGES_PER_SECOND" => self.messages_per_second = num(name, value)?,
+            "STUD_INVITE_ATTEMPTS_PER_MINUTE" => self.invite_attempts_per_minute = num(name, value)?,
+            "STUD_MAX_CONNECTIONS_PER_IP" => self.max_connections_per_ip = num(name, value)?,
+            "STUD_MAX_BODY_BYTES" => self.max_body_bytes = num(name, value)?,
             "STUD_STORE_BACKLOG" => self.store_backlog = num(name, value)?,
             "STUD_OPERATOR_KEY" => {
                 let key = value.trim();
@@ -236,6 +257,9 @@ impl Config {
                 "database_url {:?} must start with sqlite: or postgres://",
                 self.database_url
             )));
+        }
+        if self.max_body_bytes < 256 {
+            return Err(ConfigLoadError::Invalid("max_body_bytes must be at least 256".into()));
         }
         if self.store_batch == 0 || self.store_backlog == 0 {
             return Err(ConfigLoadError::Invalid("store_batch and store_backlog must be at least 1".into()));

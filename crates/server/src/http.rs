@@ -5,10 +5,11 @@ use std::sync::Arc;
 use axum::Json;
 use axum::Router;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use std::net::SocketAddr;
 use stud_proto::{ApiErrorBody, CreateSession, SessionCreated, TableSummary};
 use tokio_util::sync::CancellationToken;
 
@@ -36,9 +37,27 @@ pub enum ApiError {
     /// Our fault.
     #[error("{0}")]
     Internal(String),
+    /// Too many requests from this client; retry after the duration.
+    #[error("too many requests; retry in {} s", .0.as_secs() + 1)]
+    RateLimited(std::time::Duration),
+    /// The request body is over the size limit.
+    #[error("the body is over {0} bytes")]
+    TooLarge(usize),
+    /// Too many open connections from this client address.
+    #[error("at most {0} connections per address")]
+    TooManyConnections(usize),
 }
 
 impl ApiError {
+    /// A JSON body the route cannot take: too large (413) or not the right shape (400).
+    pub fn from_json(e: &JsonRejection, limit: usize) -> ApiError {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(limit)
+        } else {
+            ApiError::BadRequest(e.body_text())
+        }
+    }
+
     /// The HTTP status and the body's `code`.
     pub fn status(&self) -> (StatusCode, &'static str) {
         match self {
@@ -48,6 +67,10 @@ impl ApiError {
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::RateLimited(_) | ApiError::TooManyConnections(_) => {
+                (StatusCode::TOO_MANY_REQUESTS, "rate_limited")
+            }
         }
     }
 }
@@ -77,18 +100,24 @@ pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
         .route("/metrics", get(metrics))
         .route("/ws", get(ws))
         .with_state(Ctx { app: app.clone(), shutdown })
-        .merge(crate::history::routes().with_state(app))
+        .merge(crate::history::routes().with_state(app.clone()))
+        .merge(crate::admin::routes().with_state(app.clone()))
+        .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
 }
 
 async fn tables(State(ctx): State<Ctx>) -> Json<Vec<TableSummary>> {
-    Json(ctx.app.lobby.list())
+    Json(ctx.app.lobby.public())
 }
 
 async fn create_session(
     State(ctx): State<Ctx>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Json<CreateSession>, JsonRejection>,
 ) -> Result<(StatusCode, Json<SessionCreated>), ApiError> {
-    let Json(body) = body.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    if let Err(wait) = ctx.app.limits.sessions.check(&peer.ip()) {
+        return Err(ApiError::RateLimited(wait));
+    }
+    let Json(body) = body.map_err(|e| ApiError::from_json(&e, ctx.app.config.max_body_bytes))?;
     let name = body.name.trim().to_owned();
     let length = name.chars().count();
     if !(1..=24).contains(&length) || name.chars().any(char::is_control) {
@@ -111,7 +140,11 @@ async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {
     ([("content-type", "text/plain; version=0.0.4")], ctx.app.metrics.render(ctx.app.writer.stats()))
 }
 
-async fn ws(State(ctx): State<Ctx>, upgrade: WebSocketUpgrade) -> Response {
+async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, upgrade: WebSocketUpgrade) -> Response {
+    let Some(slot) = ctx.app.limits.connections.acquire(peer.ip()) else {
+        let max = ctx.app.config.max_connections_per_ip;
+        return ApiError::TooManyConnections(max).into_response();
+    };
     // Frames past 4x our limit are cut by the WebSocket layer; up to that we answer with a
     // typed `frame_too_large` error and keep the connection.
     let limit = ctx.app.config.max_frame_bytes.saturating_mul(4);
@@ -123,5 +156,8 @@ async fn ws(State(ctx): State<Ctx>, upgrade: WebSocketUpgrade) -> Response {
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(limit)
         .max_frame_size(limit)
-        .on_upgrade(move |socket| serve_socket(ctx.app, socket, ctx.shutdown))
+        .on_upgrade(move |socket| async move {
+            serve_socket(ctx.app, socket, ctx.shutdown).await;
+            drop(slot);
+        })
 }

@@ -6,10 +6,12 @@
 //! Key decision: one task per table owns all of that table's state; everything else talks to
 //! it through a bounded channel, and the table never waits for a client or a store.
 
+pub mod admin;
 pub mod app;
 pub mod config;
 pub mod history;
 pub mod http;
+pub mod limits;
 pub mod metrics;
 pub mod table;
 pub mod wire;
@@ -28,9 +30,9 @@ pub use app::App;
 pub use config::Config;
 pub use stud_store::StoredHand;
 
-use stud_store::{LedgerEntry, LedgerKind, Store, StoreError, StoredTable, Write, Writer, writer::WriterConfig};
+use stud_store::{LedgerEntry, LedgerKind, Store, StoreError, Write, Writer, writer::WriterConfig};
 
-use crate::table::{TableCmd, TableSpec, spawn_table};
+use crate::table::{TableCmd, TableSpec};
 
 /// How long shutdown waits for the store to take the last writes.
 const SHUTDOWN_FLUSH: std::time::Duration = std::time::Duration::from_secs(30);
@@ -82,18 +84,19 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         store.clone(),
         WriterConfig { max_batch: config.store_batch, backlog_limit: config.store_backlog },
     );
+    let bans = store.bans().await?;
     let app = Arc::new(App::new(config, store, writer));
+    app.load_bans(&bans);
     let mut tables = Vec::new();
     for spec in specs {
-        let (handle, task) = spawn_table(app.clone(), spec.clone());
-        app.lobby.add(spec.id, handle, placeholder_summary(&spec));
-        tables.push(task);
+        tables.push(app.open_table(spec));
     }
     let shutdown = CancellationToken::new();
     let router = http::router(app.clone(), shutdown.clone());
     let stop = shutdown.clone();
     let http = tokio::spawn(async move {
-        let serve = axum::serve(listener, router).with_graceful_shutdown(async move { stop.cancelled().await });
+        let serve = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(async move { stop.cancelled().await });
         if let Err(e) = serve.await {
             tracing::error!(error = %e, "HTTP server stopped");
         }
@@ -134,38 +137,19 @@ async fn recover(store: &dyn Store) -> Result<(), StoreError> {
 /// of each configured variant (stored before they open).
 async fn open_tables(config: &Config, store: &dyn Store) -> Result<Vec<TableSpec>, StoreError> {
     let stored = store.tables().await?;
-    let mut specs: Vec<TableSpec> = stored
-        .iter()
-        .filter(|t| !t.closed)
-        .map(|t| TableSpec {
-            id: t.id,
-            name: t.name.clone(),
-            config: t.config,
-            min_buy_in: t.min_buy_in,
-            max_buy_in: t.max_buy_in,
-        })
-        .collect();
+    let mut specs: Vec<TableSpec> =
+        stored.iter().filter(|t| !t.closed).map(|t| TableSpec::from_stored(t, config)).collect();
     for variant in config.variants.clone() {
-        let have = specs.iter().filter(|s| s.config.variant == variant).count();
+        let have = specs.iter().filter(|s| s.config.variant == variant && !s.private).count();
         for k in have + 1..=config.tables_per_variant {
-            let spec = TableSpec {
-                id: Uuid::new_v4(),
-                name: format!("{} {k}", table_name(variant)),
-                config: config.table_config(variant),
-                min_buy_in: config.stakes.min_buy_in,
-                max_buy_in: config.stakes.max_buy_in,
-            };
-            store
-                .save_table(&StoredTable {
-                    id: spec.id,
-                    name: spec.name.clone(),
-                    config: spec.config,
-                    min_buy_in: spec.min_buy_in,
-                    max_buy_in: spec.max_buy_in,
-                    created_at_ms: stud_store::now_ms(),
-                    closed: false,
-                })
-                .await?;
+            let spec = TableSpec::public(
+                Uuid::new_v4(),
+                format!("{} {k}", table_name(variant)),
+                config.table_config(variant),
+                (config.stakes.min_buy_in, config.stakes.max_buy_in),
+                config,
+            );
+            store.save_table(&spec.stored(stud_store::now_ms(), false)).await?;
             specs.push(spec);
         }
     }
@@ -180,7 +164,8 @@ fn table_name(v: Variant) -> &'static str {
     }
 }
 
-fn placeholder_summary(spec: &TableSpec) -> stud_proto::TableSummary {
+/// The lobby line of a table that has not reported yet.
+pub fn placeholder_summary(spec: &TableSpec) -> stud_proto::TableSummary {
     stud_proto::TableSummary {
         id: spec.id,
         name: spec.name.clone(),
@@ -189,6 +174,9 @@ fn placeholder_summary(spec: &TableSpec) -> stud_proto::TableSummary {
         min_buy_in: spec.min_buy_in,
         max_buy_in: spec.max_buy_in,
         seats_taken: 0,
+        seats: spec.seats,
+        paused: spec.paused,
+        private: spec.private,
         players: Vec::new(),
         hands_per_hour: 0.0,
     }
@@ -204,7 +192,9 @@ impl Server {
                 let _ = done.await;
             }
         }
-        for t in self.tables {
+        let opened: Vec<JoinHandle<()>> =
+            std::mem::take(&mut *self.app.tasks.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        for t in self.tables.into_iter().chain(opened) {
             let _ = t.await;
         }
         let _ = self.http.await;

@@ -98,6 +98,12 @@ impl Connection {
 
     async fn on_text(&mut self, text: &str) {
         let received = Instant::now();
+        if let Err(wait) = self.app.limits.messages.check(&self.id) {
+            let per_second = self.app.config.messages_per_second;
+            let message =
+                format!("at most {per_second} messages a second; this one was dropped (wait {} ms)", wait.as_millis());
+            return self.error(None, ErrorCode::RateLimited, message);
+        }
         if text.len() > self.app.config.max_frame_bytes {
             let limit = self.app.config.max_frame_bytes;
             return self.error(None, ErrorCode::FrameTooLarge, format!("frames are limited to {limit} bytes"));
@@ -156,10 +162,16 @@ impl Connection {
                     None => self.error(request_id, ErrorCode::UnknownHand, "not one of this session's last hands"),
                 };
             }
-            ClientMsg::JoinTable { request_id, table_id } => {
-                (table_id, TableCmd::Join { conn: self.conn(session.clone()), request_id })
+            ClientMsg::JoinTable { request_id, table_id, invite_code } => {
+                if let Err((code, message)) = self.admitted(&session, table_id, invite_code.as_deref()) {
+                    return self.error(request_id, code, message);
+                }
+                (table_id, TableCmd::Join { conn: self.conn(session.clone()), request_id, watch: true })
             }
-            ClientMsg::Sit { request_id, table_id, seat, buy_in } => {
+            ClientMsg::Sit { request_id, table_id, invite_code, seat, buy_in } => {
+                if let Err((code, message)) = self.admitted(&session, table_id, invite_code.as_deref()) {
+                    return self.error(request_id, code, message);
+                }
                 (table_id, TableCmd::Sit { conn_id, request_id, seat, buy_in })
             }
             ClientMsg::Act { request_id, table_id, hand_id, seq, idempotency_key, action } => {
@@ -182,7 +194,7 @@ impl Connection {
         };
         // Any table command subscribes the connection first (sitting implies watching).
         if !self.joined.contains(&table_id) && !matches!(cmd, TableCmd::Join { .. }) {
-            let join = TableCmd::Join { conn: self.conn(session.clone()), request_id: None };
+            let join = TableCmd::Join { conn: self.conn(session.clone()), request_id: None, watch: false };
             if handle.send(join).await.is_err() {
                 return self.error(request_id, ErrorCode::UnknownTable, "the table has closed");
             }
@@ -196,6 +208,27 @@ impl Connection {
         if handle.send(cmd).await.is_err() {
             self.error(request_id, ErrorCode::UnknownTable, "the table has closed");
         }
+    }
+
+    /// Bans and invite codes: whether this player may join or sit at `table`. A seated player
+    /// is always let back in; wrong codes are rate limited per player.
+    fn admitted(&self, session: &Session, table: Uuid, code: Option<&str>) -> Result<(), (ErrorCode, String)> {
+        if self.app.is_banned(session.player_id, Some(table)) {
+            return Err((ErrorCode::Forbidden, "you are banned from this table".into()));
+        }
+        if self.app.seated_tables(session.player_id).contains(&table) {
+            return Ok(());
+        }
+        if self.app.lobby.admits(table, code) {
+            return Ok(());
+        }
+        if let Err(wait) = self.app.limits.invites.check(&session.player_id) {
+            return Err((
+                ErrorCode::RateLimited,
+                format!("too many invite codes tried; wait {} s", wait.as_secs() + 1),
+            ));
+        }
+        Err((ErrorCode::InviteRequired, "this table is private: a valid invite code is needed".into()))
     }
 
     fn conn(&self, session: Arc<Session>) -> Conn {
@@ -224,6 +257,9 @@ impl Connection {
                 return self.error(None, ErrorCode::Unavailable, "the session store is unavailable; try again");
             }
         };
+        if self.app.is_banned(session.player_id, None) {
+            return self.error(None, ErrorCode::Forbidden, "this account is banned from the server");
+        }
         info!(player_id = %session.player_id, "hello");
         self.send(wire::frame(&ServerMsg::Welcome {
             version: PROTOCOL_VERSION,
@@ -239,7 +275,8 @@ impl Connection {
                 continue;
             }
             if let Some(handle) = self.app.lobby.get(table_id) {
-                if handle.send(TableCmd::Join { conn: self.conn(session.clone()), request_id: None }).await.is_ok() {
+                let join = TableCmd::Join { conn: self.conn(session.clone()), request_id: None, watch: false };
+                if handle.send(join).await.is_ok() {
                     self.joined.insert(table_id);
                 }
             }

@@ -109,6 +109,73 @@ pub struct StoredTable {
     pub created_at_ms: u64,
     /// closed tables are kept for their history but not opened
     pub closed: bool,
+    /// the server's settings for the table (JSON; the server owns the shape)
+    pub settings: String,
+}
+
+/// An operator API key as stored (the key itself never is).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OperatorKey {
+    /// the key's id
+    pub id: Uuid,
+    /// who or what it is for
+    pub name: String,
+    /// [`token_hash`] of the key
+    pub key_hash: String,
+    /// ms since the Unix epoch
+    pub created_at_ms: u64,
+    /// refused from now on
+    pub revoked: bool,
+}
+
+/// One line of the operators' audit log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdminLogEntry {
+    /// ms since the Unix epoch
+    pub at_ms: u64,
+    /// the key's name
+    pub operator: String,
+    /// what was done (`create_table`, `kick`, ...)
+    pub action: String,
+    /// to what (a table or player id)
+    pub target: Option<String>,
+    /// the request, as JSON
+    pub detail: String,
+}
+
+/// Where a ban applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BanScope {
+    /// every table
+    Server,
+    /// one table
+    Table(Uuid),
+}
+
+impl BanScope {
+    fn encode(self) -> String {
+        match self {
+            BanScope::Server => "server".to_owned(),
+            BanScope::Table(t) => t.to_string(),
+        }
+    }
+
+    fn decode(text: &str) -> Option<BanScope> {
+        if text == "server" { Some(BanScope::Server) } else { Uuid::try_parse(text).ok().map(BanScope::Table) }
+    }
+}
+
+/// A banned player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ban {
+    /// who
+    pub player_id: Uuid,
+    /// where
+    pub scope: BanScope,
+    /// ms since the Unix epoch
+    pub at_ms: u64,
+    /// why
+    pub reason: String,
 }
 
 /// One seat's part in a finished hand.
@@ -332,6 +399,27 @@ pub trait Store: Send + Sync + 'static {
 
     /// The ledger's totals.
     fn totals(&self) -> BoxFuture<'_, Result<LedgerTotals>>;
+
+    /// Stores a new operator key.
+    fn add_operator_key<'a>(&'a self, key: &'a OperatorKey) -> BoxFuture<'a, Result<()>>;
+
+    /// The key (not revoked) whose hash is `key_hash`.
+    fn operator_key<'a>(&'a self, key_hash: &'a str) -> BoxFuture<'a, Result<Option<OperatorKey>>>;
+
+    /// Appends to the operators' audit log.
+    fn log_admin<'a>(&'a self, entry: &'a AdminLogEntry) -> BoxFuture<'a, Result<()>>;
+
+    /// The newest `limit` audit log lines, newest first.
+    fn admin_log(&self, limit: u32) -> BoxFuture<'_, Result<Vec<AdminLogEntry>>>;
+
+    /// Bans a player (again: replaces the reason).
+    fn ban<'a>(&'a self, ban: &'a Ban) -> BoxFuture<'a, Result<()>>;
+
+    /// Lifts a ban; returns whether there was one.
+    fn unban(&self, player: Uuid, scope: BanScope) -> BoxFuture<'_, Result<bool>>;
+
+    /// Every ban.
+    fn bans(&self) -> BoxFuture<'_, Result<Vec<Ban>>>;
 }
 
 /// Opens the store a URL names (`postgres://…`, `postgresql://…`, `sqlite://…`,
@@ -483,6 +571,7 @@ trait Cols {
     fn uuid(&self, column: &str) -> Result<Uuid>;
     fn int(&self, column: &str) -> Result<i64>;
     fn text(&self, column: &str) -> Result<String>;
+    fn opt_text(&self, column: &str) -> Result<Option<String>>;
     fn flag(&self, column: &str) -> Result<bool>;
 }
 
@@ -531,6 +620,37 @@ fn table_row(r: &impl Cols) -> Result<StoredTable> {
         max_buy_in: to_u64(r.int("max_buy_in")?, "buy-in")?,
         created_at_ms: to_u64(r.int("created_at_ms")?, "time")?,
         closed: r.flag("closed")?,
+        settings: r.text("settings")?,
+    })
+}
+
+fn key_row(r: &impl Cols) -> Result<OperatorKey> {
+    Ok(OperatorKey {
+        id: r.uuid("id")?,
+        name: r.text("name")?,
+        key_hash: r.text("key_hash")?,
+        created_at_ms: to_u64(r.int("created_at_ms")?, "time")?,
+        revoked: r.flag("revoked")?,
+    })
+}
+
+fn log_row(r: &impl Cols) -> Result<AdminLogEntry> {
+    Ok(AdminLogEntry {
+        at_ms: to_u64(r.int("at_ms")?, "time")?,
+        operator: r.text("operator")?,
+        action: r.text("action")?,
+        target: r.opt_text("target")?,
+        detail: r.text("detail")?,
+    })
+}
+
+fn ban_row(r: &impl Cols) -> Result<Ban> {
+    let scope = r.text("scope")?;
+    Ok(Ban {
+        player_id: r.uuid("player_id")?,
+        scope: BanScope::decode(&scope).ok_or_else(|| StoreError::Corrupt(format!("ban scope {scope}")))?,
+        at_ms: to_u64(r.int("at_ms")?, "time")?,
+        reason: r.text("reason")?,
     })
 }
 

@@ -14,9 +14,9 @@ use stud_engine::Chips;
 use uuid::Uuid;
 
 use crate::{
-    Backend, Cols, HandQuery, HandSeat, LedgerTotals, NewSession, OpenStack, Plan, Result, Store, StoredHand,
-    StoredSession, StoredTable, Write, attach_seats, chips_i64, encode_table, hand_row, ms_i64, seat_row, session_row,
-    stack_row, table_row, to_u64, totals_row,
+    AdminLogEntry, Backend, Ban, BanScope, Cols, HandQuery, HandSeat, LedgerTotals, NewSession, OpenStack, OperatorKey,
+    Plan, Result, Store, StoredHand, StoredSession, StoredTable, Write, attach_seats, ban_row, chips_i64, encode_table,
+    hand_row, key_row, log_row, ms_i64, seat_row, session_row, stack_row, table_row, to_u64, totals_row,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
@@ -70,6 +70,9 @@ impl Cols for SqliteRow {
         Ok(self.try_get(column)?)
     }
     fn text(&self, column: &str) -> Result<String> {
+        Ok(self.try_get(column)?)
+    }
+    fn opt_text(&self, column: &str) -> Result<Option<String>> {
         Ok(self.try_get(column)?)
     }
     fn flag(&self, column: &str) -> Result<bool> {
@@ -260,10 +263,11 @@ impl Store for SqliteStore {
     fn save_table<'a>(&'a self, t: &'a StoredTable) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             sqlx::query(
-                "INSERT INTO tables (id, name, config, min_buy_in, max_buy_in, created_at_ms, closed)
-                 VALUES (?, ?, ?, ?, ?, ?, ?)
+                "INSERT INTO tables (id, name, config, min_buy_in, max_buy_in, created_at_ms, closed, settings)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                  ON CONFLICT (id) DO UPDATE SET name = excluded.name, config = excluded.config,
-                   min_buy_in = excluded.min_buy_in, max_buy_in = excluded.max_buy_in, closed = excluded.closed",
+                   min_buy_in = excluded.min_buy_in, max_buy_in = excluded.max_buy_in, closed = excluded.closed,
+                   settings = excluded.settings",
             )
             .bind(t.id)
             .bind(&t.name)
@@ -272,6 +276,7 @@ impl Store for SqliteStore {
             .bind(chips_i64(t.max_buy_in))
             .bind(ms_i64(t.created_at_ms))
             .bind(t.closed)
+            .bind(&t.settings)
             .execute(&self.pool)
             .await?;
             Ok(())
@@ -281,7 +286,7 @@ impl Store for SqliteStore {
     fn tables(&self) -> BoxFuture<'_, Result<Vec<StoredTable>>> {
         Box::pin(async move {
             let rows = sqlx::query(
-                "SELECT id, name, config, min_buy_in, max_buy_in, created_at_ms, closed FROM tables
+                "SELECT id, name, config, min_buy_in, max_buy_in, created_at_ms, closed, settings FROM tables
                  ORDER BY created_at_ms, name",
             )
             .fetch_all(&self.pool)
@@ -342,6 +347,88 @@ impl Store for SqliteStore {
             .fetch_one(&self.pool)
             .await?;
             totals_row(&row)
+        })
+    }
+
+    fn add_operator_key<'a>(&'a self, key: &'a OperatorKey) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            sqlx::query(
+                "INSERT INTO operator_keys (id, name, key_hash, created_at_ms, revoked) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(key.id)
+            .bind(&key.name)
+            .bind(&key.key_hash)
+            .bind(ms_i64(key.created_at_ms))
+            .bind(key.revoked)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn operator_key<'a>(&'a self, key_hash: &'a str) -> BoxFuture<'a, Result<Option<OperatorKey>>> {
+        Box::pin(async move {
+            let row = sqlx::query("SELECT id, name, key_hash, created_at_ms, revoked FROM operator_keys WHERE key_hash = ? AND NOT revoked")
+                .bind(key_hash)
+                .fetch_optional(&self.pool)
+                .await?;
+            row.as_ref().map(key_row).transpose()
+        })
+    }
+
+    fn log_admin<'a>(&'a self, e: &'a AdminLogEntry) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            sqlx::query("INSERT INTO admin_log (at_ms, operator, action, target, detail) VALUES (?, ?, ?, ?, ?)")
+                .bind(ms_i64(e.at_ms))
+                .bind(&e.operator)
+                .bind(&e.action)
+                .bind(e.target.as_deref())
+                .bind(&e.detail)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn admin_log(&self, limit: u32) -> BoxFuture<'_, Result<Vec<AdminLogEntry>>> {
+        Box::pin(async move {
+            let rows =
+                sqlx::query("SELECT at_ms, operator, action, target, detail FROM admin_log ORDER BY id DESC LIMIT ?")
+                    .bind(i64::from(limit))
+                    .fetch_all(&self.pool)
+                    .await?;
+            rows.iter().map(log_row).collect()
+        })
+    }
+
+    fn ban<'a>(&'a self, b: &'a Ban) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            sqlx::query("INSERT INTO bans (player_id, scope, at_ms, reason) VALUES (?, ?, ?, ?) ON CONFLICT (player_id, scope) DO UPDATE SET reason = excluded.reason")
+                .bind(b.player_id)
+                .bind(b.scope.encode())
+                .bind(ms_i64(b.at_ms))
+                .bind(&b.reason)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn unban(&self, player: Uuid, scope: BanScope) -> BoxFuture<'_, Result<bool>> {
+        Box::pin(async move {
+            let done = sqlx::query("DELETE FROM bans WHERE player_id = ? AND scope = ?")
+                .bind(player)
+                .bind(scope.encode())
+                .execute(&self.pool)
+                .await?;
+            Ok(done.rows_affected() > 0)
+        })
+    }
+
+    fn bans(&self) -> BoxFuture<'_, Result<Vec<Ban>>> {
+        Box::pin(async move {
+            let rows = sqlx::query("SELECT player_id, scope, at_ms, reason FROM bans").fetch_all(&self.pool).await?;
+            rows.iter().map(ban_row).collect()
         })
     }
 }

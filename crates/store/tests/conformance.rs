@@ -11,8 +11,8 @@ use std::time::Duration;
 use stud_engine::bot::Bot;
 use stud_engine::{Hand, Seat, Seed, TableConfig, Variant};
 use stud_store::{
-    Cursor, HandQuery, HandSeat, LedgerEntry, LedgerKind, NewSession, PgStore, SqliteStore, Store, StoredHand,
-    StoredTable, Write, Writer, WriterConfig, token_hash,
+    AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, LedgerEntry, LedgerKind, NewSession, OperatorKey,
+    PgStore, SqliteStore, Store, StoredHand, StoredTable, Write, Writer, WriterConfig, token_hash,
 };
 use uuid::Uuid;
 
@@ -146,6 +146,7 @@ async fn sessions_and_tables(b: &Backend) {
         max_buy_in: 8_000,
         created_at_ms: 5,
         closed: false,
+        settings: r#"{"private":true}"#.into(),
     };
     s.save_table(&t).await.unwrap();
     t.closed = true;
@@ -289,8 +290,53 @@ async fn the_writer_retries_until_the_database_is_back(b: &Backend) {
     task.await.unwrap();
 }
 
+async fn operators_and_bans(b: &Backend) {
+    let s = b.store.as_ref();
+    let key = OperatorKey {
+        id: Uuid::new_v4(),
+        name: "club".into(),
+        key_hash: token_hash("secret-key"),
+        created_at_ms: 7,
+        revoked: false,
+    };
+    s.add_operator_key(&key).await.unwrap();
+    assert_eq!(s.operator_key(&token_hash("secret-key")).await.unwrap(), Some(key.clone()));
+    assert_eq!(s.operator_key(&token_hash("other")).await.unwrap(), None);
+    let revoked = OperatorKey { id: Uuid::new_v4(), key_hash: token_hash("old"), revoked: true, ..key };
+    s.add_operator_key(&revoked).await.unwrap();
+    assert_eq!(s.operator_key(&token_hash("old")).await.unwrap(), None, "a revoked key is refused");
+
+    for (k, action) in ["create_table", "kick"].into_iter().enumerate() {
+        let e = AdminLogEntry {
+            at_ms: 100 + k as u64,
+            operator: "club".into(),
+            action: action.into(),
+            target: (k == 1).then(|| "someone".to_owned()),
+            detail: "{}".into(),
+        };
+        s.log_admin(&e).await.unwrap();
+    }
+    let log = s.admin_log(10).await.unwrap();
+    assert_eq!(log.iter().map(|e| e.action.as_str()).collect::<Vec<_>>(), ["kick", "create_table"]);
+    assert_eq!(log[0].target.as_deref(), Some("someone"));
+
+    let (player, table) = (Uuid::new_v4(), Uuid::new_v4());
+    let ban = Ban { player_id: player, scope: BanScope::Table(table), at_ms: 1, reason: "rude".into() };
+    s.ban(&ban).await.unwrap();
+    s.ban(&Ban { reason: "very rude".into(), ..ban.clone() }).await.unwrap();
+    s.ban(&Ban { scope: BanScope::Server, ..ban.clone() }).await.unwrap();
+    let mut bans = s.bans().await.unwrap();
+    bans.sort_by_key(|b| b.scope == BanScope::Server);
+    assert_eq!(bans.len(), 2);
+    assert_eq!(bans[0].reason, "very rude");
+    assert!(s.unban(player, BanScope::Server).await.unwrap());
+    assert!(!s.unban(player, BanScope::Server).await.unwrap());
+    assert_eq!(s.bans().await.unwrap().len(), 1);
+}
+
 async fn suite(b: Backend) {
     sessions_and_tables(&b).await;
+    operators_and_bans(&b).await;
     hands_and_the_ledger(&b).await;
     a_failed_batch_writes_nothing(&b).await;
     the_writer_retries_until_the_database_is_back(&b).await;

@@ -7,8 +7,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use stud_engine::{Action, ActionError, Chips, Event, Hand, Seat, Seed, Viewer};
 use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, TableState, TableSummary};
-use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
 use tracing::{debug, info, warn};
 use uuid::Uuid;
@@ -30,8 +30,10 @@ struct SeatPlayer {
     sitting_out: bool,
     /// sit out when the current hand ends (asked for, or after a timeout fold)
     sit_out_next: bool,
-    /// leave when the current hand ends
+    /// left: the clock plays the rest of the hand at once, then the seat is cashed out
     leaving: bool,
+    /// removed by an operator once the current hand ends (plays it out meanwhile)
+    kick_after: bool,
     time_bank: Duration,
     connections: usize,
     disconnected_since: Option<Instant>,
@@ -73,6 +75,12 @@ struct Table {
     next_hand_at: Option<Instant>,
     hands_played: u64,
     opened: Instant,
+    /// operator settings waiting for the current hand to end
+    pending: Option<TableSpec>,
+    /// closing: no new hands; stop once the current one is over
+    closing: Option<oneshot::Sender<()>>,
+    /// stopped: the loop ends
+    closed: bool,
 }
 
 /// The table loop: commands and the clock, until every handle is dropped or `Shutdown`.
@@ -89,9 +97,12 @@ pub async fn run_table(app: Arc<App>, spec: TableSpec, mut rx: mpsc::Receiver<Ta
         next_hand_at: None,
         hands_played: 0,
         opened: Instant::now(),
+        pending: None,
+        closing: None,
+        closed: false,
     };
     table.publish_summary();
-    loop {
+    while !table.closed {
         let wake = table.next_wake();
         tokio::select! {
             cmd = rx.recv() => match cmd {
@@ -106,6 +117,7 @@ pub async fn run_table(app: Arc<App>, spec: TableSpec, mut rx: mpsc::Receiver<Ta
             () = sleep_until(wake.unwrap_or_else(far_future)), if wake.is_some() => table.on_clock(),
         }
     }
+    app.lobby.remove(table.spec.id);
     app.metrics.tables.fetch_sub(1, Relaxed);
 }
 
@@ -334,6 +346,9 @@ impl Table {
             min_buy_in: self.spec.min_buy_in,
             max_buy_in: self.spec.max_buy_in,
             seats_taken: players.len() as u8,
+            seats: self.spec.seats,
+            paused: self.spec.paused,
+            private: self.spec.private,
             players,
             hands_per_hour: if hours > 0.0 { (self.hands_played as f64 / hours).round() } else { 0.0 },
         });
@@ -343,8 +358,15 @@ impl Table {
 
     fn handle(&mut self, cmd: TableCmd) {
         match cmd {
-            TableCmd::Join { conn, request_id } => self.join(conn, request_id),
-            TableCmd::Sit { conn_id, request_id, seat, buy_in } => self.sit(conn_id, request_id, seat, buy_in),
+            TableCmd::Join { conn, request_id, watch } => self.join(conn, request_id, watch),
+            TableCmd::Sit { conn_id, request_id, seat, buy_in } => {
+                self.sit(conn_id, request_id, seat, buy_in);
+                // Where nobody may watch, a failed sit does not leave a spectator behind.
+                let player = self.subs.get(&conn_id).map(|s| s.conn.session.player_id);
+                if !self.spec.observers && player.is_some_and(|p| self.seat_of(p).is_none()) {
+                    self.remove_sub(conn_id);
+                }
+            }
             TableCmd::Act { conn_id, request_id, hand_id, seq, key, action, received } => {
                 self.act(conn_id, request_id, hand_id, seq, key, action);
                 self.app.metrics.action_latency(received.elapsed());
@@ -361,12 +383,106 @@ impl Table {
             }
             TableCmd::Disconnect { conn_id } => self.disconnect(conn_id),
             TableCmd::Shutdown { .. } => {}
+            TableCmd::Update { spec, reply } => {
+                self.pending = Some(*spec);
+                if self.live.as_ref().is_none_or(|l| l.hand.is_over()) {
+                    self.apply_pending();
+                }
+                let _ = reply.send(());
+            }
+            TableCmd::Pause { paused, reply } => {
+                self.spec.paused = paused;
+                if let Some(p) = self.pending.as_mut() {
+                    p.paused = paused;
+                }
+                if !paused {
+                    self.schedule_hand();
+                }
+                self.publish_summary();
+                let _ = reply.send(());
+            }
+            TableCmd::Close { reply } => {
+                self.closing = Some(reply);
+                if self.live.as_ref().is_none_or(|l| l.hand.is_over()) {
+                    self.close();
+                }
+            }
+            TableCmd::Kick { player, now, reply } => {
+                let _ = reply.send(self.kick(player, now));
+            }
+            TableCmd::Status { reply } => {
+                let hand = self.live.as_ref().filter(|l| !l.hand.is_over()).map(|l| l.id);
+                let _ = reply.send((hand, self.hands_played));
+            }
         }
     }
 
-    fn join(&mut self, conn: Conn, request_id: RequestId) {
+    /// Takes the operator's new settings (between hands).
+    fn apply_pending(&mut self) {
+        if let Some(spec) = self.pending.take() {
+            info!(table = %spec.id, "new settings");
+            self.spec = spec;
+            // Seats past a smaller table size are cashed out.
+            for n in self.spec.seats + 1..=8 {
+                if let Some(seat) = Seat::new(n) {
+                    self.cash_out(seat);
+                }
+            }
+            self.broadcast_snapshots();
+        }
+    }
+
+    /// Closes the table: everyone is cashed out and told; the loop ends.
+    fn close(&mut self) {
+        for n in 1..=8 {
+            if let Some(seat) = Seat::new(n) {
+                self.cash_out(seat);
+            }
+        }
+        self.seq += 1;
+        let frame = wire::frame(&ServerMsg::TableClosed { table_id: self.spec.id, seq: self.seq });
+        self.broadcast(&frame, None);
+        self.subs.clear();
+        self.closed = true;
+        if let Some(reply) = self.closing.take() {
+            let _ = reply.send(());
+        }
+    }
+
+    /// Removes a player: their connections stop watching; their seat is cashed out now, or
+    /// after the hand (`now`: the clock gives their hand up at once). Returns whether they were
+    /// here at all.
+    fn kick(&mut self, player: Uuid, now: bool) -> bool {
+        let conns: Vec<u64> =
+            self.subs.iter().filter(|(_, s)| s.conn.session.player_id == player).map(|(id, _)| *id).collect();
+        for id in &conns {
+            let frame = wire::error(None, ErrorCode::Forbidden, "an operator removed you from this table");
+            self.reply(*id, frame);
+            self.remove_sub(*id);
+        }
+        let Some(seat) = self.seat_of(player) else { return !conns.is_empty() };
+        if let Some(p) = self.player_mut(seat) {
+            p.leaving |= now;
+            p.kick_after = true;
+        }
+        if now && self.in_hand(seat) {
+            self.play_for_absent();
+        }
+        if !self.in_hand(seat) {
+            self.cash_out(seat);
+            self.broadcast_snapshots();
+        }
+        true
+    }
+
+    fn join(&mut self, conn: Conn, request_id: RequestId, watch: bool) {
         let conn_id = conn.id;
         let player = conn.session.player_id;
+        if watch && !self.spec.observers && self.seat_of(player).is_none() {
+            self.app.metrics.error(ErrorCode::Forbidden);
+            let _ = conn.outbox.try_send(wire::error(request_id, ErrorCode::Forbidden, "this table has no observers"));
+            return;
+        }
         let replaced = self.subs.insert(conn_id, Sub { conn, lagging: false, misses: 0 });
         if replaced.is_none() {
             if let Some(seat) = self.seat_of(player) {
@@ -398,6 +514,15 @@ impl Table {
             return self.error(conn_id, request_id, ErrorCode::AlreadySeated, "you already have a seat here");
         }
         let chosen = match seat {
+            Some(n) if (1..=8).contains(&n) && n > self.spec.seats => {
+                let seats = self.spec.seats;
+                return self.error(
+                    conn_id,
+                    request_id,
+                    ErrorCode::Malformed,
+                    format!("this table has seats 1 to {seats}"),
+                );
+            }
             Some(n) => match Seat::new(n) {
                 None => return self.error(conn_id, request_id, ErrorCode::Malformed, format!("seat {n} is not 1..=8")),
                 Some(s) if self.player(s).is_some() => {
@@ -405,7 +530,7 @@ impl Table {
                 }
                 Some(s) => s,
             },
-            None => match (1..=8).filter_map(Seat::new).find(|s| self.player(*s).is_none()) {
+            None => match (1..=self.spec.seats).filter_map(Seat::new).find(|s| self.player(*s).is_none()) {
                 Some(s) => s,
                 None => return self.error(conn_id, request_id, ErrorCode::TableFull, "no free seat"),
             },
@@ -438,7 +563,8 @@ impl Table {
                 sitting_out: false,
                 sit_out_next: false,
                 leaving: false,
-                time_bank: Duration::from_millis(self.app.config.time_bank_ms),
+                kick_after: false,
+                time_bank: Duration::from_millis(self.spec.time_bank_ms),
                 connections,
                 disconnected_since: None,
                 recent_keys: VecDeque::new(),
@@ -657,12 +783,16 @@ impl Table {
         if self.live.as_ref().is_some_and(|l| !l.hand.is_over()) {
             return;
         }
+        self.apply_pending();
+        if self.spec.paused || self.closing.is_some() {
+            return;
+        }
         let seats: Vec<(Seat, Chips)> = self
             .seats
             .iter()
             .enumerate()
             .filter_map(|(i, s)| {
-                let p = s.as_ref().filter(|p| !p.sitting_out && !p.leaving && p.stack > 0)?;
+                let p = s.as_ref().filter(|p| !p.sitting_out && !p.leaving && !p.kick_after && p.stack > 0)?;
                 Some((Seat::new(i as u8 + 1)?, p.stack))
             })
             .collect();
@@ -721,7 +851,7 @@ impl Table {
         let turn = live.turn.take();
         if !by_clock {
             if let Some(t) = turn.filter(|t| t.seat == seat) {
-                let over = t.started.elapsed().saturating_sub(self.app.config.action_timeout());
+                let over = t.started.elapsed().saturating_sub(Duration::from_millis(self.spec.action_timeout_ms));
                 if let Some(p) = self.player_mut(seat) {
                     p.time_bank = p.time_bank.saturating_sub(over);
                 }
@@ -768,7 +898,7 @@ impl Table {
         let Some(seat) = self.live.as_ref().and_then(|l| l.hand.to_act()) else { return };
         let now = Instant::now();
         let (bank, away) = self.player(seat).map_or((Duration::ZERO, false), |p| (p.time_bank, p.connections == 0));
-        let mut deadline = now + self.app.config.action_timeout() + bank;
+        let mut deadline = now + Duration::from_millis(self.spec.action_timeout_ms) + bank;
         if away {
             deadline = deadline.min(now + Duration::from_millis(self.app.config.disconnect_grace_ms));
         }
@@ -811,7 +941,7 @@ impl Table {
 
     fn restore_deadline(&mut self, seat: Seat) {
         let bank = self.player(seat).map_or(Duration::ZERO, |p| p.time_bank);
-        let timeout = self.app.config.action_timeout();
+        let timeout = Duration::from_millis(self.spec.action_timeout_ms);
         if let Some(turn) = self.live.as_mut().and_then(|l| l.turn.as_mut()).filter(|t| t.seat == seat) {
             turn.deadline = turn.started + timeout + bank;
         }
@@ -869,7 +999,7 @@ impl Table {
                         p.sitting_out = true;
                         p.sit_out_next = false;
                     }
-                    p.leaving
+                    p.leaving || p.kick_after
                 }
                 None => false,
             };
@@ -877,6 +1007,10 @@ impl Table {
                 self.cash_out(seat);
             }
         }
+        if self.closing.is_some() {
+            return self.close();
+        }
+        self.apply_pending();
         self.broadcast_snapshots();
         self.schedule_hand();
     }

@@ -33,13 +33,13 @@ async fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
     let (writer, writes) = Writer::new(WriterConfig::default());
     tokio::time::pause();
     let app = Arc::new(App::new(config, store, writer));
-    let spec = TableSpec {
-        id: Uuid::new_v4(),
-        name: "test".into(),
-        config: app.config.table_config(Variant::Stud),
-        min_buy_in: 4_000,
-        max_buy_in: 40_000,
-    };
+    let spec = TableSpec::public(
+        Uuid::new_v4(),
+        "test".into(),
+        app.config.table_config(Variant::Stud),
+        (4_000, 40_000),
+        &app.config,
+    );
     let (table, _) = spawn_table(app.clone(), spec);
     Fixture { app, table, _writes: writes }
 }
@@ -62,7 +62,7 @@ async fn join(f: &Fixture, name: &str, queue: usize) -> Client {
     let kick = CancellationToken::new();
     let conn_id = f.app.next_conn_id();
     let conn = Conn { id: conn_id, session, outbox, kick: kick.clone() };
-    f.table.send(TableCmd::Join { conn, request_id: None }).await.unwrap();
+    f.table.send(TableCmd::Join { conn, request_id: None, watch: true }).await.unwrap();
     Client { conn_id, rx, kick }
 }
 

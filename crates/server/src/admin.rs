@@ -1,0 +1,429 @@
+//! The operator API (`/api/admin/*`): tables (create, list, change, pause, resume, close,
+//! invite codes), moderation (kick, ban) and the audit log.
+//!
+//! Every route needs an operator key (`Authorization: Bearer KEY`): one made with
+//! `stud operator create-key` (stored hashed) or the configured `STUD_OPERATOR_KEY`. A missing
+//! or wrong key is 401 and says nothing else. Every change is written to the audit log (who,
+//! what, when) before it is answered.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use stud_proto::{AdminTable, BanRequest, KickRequest, TableSettings, TableSettingsPatch};
+use stud_store::{AdminLogEntry, Ban, BanScope};
+use tokio::sync::oneshot;
+use uuid::Uuid;
+
+use crate::app::App;
+use crate::http::ApiError;
+use crate::table::{TableCmd, TableSpec};
+
+/// The admin routes.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/admin/tables", get(list_tables).post(create_table))
+        .route("/api/admin/tables/{id}", get(get_table).patch(update_table))
+        .route("/api/admin/tables/{id}/pause", post(pause))
+        .route("/api/admin/tables/{id}/resume", post(resume))
+        .route("/api/admin/tables/{id}/close", post(close))
+        .route("/api/admin/tables/{id}/invite", post(rotate_invite).delete(revoke_invite))
+        .route("/api/admin/tables/{id}/kick", post(kick))
+        .route("/api/admin/bans", get(list_bans).post(ban).delete(unban))
+        .route("/api/admin/log", get(log))
+}
+
+/// The operator behind a request: the key's name.
+struct Operator(String);
+
+async fn operator(app: &App, headers: &HeaderMap) -> Result<Operator, ApiError> {
+    let Some(given) = crate::history::bearer(headers) else { return Err(ApiError::Unauthorized) };
+    if app.config.operator_key.as_deref().is_some_and(|k| crate::history::same_key(k, given)) {
+        return Ok(Operator("config".into()));
+    }
+    match app.store.operator_key(&stud_store::token_hash(given)).await {
+        Ok(Some(key)) => Ok(Operator(key.name)),
+        Ok(None) => Err(ApiError::Unauthorized),
+        Err(e) => Err(ApiError::Unavailable(e.to_string())),
+    }
+}
+
+/// Writes the audit line; the action is refused if it cannot be logged.
+async fn audit(
+    app: &App,
+    who: &Operator,
+    action: &str,
+    target: Option<String>,
+    detail: impl Serialize,
+) -> Result<(), ApiError> {
+    let entry = AdminLogEntry {
+        at_ms: stud_store::now_ms(),
+        operator: who.0.clone(),
+        action: action.to_owned(),
+        target,
+        detail: serde_json::to_string(&detail).unwrap_or_default(),
+    };
+    tracing::info!(operator = %who.0, action, target = entry.target.as_deref().unwrap_or(""), "admin");
+    app.store.log_admin(&entry).await.map_err(|e| ApiError::Unavailable(e.to_string()))
+}
+
+fn body<T>(app: &App, b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    b.map(|Json(v)| v).map_err(|e| ApiError::from_json(&e, app.config.max_body_bytes))
+}
+
+fn table_id(text: &str) -> Result<Uuid, ApiError> {
+    Uuid::try_parse(text).map_err(|_| ApiError::BadRequest(format!("{text:?} is not a UUID")))
+}
+
+/// A fresh invite code: 12 characters from an alphabet without look-alikes.
+fn invite_code() -> Result<String, ApiError> {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut bytes = [0u8; 12];
+    getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("no randomness: {e}")))?;
+    Ok(bytes.iter().map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()])).collect())
+}
+
+/// The stored spec of a table (open or closed).
+async fn stored_spec(app: &App, id: Uuid) -> Result<(TableSpec, u64, bool), ApiError> {
+    let tables = app.store.tables().await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let t = tables.iter().find(|t| t.id == id).ok_or_else(|| ApiError::NotFound(format!("no table {id}")))?;
+    Ok((TableSpec::from_stored(t, &app.config), t.created_at_ms, t.closed))
+}
+
+async fn save(app: &App, spec: &TableSpec, created_at_ms: u64, closed: bool) -> Result<(), ApiError> {
+    app.store.save_table(&spec.stored(created_at_ms, closed)).await.map_err(|e| ApiError::Unavailable(e.to_string()))
+}
+
+/// Sends a command with a reply to a running table.
+async fn ask<T>(app: &App, id: Uuid, make: impl FnOnce(oneshot::Sender<T>) -> TableCmd) -> Result<T, ApiError> {
+    let handle = app.lobby.get(id).ok_or_else(|| ApiError::NotFound(format!("table {id} is not open")))?;
+    let (tx, rx) = oneshot::channel();
+    handle.send(make(tx)).await.map_err(|_| ApiError::NotFound(format!("table {id} has closed")))?;
+    rx.await.map_err(|_| ApiError::NotFound(format!("table {id} has closed")))
+}
+
+async fn view(app: &App, spec: &TableSpec) -> AdminTable {
+    let (current_hand, hands_played) = match app.lobby.get(spec.id) {
+        Some(_) => ask(app, spec.id, |reply| TableCmd::Status { reply }).await.unwrap_or((None, 0)),
+        None => (None, 0),
+    };
+    AdminTable {
+        id: spec.id,
+        settings: spec.settings(),
+        invite_code: spec.invite_code.clone(),
+        paused: spec.paused,
+        status: app.lobby.summary(spec.id),
+        current_hand,
+        hands_played,
+    }
+}
+
+async fn list_tables(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Vec<AdminTable>>, ApiError> {
+    operator(&app, &headers).await?;
+    let tables = app.store.tables().await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let mut out = Vec::new();
+    for t in tables.iter().filter(|t| !t.closed) {
+        out.push(view(&app, &TableSpec::from_stored(t, &app.config)).await);
+    }
+    Ok(Json(out))
+}
+
+async fn get_table(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<AdminTable>, ApiError> {
+    operator(&app, &headers).await?;
+    let (spec, _, _) = stored_spec(&app, table_id(&id)?).await?;
+    Ok(Json(view(&app, &spec).await))
+}
+
+async fn create_table(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    settings: Result<Json<TableSettings>, JsonRejection>,
+) -> Result<(StatusCode, Json<AdminTable>), ApiError> {
+    let who = operator(&app, &headers).await?;
+    let settings = body(&app, settings)?;
+    let mut spec = TableSpec::from_settings(Uuid::new_v4(), &settings).map_err(ApiError::BadRequest)?;
+    if spec.private {
+        spec.invite_code = Some(invite_code()?);
+    }
+    audit(&app, &who, "create_table", Some(spec.id.to_string()), &settings).await?;
+    save(&app, &spec, stud_store::now_ms(), false).await?;
+    let task = app.open_table(spec.clone());
+    app.track(task);
+    Ok((StatusCode::CREATED, Json(view(&app, &spec).await)))
+}
+
+/// Applies a patch to settings.
+fn patched(mut s: TableSettings, p: TableSettingsPatch) -> TableSettings {
+    macro_rules! take {
+        ($($f:ident),*) => { $( if let Some(v) = p.$f { s.$f = v; } )* };
+    }
+    take!(
+        name,
+        ante,
+        bring_in,
+        small_bet,
+        big_bet,
+        max_raises,
+        seats,
+        min_buy_in,
+        max_buy_in,
+        action_timeout_ms,
+        time_bank_ms,
+        observers,
+        private
+    );
+    if p.open_pair_big_bet.is_some() {
+        s.open_pair_big_bet = p.open_pair_big_bet;
+    }
+    s
+}
+
+async fn update_table(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    patch: Result<Json<TableSettingsPatch>, JsonRejection>,
+) -> Result<Json<AdminTable>, ApiError> {
+    let who = operator(&app, &headers).await?;
+    let id = table_id(&id)?;
+    let patch = body(&app, patch)?;
+    let (old, created, closed) = stored_spec(&app, id).await?;
+    if closed {
+        return Err(ApiError::NotFound(format!("table {id} is closed")));
+    }
+    let settings = patched(old.settings(), patch.clone());
+    let mut spec = TableSpec::from_settings(id, &settings).map_err(ApiError::BadRequest)?;
+    spec.paused = old.paused;
+    spec.invite_code = match (spec.private, old.invite_code) {
+        (false, _) => None,
+        (true, Some(code)) => Some(code),
+        (true, None) if !old.private => Some(invite_code()?),
+        (true, None) => None,
+    };
+    audit(&app, &who, "update_table", Some(id.to_string()), &patch).await?;
+    save(&app, &spec, created, false).await?;
+    app.lobby.set_access(id, spec.private, spec.invite_code.clone());
+    let next = spec.clone();
+    ask(&app, id, |reply| TableCmd::Update { spec: Box::new(next), reply }).await?;
+    Ok(Json(view(&app, &spec).await))
+}
+
+async fn set_paused(app: Arc<App>, id: &str, headers: HeaderMap, paused: bool) -> Result<Json<AdminTable>, ApiError> {
+    let who = operator(&app, &headers).await?;
+    let id = table_id(id)?;
+    let (mut spec, created, closed) = stored_spec(&app, id).await?;
+    if closed {
+        return Err(ApiError::NotFound(format!("table {id} is closed")));
+    }
+    audit(&app, &who, if paused { "pause" } else { "resume" }, Some(id.to_string()), ()).await?;
+    spec.paused = paused;
+    save(&app, &spec, created, false).await?;
+    ask(&app, id, |reply| TableCmd::Pause { paused, reply }).await?;
+    Ok(Json(view(&app, &spec).await))
+}
+
+async fn pause(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<AdminTable>, ApiError> {
+    set_paused(app, &id, headers, true).await
+}
+
+async fn resume(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<AdminTable>, ApiError> {
+    set_paused(app, &id, headers, false).await
+}
+
+async fn close(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<StatusCode, ApiError> {
+    let who = operator(&app, &headers).await?;
+    let id = table_id(&id)?;
+    let (spec, created, closed) = stored_spec(&app, id).await?;
+    if closed {
+        return Err(ApiError::NotFound(format!("table {id} is closed")));
+    }
+    audit(&app, &who, "close", Some(id.to_string()), ()).await?;
+    // Stored as closed first: a crash from here on does not reopen it.
+    save(&app, &spec, created, true).await?;
+    // Answered once the current hand is over and everyone is cashed out.
+    ask(&app, id, |reply| TableCmd::Close { reply }).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn set_invite(app: Arc<App>, id: &str, headers: HeaderMap, rotate: bool) -> Result<Json<AdminTable>, ApiError> {
+    let who = operator(&app, &headers).await?;
+    let id = table_id(id)?;
+    let (mut spec, created, closed) = stored_spec(&app, id).await?;
+    if closed || !spec.private {
+        return Err(ApiError::BadRequest("only an open private table has an invite code".into()));
+    }
+    audit(&app, &who, if rotate { "rotate_invite" } else { "revoke_invite" }, Some(id.to_string()), ()).await?;
+    spec.invite_code = if rotate { Some(invite_code()?) } else { None };
+    save(&app, &spec, created, false).await?;
+    app.lobby.set_access(id, true, spec.invite_code.clone());
+    let next = spec.clone();
+    ask(&app, id, |reply| TableCmd::Update { spec: Box::new(next), reply }).await?;
+    Ok(Json(view(&app, &spec).await))
+}
+
+async fn rotate_invite(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<AdminTable>, ApiError> {
+    set_invite(app, &id, headers, true).await
+}
+
+async fn revoke_invite(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<AdminTable>, ApiError> {
+    set_invite(app, &id, headers, false).await
+}
+
+/// Whether the player was at the table.
+#[derive(Serialize)]
+struct Kicked {
+    kicked: bool,
+}
+
+async fn kick(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    req: Result<Json<KickRequest>, JsonRejection>,
+) -> Result<Json<Kicked>, ApiError> {
+    let who = operator(&app, &headers).await?;
+    let id = table_id(&id)?;
+    let req = body(&app, req)?;
+    audit(&app, &who, "kick", Some(req.player_id.to_string()), serde_json::json!({"table": id, "now": req.now}))
+        .await?;
+    let kicked = ask(&app, id, |reply| TableCmd::Kick { player: req.player_id, now: req.now, reply }).await?;
+    Ok(Json(Kicked { kicked }))
+}
+
+async fn ban(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    req: Result<Json<BanRequest>, JsonRejection>,
+) -> Result<StatusCode, ApiError> {
+    let who = operator(&app, &headers).await?;
+    let req = body(&app, req)?;
+    let scope = req.table_id.map_or(BanScope::Server, BanScope::Table);
+    audit(&app, &who, "ban", Some(req.player_id.to_string()), &req).await?;
+    let ban = Ban { player_id: req.player_id, scope, at_ms: stud_store::now_ms(), reason: req.reason.clone() };
+    app.store.ban(&ban).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    app.set_ban(req.player_id, scope, true);
+    // Out at once, from the table or from every table.
+    let tables = match req.table_id {
+        Some(t) => vec![t],
+        None => app.lobby.handles().iter().map(|h| h.id).collect(),
+    };
+    for t in tables {
+        let _ = ask(&app, t, |reply| TableCmd::Kick { player: req.player_id, now: true, reply }).await;
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnbanParams {
+    player_id: Uuid,
+    table_id: Option<Uuid>,
+}
+
+async fn unban(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    params: Result<Query<UnbanParams>, QueryRejection>,
+) -> Result<StatusCode, ApiError> {
+    let who = operator(&app, &headers).await?;
+    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let scope = p.table_id.map_or(BanScope::Server, BanScope::Table);
+    audit(&app, &who, "unban", Some(p.player_id.to_string()), serde_json::json!({"table": p.table_id})).await?;
+    let had = app.store.unban(p.player_id, scope).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    app.set_ban(p.player_id, scope, false);
+    if had { Ok(StatusCode::NO_CONTENT) } else { Err(ApiError::NotFound("no such ban".into())) }
+}
+
+/// A ban as listed.
+#[derive(Serialize)]
+struct BanLine {
+    player_id: Uuid,
+    table_id: Option<Uuid>,
+    at_ms: u64,
+    reason: String,
+}
+
+async fn list_bans(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Vec<BanLine>>, ApiError> {
+    operator(&app, &headers).await?;
+    let bans = app.store.bans().await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    Ok(Json(
+        bans.into_iter()
+            .map(|b| BanLine {
+                player_id: b.player_id,
+                table_id: match b.scope {
+                    BanScope::Server => None,
+                    BanScope::Table(t) => Some(t),
+                },
+                at_ms: b.at_ms,
+                reason: b.reason,
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LogParams {
+    limit: Option<u32>,
+}
+
+/// An audit log line as listed.
+#[derive(Serialize)]
+struct LogLine {
+    at_ms: u64,
+    operator: String,
+    action: String,
+    target: Option<String>,
+    detail: serde_json::Value,
+}
+
+async fn log(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    params: Result<Query<LogParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    operator(&app, &headers).await?;
+    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let limit = p.limit.unwrap_or(100).clamp(1, 1000);
+    let lines = app.store.admin_log(limit).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let lines: Vec<LogLine> = lines
+        .into_iter()
+        .map(|l| LogLine {
+            at_ms: l.at_ms,
+            operator: l.operator,
+            action: l.action,
+            target: l.target,
+            detail: serde_json::from_str(&l.detail).unwrap_or(serde_json::Value::Null),
+        })
+        .collect();
+    Ok(Json(lines).into_response())
+}
