@@ -6,6 +6,8 @@
 //! generated from these types by [`schema_json`]; a test fails when the committed copy is stale.
 #![deny(missing_docs)]
 
+pub mod openapi;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use stud_engine::record::{AwardRecord, HandRecord, RecordedAction};
@@ -639,6 +641,41 @@ pub struct BanRequest {
     pub reason: String,
 }
 
+/// `POST /api/admin/tables/{id}/kick` reply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct KickResult {
+    /// whether the player had a seat or a connection at the table
+    pub kicked: bool,
+}
+
+/// One ban in `GET /api/admin/bans`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BanInfo {
+    /// the player
+    pub player_id: Uuid,
+    /// the table, or none for the whole server
+    pub table_id: Option<Uuid>,
+    /// milliseconds since the Unix epoch
+    pub at_ms: u64,
+    /// why
+    pub reason: String,
+}
+
+/// One line of `GET /api/admin/log`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AdminLogLine {
+    /// milliseconds since the Unix epoch
+    pub at_ms: u64,
+    /// the operator key's name (`config` for `STUD_OPERATOR_KEY`)
+    pub operator: String,
+    /// what was done
+    pub action: String,
+    /// to what (a table or player id)
+    pub target: Option<String>,
+    /// the request
+    pub detail: serde_json::Value,
+}
+
 /// An HTTP API error body.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ApiErrorBody {
@@ -713,7 +750,10 @@ struct Protocol {
     table_settings_patch: TableSettingsPatch,
     admin_table: AdminTable,
     kick: KickRequest,
+    kick_result: KickResult,
     ban: BanRequest,
+    ban_info: BanInfo,
+    admin_log_line: AdminLogLine,
 }
 
 /// The JSON Schema of the whole protocol, pretty-printed with a trailing newline

@@ -15,7 +15,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use stud_proto::{AdminTable, BanRequest, KickRequest, TableSettings, TableSettingsPatch};
+use stud_proto::{
+    AdminLogLine, AdminTable, BanInfo, BanRequest, KickRequest, KickResult, TableSettings, TableSettingsPatch,
+};
 use stud_store::{AdminLogEntry, Ban, BanScope};
 use tokio::sync::oneshot;
 use uuid::Uuid;
@@ -298,25 +300,19 @@ async fn revoke_invite(
     set_invite(app, &id, headers, false).await
 }
 
-/// Whether the player was at the table.
-#[derive(Serialize)]
-struct Kicked {
-    kicked: bool,
-}
-
 async fn kick(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
     req: Result<Json<KickRequest>, JsonRejection>,
-) -> Result<Json<Kicked>, ApiError> {
+) -> Result<Json<KickResult>, ApiError> {
     let who = operator(&app, &headers).await?;
     let id = table_id(&id)?;
     let req = body(&app, req)?;
     audit(&app, &who, "kick", Some(req.player_id.to_string()), serde_json::json!({"table": id, "now": req.now}))
         .await?;
     let kicked = ask(&app, id, |reply| TableCmd::Kick { player: req.player_id, now: req.now, reply }).await?;
-    Ok(Json(Kicked { kicked }))
+    Ok(Json(KickResult { kicked }))
 }
 
 async fn ban(
@@ -363,21 +359,12 @@ async fn unban(
     if had { Ok(StatusCode::NO_CONTENT) } else { Err(ApiError::NotFound("no such ban".into())) }
 }
 
-/// A ban as listed.
-#[derive(Serialize)]
-struct BanLine {
-    player_id: Uuid,
-    table_id: Option<Uuid>,
-    at_ms: u64,
-    reason: String,
-}
-
-async fn list_bans(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Vec<BanLine>>, ApiError> {
+async fn list_bans(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Vec<BanInfo>>, ApiError> {
     operator(&app, &headers).await?;
     let bans = app.store.bans().await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
     Ok(Json(
         bans.into_iter()
-            .map(|b| BanLine {
+            .map(|b| BanInfo {
                 player_id: b.player_id,
                 table_id: match b.scope {
                     BanScope::Server => None,
@@ -396,16 +383,6 @@ struct LogParams {
     limit: Option<u32>,
 }
 
-/// An audit log line as listed.
-#[derive(Serialize)]
-struct LogLine {
-    at_ms: u64,
-    operator: String,
-    action: String,
-    target: Option<String>,
-    detail: serde_json::Value,
-}
-
 async fn log(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -415,9 +392,9 @@ async fn log(
     let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let limit = p.limit.unwrap_or(100).clamp(1, 1000);
     let lines = app.store.admin_log(limit).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
-    let lines: Vec<LogLine> = lines
+    let lines: Vec<AdminLogLine> = lines
         .into_iter()
-        .map(|l| LogLine {
+        .map(|l| AdminLogLine {
             at_ms: l.at_ms,
             operator: l.operator,
             action: l.action,

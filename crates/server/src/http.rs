@@ -97,6 +97,7 @@ pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
         .route("/api/tables", get(tables))
         .route("/api/sessions", post(create_session))
         .route("/healthz", get(|| async { "ok\n" }))
+        .route("/api/openapi.json", get(openapi))
         .route("/metrics", get(metrics))
         .route("/ws", get(ws))
         .with_state(Ctx { app: app.clone(), shutdown })
@@ -134,6 +135,10 @@ async fn create_session(
             balance: ctx.app.bank.balance(session.player_id),
         }),
     ))
+}
+
+async fn openapi() -> impl IntoResponse {
+    ([("content-type", "application/json")], stud_proto::openapi::document_json())
 }
 
 async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {

@@ -1,0 +1,416 @@
+//! The OpenAPI 3.1 document of the HTTP API, generated from the route table below and the
+//! types' JSON Schemas (schemars). Served at `GET /api/openapi.json`; `proto/openapi.json` is
+//! the committed copy, and a test fails when it is stale.
+
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, SchemaGenerator};
+use serde_json::{Map, Value, json};
+
+use crate::{
+    AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, CreateSession, HandDetail, HandPage, KickRequest,
+    KickResult, LastHandReport, SessionCreated, TableSettings, TableSettingsPatch, TableSummary,
+};
+
+/// Who may call a route.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Auth {
+    /// anyone
+    None,
+    /// a session token
+    Session,
+    /// a session token or the operator key
+    SessionOrOperator,
+    /// an operator key
+    Operator,
+}
+
+/// One operation.
+struct Op {
+    method: &'static str,
+    path: &'static str,
+    summary: &'static str,
+    auth: Auth,
+    /// (parameter name, in, JSON type, description)
+    params: &'static [(&'static str, &'static str, &'static str, &'static str)],
+    body: Option<fn(&mut SchemaGenerator) -> Value>,
+    /// (status, description, schema; None = no body, Some(text) = plain text)
+    ok: (u16, &'static str, Option<fn(&mut SchemaGenerator) -> Value>),
+    /// a history route: `format=json|phh|text`
+    formats: bool,
+}
+
+fn schema<T: JsonSchema>(g: &mut SchemaGenerator) -> Value {
+    g.subschema_for::<T>().to_value()
+}
+
+fn list<T: JsonSchema>(g: &mut SchemaGenerator) -> Value {
+    json!({"type": "array", "items": g.subschema_for::<T>().to_value()})
+}
+
+const ID: (&str, &str, &str, &str) = ("id", "path", "string", "a UUID");
+const FORMAT: (&str, &str, &str, &str) = ("format", "query", "string", "json (default), phh or text");
+
+fn ops() -> Vec<Op> {
+    use Auth::*;
+    vec![
+        Op {
+            method: "get",
+            path: "/healthz",
+            summary: "Liveness: answers `ok`.",
+            auth: None,
+            params: &[],
+            body: Option::None,
+            ok: (200, "ok", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/metrics",
+            summary: "Prometheus metrics (text).",
+            auth: None,
+            params: &[],
+            body: Option::None,
+            ok: (200, "metrics", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/openapi.json",
+            summary: "This document.",
+            auth: None,
+            params: &[],
+            body: Option::None,
+            ok: (200, "the OpenAPI document", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/tables",
+            summary: "The public lobby.",
+            auth: None,
+            params: &[],
+            body: Option::None,
+            ok: (200, "public tables", Some(list::<TableSummary>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/sessions",
+            summary: "Create a guest session (rate limited per IP).",
+            auth: None,
+            params: &[],
+            body: Some(schema::<CreateSession>),
+            ok: (201, "the session and its token", Some(schema::<SessionCreated>)),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/ws",
+            summary: "The WebSocket (see proto/PROTOCOL.md and proto/schema.json).",
+            auth: None,
+            params: &[],
+            body: Option::None,
+            ok: (101, "switching protocols", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/sessions/{id}/hands",
+            summary: "LAST HAND: the session's last hands, newest first, as the player may see them.",
+            auth: Session,
+            params: &[ID, ("limit", "query", "integer", "1 to 50 (default 50)"), FORMAT],
+            body: Option::None,
+            ok: (200, "LAST HAND reports", Some(list::<LastHandReport>)),
+            formats: true,
+        },
+        Op {
+            method: "get",
+            path: "/api/hands/{id}",
+            summary: "One hand: a player dealt in gets their LAST HAND view, an operator the full record.",
+            auth: SessionOrOperator,
+            params: &[ID, FORMAT],
+            body: Option::None,
+            ok: (200, "the hand (LastHandReport for a player, HandDetail for an operator)", Some(schema::<HandDetail>)),
+            formats: true,
+        },
+        Op {
+            method: "get",
+            path: "/api/hands",
+            summary: "Every stored hand, newest first, paged.",
+            auth: Operator,
+            params: &[
+                ("table", "query", "string", "only this table"),
+                ("player", "query", "string", "only hands this player was dealt into"),
+                ("since", "query", "integer", "ended at or after (ms since the Unix epoch)"),
+                ("limit", "query", "integer", "1 to 500 (default 50)"),
+                ("cursor", "query", "string", "next_cursor of the previous page"),
+                FORMAT,
+            ],
+            body: Option::None,
+            ok: (200, "a page of hands", Some(schema::<HandPage>)),
+            formats: true,
+        },
+        Op {
+            method: "get",
+            path: "/api/admin/tables",
+            summary: "Every open table with its settings, invite code and live status.",
+            auth: Operator,
+            params: &[],
+            body: Option::None,
+            ok: (200, "tables", Some(list::<AdminTable>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/tables",
+            summary: "Create a table (a private one gets an invite code).",
+            auth: Operator,
+            params: &[],
+            body: Some(schema::<TableSettings>),
+            ok: (201, "the table", Some(schema::<AdminTable>)),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/admin/tables/{id}",
+            summary: "One table.",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the table", Some(schema::<AdminTable>)),
+            formats: false,
+        },
+        Op {
+            method: "patch",
+            path: "/api/admin/tables/{id}",
+            summary: "Change settings; they apply from the next hand.",
+            auth: Operator,
+            params: &[ID],
+            body: Some(schema::<TableSettingsPatch>),
+            ok: (200, "the table", Some(schema::<AdminTable>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/tables/{id}/pause",
+            summary: "No new hands after the current one.",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the table", Some(schema::<AdminTable>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/tables/{id}/resume",
+            summary: "Deal again.",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the table", Some(schema::<AdminTable>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/tables/{id}/close",
+            summary: "Finish the current hand, cash everyone out, close (answered when done).",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (204, "closed", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/tables/{id}/invite",
+            summary: "A new invite code (the old one stops working).",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the table", Some(schema::<AdminTable>)),
+            formats: false,
+        },
+        Op {
+            method: "delete",
+            path: "/api/admin/tables/{id}/invite",
+            summary: "Revoke the invite code: nobody new gets in.",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the table", Some(schema::<AdminTable>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/tables/{id}/kick",
+            summary: "Remove a player, now or after the current hand.",
+            auth: Operator,
+            params: &[ID],
+            body: Some(schema::<KickRequest>),
+            ok: (200, "whether they were there", Some(schema::<KickResult>)),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/admin/bans",
+            summary: "Every ban.",
+            auth: Operator,
+            params: &[],
+            body: Option::None,
+            ok: (200, "bans", Some(list::<BanInfo>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/bans",
+            summary: "Ban a player from a table or the server (they are removed at once).",
+            auth: Operator,
+            params: &[],
+            body: Some(schema::<BanRequest>),
+            ok: (204, "banned", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "delete",
+            path: "/api/admin/bans",
+            summary: "Lift a ban.",
+            auth: Operator,
+            params: &[
+                ("player_id", "query", "string", "the player"),
+                ("table_id", "query", "string", "the table; none for a server ban"),
+            ],
+            body: Option::None,
+            ok: (204, "lifted", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/admin/log",
+            summary: "The operators' audit log, newest first.",
+            auth: Operator,
+            params: &[("limit", "query", "integer", "1 to 1000 (default 100)")],
+            body: Option::None,
+            ok: (200, "log lines", Some(list::<AdminLogLine>)),
+            formats: false,
+        },
+    ]
+}
+
+/// The document.
+pub fn document() -> Value {
+    let mut g =
+        SchemaSettings::draft2020_12().with(|s| s.definitions_path = "/components/schemas".into()).into_generator();
+    let error = schema::<ApiErrorBody>(&mut g);
+    let mut paths = Map::new();
+    for op in ops() {
+        let mut o = Map::new();
+        o.insert("summary".into(), json!(op.summary));
+        let params: Vec<Value> = op
+            .params
+            .iter()
+            .map(|(name, place, ty, desc)| {
+                json!({"name": name, "in": place, "required": *place == "path", "description": desc, "schema": {"type": ty}})
+            })
+            .collect();
+        if !params.is_empty() {
+            o.insert("parameters".into(), Value::Array(params));
+        }
+        if let Some(body) = op.body {
+            o.insert(
+                "requestBody".into(),
+                json!({"required": true, "content": {"application/json": {"schema": body(&mut g)}}}),
+            );
+        }
+        let mut responses = Map::new();
+        let (status, desc, body) = op.ok;
+        let mut ok = json!({"description": desc});
+        if let Some(body) = body {
+            let mut content = json!({"application/json": {"schema": body(&mut g)}});
+            if op.formats {
+                content["text/plain"] = json!({"schema": {"type": "string", "description": "format=phh: PHH (TOML); format=text: PokerStars-style history"}});
+            }
+            ok["content"] = content;
+        }
+        responses.insert(status.to_string(), ok);
+        let mut errors = vec![(400, "bad request"), (429, "rate limited"), (503, "the store is unavailable")];
+        if op.auth != Auth::None {
+            errors.push((401, "no valid token or key"));
+        }
+        if op.path.contains("{id}") {
+            errors.push((404, "not found"));
+        }
+        for (code, desc) in errors {
+            responses.insert(
+                code.to_string(),
+                json!({"description": desc, "content": {"application/json": {"schema": error.clone()}}}),
+            );
+        }
+        o.insert("responses".into(), Value::Object(responses));
+        let security = match op.auth {
+            Auth::None => Option::None,
+            Auth::Session | Auth::SessionOrOperator | Auth::Operator => Some(json!([{"bearer": []}])),
+        };
+        if let Some(s) = security {
+            o.insert("security".into(), s);
+        }
+        let entry = paths.entry(op.path.to_owned()).or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(m) = entry {
+            m.insert(op.method.into(), Value::Object(o));
+        }
+    }
+    let schemas = g.take_definitions(true);
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "stud",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "An authoritative Seven Card Stud server: lobby, guest sessions, hand history, operators. The real-time game is the WebSocket at /ws (proto/PROTOCOL.md).",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "a session token (POST /api/sessions) or an operator key"}},
+        },
+    })
+}
+
+/// The document as committed: pretty JSON with a trailing newline.
+pub fn document_json() -> String {
+    let mut text = serde_json::to_string_pretty(&document()).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn committed_openapi_is_fresh() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proto/openapi.json");
+        let fresh = super::document_json();
+        if std::env::var_os("UPDATE_SCHEMA").is_some() {
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "proto/openapi.json is stale: run `UPDATE_SCHEMA=1 cargo test -p stud-proto` and commit it"
+        );
+    }
+
+    #[test]
+    fn every_reference_resolves_and_every_operation_answers() {
+        let doc = super::document();
+        let text = doc.to_string();
+        let schemas = doc["components"]["schemas"].as_object().unwrap();
+        for part in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
+            let name = part.split('"').next().unwrap();
+            assert!(schemas.contains_key(name), "dangling $ref {name}");
+        }
+        for (path, ops) in doc["paths"].as_object().unwrap() {
+            for (method, op) in ops.as_object().unwrap() {
+                assert!(op["responses"].as_object().is_some_and(|r| !r.is_empty()), "{method} {path}");
+            }
+        }
+        assert!(schemas.contains_key("TableSettings") && schemas.contains_key("HandDetail"));
+    }
+}
