@@ -24,6 +24,9 @@ enum Auth {
     Operator,
 }
 
+/// Writes a type's schema into the generator and returns its reference.
+type SchemaFn = fn(&mut SchemaGenerator) -> Value;
+
 /// One operation.
 struct Op {
     method: &'static str,
@@ -32,9 +35,9 @@ struct Op {
     auth: Auth,
     /// (parameter name, in, JSON type, description)
     params: &'static [(&'static str, &'static str, &'static str, &'static str)],
-    body: Option<fn(&mut SchemaGenerator) -> Value>,
+    body: Option<SchemaFn>,
     /// (status, description, schema; None = no body, Some(text) = plain text)
-    ok: (u16, &'static str, Option<fn(&mut SchemaGenerator) -> Value>),
+    ok: (u16, &'static str, Option<SchemaFn>),
     /// a history route: `format=json|phh|text`
     formats: bool,
 }
