@@ -288,8 +288,20 @@ async fn bans_keep_a_player_out_of_a_table_or_the_server() {
     let table = crate::table_of(&addr, stud_engine::Variant::Stud).await;
     let mut p = Player::new(&addr, "trouble").await;
     p.sit(&table, 3).await;
+    // A key made by `stud operator create-key` (stored hashed) works like the configured one.
+    let stored = "stud_stored-operator-key-0123456789";
+    let key = stud_store::OperatorKey {
+        id: Uuid::new_v4(),
+        name: "moderator".into(),
+        key_hash: stud_store::token_hash(stored),
+        created_at_ms: 0,
+        revoked: false,
+    };
+    server.app.store.add_operator_key(&key).await.unwrap();
     let body = format!(r#"{{"player_id":"{}","table_id":"{}","reason":"abuse"}}"#, p.player_id, table.id);
-    assert_eq!(call(&addr, "POST", "/api/admin/bans", Some(&body), Some(KEY)).await.0, 204);
+    assert_eq!(call(&addr, "POST", "/api/admin/bans", Some(&body), Some(stored)).await.0, 204);
+    let log: Vec<serde_json::Value> = admin(&addr, "GET", "/api/admin/log", None).await;
+    assert_eq!((log[0]["operator"].as_str(), log[0]["action"].as_str()), (Some("moderator"), Some("ban")));
     let kicked = p.until(|m| matches!(m, ServerMsg::Error { code: ErrorCode::Forbidden, .. })).await;
     assert!(matches!(kicked, ServerMsg::Error { .. }));
     p.send(ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: None }).await;
@@ -312,6 +324,41 @@ async fn bans_keep_a_player_out_of_a_table_or_the_server() {
     assert_eq!(call(&addr, "DELETE", &path, None, Some(KEY)).await.0, 404);
     let (_, welcome) = Client::connect(&addr, &p.token).await.unwrap();
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
+    ledger_ok(&server).await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_kick_after_the_hand_lets_the_hand_finish_first() {
+    let (server, addr) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
+    let table = crate::table_of(&addr, stud_engine::Variant::Stud).await;
+    let mut a = Player::new(&addr, "a").await;
+    let mut b = Player::new(&addr, "b").await;
+    a.sit(&table, 1).await;
+    b.sit(&table, 2).await;
+    // Mid-hand (the bring-in is posted), kick b for after the hand.
+    let hand = loop {
+        if let ServerMsg::Event { hand_id, event: Event::BringIn { .. }, .. } = a.recv().await {
+            break hand_id;
+        }
+    };
+    let body = format!(r#"{{"player_id":"{}","now":false}}"#, b.player_id);
+    let (status, text) =
+        call(&addr, "POST", &format!("/api/admin/tables/{}/kick", table.id), Some(&body), Some(KEY)).await;
+    assert_eq!((status, text.as_str()), (200, r#"{"kicked":true}"#));
+    // b's connection stops watching at once, but b's seat plays the hand out (by the clock);
+    // a plays on; at the end b is cashed out and no new hand starts with one player.
+    let stop = Arc::new(AtomicBool::new(false));
+    let a = autoplay(a, stop.clone());
+    let mut watcher = Player::new(&addr, "w").await;
+    watcher.send(ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: None }).await;
+    let result = watcher.until(|m| matches!(m, ServerMsg::HandResult { .. })).await;
+    assert!(matches!(result, ServerMsg::HandResult { hand_id, .. } if hand_id == hand), "{result:?}");
+    let snap = watcher.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+    let ServerMsg::Snapshot { table: state, .. } = snap else { unreachable!() };
+    assert!(state.seats.iter().all(|s| s.player_id != b.player_id), "b is gone after the hand");
+    stop.store(true, Ordering::Relaxed);
+    a.await.unwrap();
     ledger_ok(&server).await;
     server.shutdown().await;
 }

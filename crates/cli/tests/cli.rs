@@ -80,3 +80,24 @@ fn bad_arguments_are_clear_errors() {
     assert_ne!(code, 0);
     assert!(err.contains("bring_in"), "{err}");
 }
+
+#[test]
+fn operator_create_key_prints_a_key_once_and_stores_only_its_hash() {
+    let dir = std::env::temp_dir().join("stud-cli-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("keys-{}.db", std::process::id()));
+    let url = format!("sqlite://{}", path.display());
+    let (code, out, err) = stud(&["operator", "create-key", "--name", "club", "--database-url", &url], None);
+    assert_eq!(code, 0, "{err}");
+    let key = out.trim();
+    assert!(key.starts_with("stud_") && key.len() == 69, "{key}");
+    assert!(err.contains("shown only now"), "{err}");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let store = rt.block_on(stud_store::open(&url)).unwrap();
+    let found = rt.block_on(store.operator_key(&stud_store::token_hash(key))).unwrap().expect("stored");
+    assert_eq!(found.name, "club");
+    assert_ne!(found.key_hash, key, "the key itself is not stored");
+    let (code, _, err) = stud(&["operator", "create-key", "--name", "", "--database-url", &url], None);
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_file(&path);
+}

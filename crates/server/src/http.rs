@@ -162,7 +162,7 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
         .max_message_size(limit)
         .max_frame_size(limit)
         .on_upgrade(move |socket| async move {
-            serve_socket(ctx.app, socket, ctx.shutdown).await;
+            serve_socket(ctx.app, socket, ctx.shutdown, peer.ip()).await;
             drop(slot);
         })
 }

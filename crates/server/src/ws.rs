@@ -2,6 +2,7 @@
 //! outbound queue the tables also write to.
 
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use tokio::time::Instant;
@@ -24,6 +25,8 @@ pub(crate) const HISTORY_WAIT: std::time::Duration = std::time::Duration::from_s
 struct Connection {
     app: Arc<App>,
     id: u64,
+    /// the client's address (for per-IP limits)
+    peer: IpAddr,
     outbox: mpsc::Sender<Frame>,
     kick: CancellationToken,
     session: Option<Arc<Session>>,
@@ -32,7 +35,7 @@ struct Connection {
 
 /// Serves one socket until it closes, is kicked, or the server shuts down.
 #[tracing::instrument(skip_all, fields(conn_id))]
-pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: CancellationToken) {
+pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: CancellationToken, peer: IpAddr) {
     let id = app.next_conn_id();
     tracing::Span::current().record("conn_id", id);
     app.metrics.connections.fetch_add(1, Relaxed);
@@ -57,7 +60,7 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
         let _ = sink.send(Message::Close(None)).await;
     });
     let mut conn =
-        Connection { app: app.clone(), id, outbox, kick: kick.clone(), session: None, joined: HashSet::new() };
+        Connection { app: app.clone(), id, peer, outbox, kick: kick.clone(), session: None, joined: HashSet::new() };
     loop {
         let msg = tokio::select! {
             m = stream.next() => m,
@@ -222,7 +225,8 @@ impl Connection {
         if self.app.lobby.admits(table, code) {
             return Ok(());
         }
-        if let Err(wait) = self.app.limits.invites.check(&session.player_id) {
+        let limits = &self.app.limits;
+        if let Err(wait) = limits.invites.check(&session.player_id).and(limits.invites_by_ip.check(&self.peer)) {
             return Err((
                 ErrorCode::RateLimited,
                 format!("too many invite codes tried; wait {} s", wait.as_secs() + 1),
