@@ -50,6 +50,11 @@ fn list<T: JsonSchema>(g: &mut SchemaGenerator) -> Value {
     json!({"type": "array", "items": g.subschema_for::<T>().to_value()})
 }
 
+/// A player's view of a hand, or the operator's full one.
+fn either_hand(g: &mut SchemaGenerator) -> Value {
+    json!({"oneOf": [g.subschema_for::<LastHandReport>().to_value(), g.subschema_for::<HandDetail>().to_value()]})
+}
+
 const ID: (&str, &str, &str, &str) = ("id", "path", "string", "a UUID");
 const FORMAT: (&str, &str, &str, &str) = ("format", "query", "string", "json (default), phh or text");
 
@@ -133,7 +138,7 @@ fn ops() -> Vec<Op> {
             auth: SessionOrOperator,
             params: &[ID, FORMAT],
             body: Option::None,
-            ok: (200, "the hand (LastHandReport for a player, HandDetail for an operator)", Some(schema::<HandDetail>)),
+            ok: (200, "the hand (LastHandReport for a player, HandDetail for an operator)", Some(either_hand)),
             formats: true,
         },
         Op {
