@@ -9,6 +9,7 @@ mod bad_input;
 mod history;
 mod operators;
 mod play;
+mod web;
 
 use std::time::Duration;
 

@@ -14,6 +14,7 @@ pub mod http;
 pub mod limits;
 pub mod metrics;
 pub mod table;
+pub mod web;
 pub mod wire;
 pub mod ws;
 

@@ -195,8 +195,14 @@ impl Connection {
         let Some(handle) = self.app.lobby.get(table_id) else {
             return self.error(request_id, ErrorCode::UnknownTable, format!("no table {table_id}"));
         };
-        // Any table command subscribes the connection first (sitting implies watching).
+        // Sitting implies watching, and a seated player's commands bring their seat's view back;
+        // anything else needs a `join_table` first (which checks bans, invite codes and whether
+        // the table takes observers).
         if !self.joined.contains(&table_id) && !matches!(cmd, TableCmd::Join { .. }) {
+            let seated = self.app.seated_tables(session.player_id).contains(&table_id);
+            if !seated && !matches!(cmd, TableCmd::Sit { .. }) {
+                return self.error(request_id, ErrorCode::NotSeated, "join the table first");
+            }
             let join = TableCmd::Join { conn: self.conn(session.clone()), request_id: None, watch: false };
             if handle.send(join).await.is_err() {
                 return self.error(request_id, ErrorCode::UnknownTable, "the table has closed");
