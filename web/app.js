@@ -683,7 +683,7 @@ function renderTable() {
   if (!t || !t.info) return;
   $('table-name').textContent = t.info.name;
   $('table-stakes').textContent = `${VARIANTS[t.info.config.variant]} · ${stakes(t.info.config)}`;
-  const seatCount = state.lobby.find((x) => x.id === t.id)?.seats ?? 8;
+  const seatCount = t.info?.seat_count ?? state.lobby.find((x) => x.id === t.id)?.seats ?? 8;
   const seats = [];
   for (let n = 1; n <= seatCount; n += 1) seats.push(seatElement(t, n));
   $('seats').replaceChildren(...seats);

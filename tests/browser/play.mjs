@@ -11,7 +11,7 @@
 // actions, the hand ends.
 //
 // Run from the repo root after `cargo build -p stud-cli`:  node tests/browser/play.mjs
-// STUD_BIN overrides the binary (default target/debug/stud); CHROMIUM the browser
+// STUD_BIN overrides the binary (default $CARGO_TARGET_DIR/debug/stud, else target/debug/stud); CHROMIUM the browser
 // (default /usr/bin/chromium). Exits 1 with "FAIL: ..." on the first failure.
 
 import { spawn } from 'node:child_process';
@@ -25,7 +25,8 @@ import { chromium } from 'playwright-core';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const SHOTS = path.join(HERE, 'screenshots');
-const BIN = process.env.STUD_BIN ? path.resolve(process.env.STUD_BIN) : path.join(ROOT, 'target', 'debug', 'stud');
+const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
+const BIN = process.env.STUD_BIN ? path.resolve(process.env.STUD_BIN) : path.join(TARGET, 'debug', 'stud');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const OVERALL_MS = 8 * 60 * 1000;

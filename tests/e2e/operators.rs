@@ -178,6 +178,8 @@ async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_k
     let mut players: Vec<_> = seated.into_iter().map(|p| autoplay(p, stop.clone())).collect();
     let mut watcher = Player::new(&addr, "rail").await;
     watcher.send(ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: Some(code.clone()) }).await;
+    let snap = watcher.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+    assert!(matches!(snap, ServerMsg::Snapshot { ref table, .. } if table.seat_count == 4), "{snap:?}");
     for _ in 0..2 {
         watcher.until(|m| matches!(m, ServerMsg::HandResult { .. })).await;
     }

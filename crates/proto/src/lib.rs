@@ -378,7 +378,7 @@ pub struct SeatInfo {
     pub player_id: Uuid,
     /// display name
     pub name: String,
-    /// chips on the table (including any committed to the current hand's pot)
+    /// chips behind: during a hand, not counting what is already in the pot
     pub stack: Chips,
     /// will not be dealt in
     pub sitting_out: bool,
@@ -401,6 +401,9 @@ pub struct TableState {
     pub max_buy_in: Chips,
     /// occupied seats
     pub seats: Vec<SeatInfo>,
+    /// seats at the table (2..=8; seats 1..=seat_count are used)
+    #[serde(default = "eight")]
+    pub seat_count: u8,
     /// the viewer's seat, if seated
     pub your_seat: Option<u8>,
     /// the hand in play, as the viewer may see it

@@ -294,6 +294,7 @@ impl Table {
             })
             .collect();
         TableState {
+            seat_count: self.spec.seats,
             table_id: self.spec.id,
             name: self.spec.name.clone(),
             config: self.spec.config,
