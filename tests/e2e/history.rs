@@ -139,6 +139,19 @@ async fn history_api_every_format_every_caller_and_a_restart() {
     assert_eq!(after, before, "the same LAST HAND list after the restart");
     let (status, body) = get(&addr, &format!("/api/hands/{hand_id}"), Some(&me.token)).await;
     assert_eq!(status, 200, "{body}");
+    // Hand numbers go on from where the table was.
+    let newest_before = reports.iter().map(|r| r.summary.number).max().unwrap();
+    let mut fresh = Vec::new();
+    for seat in [1, 3] {
+        let mut p = Player::new(&addr, &format!("New {seat}")).await;
+        p.sit(&table, seat).await;
+        fresh.push(p);
+    }
+    let mut fresh = play(fresh, 1, 5).await;
+    let (_, body) = get(&addr, &format!("/api/sessions/{}/hands", fresh[0].session_id), Some(&fresh[0].token)).await;
+    let after: Vec<LastHandReport> = serde_json::from_str(&body).unwrap();
+    assert!(after.iter().all(|r| r.summary.number > newest_before), "numbers restarted: {newest_before}");
+    leave_and_check_chips(&server, &mut fresh, table.id).await;
     server.shutdown().await;
     let _ = std::fs::remove_file(&path);
 }

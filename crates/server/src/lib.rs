@@ -138,8 +138,11 @@ async fn recover(store: &dyn Store) -> Result<(), StoreError> {
 /// of each configured variant (stored before they open).
 async fn open_tables(config: &Config, store: &dyn Store) -> Result<Vec<TableSpec>, StoreError> {
     let stored = store.tables().await?;
-    let mut specs: Vec<TableSpec> =
-        stored.iter().filter(|t| !t.closed).map(|t| TableSpec::from_stored(t, config)).collect();
+    let mut specs = Vec::new();
+    for t in stored.iter().filter(|t| !t.closed) {
+        let hands_before = store.last_hand_number(t.id).await?.unwrap_or(0);
+        specs.push(TableSpec { hands_before, ..TableSpec::from_stored(t, config) });
+    }
     for variant in config.variants.clone() {
         let have = specs.iter().filter(|s| s.config.variant == variant && !s.private).count();
         for k in have + 1..=config.tables_per_variant {

@@ -394,6 +394,9 @@ pub trait Store: Send + Sync + 'static {
     /// Hands matching a query, newest first.
     fn hands<'a>(&'a self, query: &'a HandQuery) -> BoxFuture<'a, Result<Vec<StoredHand>>>;
 
+    /// The number of the table's newest stored hand (hand numbers go on after a restart).
+    fn last_hand_number(&self, table: Uuid) -> BoxFuture<'_, Result<Option<u64>>>;
+
     /// Every non-zero stack on a table, as the ledger has it.
     fn open_stacks(&self) -> BoxFuture<'_, Result<Vec<OpenStack>>>;
 

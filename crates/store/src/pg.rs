@@ -335,6 +335,18 @@ impl Store for PgStore {
         Box::pin(self.query_hands(query))
     }
 
+    fn last_hand_number(&self, table: Uuid) -> BoxFuture<'_, Result<Option<u64>>> {
+        Box::pin(async move {
+            let n: Option<i64> = sqlx::query_scalar(
+                "SELECT number FROM hands WHERE table_id = $1 ORDER BY ended_at_ms DESC, id DESC LIMIT 1",
+            )
+            .bind(table)
+            .fetch_optional(&self.pool)
+            .await?;
+            n.map(|n| to_u64(n, "hand number")).transpose()
+        })
+    }
+
     fn open_stacks(&self) -> BoxFuture<'_, Result<Vec<OpenStack>>> {
         Box::pin(async move {
             let rows = sqlx::query("SELECT table_id, player_id, stack FROM table_stacks WHERE stack <> 0")

@@ -197,6 +197,8 @@ async fn hands_and_the_ledger(b: &Backend) {
     assert_eq!(s.hand(hands[3].hand_id).await.unwrap().as_ref(), Some(&hands[3]));
     assert!(s.hand(Uuid::new_v4()).await.unwrap().is_none());
     assert!(s.session_hands(Uuid::new_v4(), 50).await.unwrap().is_empty());
+    assert_eq!(s.last_hand_number(table).await.unwrap(), Some(12), "the newest hand's number");
+    assert_eq!(s.last_hand_number(Uuid::new_v4()).await.unwrap(), None);
 
     // Operators' search: filters and cursor paging see every hand once, newest first.
     let mut q = HandQuery { table: Some(table), limit: 5, ..HandQuery::default() };

@@ -420,8 +420,9 @@ impl Table {
 
     /// Takes the operator's new settings (between hands).
     fn apply_pending(&mut self) {
-        if let Some(spec) = self.pending.take() {
+        if let Some(mut spec) = self.pending.take() {
             info!(table = %spec.id, "new settings");
+            spec.hands_before = self.spec.hands_before;
             self.spec = spec;
             // Seats past a smaller table size are cashed out.
             for n in self.spec.seats + 1..=8 {
@@ -827,7 +828,7 @@ impl Table {
         self.live = Some(Live {
             hand,
             id,
-            number: self.hands_played,
+            number: self.spec.hands_before + self.hands_played,
             started_at_ms: now_ms(),
             prompt_seq: 0,
             turn: None,
@@ -838,7 +839,7 @@ impl Table {
             table_id: self.spec.id,
             seq: self.seq,
             hand_id: id,
-            number: self.hands_played,
+            number: self.spec.hands_before + self.hands_played,
             commitment,
         });
         self.broadcast(&started, None);

@@ -210,6 +210,8 @@ pub struct TableSpec {
     pub invite_code: Option<String>,
     /// no new hands
     pub paused: bool,
+    /// hands this table played before it opened this time (its hand numbers go on from there)
+    pub hands_before: u64,
 }
 
 /// What `tables.settings` holds.
@@ -242,6 +244,7 @@ impl TableSpec {
             private: false,
             invite_code: None,
             paused: false,
+            hands_before: 0,
         }
     }
 
@@ -285,6 +288,7 @@ impl TableSpec {
             private: s.private,
             invite_code: None,
             paused: false,
+            hands_before: 0,
         })
     }
 
