@@ -314,6 +314,8 @@ async fn bans_keep_a_player_out_of_a_table_or_the_server() {
     assert_eq!(call(&addr, "POST", "/api/admin/bans", Some(&body), Some(stored)).await.0, 204);
     let log: Vec<serde_json::Value> = admin(&addr, "GET", "/api/admin/log", None).await;
     assert_eq!((log[0]["operator"].as_str(), log[0]["action"].as_str()), (Some("moderator"), Some("ban")));
+    // It reads the hand history too (regression: only the configured key used to).
+    assert_eq!(call(&addr, "GET", "/api/hands?limit=1", None, Some(stored)).await.0, 200);
     let kicked = p.until(|m| matches!(m, ServerMsg::Error { code: ErrorCode::Forbidden, .. })).await;
     assert!(matches!(kicked, ServerMsg::Error { .. }));
     p.send(ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: None }).await;
@@ -358,8 +360,8 @@ async fn a_kick_after_the_hand_lets_the_hand_finish_first() {
     let (status, text) =
         call(&addr, "POST", &format!("/api/admin/tables/{}/kick", table.id), Some(&body), Some(KEY)).await;
     assert_eq!((status, text.as_str()), (200, r#"{"kicked":true}"#));
-    // b's connection stops watching at once, but b's seat plays the hand out (by the clock);
-    // a plays on; at the end b is cashed out and no new hand starts with one player.
+    // b keeps watching and plays the hand out (here b does not act, so the clock does); a plays
+    // on; at the end b is cashed out and told, and no new hand starts with one player.
     let stop = Arc::new(AtomicBool::new(false));
     let a = autoplay(a, stop.clone());
     let mut watcher = Player::new(&addr, "w").await;
@@ -369,6 +371,8 @@ async fn a_kick_after_the_hand_lets_the_hand_finish_first() {
     let snap = watcher.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
     let ServerMsg::Snapshot { table: state, .. } = snap else { unreachable!() };
     assert!(state.seats.iter().all(|s| s.player_id != b.player_id), "b is gone after the hand");
+    let told = b.until(|m| matches!(m, ServerMsg::Error { code: ErrorCode::Forbidden, .. })).await;
+    assert!(matches!(told, ServerMsg::Error { .. }));
     stop.store(true, Ordering::Relaxed);
     a.await.unwrap();
     ledger_ok(&server).await;

@@ -41,9 +41,13 @@ pub fn routes() -> Router<Arc<App>> {
 }
 
 /// The operator behind a request: the key's name.
-struct Operator(String);
+pub(crate) struct Operator(String);
 
-async fn operator(app: &App, headers: &HeaderMap) -> Result<Operator, ApiError> {
+/// The operator whose key the request carries; 401 otherwise.
+///
+/// # Errors
+/// [`ApiError::Unauthorized`], or `Unavailable` when the key store cannot be read.
+pub(crate) async fn operator(app: &App, headers: &HeaderMap) -> Result<Operator, ApiError> {
     let Some(given) = crate::history::bearer(headers) else { return Err(ApiError::Unauthorized) };
     if app.config.operator_key.as_deref().is_some_and(|k| crate::history::same_key(k, given)) {
         return Ok(Operator("config".into()));
@@ -51,7 +55,10 @@ async fn operator(app: &App, headers: &HeaderMap) -> Result<Operator, ApiError> 
     match app.store.operator_key(&stud_store::token_hash(given)).await {
         Ok(Some(key)) => Ok(Operator(key.name)),
         Ok(None) => Err(ApiError::Unauthorized),
-        Err(e) => Err(ApiError::Unavailable(e.to_string())),
+        Err(e) => {
+            tracing::warn!(error = %e, "operator key lookup failed");
+            Err(ApiError::Unavailable("the key store is unavailable".into()))
+        }
     }
 }
 
@@ -156,6 +163,10 @@ async fn create_table(
     if spec.private {
         spec.invite_code = Some(invite_code()?);
     }
+    let _one_at_a_time = app.admin_lock.lock().await;
+    if app.shutting_down() {
+        return Err(ApiError::Unavailable("the server is shutting down".into()));
+    }
     audit(&app, &who, "create_table", Some(spec.id.to_string()), &settings).await?;
     save(&app, &spec, stud_store::now_ms(), false).await?;
     let task = app.open_table(spec.clone());
@@ -198,6 +209,7 @@ async fn update_table(
     let who = operator(&app, &headers).await?;
     let id = table_id(&id)?;
     let patch = body(&app, patch)?;
+    let _one_at_a_time = app.admin_lock.lock().await;
     let (old, created, closed) = stored_spec(&app, id).await?;
     if closed {
         return Err(ApiError::NotFound(format!("table {id} is closed")));
@@ -222,6 +234,7 @@ async fn update_table(
 async fn set_paused(app: Arc<App>, id: &str, headers: HeaderMap, paused: bool) -> Result<Json<AdminTable>, ApiError> {
     let who = operator(&app, &headers).await?;
     let id = table_id(id)?;
+    let _one_at_a_time = app.admin_lock.lock().await;
     let (mut spec, created, closed) = stored_spec(&app, id).await?;
     if closed {
         return Err(ApiError::NotFound(format!("table {id} is closed")));
@@ -256,21 +269,32 @@ async fn close(
 ) -> Result<StatusCode, ApiError> {
     let who = operator(&app, &headers).await?;
     let id = table_id(&id)?;
-    let (spec, created, closed) = stored_spec(&app, id).await?;
-    if closed {
-        return Err(ApiError::NotFound(format!("table {id} is closed")));
-    }
-    audit(&app, &who, "close", Some(id.to_string()), ()).await?;
-    // Stored as closed first: a crash from here on does not reopen it.
-    save(&app, &spec, created, true).await?;
+    let done = {
+        let _one_at_a_time = app.admin_lock.lock().await;
+        let (spec, created, closed) = stored_spec(&app, id).await?;
+        if closed {
+            return Err(ApiError::NotFound(format!("table {id} is closed")));
+        }
+        audit(&app, &who, "close", Some(id.to_string()), ()).await?;
+        // Stored as closed first: a crash from here on does not reopen it.
+        save(&app, &spec, created, true).await?;
+        let handle = app.lobby.get(id).ok_or_else(|| ApiError::NotFound(format!("table {id} is not open")))?;
+        let (reply, done) = oneshot::channel();
+        handle
+            .send(TableCmd::Close { reply })
+            .await
+            .map_err(|_| ApiError::NotFound(format!("table {id} has closed")))?;
+        done
+    };
     // Answered once the current hand is over and everyone is cashed out.
-    ask(&app, id, |reply| TableCmd::Close { reply }).await?;
+    let _ = done.await;
     Ok(StatusCode::NO_CONTENT)
 }
 
 async fn set_invite(app: Arc<App>, id: &str, headers: HeaderMap, rotate: bool) -> Result<Json<AdminTable>, ApiError> {
     let who = operator(&app, &headers).await?;
     let id = table_id(id)?;
+    let _one_at_a_time = app.admin_lock.lock().await;
     let (mut spec, created, closed) = stored_spec(&app, id).await?;
     if closed || !spec.private {
         return Err(ApiError::BadRequest("only an open private table has an invite code".into()));

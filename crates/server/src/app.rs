@@ -106,6 +106,11 @@ impl Lobby {
         }
     }
 
+    /// Whether the table is private.
+    pub fn is_private(&self, id: Uuid) -> bool {
+        self.private.read().unwrap_or_else(PoisonError::into_inner).contains_key(&id)
+    }
+
     /// Whether `code` lets someone into the table (public tables let everyone in).
     pub fn admits(&self, id: Uuid, code: Option<&str>) -> bool {
         match self.private.read().unwrap_or_else(PoisonError::into_inner).get(&id) {
@@ -183,7 +188,7 @@ pub struct Limits {
     pub messages: RateLimiter<u64>,
     /// wrong invite codes per player
     pub invites: RateLimiter<Uuid>,
-    /// wrong invite codes per client IP
+    /// wrong invite codes per client IP (five times the per-player limit)
     pub invites_by_ip: RateLimiter<IpAddr>,
     /// open WebSocket connections per client IP
     pub connections: Arc<ConnectionLimiter<IpAddr>>,
@@ -204,7 +209,8 @@ impl Limits {
             sessions: per_minute(c.sessions_per_minute_per_ip),
             messages,
             invites: per_minute(c.invite_attempts_per_minute),
-            invites_by_ip: per_minute(c.invite_attempts_per_minute),
+            // An address may carry several players (NAT): five times the per-player budget.
+            invites_by_ip: per_minute(c.invite_attempts_per_minute.saturating_mul(5)),
             connections: Arc::new(ConnectionLimiter::new(max)),
         }
     }
@@ -232,6 +238,9 @@ pub struct App {
     bans: RwLock<HashSet<(Uuid, BanScope)>>,
     /// table tasks opened after start (operators' tables)
     pub(crate) tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    /// operators' table changes run one at a time (read, store, tell the table)
+    pub(crate) admin_lock: tokio::sync::Mutex<()>,
+    stopping: std::sync::atomic::AtomicBool,
 }
 
 impl App {
@@ -250,7 +259,19 @@ impl App {
             next_conn: AtomicU64::new(1),
             bans: RwLock::default(),
             tasks: Mutex::default(),
+            admin_lock: tokio::sync::Mutex::new(()),
+            stopping: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Shutdown has begun: no new tables.
+    pub fn begin_shutdown(&self) {
+        self.stopping.store(true, Relaxed);
+    }
+
+    /// Whether shutdown has begun.
+    pub fn shutting_down(&self) -> bool {
+        self.stopping.load(Relaxed)
     }
 
     /// Starts a table's task and puts it in the lobby.

@@ -113,7 +113,7 @@ pub struct Config {
     pub sessions_per_minute_per_ip: u32,
     /// WebSocket messages a connection may send per second, bursts of twice that (0: no limit)
     pub messages_per_second: u32,
-    /// wrong invite codes a player or IP may try per minute (0: no limit)
+    /// wrong invite codes a player may try per minute, an IP five times that (0: no limit)
     pub invite_attempts_per_minute: u32,
     /// WebSocket connections open at once per client IP (0: no limit)
     pub max_connections_per_ip: usize,

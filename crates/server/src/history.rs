@@ -88,18 +88,12 @@ pub(crate) fn same_key(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-fn is_operator(app: &App, headers: &HeaderMap) -> bool {
-    match (&app.config.operator_key, bearer(headers)) {
-        (Some(key), Some(given)) => same_key(key, given),
-        _ => false,
-    }
-}
-
 async fn caller(app: &App, headers: &HeaderMap) -> Result<Caller, ApiError> {
-    if is_operator(app, headers) {
+    let token = bearer(headers).ok_or(ApiError::Unauthorized)?;
+    // Session tokens are 64 hex characters; operator keys are anything else.
+    if crate::admin::operator(app, headers).await.is_ok() {
         return Ok(Caller::Operator);
     }
-    let token = bearer(headers).ok_or(ApiError::Unauthorized)?;
     match app.resolve_session(token).await {
         Ok(Some(session)) => Ok(Caller::Player(session)),
         Ok(None) => Err(ApiError::Unauthorized),
@@ -176,12 +170,7 @@ async fn search(
     headers: HeaderMap,
     params: Result<Query<SearchParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    if app.config.operator_key.is_none() {
-        return Err(ApiError::Forbidden("operator routes are closed: no operator key is configured".into()));
-    }
-    if !is_operator(&app, &headers) {
-        return Err(ApiError::Unauthorized);
-    }
+    crate::admin::operator(&app, &headers).await?;
     let p = query(params)?;
     let limit = p.limit.unwrap_or(50);
     if !(1..=MAX_PAGE).contains(&limit) {

@@ -190,6 +190,10 @@ impl Server {
     /// Stops accepting, closes sockets, stops every table (cashing everyone out) and waits.
     pub async fn shutdown(self) {
         self.shutdown.cancel();
+        // No table opens from here on (an operator's create waits for the lock, then refuses).
+        let admin = self.app.admin_lock.lock().await;
+        self.app.begin_shutdown();
+        drop(admin);
         for handle in self.app.lobby.handles() {
             let (reply, done) = tokio::sync::oneshot::channel();
             if handle.send(TableCmd::Shutdown { reply }).await.is_ok() {

@@ -145,6 +145,19 @@ impl<K: Eq + Hash + Clone> RateLimiter<K> {
         Ok(())
     }
 
+    /// Whether a check at `now` would be refused, without taking a token.
+    pub fn exhausted_at(&self, key: &K, now: Instant) -> bool {
+        let Some(interval) = self.interval else { return true };
+        let shard = self.shard(key).state.lock().unwrap_or_else(PoisonError::into_inner);
+        let ahead = shard.full_at.get(key).map_or(Duration::ZERO, |t| t.saturating_duration_since(now));
+        ahead.saturating_add(interval) > self.tolerance
+    }
+
+    /// [`RateLimiter::exhausted_at`] now.
+    pub fn exhausted(&self, key: &K) -> bool {
+        self.exhausted_at(key, Instant::now())
+    }
+
     /// [`RateLimiter::check_at`] with [`Instant::now`].
     ///
     /// # Errors
@@ -349,6 +362,19 @@ mod tests {
         for i in 0..100 {
             assert_eq!(limiter.check_at(&"a", t1 + i * 250 * MS), Ok(()), "check {i}");
         }
+    }
+
+    #[test]
+    fn exhausted_peeks_without_taking() {
+        let t0 = Instant::now();
+        let l = RateLimiter::new(2, 1.0);
+        assert!(!l.exhausted_at(&"k", t0));
+        assert!(l.check_at(&"k", t0).is_ok());
+        assert!(!l.exhausted_at(&"k", t0), "a peek takes nothing");
+        assert!(l.check_at(&"k", t0).is_ok());
+        assert!(l.exhausted_at(&"k", t0));
+        assert!(l.check_at(&"k", t0).is_err());
+        assert!(!l.exhausted_at(&"k", t0 + Duration::from_secs(1)), "refilled");
     }
 
     #[test]

@@ -198,9 +198,12 @@ impl Connection {
         // Sitting implies watching, and a seated player's commands bring their seat's view back;
         // anything else needs a `join_table` first (which checks bans, invite codes and whether
         // the table takes observers).
-        if !self.joined.contains(&table_id) && !matches!(cmd, TableCmd::Join { .. }) {
-            let seated = self.app.seated_tables(session.player_id).contains(&table_id);
-            if !seated && !matches!(cmd, TableCmd::Sit { .. }) {
+        let seated = self.app.seated_tables(session.player_id).contains(&table_id);
+        // A sit from someone without a seat always (re)subscribes: the table may have dropped
+        // this socket (observers off, kicked) without the socket knowing.
+        let sitting = matches!(cmd, TableCmd::Sit { .. }) && !seated;
+        if (sitting || !self.joined.contains(&table_id)) && !matches!(cmd, TableCmd::Join { .. }) {
+            if !seated && !sitting {
                 return self.error(request_id, ErrorCode::NotSeated, "join the table first");
             }
             let join = TableCmd::Join { conn: self.conn(session.clone()), request_id: None, watch: false };
@@ -228,15 +231,19 @@ impl Connection {
         if self.app.seated_tables(session.player_id).contains(&table) {
             return Ok(());
         }
-        if self.app.lobby.admits(table, code) {
+        if !self.app.lobby.is_private(table) {
             return Ok(());
         }
+        // Wrong codes are counted per player and per address; once either is over its limit,
+        // no code is even looked at (so a right guess cannot slip through), until it refills.
         let limits = &self.app.limits;
-        if let Err(wait) = limits.invites.check(&session.player_id).and(limits.invites_by_ip.check(&self.peer)) {
-            return Err((
-                ErrorCode::RateLimited,
-                format!("too many invite codes tried; wait {} s", wait.as_secs() + 1),
-            ));
+        let limited = limits.invites.exhausted(&session.player_id) || limits.invites_by_ip.exhausted(&self.peer);
+        if !limited && self.app.lobby.admits(table, code) {
+            return Ok(());
+        }
+        let counted = limits.invites.check(&session.player_id).and(limits.invites_by_ip.check(&self.peer));
+        if let (true, _) | (_, Err(_)) = (limited, &counted) {
+            return Err((ErrorCode::RateLimited, "too many invite codes tried; wait a minute".into()));
         }
         Err((ErrorCode::InviteRequired, "this table is private: a valid invite code is needed".into()))
     }

@@ -455,31 +455,51 @@ impl Table {
     /// after the hand (`now`: the clock gives their hand up at once). Returns whether they were
     /// here at all.
     fn kick(&mut self, player: Uuid, now: bool) -> bool {
-        let conns: Vec<u64> =
-            self.subs.iter().filter(|(_, s)| s.conn.session.player_id == player).map(|(id, _)| *id).collect();
-        for id in &conns {
-            let frame = wire::error(None, ErrorCode::Forbidden, "an operator removed you from this table");
-            self.reply(*id, frame);
-            self.remove_sub(*id);
-        }
-        let Some(seat) = self.seat_of(player) else { return !conns.is_empty() };
+        let watching = self.subs.values().any(|s| s.conn.session.player_id == player);
+        let Some(seat) = self.seat_of(player) else {
+            self.drop_player(player);
+            return watching;
+        };
         if let Some(p) = self.player_mut(seat) {
             p.leaving |= now;
             p.kick_after = true;
         }
-        if now && self.in_hand(seat) {
-            self.play_for_absent();
+        if now {
+            self.drop_player(player);
+            if self.in_hand(seat) {
+                self.play_for_absent();
+            }
         }
+        // Kicked for after the hand, the player keeps their view and plays it out;
+        // finish_hand removes them.
         if !self.in_hand(seat) {
             self.cash_out(seat);
+            self.drop_player(player);
             self.broadcast_snapshots();
         }
         true
     }
 
+    /// Tells a removed player's connections so and stops sending them this table.
+    fn drop_player(&mut self, player: Uuid) {
+        let conns: Vec<u64> =
+            self.subs.iter().filter(|(_, s)| s.conn.session.player_id == player).map(|(id, _)| *id).collect();
+        for id in conns {
+            let frame = wire::error(None, ErrorCode::Forbidden, "an operator removed you from this table");
+            self.reply(id, frame);
+            self.remove_sub(id);
+        }
+    }
+
     fn join(&mut self, conn: Conn, request_id: RequestId, watch: bool) {
         let conn_id = conn.id;
         let player = conn.session.player_id;
+        if self.app.is_banned(player, Some(self.spec.id)) {
+            self.app.metrics.error(ErrorCode::Forbidden);
+            let _ =
+                conn.outbox.try_send(wire::error(request_id, ErrorCode::Forbidden, "you are banned from this table"));
+            return;
+        }
         if watch && !self.spec.observers && self.seat_of(player).is_none() {
             self.app.metrics.error(ErrorCode::Forbidden);
             let _ = conn.outbox.try_send(wire::error(request_id, ErrorCode::Forbidden, "this table has no observers"));
@@ -995,18 +1015,21 @@ impl Table {
         // Between hands: pending sit-outs, busted players, leavers.
         for n in 1..=8 {
             let Some(seat) = Seat::new(n) else { continue };
-            let leave = match self.player_mut(seat) {
+            let (leave, kicked) = match self.player_mut(seat) {
                 Some(p) => {
                     if p.sit_out_next || p.stack == 0 {
                         p.sitting_out = true;
                         p.sit_out_next = false;
                     }
-                    p.leaving || p.kick_after
+                    (p.leaving || p.kick_after, p.kick_after.then_some(p.session.player_id))
                 }
-                None => false,
+                None => (false, None),
             };
             if leave {
                 self.cash_out(seat);
+            }
+            if let Some(player) = kicked {
+                self.drop_player(player);
             }
         }
         if self.closing.is_some() {
