@@ -240,6 +240,15 @@ async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_k
     let rotated: AdminTable = admin(&addr, "POST", &format!("/api/admin/tables/{}/invite", kept.id), None).await;
     assert_ne!(rotated.invite_code, kept.invite_code, "a rotated code is new");
 
+    // Revoking the code sends the watcher away (from the next hand); Ann, seated, plays on.
+    let revoked: AdminTable = admin(&addr, "DELETE", &format!("/api/admin/tables/{}/invite", table.id), None).await;
+    assert_eq!(revoked.invite_code, None);
+    let gone = watcher.until(|m| matches!(m, ServerMsg::Error { code: ErrorCode::Forbidden, .. })).await;
+    assert!(matches!(gone, ServerMsg::Error { .. }));
+    watcher.send(ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: Some(code.clone()) }).await;
+    let err = watcher.until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(matches!(err, ServerMsg::Error { code: ErrorCode::InviteRequired, .. }), "the old code is dead: {err:?}");
+
     // Close: everyone is cashed out, the table is gone.
     let (status, body) = call(&addr, "POST", &format!("/api/admin/tables/{}/close", table.id), None, Some(KEY)).await;
     assert_eq!(status, 204, "{body}");

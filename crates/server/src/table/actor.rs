@@ -423,11 +423,28 @@ impl Table {
         if let Some(mut spec) = self.pending.take() {
             info!(table = %spec.id, "new settings");
             spec.hands_before = self.spec.hands_before;
+            // Watchers came in under the old access rules: when they tighten (observers off, made
+            // private, a new or revoked code), everyone without a seat has to come in again.
+            let old = &self.spec;
+            let tightened = (old.observers && !spec.observers)
+                || (spec.private && (!old.private || spec.invite_code != old.invite_code));
             self.spec = spec;
             // Seats past a smaller table size are cashed out.
             for n in self.spec.seats + 1..=8 {
                 if let Some(seat) = Seat::new(n) {
                     self.cash_out(seat);
+                }
+            }
+            if tightened {
+                let watchers: Vec<u64> = self
+                    .subs
+                    .iter()
+                    .filter(|(_, s)| self.seat_of(s.conn.session.player_id).is_none())
+                    .map(|(id, _)| *id)
+                    .collect();
+                for id in watchers {
+                    self.reply(id, wire::error(None, ErrorCode::Forbidden, "the table's access changed: join again"));
+                    self.remove_sub(id);
                 }
             }
             self.broadcast_snapshots();
