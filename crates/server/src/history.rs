@@ -90,13 +90,11 @@ pub(crate) fn same_key(a: &str, b: &str) -> bool {
 
 async fn caller(app: &App, headers: &HeaderMap) -> Result<Caller, ApiError> {
     let token = bearer(headers).ok_or(ApiError::Unauthorized)?;
-    // Session tokens are 64 hex characters; operator keys are anything else.
-    if crate::admin::operator(app, headers).await.is_ok() {
-        return Ok(Caller::Operator);
-    }
+    // Players are the common case: their session first (memory, else one lookup); only a token
+    // that is no session is looked up among the operator keys.
     match app.resolve_session(token).await {
         Ok(Some(session)) => Ok(Caller::Player(session)),
-        Ok(None) => Err(ApiError::Unauthorized),
+        Ok(None) => crate::admin::operator(app, headers).await.map(|_| Caller::Operator),
         Err(e) => Err(ApiError::Unavailable(e.to_string())),
     }
 }

@@ -20,6 +20,8 @@ macro_rules! hand_columns {
     };
 }
 
+#[macro_use]
+mod common;
 mod pg;
 mod sqlite;
 pub mod writer;

@@ -1,0 +1,305 @@
+//! What the two backends share: everything but connecting and the batch write. The SQL is
+//! written once with `$1`-style placeholders, which sqlx takes on SQLite too.
+
+/// The inherent helpers and the whole `Store` impl of a backend whose `pool` is a
+/// `sqlx::Pool<$db>` and which has `async fn write(&self, &[Write]) -> Result<()>`.
+macro_rules! store_impl {
+    ($store:ty, $db:ty, $backend:expr) => {
+impl $store {
+    async fn with_seats(&self, rows: Vec<<$db as sqlx::Database>::Row>) -> Result<Vec<StoredHand>> {
+        let mut hands = rows.iter().map(hand_row).collect::<Result<Vec<_>>>()?;
+        if hands.is_empty() {
+            return Ok(hands);
+        }
+        let mut b: QueryBuilder<$db> = QueryBuilder::new(
+            "SELECT hand_id, seat, player_id, session_id, name, net, showdown FROM hand_seats WHERE hand_id IN (",
+        );
+        let mut list = b.separated(", ");
+        for h in &hands {
+            list.push_bind(h.hand_id);
+        }
+        b.push(")");
+        let rows = b.build().fetch_all(&self.pool).await?;
+        let seats = rows.iter().map(seat_row).collect::<Result<Vec<(Uuid, HandSeat)>>>()?;
+        attach_seats(&mut hands, seats);
+        Ok(hands)
+    }
+
+    async fn new_session(&self, s: &NewSession) -> Result<()> {
+        let now = ms_i64(s.created_at_ms);
+        let amount = chips_i64(s.starting_balance);
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO players (id, name, created_at_ms) VALUES ($1, $2, $3)")
+            .bind(s.player_id)
+            .bind(&s.name)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO sessions (id, player_id, token_hash, name, created_at_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(s.session_id)
+        .bind(s.player_id)
+        .bind(&s.token_hash)
+        .bind(&s.name)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO ledger (at_ms, player_id, kind, balance_delta, stack_delta) VALUES ($1, $2, 'issue', $3, 0)",
+        )
+        .bind(now)
+        .bind(s.player_id)
+        .bind(amount)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("INSERT INTO accounts (player_id, balance) VALUES ($1, $2)")
+            .bind(s.player_id)
+            .bind(amount)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn query_hands(&self, q: &HandQuery) -> Result<Vec<StoredHand>> {
+        let mut b: QueryBuilder<$db> = QueryBuilder::new(concat!("SELECT ", hand_columns!(), " FROM hands h"));
+        if let Some(player) = q.player {
+            b.push(" JOIN hand_seats s ON s.hand_id = h.id AND s.player_id = ").push_bind(player);
+        }
+        b.push(" WHERE TRUE");
+        if let Some(table) = q.table {
+            b.push(" AND h.table_id = ").push_bind(table);
+        }
+        if let Some(since) = q.since_ms {
+            b.push(" AND h.ended_at_ms >= ").push_bind(ms_i64(since));
+        }
+        if let Some(c) = q.before {
+            b.push(" AND (h.ended_at_ms, h.id) < (").push_bind(ms_i64(c.ended_at_ms));
+            b.push(", ").push_bind(c.hand_id).push(")");
+        }
+        b.push(" ORDER BY h.ended_at_ms DESC, h.id DESC LIMIT ").push_bind(i64::from(q.limit));
+        let rows = b.build().fetch_all(&self.pool).await?;
+        self.with_seats(rows).await
+    }
+}
+
+impl Store for $store {
+    fn backend(&self) -> Backend {
+        $backend
+    }
+
+    fn write_batch<'a>(&'a self, batch: &'a [Write]) -> BoxFuture<'a, Result<()>> {
+        Box::pin(self.write(batch))
+    }
+
+    fn create_session<'a>(&'a self, session: &'a NewSession) -> BoxFuture<'a, Result<()>> {
+        Box::pin(self.new_session(session))
+    }
+
+    fn session_by_token<'a>(&'a self, token_hash: &'a str) -> BoxFuture<'a, Result<Option<StoredSession>>> {
+        Box::pin(async move {
+            let row = sqlx::query("SELECT id, player_id, name FROM sessions WHERE token_hash = $1")
+                .bind(token_hash)
+                .fetch_optional(&self.pool)
+                .await?;
+            row.as_ref().map(session_row).transpose()
+        })
+    }
+
+    fn balance(&self, player: Uuid) -> BoxFuture<'_, Result<Chips>> {
+        Box::pin(async move {
+            let balance: Option<i64> = sqlx::query_scalar("SELECT balance FROM accounts WHERE player_id = $1")
+                .bind(player)
+                .fetch_optional(&self.pool)
+                .await?;
+            to_u64(balance.unwrap_or(0), "balance")
+        })
+    }
+
+    fn save_table<'a>(&'a self, t: &'a StoredTable) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            sqlx::query(
+                "INSERT INTO tables (id, name, config, min_buy_in, max_buy_in, created_at_ms, closed, settings)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                 ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, config = EXCLUDED.config,
+                   min_buy_in = EXCLUDED.min_buy_in, max_buy_in = EXCLUDED.max_buy_in, closed = EXCLUDED.closed,
+                   settings = EXCLUDED.settings",
+            )
+            .bind(t.id)
+            .bind(&t.name)
+            .bind(encode_table(t)?)
+            .bind(chips_i64(t.min_buy_in))
+            .bind(chips_i64(t.max_buy_in))
+            .bind(ms_i64(t.created_at_ms))
+            .bind(t.closed)
+            .bind(&t.settings)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn tables(&self) -> BoxFuture<'_, Result<Vec<StoredTable>>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT id, name, config, min_buy_in, max_buy_in, created_at_ms, closed, settings FROM tables
+                 ORDER BY created_at_ms, name",
+            )
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(table_row).collect()
+        })
+    }
+
+    fn session_hands(&self, session: Uuid, limit: u32) -> BoxFuture<'_, Result<Vec<StoredHand>>> {
+        Box::pin(async move {
+            let rows = sqlx::query(concat!(
+                "SELECT ",
+                hand_columns!(),
+                " FROM hand_seats s JOIN hands h ON h.id = s.hand_id
+                     WHERE s.session_id = $1 ORDER BY s.ended_at_ms DESC, s.hand_id DESC LIMIT $2"
+            ))
+            .bind(session)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+            self.with_seats(rows).await
+        })
+    }
+
+    fn hand(&self, id: Uuid) -> BoxFuture<'_, Result<Option<StoredHand>>> {
+        Box::pin(async move {
+            let rows = sqlx::query(concat!("SELECT ", hand_columns!(), " FROM hands h WHERE h.id = $1"))
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+            Ok(self.with_seats(rows).await?.pop())
+        })
+    }
+
+    fn hands<'a>(&'a self, query: &'a HandQuery) -> BoxFuture<'a, Result<Vec<StoredHand>>> {
+        Box::pin(self.query_hands(query))
+    }
+
+    fn last_hand_number(&self, table: Uuid) -> BoxFuture<'_, Result<Option<u64>>> {
+        Box::pin(async move {
+            let n: Option<i64> = sqlx::query_scalar(
+                "SELECT number FROM hands WHERE table_id = $1 ORDER BY ended_at_ms DESC, id DESC LIMIT 1",
+            )
+            .bind(table)
+            .fetch_optional(&self.pool)
+            .await?;
+            n.map(|n| to_u64(n, "hand number")).transpose()
+        })
+    }
+
+    fn open_stacks(&self) -> BoxFuture<'_, Result<Vec<OpenStack>>> {
+        Box::pin(async move {
+            let rows = sqlx::query("SELECT table_id, player_id, stack FROM table_stacks WHERE stack <> 0")
+                .fetch_all(&self.pool)
+                .await?;
+            rows.iter().map(stack_row).collect()
+        })
+    }
+
+    fn totals(&self) -> BoxFuture<'_, Result<LedgerTotals>> {
+        Box::pin(async move {
+            let row = sqlx::query(
+                "SELECT
+                   (SELECT CAST(COALESCE(SUM(balance_delta), 0) AS BIGINT) FROM ledger WHERE kind = 'issue') AS issued,
+                   (SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM accounts) AS balances,
+                   (SELECT CAST(COALESCE(SUM(stack), 0) AS BIGINT) FROM table_stacks) AS on_tables,
+                   (SELECT CAST(COALESCE(SUM(balance_delta + stack_delta), 0) AS BIGINT) FROM ledger)
+                     + (SELECT CAST(COALESCE(SUM(net), 0) AS BIGINT) FROM hand_seats) AS ledger_sum",
+            )
+            .fetch_one(&self.pool)
+            .await?;
+            totals_row(&row)
+        })
+    }
+
+    fn add_operator_key<'a>(&'a self, key: &'a OperatorKey) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            sqlx::query(
+                "INSERT INTO operator_keys (id, name, key_hash, created_at_ms, revoked) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(key.id)
+            .bind(&key.name)
+            .bind(&key.key_hash)
+            .bind(ms_i64(key.created_at_ms))
+            .bind(key.revoked)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn operator_key<'a>(&'a self, key_hash: &'a str) -> BoxFuture<'a, Result<Option<OperatorKey>>> {
+        Box::pin(async move {
+            let row = sqlx::query("SELECT id, name, key_hash, created_at_ms, revoked FROM operator_keys WHERE key_hash = $1 AND NOT revoked")
+                .bind(key_hash)
+                .fetch_optional(&self.pool)
+                .await?;
+            row.as_ref().map(key_row).transpose()
+        })
+    }
+
+    fn log_admin<'a>(&'a self, e: &'a AdminLogEntry) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            sqlx::query("INSERT INTO admin_log (at_ms, operator, action, target, detail) VALUES ($1, $2, $3, $4, $5)")
+                .bind(ms_i64(e.at_ms))
+                .bind(&e.operator)
+                .bind(&e.action)
+                .bind(e.target.as_deref())
+                .bind(&e.detail)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn admin_log(&self, limit: u32) -> BoxFuture<'_, Result<Vec<AdminLogEntry>>> {
+        Box::pin(async move {
+            let rows =
+                sqlx::query("SELECT at_ms, operator, action, target, detail FROM admin_log ORDER BY id DESC LIMIT $1")
+                    .bind(i64::from(limit))
+                    .fetch_all(&self.pool)
+                    .await?;
+            rows.iter().map(log_row).collect()
+        })
+    }
+
+    fn ban<'a>(&'a self, b: &'a Ban) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            sqlx::query("INSERT INTO bans (player_id, scope, at_ms, reason) VALUES ($1, $2, $3, $4) ON CONFLICT (player_id, scope) DO UPDATE SET reason = EXCLUDED.reason")
+                .bind(b.player_id)
+                .bind(b.scope.encode())
+                .bind(ms_i64(b.at_ms))
+                .bind(&b.reason)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn unban(&self, player: Uuid, scope: BanScope) -> BoxFuture<'_, Result<bool>> {
+        Box::pin(async move {
+            let done = sqlx::query("DELETE FROM bans WHERE player_id = $1 AND scope = $2")
+                .bind(player)
+                .bind(scope.encode())
+                .execute(&self.pool)
+                .await?;
+            Ok(done.rows_affected() > 0)
+        })
+    }
+
+    fn bans(&self) -> BoxFuture<'_, Result<Vec<Ban>>> {
+        Box::pin(async move {
+            let rows = sqlx::query("SELECT player_id, scope, at_ms, reason FROM bans").fetch_all(&self.pool).await?;
+            rows.iter().map(ban_row).collect()
+        })
+    }
+}
+    };
+}
