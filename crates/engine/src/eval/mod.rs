@@ -136,11 +136,11 @@ impl LowRank {
 /// The strength of a partial board (the up cards) for deciding who acts first: the greater
 /// board acts first. Only boards with the same number of cards are meant to be compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct BoardRank(u32);
+pub struct BoardRank(u64);
 
 impl BoardRank {
     /// The raw value (an opaque encoding, only its order matters).
-    pub fn value(self) -> u32 {
+    pub fn value(self) -> u64 {
         self.0
     }
 }
@@ -252,59 +252,38 @@ pub fn eval_hilo8_ids(ids: &[u8; 7]) -> (HighRank, Option<LowRank>) {
     (high_of_key(t, key, SEVEN, || ids.iter().copied()), low8_of_key(t, key))
 }
 
-/// Groups of equal ranks of a board, largest group first then highest position first,
-/// packed as `category << 24 | p1 << 20 | p2 << 16 | ..` with `p = position + 1` of each
-/// group (six groups at most; a board has at most 4 cards). `position` maps a rank to its
-/// strength (0 weakest); categories: 0 no pair, 1 pair, 2 two pair, 3 trips, 4 full house,
-/// 5 quads.
-fn board_score(up: &[Card], position: impl Fn(Rank) -> u32) -> u32 {
-    // A board has at most four up cards; any beyond the fourth are ignored. Hot path (every
-    // street, every player): a few compares on a 4-slot array, no 13-rank scan.
-    let n = up.len().min(4);
-    let mut pos = [0u32; 4];
-    for (slot, c) in pos.iter_mut().zip(up) {
-        *slot = position(c.rank()) % 13 + 1;
-    }
-    // Highest first.
-    for i in 1..n {
-        let mut j = i;
-        while j > 0 && pos[j - 1] < pos[j] {
-            pos.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-    // Runs of equal ranks as (size, position + 1), then the larger groups first (stable, so
-    // equal sizes stay highest first).
-    let mut groups = [(0u32, 0u32); 4];
-    let mut g = 0;
-    for &p in &pos[..n] {
-        if g > 0 && groups[g - 1].1 == p {
-            groups[g - 1].0 += 1;
+/// The strength of a board (at most four cards; any beyond the fourth are ignored) as
+/// `category << 52 | quads << 39 | trips << 26 | pairs << 13 | singles`: one 13-bit mask of
+/// positions per group size, `position` mapping a rank to its strength (0 weakest).
+/// Categories: 0 no pair, 1 pair, 2 two pair, 3 trips, 5 quads (a full house needs five
+/// cards). Boards of the same size and category hold the same number of groups of each size,
+/// so comparing the masks as integers compares the groups from the highest down, as poker
+/// does. Hot path (every street, every player): a few bit operations per card.
+fn board_score(up: &[Card], position: impl Fn(Rank) -> u32) -> u64 {
+    let (mut singles, mut pairs, mut trips, mut quads) = (0u64, 0u64, 0u64, 0u64);
+    for c in up.iter().take(4) {
+        let bit = 1u64 << (position(c.rank()) % 13);
+        if trips & bit != 0 {
+            trips &= !bit;
+            quads |= bit;
+        } else if pairs & bit != 0 {
+            pairs &= !bit;
+            trips |= bit;
+        } else if singles & bit != 0 {
+            singles &= !bit;
+            pairs |= bit;
         } else {
-            groups[g] = (1, p);
-            g += 1;
+            singles |= bit;
         }
     }
-    for i in 1..g {
-        let mut j = i;
-        while j > 0 && groups[j - 1].0 < groups[j].0 {
-            groups.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-    let mut packed = 0u32;
-    for (i, &(_, p)) in groups[..g].iter().enumerate() {
-        packed |= p << (20 - 4 * i);
-    }
-    let category = match (groups[0].0, groups[1].0) {
-        (4, _) => 5,
-        (3, 2) => 4,
-        (3, _) => 3,
-        (2, 2) => 2,
-        (2, _) => 1,
-        _ => 0,
+    let category = if quads != 0 {
+        5
+    } else if trips != 0 {
+        3
+    } else {
+        u64::from(pairs.count_ones())
     };
-    category << 24 | packed
+    category << 52 | quads << 39 | trips << 26 | pairs << 13 | singles
 }
 
 /// The rank of a stud / stud8 board (RULES.md 4): the highest board acts first. Boards

@@ -430,3 +430,69 @@ fn low_boards() {
     // Straights and flushes do not hurt a razz board.
     assert_eq!(b("Ah 2h 3h 4h"), b("Ac 2d 3h 4s"));
 }
+
+/// Naive board strength: the category, then the groups' strengths, largest groups first
+/// and highest first within a size. `strength` maps a rank to 0 (weakest) ..= 12.
+fn naive_board(ranks: &[u8], strength: impl Fn(u8) -> u8) -> (u8, Vec<u8>) {
+    let mut counts = [0u8; 13];
+    for &r in ranks {
+        counts[usize::from(strength(r))] += 1;
+    }
+    let mut groups: Vec<(u8, u8)> =
+        (0..13u8).filter(|&s| counts[usize::from(s)] > 0).map(|s| (counts[usize::from(s)], s)).collect();
+    groups.sort_unstable_by(|a, b| b.cmp(a));
+    let category = match (groups.first().map_or(0, |g| g.0), groups.get(1).map_or(0, |g| g.0)) {
+        (4, _) => 5,
+        (3, _) => 3,
+        (2, 2) => 2,
+        (2, _) => 1,
+        _ => 0,
+    };
+    (category, groups.into_iter().map(|g| g.1).collect())
+}
+
+#[test]
+fn boards_order_as_the_naive_reference_for_every_rank_multiset() {
+    // Every multiset of 0..=4 ranks, as cards of distinct suits.
+    let mut boards: Vec<Vec<u8>> = vec![vec![]];
+    for size in 1..=4 {
+        let mut next = Vec::new();
+        for b in boards.iter().filter(|b| b.len() == size - 1) {
+            let from = b.last().copied().unwrap_or(0);
+            for r in from..13 {
+                if b.iter().filter(|&&x| x == r).count() < 4 {
+                    let mut nb = b.clone();
+                    nb.push(r);
+                    next.push(nb);
+                }
+            }
+        }
+        boards.extend(next);
+    }
+    assert_eq!(boards.len(), 1 + 13 + 91 + 455 + 1820);
+    let to_cards = |ranks: &[u8]| -> Vec<Card> {
+        let mut seen = [0usize; 13];
+        ranks
+            .iter()
+            .map(|&r| {
+                let suit = Suit::ALL[seen[usize::from(r)]];
+                seen[usize::from(r)] += 1;
+                Card::new(Rank::ALL[usize::from(r)], suit)
+            })
+            .collect()
+    };
+    for size in 0..=4 {
+        let same: Vec<&Vec<u8>> = boards.iter().filter(|b| b.len() == size).collect();
+        for a in &same {
+            for b in &same {
+                let (ca, cb) = (to_cards(a), to_cards(b));
+                let high = naive_board(a, |r| r).cmp(&naive_board(b, |r| r));
+                assert_eq!(board_high(&ca).cmp(&board_high(&cb)), high, "high boards {a:?} vs {b:?}");
+                // Razz: aces low, and the lower board ranks higher.
+                let low_strength = |r: u8| (r + 1) % 13;
+                let low = naive_board(b, low_strength).cmp(&naive_board(a, low_strength));
+                assert_eq!(board_low(&ca).cmp(&board_low(&cb)), low, "razz boards {a:?} vs {b:?}");
+            }
+        }
+    }
+}

@@ -94,8 +94,6 @@ struct Player {
     cards: [Card; 7],
     n_cards: u8,
     folded: bool,
-    /// must act before the street can end
-    needs_action: bool,
     /// the `reopen` counter when this player last acted on this street
     acted_at: Option<u32>,
     shown: bool,
@@ -145,10 +143,17 @@ pub struct Hand {
     commitment: Option<Commitment>,
     explicit_deck: Option<Vec<Card>>,
     players: Vec<Player>,
+    /// players not folded
+    n_live: u8,
+    /// bit `i`: player `i` must act before the street can end (always able to bet)
+    pending: u8,
     community: Option<Card>,
     street: Street,
     phase: Phase,
     to_act: Option<usize>,
+    /// what `to_act` may do: computed once per turn ([`Hand::set_turn`]), read by
+    /// `legal_actions` and by `apply`'s check
+    legal: ActionList,
     /// the bring-in is owed by `to_act`
     bring_in_pending: bool,
     /// highest street commitment
@@ -234,7 +239,6 @@ impl Hand {
                 cards: [Card::new(crate::Rank::Two, crate::Suit::Clubs); 7],
                 n_cards: 0,
                 folded: false,
-                needs_action: false,
                 acted_at: None,
                 shown: false,
                 mucked: false,
@@ -245,6 +249,7 @@ impl Hand {
             players.sort_by_key(|p| p.seat);
         }
         let commitment = seed.map(|s| s.commitment());
+        let n_live = players.len() as u8;
         let mut hand = Hand {
             config,
             deck,
@@ -252,10 +257,13 @@ impl Hand {
             commitment,
             explicit_deck,
             players,
+            n_live,
+            pending: 0,
             community: None,
             street: Street::Third,
             phase: Phase::Betting,
             to_act: None,
+            legal: ActionList::EMPTY,
             bring_in_pending: false,
             level: 0,
             wager_level: 0,
@@ -371,7 +379,7 @@ impl Hand {
     /// The legal actions for `seat` now (empty when it is not that seat's turn).
     pub fn legal_actions(&self, seat: Seat) -> ActionList {
         match self.to_act {
-            Some(i) if self.players.get(i).is_some_and(|p| p.seat == seat) => self.legal_for(i),
+            Some(i) if self.players.get(i).is_some_and(|p| p.seat == seat) => self.legal,
             _ => ActionList::EMPTY,
         }
     }
@@ -381,26 +389,19 @@ impl Hand {
     pub fn timeout_action(&self) -> Option<(Seat, Action)> {
         let i = self.to_act?;
         let seat = self.players.get(i)?.seat;
-        let legal = self.legal_for(i);
-        let pick =
-            [Action::Muck, Action::Check, Action::BringIn, Action::Fold].into_iter().find(|a| legal.contains(a))?;
+        let pick = [Action::Muck, Action::Check, Action::BringIn, Action::Fold]
+            .into_iter()
+            .find(|a| self.legal.contains(a))?;
         Some((seat, pick))
     }
 
-    /// Whether `action` is one of `legal_for(i)`, without building the list for the common
-    /// passive actions (the property tests check the two agree).
-    fn is_legal(&self, i: usize, action: Action) -> bool {
-        let Some(p) = self.players.get(i) else { return false };
-        match (self.phase, action) {
-            (Phase::Betting, Action::Fold | Action::Call) if !self.bring_in_pending => self.level > p.street_in,
-            (Phase::Betting, Action::Check) if !self.bring_in_pending => self.level == p.street_in,
-            (Phase::Betting, Action::BringIn) => self.bring_in_pending,
-            (Phase::Showdown, Action::Show | Action::Muck) => true,
-            (Phase::Betting, Action::Complete { .. } | Action::Bet { .. } | Action::Raise { .. }) => {
-                self.legal_for(i).contains(&action)
-            }
-            _ => false,
-        }
+    /// Hands the turn to player `i` (or to nobody) and works out what they may do.
+    fn set_turn(&mut self, to_act: Option<usize>) {
+        self.to_act = to_act;
+        self.legal = match to_act {
+            Some(i) => self.legal_for(i),
+            None => ActionList::EMPTY,
+        };
     }
 
     fn legal_for(&self, i: usize) -> ActionList {
@@ -433,8 +434,7 @@ impl Hand {
             out.push(Action::Check);
         }
         let cap = 1 + u32::from(self.config.max_raises);
-        let heads_up = || self.players.iter().filter(|p| p.live()).count() == 2;
-        let capped = u32::from(self.bets) >= cap && !(self.config.uncapped_heads_up && heads_up());
+        let capped = u32::from(self.bets) >= cap && !(self.config.uncapped_heads_up && self.n_live == 2);
         let reopened = p.acted_at != Some(self.reopen);
         // RULES.md 4: no betting when nobody else could put in another chip. A raise is offered
         // only if some other player still in the hand has chips beyond what they owe now.
@@ -516,8 +516,8 @@ impl Hand {
             let to_act = self.players.get(turn).map_or(seat, |p| p.seat);
             return Err(ActionError::NotYourTurn { seat, to_act });
         }
-        if !self.is_legal(i, action) {
-            return Err(ActionError::Illegal { action, legal: self.legal_for(i).to_vec() });
+        if !self.legal.contains(&action) {
+            return Err(ActionError::Illegal { action, legal: self.legal.to_vec() });
         }
         self.actions.push(RecordedAction { seat, action });
         match action {
@@ -538,11 +538,12 @@ impl Hand {
         match action {
             Action::Fold => {
                 p.folded = true;
-                p.needs_action = false;
+                self.n_live -= 1;
+                self.pending &= !bit(i);
                 events.push(Event::Fold { seat });
             }
             Action::Check => {
-                p.needs_action = false;
+                self.pending &= !bit(i);
                 p.acted_at = Some(reopen);
                 events.push(Event::Check { seat });
             }
@@ -551,7 +552,7 @@ impl Hand {
                 p.stack -= amount;
                 p.street_in += amount;
                 p.total_in += amount;
-                p.needs_action = false;
+                self.pending &= !bit(i);
                 p.acted_at = Some(reopen);
                 events.push(Event::Call { seat, amount, all_in: p.stack == 0 });
             }
@@ -560,7 +561,7 @@ impl Hand {
                 p.stack -= amount;
                 p.street_in += amount;
                 p.total_in += amount;
-                p.needs_action = false;
+                self.pending &= !bit(i);
                 p.acted_at = Some(reopen);
                 self.level = amount;
                 self.bring_in_pending = false;
@@ -573,7 +574,6 @@ impl Hand {
                 p.street_in = to;
                 p.total_in += add;
                 let all_in = p.stack == 0;
-                p.needs_action = false;
                 self.bring_in_pending = false;
                 self.aggressor[street as usize] = Some(i);
                 let (full, big) = self.classify_wager(to);
@@ -589,11 +589,8 @@ impl Hand {
                 if let Some(p) = self.players.get_mut(i) {
                     p.acted_at = Some(reopen);
                 }
-                for (j, q) in self.players.iter_mut().enumerate() {
-                    if j != i && q.can_bet() {
-                        q.needs_action = true;
-                    }
-                }
+                // Everyone else who can still bet must answer.
+                self.pending = self.bettors() & !bit(i);
                 events.push(match action {
                     Action::Complete { .. } => Event::Complete { seat, to, all_in },
                     Action::Bet { .. } => Event::Bet { seat, to, all_in },
@@ -625,20 +622,26 @@ impl Hand {
 
     fn after_bet_action(&mut self, i: usize, folded: bool, events: &mut Vec<Event>) {
         // Only a fold can leave a single player in the hand.
-        if folded && self.players.iter().filter(|p| p.live()).count() == 1 {
+        if folded && self.n_live == 1 {
             self.finish_uncontested(events);
             return;
         }
         match self.next_needing_action(i) {
-            Some(j) => self.to_act = Some(j),
+            Some(j) => self.set_turn(Some(j)),
             None => self.end_street(events),
         }
     }
 
     /// The next player clockwise from `i` (exclusive) who still has to act.
     fn next_needing_action(&self, i: usize) -> Option<usize> {
-        let n = self.players.len();
-        clockwise(i + 1, n).find(|&j| self.players.get(j).is_some_and(|p| p.needs_action && p.can_bet()))
+        let after = self.pending & !((2u16 << i) - 1) as u8;
+        let next = if after != 0 { after } else { self.pending };
+        (next != 0).then(|| next.trailing_zeros() as usize)
+    }
+
+    /// The players still able to bet (in the hand with chips behind), as a bit mask.
+    fn bettors(&self) -> u8 {
+        self.players.iter().enumerate().fold(0, |mask, (j, p)| if p.can_bet() { mask | bit(j) } else { mask })
     }
 
     // ---- streets -------------------------------------------------------------------------
@@ -671,17 +674,14 @@ impl Hand {
         for p in &mut self.players {
             p.street_in = 0;
             p.acted_at = None;
-            p.needs_action = p.can_bet();
         }
+        self.pending = self.bettors();
         self.open_pair = self.street == Street::Fourth
             && self.config.open_pair_big_bet
             && self.players.iter().filter(|p| p.live()).any(|p| matches!(p.up_cards(), [a, b] if a.rank() == b.rank()));
-        let bettors = self.players.iter().filter(|p| p.can_bet()).count();
-        if bettors <= 1 {
+        if self.pending.count_ones() <= 1 {
             // RULES.md 4: at most one player has chips: no betting, deal on to showdown.
-            for p in &mut self.players {
-                p.needs_action = false;
-            }
+            self.pending = 0;
             events.push(Event::StreetStarted { street: self.street, first: None });
             self.end_street(events);
             return;
@@ -690,8 +690,8 @@ impl Hand {
         // The chosen player may be all-in: the next one clockwise with chips acts instead.
         let n = self.players.len();
         let first = clockwise(first, n).find(|&j| self.players.get(j).is_some_and(Player::can_bet));
-        self.to_act = first;
         self.bring_in_pending = self.street == Street::Third;
+        self.set_turn(first);
         events.push(Event::StreetStarted {
             street: self.street,
             first: first.and_then(|j| self.players.get(j)).map(|p| p.seat),
@@ -739,7 +739,7 @@ impl Hand {
     }
 
     fn end_street(&mut self, events: &mut Vec<Event>) {
-        self.to_act = None;
+        self.set_turn(None);
         events.push(Event::StreetEnded { street: self.street });
         self.return_uncalled(events);
         match self.street.next() {
@@ -755,8 +755,7 @@ impl Hand {
     /// RULES.md 3.3-3.5: one card to each player still in; 7th street down, or a community
     /// card when fewer cards remain than players.
     fn deal_street(&mut self, events: &mut Vec<Event>) {
-        let live = self.players.iter().filter(|p| p.live()).count();
-        if self.street == Street::Seventh && self.deck.remaining() < live {
+        if self.street == Street::Seventh && self.deck.remaining() < usize::from(self.n_live) {
             if let Some(card) = self.deck.deal() {
                 self.community = Some(card);
                 events.push(Event::Community { card });
@@ -799,7 +798,7 @@ impl Hand {
     // ---- the end ---------------------------------------------------------------------------
 
     fn finish_uncontested(&mut self, events: &mut Vec<Event>) {
-        self.to_act = None;
+        self.set_turn(None);
         events.push(Event::StreetEnded { street: self.street });
         self.return_uncalled(events);
         let winner = self.players.iter().position(Player::live).unwrap_or(0);
@@ -897,14 +896,14 @@ impl Hand {
                 self.show(i, true, events);
             } else {
                 // RULES.md 5.3: the player chooses; the clock mucks.
-                self.to_act = Some(i);
+                self.set_turn(Some(i));
                 if let Some(p) = self.players.get(i) {
                     events.push(Event::ShowOrMuck { seat: p.seat });
                 }
                 return;
             }
         }
-        self.to_act = None;
+        self.set_turn(None);
         self.award_showdown(events);
         self.end(events);
     }
@@ -1007,7 +1006,7 @@ impl Hand {
 
     fn end(&mut self, events: &mut Vec<Event>) {
         self.phase = Phase::Over;
-        self.to_act = None;
+        self.set_turn(None);
         for p in &mut self.players {
             p.total_in = 0;
             p.street_in = 0;
@@ -1079,6 +1078,11 @@ impl Hand {
     pub(crate) fn is_up_position(position: usize) -> bool {
         Player::is_up(position)
     }
+}
+
+/// The mask bit of player index `i` (`i < 8`).
+fn bit(i: usize) -> u8 {
+    1u8.wrapping_shl(i as u32)
 }
 
 /// Player indices `start, start + 1, ...` wrapping at `n`, each once (clockwise from `start`).
