@@ -1,6 +1,8 @@
 //! What happened in a hand, in order. Events carry every card; [`Event::for_viewer`] is the one
 //! place that hides what a viewer may not see (RULES.md section 7).
 
+use std::borrow::Cow;
+
 use crate::action::Street;
 use crate::card::Card;
 use crate::config::{Chips, Seat};
@@ -155,7 +157,7 @@ pub enum Event {
         /// shown by the server because it beat or tied the best shown so far
         automatic: bool,
         /// the hand's name(s), e.g. "Full house, Kings full of Sevens"
-        description: String,
+        description: Cow<'static, str>,
     },
     /// A player must choose to show or muck.
     ShowOrMuck {
@@ -178,7 +180,7 @@ pub enum Event {
         /// chips won
         amount: Chips,
         /// the winning hand's name, `None` when everyone else folded
-        hand: Option<String>,
+        hand: Option<Cow<'static, str>>,
     },
     /// The hand is over.
     HandEnded {

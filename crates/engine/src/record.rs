@@ -32,7 +32,7 @@ pub struct AwardRecord {
     /// chips won
     pub amount: Chips,
     /// the winning hand's name; `None` when everyone else folded
-    pub hand: Option<String>,
+    pub hand: Option<std::borrow::Cow<'static, str>>,
 }
 
 /// A player at showdown: their cards (live at showdown, so LAST HAND reveals them) and whether

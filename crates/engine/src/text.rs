@@ -278,7 +278,7 @@ impl Writer {
                 let _ = writeln!(self.out, "{} collected {amount} from {from}", name_in(&self.players, seat));
                 if let Some(p) = self.index(seat).and_then(|i| self.players.get_mut(i)) {
                     p.won += amount;
-                    p.awards.push((half, hand.clone()));
+                    p.awards.push((half, hand.as_deref().map(str::to_owned)));
                 }
             }
             Event::HandEnded { .. } => {
@@ -897,7 +897,7 @@ Seat 2: Bob mucked [2c 3d 7h Qs Js 8s 6h]
                     Variant::Stud8 => {
                         format!("HI: {}", description.replace("; low ", "; LO: ").replace("; no low", ""))
                     }
-                    _ => description.clone(),
+                    _ => description.to_string(),
                 };
                 let line = format!("{}: shows [{}] ({name})", name_of(*seat), spaced(cards));
                 assert!(lines.contains(&line.as_str()), "missing {line:?}:\n{text}");

@@ -21,6 +21,7 @@ mod tables;
 mod tests;
 
 use crate::card::{Card, Rank};
+use std::sync::LazyLock;
 use tables::{CARD_KEYS, FLUSH_BITS, KEY_INIT, LOW_CLASSES, Layout, SEVEN, TABLES, Tables, flush_mask, low8_index};
 
 /// The category of a high hand, weakest first.
@@ -74,6 +75,17 @@ impl HighRank {
     /// The English name, e.g. "Full house, Kings full of Sevens", "Straight, Five high",
     /// "Royal flush".
     pub fn name(self) -> String {
+        self.name_str().to_owned()
+    }
+
+    /// [`HighRank::name`] without an allocation: every name is written once, on first use,
+    /// into a table shared by all hands.
+    pub fn name_str(self) -> &'static str {
+        static NAMES: LazyLock<Names> = LazyLock::new(|| Names::build(7462, |v| HighRank(v).write_name()));
+        NAMES.get(self.0)
+    }
+
+    fn write_name(self) -> String {
         let Some(&score) = TABLES.high_scores.get(usize::from(self.0)) else {
             return format!("High hand #{}", self.0);
         };
@@ -110,6 +122,16 @@ impl LowRank {
     /// The name, ranks from high to low with the ace as `A`: "8-6-4-2-A" for an unpaired
     /// low, "Pair of Twos, K-Q-J", "Two pair, Fives and Threes, 7" and so on for paired ones.
     pub fn name(self) -> String {
+        self.name_str().to_owned()
+    }
+
+    /// [`LowRank::name`] without an allocation (names are written once, on first use).
+    pub fn name_str(self) -> &'static str {
+        static NAMES: LazyLock<Names> = LazyLock::new(|| Names::build(LOW_CLASSES as u16, |v| LowRank(v).write_name()));
+        NAMES.get(self.0)
+    }
+
+    fn write_name(self) -> String {
         let badness = (LOW_CLASSES - 1).checked_sub(usize::from(self.0)).and_then(|i| TABLES.low_badness.get(i));
         let Some(&bad) = badness else {
             return format!("Low hand #{}", self.0);
@@ -142,6 +164,33 @@ impl BoardRank {
     /// The raw value (an opaque encoding, only its order matters).
     pub fn value(self) -> u64 {
         self.0
+    }
+}
+
+/// The names of every value of a rank type, each distinct name stored once.
+struct Names {
+    /// value -> index into `names`
+    index: Vec<u16>,
+    names: Vec<String>,
+}
+
+impl Names {
+    fn build(values: u16, name: impl Fn(u16) -> String) -> Names {
+        let mut seen = std::collections::HashMap::new();
+        let mut names = Vec::new();
+        let index = (0..values)
+            .map(|v| {
+                *seen.entry(name(v)).or_insert_with_key(|n| {
+                    names.push(n.clone());
+                    (names.len() - 1) as u16
+                })
+            })
+            .collect();
+        Names { index, names }
+    }
+
+    fn get(&'static self, value: u16) -> &'static str {
+        self.index.get(usize::from(value)).and_then(|&i| self.names.get(usize::from(i))).map_or("", String::as_str)
     }
 }
 

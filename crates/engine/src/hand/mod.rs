@@ -10,6 +10,8 @@ mod pots;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
+
 use crate::action::{Action, ActionError, SeatChips, Street};
 use crate::card::Card;
 use crate::config::{Chips, ConfigError, MAX_CHIPS, Seat, TableConfig, Variant};
@@ -127,8 +129,10 @@ type Values = (Option<HighRank>, Option<LowRank>);
 #[derive(Clone, Debug)]
 struct Showdown {
     /// every player's values, computed once when the showdown starts
-    values: Vec<Values>,
-    order: Vec<usize>,
+    values: [Values; 8],
+    /// player indices in showing order; `len` of them
+    order: [u8; 8],
+    len: u8,
     next: usize,
     best_high: Option<HighRank>,
     best_low: Option<LowRank>,
@@ -175,6 +179,13 @@ pub struct Hand {
     showdown: Option<Showdown>,
     actions: Vec<RecordedAction>,
     awards: Vec<AwardRecord>,
+}
+
+impl Showdown {
+    /// Player indices in showing order.
+    fn order(&self) -> impl Iterator<Item = usize> + '_ {
+        self.order.iter().take(usize::from(self.len)).map(|&j| usize::from(j))
+    }
 }
 
 impl Hand {
@@ -348,17 +359,19 @@ impl Hand {
             return Vec::new();
         }
         self.pot_layers()
-            .into_iter()
-            .map(|(amount, eligible)| Pot {
-                amount,
-                eligible: eligible.into_iter().filter_map(|i| self.players.get(i).map(|p| p.seat)).collect(),
-            })
+            .iter()
+            .map(|(amount, eligible)| Pot { amount, eligible: self.seats_in(eligible).collect() })
             .collect()
     }
 
-    /// Main and side pots (amount, eligible player indices) from what everyone put in.
-    fn pot_layers(&self) -> Vec<(Chips, Vec<usize>)> {
-        pots::build(&self.players.iter().map(|p| (p.total_in, p.live())).collect::<Vec<_>>())
+    /// Main and side pots (amount, eligible player mask) from what everyone put in.
+    fn pot_layers(&self) -> pots::Layers {
+        pots::build(self.players.iter().map(|p| (p.total_in, p.live())))
+    }
+
+    /// The player indices in `mask`, in seat order.
+    fn seats_in(&self, mask: u8) -> impl Iterator<Item = Seat> + '_ {
+        self.players.iter().enumerate().filter(move |(i, _)| mask & bit(*i) != 0).map(|(_, p)| p.seat)
     }
 
     /// The commitment `sha256(seed)`, if the deck came from a seed.
@@ -803,7 +816,7 @@ impl Hand {
         self.return_uncalled(events);
         let winner = self.players.iter().position(Player::live).unwrap_or(0);
         let pots = self.pot_layers();
-        for (pot, (amount, _)) in pots.into_iter().enumerate() {
+        for (pot, (amount, _)) in pots.iter().enumerate() {
             self.award(pot, Half::Whole, winner, amount, None, events);
         }
         self.end(events);
@@ -821,13 +834,20 @@ impl Hand {
             .copied()
             .find(|&i| self.players.get(i).is_some_and(Player::live))
             .unwrap_or(0);
-        let order: Vec<usize> =
-            clockwise(first, n).filter(|&j| self.players.get(j).is_some_and(Player::live)).collect();
-        events.push(Event::Showdown {
-            order: order.iter().filter_map(|&j| self.players.get(j)).map(|p| p.seat).collect(),
-        });
-        let values = (0..n).map(|i| self.compute_values(i)).collect();
-        self.showdown = Some(Showdown { values, order, next: 0, best_high: None, best_low: None });
+        let mut sd =
+            Showdown { values: [(None, None); 8], order: [0; 8], len: 0, next: 0, best_high: None, best_low: None };
+        for j in clockwise(first, n).filter(|&j| self.players.get(j).is_some_and(Player::live)) {
+            if let Some(slot) = sd.order.get_mut(usize::from(sd.len)) {
+                *slot = j as u8;
+                sd.len += 1;
+            }
+        }
+        for (i, v) in sd.values.iter_mut().enumerate().take(n) {
+            *v = self.compute_values(i);
+        }
+        events
+            .push(Event::Showdown { order: sd.order().filter_map(|j| self.players.get(j)).map(|p| p.seat).collect() });
+        self.showdown = Some(sd);
         self.continue_showdown(events);
     }
 
@@ -873,21 +893,21 @@ impl Hand {
         }
     }
 
-    fn describe(&self, i: usize) -> String {
+    fn describe(&self, i: usize) -> Cow<'static, str> {
         let (high, low) = self.values(i);
         match (self.config.variant, high, low) {
-            (Variant::Stud8, Some(h), Some(l)) => format!("{}; low {}", h.name(), l.name()),
-            (Variant::Stud8, Some(h), None) => format!("{}; no low", h.name()),
-            (_, Some(h), _) => h.name(),
-            (_, None, Some(l)) => l.name(),
-            (_, None, None) => String::new(),
+            (Variant::Stud8, Some(h), Some(l)) => format!("{}; low {}", h.name_str(), l.name_str()).into(),
+            (Variant::Stud8, Some(h), None) => format!("{}; no low", h.name_str()).into(),
+            (_, Some(h), _) => h.name_str().into(),
+            (_, None, Some(l)) => l.name_str().into(),
+            (_, None, None) => "".into(),
         }
     }
 
     fn continue_showdown(&mut self, events: &mut Vec<Event>) {
         loop {
             let Some(sd) = &self.showdown else { return };
-            let Some(&i) = sd.order.get(sd.next) else { break };
+            let Some(i) = sd.order().nth(sd.next) else { break };
             let (high, low) = self.values(i);
             let beats_or_ties = sd.next == 0
                 || high.is_some_and(|h| sd.best_high.is_none_or(|b| h >= b))
@@ -941,47 +961,52 @@ impl Hand {
     /// whole pot when no low qualifies; ties split with odd chips one each from seat 1.
     fn award_showdown(&mut self, events: &mut Vec<Event>) {
         let n = self.players.len();
-        let values: Vec<Values> = (0..n).map(|i| self.values(i)).collect();
+        let mut values = [(None, None); 8];
+        for (i, v) in values.iter_mut().enumerate().take(n) {
+            *v = self.values(i);
+        }
         let pots = self.pot_layers();
-        for (pot, (amount, eligible)) in pots.into_iter().enumerate() {
-            let high = best_of(&eligible, |i| values.get(i).and_then(|v| v.0));
-            let low = best_of(&eligible, |i| values.get(i).and_then(|v| v.1));
+        for (pot, (amount, eligible)) in pots.iter().enumerate() {
+            let high = best_of(eligible, |i| values.get(i).and_then(|v| v.0));
+            let low = best_of(eligible, |i| values.get(i).and_then(|v| v.1));
             match self.config.variant {
-                Variant::Stud => self.split(pot, Half::Whole, amount, &high, &values, events),
-                Variant::Razz => self.split(pot, Half::Whole, amount, &low, &values, events),
-                Variant::Stud8 if low.is_empty() => self.split(pot, Half::Whole, amount, &high, &values, events),
+                Variant::Stud => self.split(pot, Half::Whole, amount, high, &values, events),
+                Variant::Razz => self.split(pot, Half::Whole, amount, low, &values, events),
+                Variant::Stud8 if low == 0 => self.split(pot, Half::Whole, amount, high, &values, events),
                 Variant::Stud8 => {
                     let low_half = amount / 2;
-                    self.split(pot, Half::High, amount - low_half, &high, &values, events);
-                    self.split(pot, Half::Low, low_half, &low, &values, events);
+                    self.split(pot, Half::High, amount - low_half, high, &values, events);
+                    self.split(pot, Half::Low, low_half, low, &values, events);
                 }
             }
         }
     }
 
+    /// Shares `amount` among the players in the mask `winners`.
     fn split(
         &mut self,
         pot: usize,
         half: Half,
         amount: Chips,
-        winners: &[usize],
+        winners: u8,
         values: &[Values],
         events: &mut Vec<Event>,
     ) {
-        // Winners are indices in seat order already: odd chips go from seat 1 upwards.
-        let k = winners.len() as Chips;
+        // Player indices are in seat order: odd chips go from seat 1 upwards.
+        let k = Chips::from(winners.count_ones());
         if k == 0 {
             debug_assert!(false, "a pot without an eligible winner");
             return;
         }
         let share = amount / k;
         let odd = amount % k;
-        for (rank, &w) in winners.iter().enumerate() {
+        let indices = (0..8usize).filter(|&i| winners & bit(i) != 0);
+        for (rank, w) in indices.enumerate() {
             let extra = Chips::from((rank as Chips) < odd);
             let name = match (half, values.get(w)) {
-                (Half::Low, Some((_, Some(l)))) => Some(l.name()),
-                (_, Some((Some(h), _))) => Some(h.name()),
-                (_, Some((None, Some(l)))) => Some(l.name()),
+                (Half::Low, Some((_, Some(l)))) => Some(l.name_str().into()),
+                (_, Some((Some(h), _))) => Some(h.name_str().into()),
+                (_, Some((None, Some(l)))) => Some(l.name_str().into()),
                 _ => None,
             };
             self.award(pot, half, w, share + extra, name, events);
@@ -994,7 +1019,7 @@ impl Hand {
         half: Half,
         i: usize,
         amount: Chips,
-        hand: Option<String>,
+        hand: Option<Cow<'static, str>>,
         events: &mut Vec<Event>,
     ) {
         let Some(p) = self.players.get_mut(i) else { return };
@@ -1039,8 +1064,8 @@ impl Hand {
             showdown: if at_showdown {
                 self.showdown
                     .iter()
-                    .flat_map(|sd| sd.order.iter())
-                    .filter_map(|&i| self.players.get(i))
+                    .flat_map(|sd| sd.order())
+                    .filter_map(|i| self.players.get(i))
                     .map(|p| ShowdownRecord { seat: p.seat, cards: p.own_cards().to_vec(), shown: p.shown })
                     .collect()
             } else {
@@ -1072,7 +1097,7 @@ impl Hand {
     }
 
     pub(crate) fn description_of(&self, seat: Seat) -> Option<String> {
-        self.players.iter().position(|p| p.seat == seat).map(|i| self.describe(i))
+        self.players.iter().position(|p| p.seat == seat).map(|i| self.describe(i).into_owned())
     }
 
     pub(crate) fn is_up_position(position: usize) -> bool {
@@ -1092,10 +1117,23 @@ fn clockwise(start: usize, n: usize) -> impl Iterator<Item = usize> {
     (start..n).chain(0..start)
 }
 
-/// The players among `eligible` with the best value (ties all win), in seat order.
-fn best_of<T: Ord + Copy>(eligible: &[usize], value: impl Fn(usize) -> Option<T>) -> Vec<usize> {
-    let best = eligible.iter().filter_map(|&i| value(i)).max();
-    eligible.iter().copied().filter(|&i| best.is_some() && value(i) == best).collect()
+/// The players among the mask `eligible` with the best value (ties all win), as a mask;
+/// empty when nobody has a value.
+fn best_of<T: Ord + Copy>(eligible: u8, value: impl Fn(usize) -> Option<T>) -> u8 {
+    let mut best: Option<T> = None;
+    let mut mask = 0u8;
+    for i in (0..8usize).filter(|&i| eligible & bit(i) != 0) {
+        match (value(i), best) {
+            (None, _) => {}
+            (Some(v), Some(b)) if v < b => {}
+            (Some(v), Some(b)) if v == b => mask |= bit(i),
+            (Some(v), _) => {
+                best = Some(v);
+                mask = bit(i);
+            }
+        }
+    }
+    mask
 }
 
 /// A read-only look at one seat for [`crate::view`].
