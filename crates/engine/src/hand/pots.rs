@@ -39,11 +39,8 @@ impl Layers {
 pub(crate) fn build(players: impl Iterator<Item = (Chips, bool)> + Clone) -> Layers {
     let mut layers = Layers::default();
     let mut prev = 0;
-    loop {
-        // The next level: the smallest live commitment above the previous one.
-        let Some(level) = players.clone().filter(|&(c, live)| live && c > prev).map(|(c, _)| c).min() else {
-            break;
-        };
+    // Each level is the smallest live commitment above the previous one.
+    while let Some(level) = players.clone().filter(|&(c, live)| live && c > prev).map(|(c, _)| c).min() {
         let mut amount = 0;
         let mut eligible = 0u8;
         for (i, (c, live)) in players.clone().enumerate() {
