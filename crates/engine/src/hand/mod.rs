@@ -83,6 +83,91 @@ impl std::ops::Deref for ActionList {
     }
 }
 
+/// What the player to act may do, kept compact: the hand works it out once per turn,
+/// [`Hand::legal_actions`] lists it and [`Hand::apply`] checks against it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Options {
+    /// [`Options::FOLD`] and friends
+    flags: u16,
+    /// the wager totals offered (`0`: not offered); the kind is in `flags`
+    to: [Chips; 2],
+}
+
+impl Options {
+    const NONE: Options = Options { flags: 0, to: [0; 2] };
+    const SHOW: u16 = 1;
+    const MUCK: u16 = 2;
+    const BRING_IN: u16 = 4;
+    const FOLD: u16 = 8;
+    const CALL: u16 = 16;
+    const CHECK: u16 = 32;
+    const COMPLETE: u16 = 64;
+    const BET: u16 = 128;
+    const RAISE: u16 = 256;
+
+    fn has(self, flag: u16) -> bool {
+        self.flags & flag != 0
+    }
+
+    fn offers(self, flag: u16, to: Chips) -> bool {
+        self.has(flag) && to != 0 && (to == self.to[0] || to == self.to[1])
+    }
+
+    fn allows(self, action: Action) -> bool {
+        match action {
+            Action::Show => self.has(Options::SHOW),
+            Action::Muck => self.has(Options::MUCK),
+            Action::BringIn => self.has(Options::BRING_IN),
+            Action::Fold => self.has(Options::FOLD),
+            Action::Call => self.has(Options::CALL),
+            Action::Check => self.has(Options::CHECK),
+            Action::Complete { to } => self.offers(Options::COMPLETE, to),
+            Action::Bet { to } => self.offers(Options::BET, to),
+            Action::Raise { to } => self.offers(Options::RAISE, to),
+        }
+    }
+
+    /// The actions, in the order the API has always listed them: show, muck; bring-in; fold,
+    /// call or check; then the wager sizes, smallest first.
+    fn list(self) -> ActionList {
+        let f = self.flags;
+        let (mut items, mut len) = ([Action::Fold; 4], 0);
+        if f & (Options::SHOW | Options::MUCK) != 0 {
+            return ActionList { items: [Action::Show, Action::Muck, Action::Fold, Action::Fold], len: 2 };
+        }
+        if f & Options::BRING_IN != 0 {
+            items[0] = Action::BringIn;
+            len = 1;
+        } else if f & Options::FOLD != 0 {
+            items[1] = Action::Call;
+            len = 2;
+        } else if f & Options::CHECK != 0 {
+            items[0] = Action::Check;
+            len = 1;
+        }
+        let wager = |to| {
+            if f & Options::COMPLETE != 0 {
+                Action::Complete { to }
+            } else if f & Options::BET != 0 {
+                Action::Bet { to }
+            } else {
+                Action::Raise { to }
+            }
+        };
+        if f & (Options::COMPLETE | Options::BET | Options::RAISE) != 0 {
+            for to in self.to {
+                if to != 0 {
+                    if let Some(slot) = items.get_mut(len) {
+                        *slot = wager(to);
+                        len += 1;
+                    }
+                }
+            }
+        }
+        ActionList { items, len: len as u8 }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Player {
     seat: Seat,
@@ -96,8 +181,8 @@ struct Player {
     cards: [Card; 7],
     n_cards: u8,
     folded: bool,
-    /// the `reopen` counter when this player last acted on this street
-    acted_at: Option<u32>,
+    /// the `reopen` counter when this player last acted on this street (0: not yet)
+    acted_at: u32,
     shown: bool,
     mucked: bool,
     won: Chips,
@@ -157,7 +242,7 @@ pub struct Hand {
     to_act: Option<usize>,
     /// what `to_act` may do: computed once per turn ([`Hand::set_turn`]), read by
     /// `legal_actions` and by `apply`'s check
-    legal: ActionList,
+    legal: Options,
     /// the bring-in is owed by `to_act`
     bring_in_pending: bool,
     /// highest street commitment
@@ -250,7 +335,7 @@ impl Hand {
                 cards: [Card::new(crate::Rank::Two, crate::Suit::Clubs); 7],
                 n_cards: 0,
                 folded: false,
-                acted_at: None,
+                acted_at: 0,
                 shown: false,
                 mucked: false,
                 won: 0,
@@ -274,7 +359,7 @@ impl Hand {
             street: Street::Third,
             phase: Phase::Betting,
             to_act: None,
-            legal: ActionList::EMPTY,
+            legal: Options::NONE,
             bring_in_pending: false,
             level: 0,
             wager_level: 0,
@@ -282,7 +367,7 @@ impl Hand {
             bets: 0,
             big_made: false,
             open_pair: false,
-            reopen: 0,
+            reopen: 1,
             aggressor: [None; 5],
             showdown: None,
             actions: Vec::with_capacity(48),
@@ -392,7 +477,7 @@ impl Hand {
     /// The legal actions for `seat` now (empty when it is not that seat's turn).
     pub fn legal_actions(&self, seat: Seat) -> ActionList {
         match self.to_act {
-            Some(i) if self.players.get(i).is_some_and(|p| p.seat == seat) => self.legal,
+            Some(i) if self.players.get(i).is_some_and(|p| p.seat == seat) => self.legal.list(),
             _ => ActionList::EMPTY,
         }
     }
@@ -402,9 +487,8 @@ impl Hand {
     pub fn timeout_action(&self) -> Option<(Seat, Action)> {
         let i = self.to_act?;
         let seat = self.players.get(i)?.seat;
-        let pick = [Action::Muck, Action::Check, Action::BringIn, Action::Fold]
-            .into_iter()
-            .find(|a| self.legal.contains(a))?;
+        let pick =
+            [Action::Muck, Action::Check, Action::BringIn, Action::Fold].into_iter().find(|&a| self.legal.allows(a))?;
         Some((seat, pick))
     }
 
@@ -412,43 +496,35 @@ impl Hand {
     fn set_turn(&mut self, to_act: Option<usize>) {
         self.to_act = to_act;
         self.legal = match to_act {
-            Some(i) => self.legal_for(i),
-            None => ActionList::EMPTY,
+            Some(i) => self.options_for(i),
+            None => Options::NONE,
         };
     }
 
-    fn legal_for(&self, i: usize) -> ActionList {
-        let mut out = ActionList::EMPTY;
-        let Some(p) = self.players.get(i) else { return out };
+    /// What player `i` may do now (RULES.md 4 and 5).
+    fn options_for(&self, i: usize) -> Options {
+        let Some(p) = self.players.get(i) else { return Options::NONE };
         match self.phase {
-            Phase::Over => return out,
-            Phase::Showdown => {
-                out.push(Action::Show);
-                out.push(Action::Muck);
-                return out;
-            }
+            Phase::Over => return Options::NONE,
+            Phase::Showdown => return Options { flags: Options::SHOW | Options::MUCK, to: [0; 2] },
             Phase::Betting => {}
         }
         let all_in_to = p.street_in + p.stack;
         if self.bring_in_pending {
             // RULES.md 4, 3rd street: bring in or complete, nothing else.
-            out.push(Action::BringIn);
-            if p.stack > self.config.bring_in {
-                out.push(Action::Complete { to: self.config.small_bet.min(all_in_to) });
-            }
-            return out;
+            return if p.stack > self.config.bring_in {
+                let to = self.config.small_bet.min(all_in_to);
+                Options { flags: Options::BRING_IN | Options::COMPLETE, to: [to, 0] }
+            } else {
+                Options { flags: Options::BRING_IN, to: [0; 2] }
+            };
         }
         let owed = self.level - p.street_in;
-        if owed > 0 {
-            // Fold is offered only when facing a bet.
-            out.push(Action::Fold);
-            out.push(Action::Call);
-        } else {
-            out.push(Action::Check);
-        }
-        let cap = 1 + u32::from(self.config.max_raises);
-        let capped = u32::from(self.bets) >= cap && !(self.config.uncapped_heads_up && self.n_live == 2);
-        let reopened = p.acted_at != Some(self.reopen);
+        // Fold is offered only when facing a bet.
+        let mut out =
+            Options { flags: if owed > 0 { Options::FOLD | Options::CALL } else { Options::CHECK }, to: [0; 2] };
+        let capped = self.bets > self.config.max_raises && !(self.config.uncapped_heads_up && self.n_live == 2);
+        let reopened = p.acted_at != self.reopen;
         // RULES.md 4: no betting when nobody else could put in another chip. A raise is offered
         // only if some other player still in the hand has chips beyond what they owe now.
         let answerable = || {
@@ -458,23 +534,21 @@ impl Hand {
                 .any(|(j, q)| j != i && q.live() && q.stack > self.level.saturating_sub(q.street_in))
         };
         if p.stack > owed && !capped && reopened && answerable() {
-            let wager = |to| {
-                if self.bets > 0 {
-                    Action::Raise { to }
-                } else if self.level > 0 {
-                    Action::Complete { to }
-                } else {
-                    Action::Bet { to }
-                }
+            out.flags |= if self.bets > 0 {
+                Options::RAISE
+            } else if self.level > 0 {
+                Options::COMPLETE
+            } else {
+                Options::BET
             };
             let (small, big) = self.units_pair();
             let first = (self.full_level + small).min(all_in_to);
-            out.push(wager(first));
+            out.to[0] = first;
             if let Some(big) = big {
                 // Both sizes clip to the same all-in when the stack is short: list it once.
                 let second = (self.full_level + big).min(all_in_to);
                 if second != first {
-                    out.push(wager(second));
+                    out.to[1] = second;
                 }
             }
         }
@@ -518,19 +592,13 @@ impl Hand {
     /// # Errors
     /// As [`Hand::apply`].
     pub fn apply_into(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) -> Result<(), ActionError> {
-        if self.phase == Phase::Over {
-            return Err(ActionError::HandOver);
-        }
-        let Some(i) = self.players.iter().position(|p| p.seat == seat) else {
-            return Err(ActionError::NotInHand(seat));
+        // The usual case first: the seat whose turn it is.
+        let i = match self.to_act {
+            Some(turn) if self.phase != Phase::Over && self.players.get(turn).is_some_and(|p| p.seat == seat) => turn,
+            _ => return Err(self.turn_error(seat)),
         };
-        let Some(turn) = self.to_act else { return Err(ActionError::HandOver) };
-        if turn != i {
-            let to_act = self.players.get(turn).map_or(seat, |p| p.seat);
-            return Err(ActionError::NotYourTurn { seat, to_act });
-        }
-        if !self.legal.contains(&action) {
-            return Err(ActionError::Illegal { action, legal: self.legal.to_vec() });
+        if !self.legal.allows(action) {
+            return Err(ActionError::Illegal { action, legal: self.legal.list().to_vec() });
         }
         self.actions.push(RecordedAction { seat, action });
         match action {
@@ -541,6 +609,20 @@ impl Hand {
             }
         }
         Ok(())
+    }
+
+    /// Why `seat` may not act now.
+    fn turn_error(&self, seat: Seat) -> ActionError {
+        if self.phase == Phase::Over {
+            return ActionError::HandOver;
+        }
+        if !self.players.iter().any(|p| p.seat == seat) {
+            return ActionError::NotInHand(seat);
+        }
+        match self.to_act.and_then(|turn| self.players.get(turn)) {
+            Some(p) => ActionError::NotYourTurn { seat, to_act: p.seat },
+            None => ActionError::HandOver,
+        }
     }
 
     fn bet_action(&mut self, i: usize, action: Action, events: &mut Vec<Event>) {
@@ -557,7 +639,7 @@ impl Hand {
             }
             Action::Check => {
                 self.pending &= !bit(i);
-                p.acted_at = Some(reopen);
+                p.acted_at = reopen;
                 events.push(Event::Check { seat });
             }
             Action::Call => {
@@ -566,7 +648,7 @@ impl Hand {
                 p.street_in += amount;
                 p.total_in += amount;
                 self.pending &= !bit(i);
-                p.acted_at = Some(reopen);
+                p.acted_at = reopen;
                 events.push(Event::Call { seat, amount, all_in: p.stack == 0 });
             }
             Action::BringIn => {
@@ -575,7 +657,7 @@ impl Hand {
                 p.street_in += amount;
                 p.total_in += amount;
                 self.pending &= !bit(i);
-                p.acted_at = Some(reopen);
+                p.acted_at = reopen;
                 self.level = amount;
                 self.bring_in_pending = false;
                 self.aggressor[street as usize] = Some(i);
@@ -600,7 +682,7 @@ impl Hand {
                 }
                 let reopen = self.reopen;
                 if let Some(p) = self.players.get_mut(i) {
-                    p.acted_at = Some(reopen);
+                    p.acted_at = reopen;
                 }
                 // Everyone else who can still bet must answer.
                 self.pending = self.bettors() & !bit(i);
@@ -686,7 +768,7 @@ impl Hand {
         self.bring_in_pending = false;
         for p in &mut self.players {
             p.street_in = 0;
-            p.acted_at = None;
+            p.acted_at = 0;
         }
         self.pending = self.bettors();
         self.open_pair = self.street == Street::Fourth
