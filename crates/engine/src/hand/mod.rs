@@ -67,13 +67,6 @@ pub struct ActionList {
 
 impl ActionList {
     const EMPTY: ActionList = ActionList { items: [Action::Fold; 4], len: 0 };
-
-    fn push(&mut self, a: Action) {
-        if let Some(slot) = self.items.get_mut(self.len as usize) {
-            *slot = a;
-            self.len += 1;
-        }
-    }
 }
 
 impl std::ops::Deref for ActionList {
