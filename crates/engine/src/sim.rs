@@ -7,9 +7,9 @@ use crate::deck::{Deck, Seed};
 use crate::event::Event;
 use crate::hand::Hand;
 
-/// Plays one hand to the end with `bots[i]` acting for `seats[i]`, reusing
-/// `events` as the event buffer. Returns the number of actions taken, or 0 if the hand could
-/// not start (bad config or seats).
+/// Plays one hand to the end with `bots[i]` acting for `seats[i]`. `events` is cleared, then
+/// holds every event of the hand (callers reuse one buffer across hands). Returns the number
+/// of actions taken, or 0 if the hand could not start (bad config or seats).
 pub fn play_hand(
     config: TableConfig,
     seats: &[(Seat, Chips)],
@@ -31,12 +31,10 @@ pub fn play_hand(
     let mut actions = 0;
     while let Some(seat) = hand.to_act() {
         let index = bot_of.get(usize::from(seat.number())).copied().unwrap_or(usize::MAX);
-        let legal = hand.legal_actions(seat);
         let action = match bots.get_mut(index) {
-            Some(bot) => bot.choose(&legal),
-            None => legal.first().copied().unwrap_or(crate::Action::Fold),
+            Some(bot) => bot.choose(&hand.legal_actions(seat)),
+            None => hand.legal_actions(seat).first().copied().unwrap_or(crate::Action::Fold),
         };
-        events.clear();
         if hand.apply_into(seat, action, events).is_err() {
             debug_assert!(false, "a bot chose an illegal action");
             break;

@@ -363,7 +363,7 @@ impl Hand {
             reopen: 1,
             aggressor: [None; 5],
             showdown: None,
-            actions: Vec::with_capacity(48),
+            actions: Vec::with_capacity(64),
             awards: Vec::new(),
         };
         events.push(Event::HandStarted {
