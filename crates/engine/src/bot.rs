@@ -40,36 +40,49 @@ impl Bot {
     /// Picks one of `legal` (which must not be empty; an empty list gives `Action::Fold`,
     /// which the engine will refuse).
     pub fn choose(&mut self, legal: &[Action]) -> Action {
-        // One pass over the (at most four) legal actions.
-        let (mut show, mut fold, mut passive) = (false, false, None);
-        let mut aggressive = [Action::Fold; 4];
+        // One pass over the (at most four) legal actions, by reference: each is classified by
+        // a table lookup (no jump per kind) and the chosen action is copied once at the end.
+        const SHOW: u8 = 1;
+        const FOLD: u8 = 2;
+        const PASSIVE: u8 = 4;
+        const AGGRESSIVE: u8 = 8;
+        let class = |a: &Action| match a {
+            Action::Show => SHOW,
+            Action::Fold => FOLD,
+            Action::Check | Action::Call | Action::BringIn => PASSIVE,
+            Action::Complete { .. } | Action::Bet { .. } | Action::Raise { .. } => AGGRESSIVE,
+            Action::Muck => 0,
+        };
+        let mut seen = 0u8;
+        let mut passive = None;
+        let mut aggressive = [0usize; 4];
         let mut n_aggressive = 0;
-        for &a in legal {
-            match a {
-                Action::Show => show = true,
-                Action::Fold => fold = true,
-                Action::Check | Action::Call | Action::BringIn => passive = passive.or(Some(a)),
-                Action::Complete { .. } | Action::Bet { .. } | Action::Raise { .. } => {
-                    if let Some(slot) = aggressive.get_mut(n_aggressive) {
-                        *slot = a;
-                        n_aggressive += 1;
-                    }
-                }
-                Action::Muck => {}
+        for (k, a) in legal.iter().enumerate() {
+            let c = class(a);
+            if c & PASSIVE != 0 && seen & PASSIVE == 0 {
+                passive = Some(k);
             }
+            if c & AGGRESSIVE != 0 {
+                if let Some(slot) = aggressive.get_mut(n_aggressive) {
+                    *slot = k;
+                    n_aggressive += 1;
+                }
+            }
+            seen |= c;
         }
+        let (show, fold) = (seen & SHOW != 0, seen & FOLD != 0);
         let roll = self.next_u64();
         if show {
             return if roll % 256 < self.show { Action::Show } else { Action::Muck };
         }
-        if n_aggressive > 0 && roll % 256 < self.aggression {
-            if let Some(a) = aggressive.get((roll >> 8) as usize % n_aggressive) {
-                return *a;
-            }
-        }
-        if fold && (roll >> 16) % 256 < self.looseness {
+        let pick = if n_aggressive > 0 && roll % 256 < self.aggression {
+            aggressive.get((roll >> 8) as usize % n_aggressive).copied()
+        } else {
+            None
+        };
+        if pick.is_none() && fold && (roll >> 16) % 256 < self.looseness {
             return Action::Fold;
         }
-        passive.or_else(|| legal.first().copied()).unwrap_or(Action::Fold)
+        pick.or(passive).and_then(|k| legal.get(k)).or(legal.first()).copied().unwrap_or(Action::Fold)
     }
 }
