@@ -13,6 +13,9 @@ pub type Chips = u64;
 pub struct Seat(u8);
 
 impl Seat {
+    /// Seat 1.
+    pub const FIRST: Seat = Seat(1);
+
     /// The seat `n`, if `1 <= n <= 8`.
     pub const fn new(n: u8) -> Option<Seat> {
         if n >= 1 && n <= 8 { Some(Seat(n)) } else { None }

@@ -7,6 +7,7 @@ use crate::action::Street;
 use crate::card::Card;
 use crate::config::{Chips, Seat};
 use crate::deck::Commitment;
+use crate::list::SmallList;
 
 /// Which half of a stud8 pot an award is for.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -146,14 +147,14 @@ pub enum Event {
     /// Showdown begins, in this order.
     Showdown {
         /// order of showing
-        order: Vec<Seat>,
+        order: SmallList<Seat, 8>,
     },
     /// A player's hand was shown.
     Shown {
         /// who
         seat: Seat,
         /// all the player's cards (not the community card)
-        cards: Vec<Card>,
+        cards: SmallList<Card, 7>,
         /// shown by the server because it beat or tied the best shown so far
         automatic: bool,
         /// the hand's name(s), e.g. "Full house, Kings full of Sevens"

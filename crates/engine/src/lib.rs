@@ -19,6 +19,7 @@ pub mod deck;
 pub mod eval;
 pub mod event;
 pub mod hand;
+pub mod list;
 pub mod phh;
 pub mod record;
 pub mod sim;

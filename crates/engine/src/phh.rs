@@ -422,7 +422,7 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
                 Event::Community { card } => community.push_back(card),
                 Event::Shown { seat, cards, automatic: true, .. } => {
                     if let Some(i) = player_of(seat) {
-                        shown.push((i, cards));
+                        shown.push((i, cards.to_vec()));
                     }
                 }
                 _ => {}

@@ -1013,7 +1013,7 @@ impl Hand {
         }
         if let Some(p) = self.players.get_mut(i) {
             p.shown = true;
-            events.push(Event::Shown { seat: p.seat, cards: p.own_cards().to_vec(), automatic, description });
+            events.push(Event::Shown { seat: p.seat, cards: p.own_cards().into(), automatic, description });
         }
     }
 
