@@ -62,7 +62,8 @@ pub enum Phase {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ActionList {
     items: [Action; 4],
-    len: u8,
+    // a full word: a byte here, stored and then read back as part of a wider copy, stalls
+    len: usize,
 }
 
 impl ActionList {
@@ -72,7 +73,7 @@ impl ActionList {
 impl std::ops::Deref for ActionList {
     type Target = [Action];
     fn deref(&self) -> &[Action] {
-        &self.items[..self.len as usize]
+        self.items.get(..self.len).unwrap_or(&[])
     }
 }
 
@@ -123,41 +124,44 @@ impl Options {
     /// The actions, in the order the API has always listed them: show, muck; bring-in; fold,
     /// call or check; then the wager sizes, smallest first.
     fn list(self) -> ActionList {
+        // Built in place in the returned list: assembling an array and then moving it into the
+        // list costs a store-forwarding stall per call on x86.
         let f = self.flags;
-        let (mut items, mut len) = ([Action::Fold; 4], 0);
+        let mut out = ActionList::EMPTY;
         if f & (Options::SHOW | Options::MUCK) != 0 {
-            return ActionList { items: [Action::Show, Action::Muck, Action::Fold, Action::Fold], len: 2 };
+            out.items[0] = Action::Show;
+            out.items[1] = Action::Muck;
+            out.len = 2;
+            return out;
         }
         if f & Options::BRING_IN != 0 {
-            items[0] = Action::BringIn;
-            len = 1;
+            out.items[0] = Action::BringIn;
+            out.len = 1;
         } else if f & Options::FOLD != 0 {
-            items[1] = Action::Call;
-            len = 2;
+            out.items[1] = Action::Call;
+            out.len = 2;
         } else if f & Options::CHECK != 0 {
-            items[0] = Action::Check;
-            len = 1;
+            out.items[0] = Action::Check;
+            out.len = 1;
         }
-        let wager = |to| {
-            if f & Options::COMPLETE != 0 {
-                Action::Complete { to }
-            } else if f & Options::BET != 0 {
-                Action::Bet { to }
-            } else {
-                Action::Raise { to }
-            }
-        };
         if f & (Options::COMPLETE | Options::BET | Options::RAISE) != 0 {
             for to in self.to {
+                let wager = if f & Options::COMPLETE != 0 {
+                    Action::Complete { to }
+                } else if f & Options::BET != 0 {
+                    Action::Bet { to }
+                } else {
+                    Action::Raise { to }
+                };
                 if to != 0 {
-                    if let Some(slot) = items.get_mut(len) {
-                        *slot = wager(to);
-                        len += 1;
+                    if let Some(slot) = out.items.get_mut(out.len) {
+                        *slot = wager;
+                        out.len += 1;
                     }
                 }
             }
         }
-        ActionList { items, len: len as u8 }
+        out
     }
 }
 
