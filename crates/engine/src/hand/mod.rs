@@ -473,10 +473,12 @@ impl Hand {
 
     /// The legal actions for `seat` now (empty when it is not that seat's turn).
     pub fn legal_actions(&self, seat: Seat) -> ActionList {
-        match self.to_act {
-            Some(i) if self.players.get(i).is_some_and(|p| p.seat == seat) => self.legal.list(),
-            _ => ActionList::EMPTY,
-        }
+        // One construction site, so the list is built where the caller wants it.
+        let options = match self.to_act {
+            Some(i) if self.players.get(i).is_some_and(|p| p.seat == seat) => self.legal,
+            _ => Options::NONE,
+        };
+        options.list()
     }
 
     /// What the clock does for the player to act when their time runs out (RULES.md 8): check
