@@ -1041,11 +1041,8 @@ impl Hand {
     /// RULES.md 5: cards speak; stud8 halves with the high half taking the odd chip and the
     /// whole pot when no low qualifies; ties split with odd chips one each from seat 1.
     fn award_showdown(&mut self, events: &mut Vec<Event>) {
-        let n = self.players.len();
-        let mut values = [(None, None); 8];
-        for (i, v) in values.iter_mut().enumerate().take(n) {
-            *v = self.values(i);
-        }
+        // The values were computed once when the showdown started.
+        let values = self.showdown.as_ref().map_or([(None, None); 8], |sd| sd.values);
         let pots = self.pot_layers();
         for (pot, (amount, eligible)) in pots.iter().enumerate() {
             let high = best_of(eligible, |i| values.get(i).and_then(|v| v.0));
