@@ -723,7 +723,9 @@ function seatElement(t, n) {
       el('span', { 'data-testid': 'seat-name', class: 'seat-name', text: info?.name ?? `Seat ${n}` }),
       tags.map((tag) => el('span', { class: 'tag', text: tag }))),
     el('div', { class: 'seat-chips' },
-      el('span', { 'data-testid': 'seat-stack', 'data-amount': stack, class: 'stack', text: String(stack) }),
+      // data-committed: chips this seat has in the current hand's pot (antes included), so
+      // stack + committed is what the seat had when the hand began.
+      el('span', { 'data-testid': 'seat-stack', 'data-amount': stack, 'data-committed': live ? sv.committed : 0, class: 'stack', text: String(stack) }),
       el('span', { 'data-testid': 'seat-bet', 'data-amount': bet, class: `bet${bet ? '' : ' zero'}`, text: bet ? String(bet) : '' })),
     el('div', { class: 'cards' }, (sv?.cards ?? []).map(cardElement)),
     el('div', { class: 'seat-foot' }, seatFoot(sv)));

@@ -517,7 +517,11 @@ async function sit(p, row, before = async () => {}) {
   p.mySeat = Number(await me.getAttribute('data-seat'));
   check(p.mySeat >= 1 && p.mySeat <= 8, `${p.name}: own seat has data-seat=${p.mySeat}`);
   check((await page.locator('[data-testid=table] [data-testid=seat]').count()) === 8, `${p.name}: the table does not show 8 [data-testid=seat]s`);
-  await until(`${p.name}: own [data-testid=seat-stack] data-amount = buy-in ${p.buyIn}`, async () => Number(await me.locator('[data-testid=seat-stack]').getAttribute('data-amount')) === p.buyIn, 10000);
+  // The first hand may start (antes posted) before this page looks: chips behind plus chips in
+  // the pot is the buy-in either way, until that hand ends (nobody acts before this returns).
+  const ownStack = me.locator('[data-testid=seat-stack]');
+  await until(`${p.name}: own [data-testid=seat-stack] data-amount + data-committed = buy-in ${p.buyIn}`, async () =>
+    Number(await ownStack.getAttribute('data-amount')) + Number(await ownStack.getAttribute('data-committed')) === p.buyIn, 10000);
   check(!(await page.locator('[data-testid=lobby]').isVisible()), `${p.name}: [data-testid=lobby] is still visible after sitting`);
   await until(`${p.name}: [data-testid=status] data-state "connected"`, async () => (await page.locator('[data-testid=status]').getAttribute('data-state')) === 'connected', 10000);
   log(`${p.name}: seated at seat ${p.mySeat} with ${p.buyIn}`);
