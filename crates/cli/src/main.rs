@@ -58,7 +58,8 @@ enum Command {
         /// Random 7-card hands per evaluator.
         #[arg(long, default_value_t = 10_000_000)]
         evals: usize,
-        /// Seconds to spend playing full 8-player hands.
+        /// Seconds to spend playing full 8-player hands, in each of the two hand loops (without
+        /// and with events).
         #[arg(long, default_value_t = 3.0)]
         hand_seconds: f64,
     },

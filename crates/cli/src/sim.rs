@@ -8,7 +8,8 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use stud_engine::bot::Bot;
 use stud_engine::phh::{self, PhhContext};
-use stud_engine::{Chips, Hand, Seat, Seed, TableConfig, Variant};
+use stud_engine::sim::play_hand;
+use stud_engine::{Chips, NoEvents, Seat, Seed, TableConfig, Variant};
 
 #[derive(Args)]
 pub struct SimArgs {
@@ -65,13 +66,8 @@ pub fn run(args: &SimArgs) -> anyhow::Result<()> {
         let seats: Vec<(Seat, Chips)> =
             (1..=args.players).filter_map(Seat::new).map(|s| (s, args.min_stack + rng.next_u64() % span)).collect();
         let mut bots: Vec<Bot> = seats.iter().map(|_| Bot::new(rng.next_u64())).collect();
-        let (mut hand, _) = Hand::start(config, &seats, Seed(seed))?;
-        while let Some(seat) = hand.to_act() {
-            let index = seats.iter().position(|(s, _)| *s == seat).unwrap_or(0);
-            let legal = hand.legal_actions(seat);
-            let action = bots.get_mut(index).map_or(stud_engine::Action::Fold, |b| b.choose(&legal));
-            hand.apply(seat, action)?;
-        }
+        // Only the record is written: the hand is played without building its events.
+        let (hand, _) = play_hand(config, &seats, Seed(seed), &mut bots, &mut NoEvents)?;
         let text = phh::write_hand(&hand.record(), &PhhContext { hand: Some(k), ..PhhContext::default() })?;
         if k > 1 {
             writeln!(out)?;

@@ -5,7 +5,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use stud_engine::bot::Bot;
 use stud_engine::sim::play_hand;
-use stud_engine::{Seat, TableConfig, Variant};
+use stud_engine::{Event, NoEvents, Seat, Seed, TableConfig, Variant};
 
 fn hands(c: &mut Criterion) {
     let mut group = c.benchmark_group("hand");
@@ -16,8 +16,9 @@ fn hands(c: &mut Criterion) {
         let seats: Vec<(Seat, u64)> =
             (1..=8u8).filter_map(Seat::new).map(|s| (s, 2_000 + 700 * u64::from(s.number()))).collect();
         let mut bots: Vec<Bot> = (0..8).map(Bot::new).collect();
-        let mut buffer = Vec::with_capacity(256);
+        let mut buffer: Vec<Event> = Vec::with_capacity(256);
         let mut n = 0u64;
+        // As `stud sim` and replay play: state and record, no event list.
         group.bench_function(format!("{}_8_players_bots", variant.name()), |b| {
             b.iter(|| {
                 let mut sum = 0u64;
@@ -25,7 +26,21 @@ fn hands(c: &mut Criterion) {
                     n += 1;
                     let mut seed = [0u8; 32];
                     seed[..8].copy_from_slice(&n.to_le_bytes());
-                    sum += play_hand(config, &seats, stud_engine::Seed(seed), &mut bots, &mut buffer) as u64;
+                    sum += play_hand(config, &seats, Seed(seed), &mut bots, &mut NoEvents).map_or(0, |(_, k)| k) as u64;
+                }
+                black_box(sum)
+            })
+        });
+        // As the server plays: every event built too.
+        group.bench_function(format!("{}_8_players_bots_with_events", variant.name()), |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for _ in 0..BATCH {
+                    n += 1;
+                    let mut seed = [0u8; 32];
+                    seed[..8].copy_from_slice(&n.to_le_bytes());
+                    buffer.clear();
+                    sum += play_hand(config, &seats, Seed(seed), &mut bots, &mut buffer).map_or(0, |(_, k)| k) as u64;
                 }
                 black_box(sum)
             })

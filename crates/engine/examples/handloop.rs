@@ -1,11 +1,12 @@
 //! Plays 8-player bot hands in a loop, for profilers:
-//! `cargo run --release -p stud-engine --example handloop -- SECONDS [MAX_HANDS]`.
+//! `cargo run --release -p stud-engine --example handloop -- SECONDS [MAX_HANDS] [events]`
+//! (with `events`, every event is built into a buffer as the server's tables do).
 #![allow(missing_docs)]
 
 use std::time::{Duration, Instant};
 use stud_engine::bot::Bot;
 use stud_engine::sim::play_hand;
-use stud_engine::{Seat, Seed, TableConfig, Variant};
+use stud_engine::{Event, NoEvents, Seat, Seed, TableConfig, Variant};
 
 fn main() {
     let seconds: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(3.0);
@@ -13,7 +14,8 @@ fn main() {
     let seats: Vec<(Seat, u64)> =
         (1..=8u8).filter_map(Seat::new).map(|s| (s, 2_000 + 700 * u64::from(s.number()))).collect();
     let mut bots: Vec<Bot> = (0..8).map(Bot::new).collect();
-    let mut events = Vec::with_capacity(256);
+    let with_events = std::env::args().nth(3).is_some_and(|a| a == "events");
+    let mut events: Vec<Event> = Vec::with_capacity(256);
     let start = Instant::now();
     let (mut played, mut actions) = (0u64, 0u64);
     let max_hands: u64 = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(u64::MAX);
@@ -22,7 +24,13 @@ fn main() {
             played += 1;
             let mut seed = [0u8; 32];
             seed[..8].copy_from_slice(&played.to_le_bytes());
-            actions += play_hand(config, &seats, Seed(seed), &mut bots, &mut events) as u64;
+            let played = if with_events {
+                events.clear();
+                play_hand(config, &seats, Seed(seed), &mut bots, &mut events)
+            } else {
+                play_hand(config, &seats, Seed(seed), &mut bots, &mut NoEvents)
+            };
+            actions += played.map_or(0, |(_, n)| n) as u64;
         }
     }
     let secs = start.elapsed().as_secs_f64();

@@ -29,7 +29,8 @@ fn main() {
     let t = Instant::now();
     let mut acts = 0;
     for i in 0..n {
-        acts += play_hand(config, &seats, seed_of(i), &mut bots, &mut buf);
+        buf.clear();
+        acts += play_hand(config, &seats, seed_of(i), &mut bots, &mut buf).unwrap().1;
     }
     println!("hand: {:.0} ns, {:.1} actions/hand", t.elapsed().as_nanos() as f64 / n as f64, acts as f64 / n as f64);
     // Passive play: everyone checks or calls to showdown (no folds, no raises).

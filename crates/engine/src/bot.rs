@@ -5,6 +5,7 @@
 //! SplitMix64 stream: deterministic from the seed, no global RNG.
 
 use crate::action::Action;
+use crate::hand::Legal;
 
 /// A seeded bot.
 #[derive(Clone, Debug)]
@@ -35,6 +36,26 @@ impl Bot {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+
+    /// Picks one of the actions `legal` allows, exactly as [`Bot::choose`] picks from their
+    /// list, without building the list (simulations and benchmarks call this once per action).
+    /// With nothing legal it gives `Action::Fold`, which the engine will refuse.
+    pub fn choose_legal(&mut self, legal: Legal) -> Action {
+        let roll = self.next_u64();
+        if legal.is_show_or_muck() {
+            return if roll % 256 < self.show { Action::Show } else { Action::Muck };
+        }
+        let n = legal.wager_count();
+        if n > 0 && roll % 256 < self.aggression {
+            if let Some(wager) = legal.wager((roll >> 8) as usize % n) {
+                return wager;
+            }
+        }
+        if legal.can_fold() && (roll >> 16) % 256 < self.looseness {
+            return Action::Fold;
+        }
+        legal.passive().unwrap_or(Action::Fold)
     }
 
     /// Picks one of `legal` (which must not be empty; an empty list gives `Action::Fold`,

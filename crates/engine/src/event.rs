@@ -207,3 +207,29 @@ impl Event {
         matches!(*self, Event::Dealt { seat, card: Some(_), up: false, .. } if viewer != Viewer::Seat(seat))
     }
 }
+
+/// Where a hand's events go. A `Vec<Event>` collects them; [`NoEvents`] keeps nothing, and the
+/// events are then never built: replay, simulation and anything else that needs only the
+/// hand's state and record use it.
+pub trait Events {
+    /// Adds the event `make` builds. A sink that keeps nothing never calls `make`.
+    fn push_with(&mut self, make: impl FnOnce() -> Event);
+}
+
+impl Events for Vec<Event> {
+    #[inline(always)]
+    fn push_with(&mut self, make: impl FnOnce() -> Event) {
+        // Built after any growth of the buffer, so it is written in place: a value built first
+        // and then copied in (as `push` does) costs a store-forwarding stall on x86.
+        self.extend(std::iter::once_with(make));
+    }
+}
+
+/// An event sink that keeps nothing (see [`Events`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoEvents;
+
+impl Events for NoEvents {
+    #[inline(always)]
+    fn push_with(&mut self, _make: impl FnOnce() -> Event) {}
+}

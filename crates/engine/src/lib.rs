@@ -30,8 +30,8 @@ pub use action::{Action, ActionError, SeatChips, SeenCard, Street};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use config::{Chips, ConfigError, Seat, TableConfig, Variant};
 pub use deck::{Commitment, Deck, DeckError, Seed, commitment};
-pub use event::{Event, Half, Viewer};
-pub use hand::{ActionList, Hand, Phase, Pot, SetupError};
+pub use event::{Event, Events, Half, NoEvents, Viewer};
+pub use hand::{ActionList, Hand, Legal, Phase, Pot, SetupError};
 pub use record::{HandRecord, HandResult, ReplayError};
 pub use view::{HandView, SeatView};
 

@@ -4,7 +4,7 @@ use crate::action::{Action, ActionError, SeatChips};
 use crate::card::Card;
 use crate::config::{Chips, Seat, TableConfig};
 use crate::deck::{Deck, DeckError, Seed};
-use crate::event::{Event, Half};
+use crate::event::{Event, Events, Half, NoEvents};
 use crate::hand::{Hand, SetupError};
 
 /// One applied action.
@@ -129,8 +129,17 @@ impl HandRecord {
     /// # Errors
     /// [`ReplayError`] when the deck cannot be rebuilt or an action is refused.
     pub fn replay(&self) -> Result<(Hand, Vec<Event>), ReplayError> {
-        let seats: Vec<(Seat, Chips)> = self.seats.iter().map(|s| (s.seat, s.chips)).collect();
         let mut events = Vec::with_capacity(128);
+        let hand = self.replay_into(&mut events)?;
+        Ok((hand, events))
+    }
+
+    /// [`HandRecord::replay`] sending the events to `events` ([`crate::NoEvents`] to skip them).
+    ///
+    /// # Errors
+    /// As [`HandRecord::replay`].
+    pub fn replay_into(&self, events: &mut impl Events) -> Result<Hand, ReplayError> {
+        let seats: Vec<(Seat, Chips)> = self.seats.iter().map(|s| (s.seat, s.chips)).collect();
         let mut hand = match (&self.seed, &self.deck) {
             (Some(hex), _) => {
                 let seed = Seed::from_hex(hex).ok_or(ReplayError::BadSeed)?;
@@ -139,22 +148,22 @@ impl HandRecord {
                         return Err(ReplayError::Commitment);
                     }
                 }
-                Hand::start_into(self.config, &seats, Deck::shuffled(&seed), Some(seed), None, &mut events)?
+                Hand::start_into(self.config, &seats, Deck::shuffled(&seed), Some(seed), None, events)?
             }
             (None, Some(order)) => {
-                Hand::start_into(self.config, &seats, Deck::with_order(order)?, None, Some(order.clone()), &mut events)?
+                Hand::start_into(self.config, &seats, Deck::with_order(order)?, None, Some(order.clone()), events)?
             }
             (None, None) => return Err(ReplayError::NoDeck),
         };
         for (index, a) in self.actions.iter().enumerate() {
-            hand.apply_into(a.seat, a.action, &mut events).map_err(|error| ReplayError::Illegal {
+            hand.apply_into(a.seat, a.action, events).map_err(|error| ReplayError::Illegal {
                 index,
                 seat: a.seat,
                 action: a.action,
                 error,
             })?;
         }
-        Ok((hand, events))
+        Ok(hand)
     }
 
     /// Replays the record and checks that it ends exactly as recorded.
@@ -162,7 +171,7 @@ impl HandRecord {
     /// # Errors
     /// [`ReplayError`] on any difference.
     pub fn verify(&self) -> Result<Hand, ReplayError> {
-        let (hand, _) = self.replay()?;
+        let hand = self.replay_into(&mut NoEvents)?;
         if !hand.is_over() {
             return Err(ReplayError::Unfinished(self.actions.len()));
         }

@@ -4,23 +4,24 @@
 use crate::bot::Bot;
 use crate::config::{Chips, Seat, TableConfig};
 use crate::deck::{Deck, Seed};
-use crate::event::Event;
-use crate::hand::Hand;
+use crate::event::Events;
+use crate::hand::{Hand, SetupError};
 
-/// Plays one hand to the end with `bots[i]` acting for `seats[i]`. `events` is cleared, then
-/// holds every event of the hand (callers reuse one buffer across hands). Returns the number
-/// of actions taken, or 0 if the hand could not start (bad config or seats).
+/// Plays one hand to the end with `bots[i]` acting for `seats[i]`, appending every event of
+/// the hand to `events` (a `Vec<Event>` callers reuse across hands, or
+/// [`crate::event::NoEvents`] when only the outcome matters). Returns the hand, over, and the
+/// number of actions taken.
+///
+/// # Errors
+/// [`SetupError`] if the hand could not start (bad config or seats).
 pub fn play_hand(
     config: TableConfig,
     seats: &[(Seat, Chips)],
     seed: Seed,
     bots: &mut [Bot],
-    events: &mut Vec<Event>,
-) -> usize {
-    events.clear();
-    let Ok(mut hand) = Hand::start_into(config, seats, Deck::shuffled(&seed), Some(seed), None, events) else {
-        return 0;
-    };
+    events: &mut impl Events,
+) -> Result<(Hand, usize), SetupError> {
+    let mut hand = Hand::start_into(config, seats, Deck::shuffled(&seed), Some(seed), None, events)?;
     // Bot of each seat number, by the seat's place in `seats`.
     let mut bot_of = [usize::MAX; 9];
     for (i, (s, _)) in seats.iter().enumerate() {
@@ -31,9 +32,10 @@ pub fn play_hand(
     let mut actions = 0;
     while let Some(seat) = hand.to_act() {
         let index = bot_of.get(usize::from(seat.number())).copied().unwrap_or(usize::MAX);
+        let legal = hand.legal();
         let action = match bots.get_mut(index) {
-            Some(bot) => bot.choose(&hand.legal_actions(seat)),
-            None => hand.legal_actions(seat).first().copied().unwrap_or(crate::Action::Fold),
+            Some(bot) => bot.choose_legal(legal),
+            None => legal.list().first().copied().unwrap_or(crate::Action::Fold),
         };
         if hand.apply_into(seat, action, events).is_err() {
             debug_assert!(false, "a bot chose an illegal action");
@@ -41,5 +43,5 @@ pub fn play_hand(
         }
         actions += 1;
     }
-    actions
+    Ok((hand, actions))
 }

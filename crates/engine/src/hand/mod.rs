@@ -6,6 +6,7 @@
 //! skipped betting rounds, uncalled bets, automatic shows and pot awards happen inside `apply`.
 //! Timeouts are ordinary actions chosen by the caller ([`Hand::timeout_action`]).
 
+mod legal;
 mod pots;
 #[cfg(test)]
 mod tests;
@@ -17,9 +18,10 @@ use crate::card::Card;
 use crate::config::{Chips, ConfigError, MAX_CHIPS, Seat, TableConfig, Variant};
 use crate::deck::{Commitment, Deck, Seed};
 use crate::eval::{self, HighRank, LowRank};
-use crate::event::{Event, Half};
+use crate::event::{Event, Events, Half};
 use crate::record::{AwardRecord, HandRecord, HandResult, RecordedAction, ShowdownRecord};
 
+pub use legal::{ActionList, Legal};
 pub use pots::Pot;
 
 /// Why a hand could not start.
@@ -56,113 +58,6 @@ pub enum Phase {
     Showdown,
     /// Over: pots awarded.
     Over,
-}
-
-/// A small list of actions (at most 4 are ever legal at once).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct ActionList {
-    items: [Action; 4],
-    // a full word: a byte here, stored and then read back as part of a wider copy, stalls
-    len: usize,
-}
-
-impl ActionList {
-    const EMPTY: ActionList = ActionList { items: [Action::Fold; 4], len: 0 };
-}
-
-impl std::ops::Deref for ActionList {
-    type Target = [Action];
-    fn deref(&self) -> &[Action] {
-        self.items.get(..self.len).unwrap_or(&[])
-    }
-}
-
-/// What the player to act may do, kept compact: the hand works it out once per turn,
-/// [`Hand::legal_actions`] lists it and [`Hand::apply`] checks against it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Options {
-    /// [`Options::FOLD`] and friends
-    flags: u16,
-    /// the wager totals offered (`0`: not offered); the kind is in `flags`
-    to: [Chips; 2],
-}
-
-impl Options {
-    const NONE: Options = Options { flags: 0, to: [0; 2] };
-    const SHOW: u16 = 1;
-    const MUCK: u16 = 2;
-    const BRING_IN: u16 = 4;
-    const FOLD: u16 = 8;
-    const CALL: u16 = 16;
-    const CHECK: u16 = 32;
-    const COMPLETE: u16 = 64;
-    const BET: u16 = 128;
-    const RAISE: u16 = 256;
-
-    fn has(self, flag: u16) -> bool {
-        self.flags & flag != 0
-    }
-
-    fn offers(self, flag: u16, to: Chips) -> bool {
-        self.has(flag) && to != 0 && (to == self.to[0] || to == self.to[1])
-    }
-
-    fn allows(self, action: Action) -> bool {
-        match action {
-            Action::Show => self.has(Options::SHOW),
-            Action::Muck => self.has(Options::MUCK),
-            Action::BringIn => self.has(Options::BRING_IN),
-            Action::Fold => self.has(Options::FOLD),
-            Action::Call => self.has(Options::CALL),
-            Action::Check => self.has(Options::CHECK),
-            Action::Complete { to } => self.offers(Options::COMPLETE, to),
-            Action::Bet { to } => self.offers(Options::BET, to),
-            Action::Raise { to } => self.offers(Options::RAISE, to),
-        }
-    }
-
-    /// The actions, in the order the API has always listed them: show, muck; bring-in; fold,
-    /// call or check; then the wager sizes, smallest first.
-    fn list(self) -> ActionList {
-        // Built in place in the returned list: assembling an array and then moving it into the
-        // list costs a store-forwarding stall per call on x86.
-        let f = self.flags;
-        let mut out = ActionList::EMPTY;
-        if f & (Options::SHOW | Options::MUCK) != 0 {
-            out.items[0] = Action::Show;
-            out.items[1] = Action::Muck;
-            out.len = 2;
-            return out;
-        }
-        if f & Options::BRING_IN != 0 {
-            out.items[0] = Action::BringIn;
-            out.len = 1;
-        } else if f & Options::FOLD != 0 {
-            out.items[1] = Action::Call;
-            out.len = 2;
-        } else if f & Options::CHECK != 0 {
-            out.items[0] = Action::Check;
-            out.len = 1;
-        }
-        if f & (Options::COMPLETE | Options::BET | Options::RAISE) != 0 {
-            for to in self.to {
-                let wager = if f & Options::COMPLETE != 0 {
-                    Action::Complete { to }
-                } else if f & Options::BET != 0 {
-                    Action::Bet { to }
-                } else {
-                    Action::Raise { to }
-                };
-                if to != 0 {
-                    if let Some(slot) = out.items.get_mut(out.len) {
-                        *slot = wager;
-                        out.len += 1;
-                    }
-                }
-            }
-        }
-        out
-    }
 }
 
 #[derive(Clone, Debug)]
@@ -239,7 +134,7 @@ pub struct Hand {
     to_act: Option<usize>,
     /// what `to_act` may do: computed once per turn ([`Hand::set_turn`]), read by
     /// `legal_actions` and by `apply`'s check
-    legal: Options,
+    legal: Legal,
     /// the bring-in is owed by `to_act`
     bring_in_pending: bool,
     /// highest street commitment
@@ -309,7 +204,7 @@ impl Hand {
         deck: Deck,
         seed: Option<Seed>,
         explicit_deck: Option<Vec<Card>>,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) -> Result<Hand, SetupError> {
         config.validate()?;
         if !(2..=8).contains(&seats.len()) {
@@ -356,7 +251,7 @@ impl Hand {
             street: Street::Third,
             phase: Phase::Betting,
             to_act: None,
-            legal: Options::NONE,
+            legal: Legal::NONE,
             bring_in_pending: false,
             level: 0,
             wager_level: 0,
@@ -370,7 +265,7 @@ impl Hand {
             actions: Vec::with_capacity(64),
             awards: Vec::new(),
         };
-        emit(events, || Event::HandStarted {
+        events.push_with(|| Event::HandStarted {
             commitment,
             seats: hand.players.iter().map(|p| (p.seat, p.start_stack)).collect(),
         });
@@ -380,7 +275,7 @@ impl Hand {
                 let amount = config.ante.min(p.stack);
                 p.stack -= amount;
                 p.total_in += amount;
-                emit(events, || Event::Ante { seat: p.seat, amount, all_in: p.stack == 0 });
+                events.push_with(|| Event::Ante { seat: p.seat, amount, all_in: p.stack == 0 });
             }
         }
         // RULES.md 3.2: two down cards, then the door card, to each player from seat 1.
@@ -471,12 +366,18 @@ impl Hand {
         &self.actions
     }
 
+    /// What the player to act ([`Hand::to_act`]) may do, compact; [`Legal::NONE`] when nobody
+    /// is to act.
+    pub fn legal(&self) -> Legal {
+        self.legal
+    }
+
     /// The legal actions for `seat` now (empty when it is not that seat's turn).
     pub fn legal_actions(&self, seat: Seat) -> ActionList {
         // One construction site, so the list is built where the caller wants it.
         let options = match self.to_act {
             Some(i) if self.players.get(i).is_some_and(|p| p.seat == seat) => self.legal,
-            _ => Options::NONE,
+            _ => Legal::NONE,
         };
         options.list()
     }
@@ -496,16 +397,16 @@ impl Hand {
         self.to_act = to_act;
         self.legal = match to_act {
             Some(i) => self.options_for(i),
-            None => Options::NONE,
+            None => Legal::NONE,
         };
     }
 
     /// What player `i` may do now (RULES.md 4 and 5).
-    fn options_for(&self, i: usize) -> Options {
-        let Some(p) = self.players.get(i) else { return Options::NONE };
+    fn options_for(&self, i: usize) -> Legal {
+        let Some(p) = self.players.get(i) else { return Legal::NONE };
         match self.phase {
-            Phase::Over => return Options::NONE,
-            Phase::Showdown => return Options { flags: Options::SHOW | Options::MUCK, to: [0; 2] },
+            Phase::Over => return Legal::NONE,
+            Phase::Showdown => return Legal::SHOW_OR_MUCK,
             Phase::Betting => {}
         }
         let all_in_to = p.street_in + p.stack;
@@ -513,15 +414,14 @@ impl Hand {
             // RULES.md 4, 3rd street: bring in or complete, nothing else.
             return if p.stack > self.config.bring_in {
                 let to = self.config.small_bet.min(all_in_to);
-                Options { flags: Options::BRING_IN | Options::COMPLETE, to: [to, 0] }
+                Legal::new(Legal::BRING_IN | Legal::COMPLETE, [to, 0])
             } else {
-                Options { flags: Options::BRING_IN, to: [0; 2] }
+                Legal::new(Legal::BRING_IN, [0; 2])
             };
         }
         let owed = self.level - p.street_in;
         // Fold is offered only when facing a bet.
-        let mut out =
-            Options { flags: if owed > 0 { Options::FOLD | Options::CALL } else { Options::CHECK }, to: [0; 2] };
+        let mut out = Legal::new(if owed > 0 { Legal::FOLD | Legal::CALL } else { Legal::CHECK }, [0; 2]);
         let capped = self.bets > self.config.max_raises && !(self.config.uncapped_heads_up && self.n_live == 2);
         let reopened = p.acted_at != self.reopen;
         // RULES.md 4: no betting when nobody else could put in another chip. A raise is offered
@@ -533,21 +433,21 @@ impl Hand {
                 .any(|(j, q)| j != i && q.live() && q.stack > self.level.saturating_sub(q.street_in))
         };
         if p.stack > owed && !capped && reopened && answerable() {
-            out.flags |= if self.bets > 0 {
-                Options::RAISE
+            out.add(if self.bets > 0 {
+                Legal::RAISE
             } else if self.level > 0 {
-                Options::COMPLETE
+                Legal::COMPLETE
             } else {
-                Options::BET
-            };
+                Legal::BET
+            });
             let (small, big) = self.units_pair();
             let first = (self.full_level + small).min(all_in_to);
-            out.to[0] = first;
+            out.set_to(0, first);
             if let Some(big) = big {
                 // Both sizes clip to the same all-in when the stack is short: list it once.
                 let second = (self.full_level + big).min(all_in_to);
                 if second != first {
-                    out.to[1] = second;
+                    out.set_to(1, second);
                 }
             }
         }
@@ -590,7 +490,7 @@ impl Hand {
     ///
     /// # Errors
     /// As [`Hand::apply`].
-    pub fn apply_into(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) -> Result<(), ActionError> {
+    pub fn apply_into(&mut self, seat: Seat, action: Action, events: &mut impl Events) -> Result<(), ActionError> {
         // The usual case first: the seat whose turn it is.
         let i = match self.to_act {
             Some(turn) if self.phase != Phase::Over && self.players.get(turn).is_some_and(|p| p.seat == seat) => turn,
@@ -624,7 +524,7 @@ impl Hand {
         }
     }
 
-    fn bet_action(&mut self, i: usize, action: Action, events: &mut Vec<Event>) {
+    fn bet_action(&mut self, i: usize, action: Action, events: &mut impl Events) {
         let street = self.street;
         let reopen = self.reopen;
         let Some(p) = self.players.get_mut(i) else { return };
@@ -634,12 +534,12 @@ impl Hand {
                 p.folded = true;
                 self.n_live -= 1;
                 self.pending &= !bit(i);
-                emit(events, || Event::Fold { seat });
+                events.push_with(|| Event::Fold { seat });
             }
             Action::Check => {
                 self.pending &= !bit(i);
                 p.acted_at = reopen;
-                emit(events, || Event::Check { seat });
+                events.push_with(|| Event::Check { seat });
             }
             Action::Call => {
                 let amount = (self.level - p.street_in).min(p.stack);
@@ -648,7 +548,7 @@ impl Hand {
                 p.total_in += amount;
                 self.pending &= !bit(i);
                 p.acted_at = reopen;
-                emit(events, || Event::Call { seat, amount, all_in: p.stack == 0 });
+                events.push_with(|| Event::Call { seat, amount, all_in: p.stack == 0 });
             }
             Action::BringIn => {
                 let amount = self.config.bring_in.min(p.stack);
@@ -660,7 +560,7 @@ impl Hand {
                 self.level = amount;
                 self.bring_in_pending = false;
                 self.aggressor[street as usize] = Some(i);
-                emit(events, || Event::BringIn { seat, amount, all_in: p.stack == 0 });
+                events.push_with(|| Event::BringIn { seat, amount, all_in: p.stack == 0 });
             }
             Action::Complete { to } | Action::Bet { to } | Action::Raise { to } => {
                 let add = to - p.street_in;
@@ -685,7 +585,7 @@ impl Hand {
                 }
                 // Everyone else who can still bet must answer.
                 self.pending = self.bettors() & !bit(i);
-                emit(events, || match action {
+                events.push_with(|| match action {
                     Action::Complete { .. } => Event::Complete { seat, to, all_in },
                     Action::Bet { .. } => Event::Bet { seat, to, all_in },
                     _ => Event::Raise { seat, to, all_in },
@@ -714,7 +614,7 @@ impl Hand {
         (own * 2 >= smallest || together >= smallest, false)
     }
 
-    fn after_bet_action(&mut self, i: usize, folded: bool, events: &mut Vec<Event>) {
+    fn after_bet_action(&mut self, i: usize, folded: bool, events: &mut impl Events) {
         // Only a fold can leave a single player in the hand.
         if folded && self.n_live == 1 {
             self.finish_uncontested(events);
@@ -740,7 +640,7 @@ impl Hand {
 
     // ---- streets -------------------------------------------------------------------------
 
-    fn deal_to(&mut self, i: usize, up: bool, events: &mut Vec<Event>) {
+    fn deal_to(&mut self, i: usize, up: bool, events: &mut impl Events) {
         let street = self.street;
         let Some(card) = self.deck.deal() else {
             // RULES.md 8: cannot happen with at most 8 players; the community card covers 7th.
@@ -752,13 +652,13 @@ impl Hand {
                 *slot = card;
                 p.n_cards += 1;
             }
-            emit(events, || Event::Dealt { seat: p.seat, card: Some(card), up, street });
+            events.push_with(|| Event::Dealt { seat: p.seat, card: Some(card), up, street });
         }
     }
 
     /// Starts the betting of the current street (cards already dealt), or skips it when at
     /// most one player can bet.
-    fn begin_betting(&mut self, events: &mut Vec<Event>) {
+    fn begin_betting(&mut self, events: &mut impl Events) {
         self.level = 0;
         self.wager_level = 0;
         self.full_level = 0;
@@ -776,7 +676,7 @@ impl Hand {
         if self.pending.count_ones() <= 1 {
             // RULES.md 4: at most one player has chips: no betting, deal on to showdown.
             self.pending = 0;
-            emit(events, || Event::StreetStarted { street: self.street, first: None });
+            events.push_with(|| Event::StreetStarted { street: self.street, first: None });
             self.end_street(events);
             return;
         }
@@ -786,7 +686,7 @@ impl Hand {
         let first = clockwise(first, n).find(|&j| self.players.get(j).is_some_and(Player::can_bet));
         self.bring_in_pending = self.street == Street::Third;
         self.set_turn(first);
-        emit(events, || Event::StreetStarted {
+        events.push_with(|| Event::StreetStarted {
             street: self.street,
             first: first.and_then(|j| self.players.get(j)).map(|p| p.seat),
         });
@@ -832,9 +732,9 @@ impl Hand {
         best.map_or(0, |(i, _)| i)
     }
 
-    fn end_street(&mut self, events: &mut Vec<Event>) {
+    fn end_street(&mut self, events: &mut impl Events) {
         self.set_turn(None);
-        emit(events, || Event::StreetEnded { street: self.street });
+        events.push_with(|| Event::StreetEnded { street: self.street });
         self.return_uncalled(events);
         match self.street.next() {
             None => self.start_showdown(events),
@@ -848,11 +748,11 @@ impl Hand {
 
     /// RULES.md 3.3-3.5: one card to each player still in; 7th street down, or a community
     /// card when fewer cards remain than players.
-    fn deal_street(&mut self, events: &mut Vec<Event>) {
+    fn deal_street(&mut self, events: &mut impl Events) {
         if self.street == Street::Seventh && self.deck.remaining() < usize::from(self.n_live) {
             if let Some(card) = self.deck.deal() {
                 self.community = Some(card);
-                emit(events, || Event::Community { card });
+                events.push_with(|| Event::Community { card });
             }
             return;
         }
@@ -865,7 +765,7 @@ impl Hand {
     }
 
     /// RULES.md 4: the part of the top wager nobody matched goes back to its bettor.
-    fn return_uncalled(&mut self, events: &mut Vec<Event>) {
+    fn return_uncalled(&mut self, events: &mut impl Events) {
         let mut top: Option<usize> = None;
         let mut first = 0;
         let mut second = 0;
@@ -884,16 +784,16 @@ impl Hand {
                 p.total_in -= amount;
                 p.street_in = p.street_in.saturating_sub(amount);
                 p.stack += amount;
-                emit(events, || Event::Uncalled { seat: p.seat, amount });
+                events.push_with(|| Event::Uncalled { seat: p.seat, amount });
             }
         }
     }
 
     // ---- the end ---------------------------------------------------------------------------
 
-    fn finish_uncontested(&mut self, events: &mut Vec<Event>) {
+    fn finish_uncontested(&mut self, events: &mut impl Events) {
         self.set_turn(None);
-        emit(events, || Event::StreetEnded { street: self.street });
+        events.push_with(|| Event::StreetEnded { street: self.street });
         self.return_uncalled(events);
         let winner = self.players.iter().position(Player::live).unwrap_or(0);
         let pots = self.pot_layers();
@@ -903,7 +803,7 @@ impl Hand {
         self.end(events);
     }
 
-    fn start_showdown(&mut self, events: &mut Vec<Event>) {
+    fn start_showdown(&mut self, events: &mut impl Events) {
         self.phase = Phase::Showdown;
         // RULES.md 5: the last aggressor of the last street with a bet shows first, then clockwise.
         let n = self.players.len();
@@ -927,7 +827,7 @@ impl Hand {
             *v = self.compute_values(i);
         }
         let order = sd.order().filter_map(|j| self.players.get(j)).map(|p| p.seat).collect();
-        emit(events, || Event::Showdown { order });
+        events.push_with(|| Event::Showdown { order });
         self.showdown = Some(sd);
         self.continue_showdown(events);
     }
@@ -985,7 +885,7 @@ impl Hand {
         }
     }
 
-    fn continue_showdown(&mut self, events: &mut Vec<Event>) {
+    fn continue_showdown(&mut self, events: &mut impl Events) {
         loop {
             let Some(sd) = &self.showdown else { return };
             let Some(i) = sd.order().nth(sd.next) else { break };
@@ -999,7 +899,7 @@ impl Hand {
                 // RULES.md 5.3: the player chooses; the clock mucks.
                 self.set_turn(Some(i));
                 if let Some(p) = self.players.get(i) {
-                    emit(events, || Event::ShowOrMuck { seat: p.seat });
+                    events.push_with(|| Event::ShowOrMuck { seat: p.seat });
                 }
                 return;
             }
@@ -1009,7 +909,7 @@ impl Hand {
         self.end(events);
     }
 
-    fn show(&mut self, i: usize, automatic: bool, events: &mut Vec<Event>) {
+    fn show(&mut self, i: usize, automatic: bool, events: &mut impl Events) {
         let (high, low) = self.values(i);
         let description = self.describe(i);
         if let Some(sd) = &mut self.showdown {
@@ -1019,11 +919,11 @@ impl Hand {
         }
         if let Some(p) = self.players.get_mut(i) {
             p.shown = true;
-            emit(events, || Event::Shown { seat: p.seat, cards: p.own_cards().into(), automatic, description });
+            events.push_with(|| Event::Shown { seat: p.seat, cards: p.own_cards().into(), automatic, description });
         }
     }
 
-    fn showdown_choice(&mut self, i: usize, show: bool, events: &mut Vec<Event>) {
+    fn showdown_choice(&mut self, i: usize, show: bool, events: &mut impl Events) {
         if show {
             self.show(i, false, events);
         } else {
@@ -1032,7 +932,7 @@ impl Hand {
             }
             if let Some(p) = self.players.get_mut(i) {
                 p.mucked = true;
-                emit(events, || Event::Mucked { seat: p.seat });
+                events.push_with(|| Event::Mucked { seat: p.seat });
             }
         }
         self.continue_showdown(events);
@@ -1040,7 +940,7 @@ impl Hand {
 
     /// RULES.md 5: cards speak; stud8 halves with the high half taking the odd chip and the
     /// whole pot when no low qualifies; ties split with odd chips one each from seat 1.
-    fn award_showdown(&mut self, events: &mut Vec<Event>) {
+    fn award_showdown(&mut self, events: &mut impl Events) {
         // The values were computed once when the showdown started.
         let values = self.showdown.as_ref().map_or([(None, None); 8], |sd| sd.values);
         let pots = self.pot_layers();
@@ -1068,7 +968,7 @@ impl Hand {
         amount: Chips,
         winners: u8,
         values: &[Values],
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) {
         // Player indices are in seat order: odd chips go from seat 1 upwards.
         let k = Chips::from(winners.count_ones());
@@ -1098,23 +998,23 @@ impl Hand {
         i: usize,
         amount: Chips,
         hand: Option<Cow<'static, str>>,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) {
         let Some(p) = self.players.get_mut(i) else { return };
         p.stack += amount;
         p.won += amount;
         self.awards.push(AwardRecord { pot, half, seat: p.seat, amount, hand: hand.clone() });
-        emit(events, || Event::Award { pot, half, seat: p.seat, amount, hand });
+        events.push_with(|| Event::Award { pot, half, seat: p.seat, amount, hand });
     }
 
-    fn end(&mut self, events: &mut Vec<Event>) {
+    fn end(&mut self, events: &mut impl Events) {
         self.phase = Phase::Over;
         self.set_turn(None);
         for p in &mut self.players {
             p.total_in = 0;
             p.street_in = 0;
         }
-        emit(events, || Event::HandEnded { stacks: self.players.iter().map(|p| (p.seat, p.stack)).collect() });
+        events.push_with(|| Event::HandEnded { stacks: self.players.iter().map(|p| (p.seat, p.stack)).collect() });
     }
 
     // ---- records -----------------------------------------------------------------------------

@@ -1013,7 +1013,11 @@ fn record_replays_exactly() {
         let mut buf = Vec::new();
         for k in 0..50u8 {
             let seed = Seed([k; 32]);
-            crate::sim::play_hand(cfg(v), &seats, seed, &mut bots, &mut buf);
+            buf.clear();
+            let (played, _) = crate::sim::play_hand(cfg(v), &seats, seed, &mut bots, &mut buf).unwrap();
+            let record = played.record();
+            assert!(record.result.is_some());
+            assert_eq!(record.verify().unwrap().record(), record);
             let (mut hand, _) = Hand::start(cfg(v), &seats, seed).unwrap();
             while let Some((s, _)) = hand.timeout_action() {
                 let legal = hand.legal_actions(s);
@@ -1136,4 +1140,64 @@ fn regression_razz_two_pair_board_acts_before_trips() {
     // 6th street boards: seat 1 Ad Ac 9s As (trips), seat 2 2c 2s 7d 7h (two pair).
     assert_eq!(t.hand.street(), Street::Sixth);
     assert_eq!(t.to_act(), Some(2));
+}
+
+/// The compact legal set answers exactly as its list, and a bot picks the same action from
+/// either; a hand played without events ends exactly as one that collects them.
+#[test]
+fn legal_set_matches_its_list_and_bots_agree() {
+    use crate::bot::Bot;
+    use crate::event::NoEvents;
+    for v in ALL {
+        let seats: Vec<(Seat, Chips)> = (1..=8).map(|s| (seat(s), 150 + 400 * Chips::from(s))).collect();
+        for k in 0..60u8 {
+            let seed = Seed([k.wrapping_mul(7); 32]);
+            let (mut hand, _) = Hand::start(cfg(v), &seats, seed).unwrap();
+            let (mut a, mut b) = (Bot::new(u64::from(k)), Bot::new(u64::from(k)));
+            while let Some(s) = hand.to_act() {
+                let legal = hand.legal();
+                let list = hand.legal_actions(s);
+                assert_eq!(*legal.list(), *list);
+                assert!(!legal.is_empty());
+                let wagers: Vec<Action> = legal.wagers().collect();
+                assert_eq!(wagers.len(), legal.wager_count());
+                let expected: Vec<Action> = list
+                    .iter()
+                    .copied()
+                    .filter(|a| matches!(a, Action::Complete { .. } | Action::Bet { .. } | Action::Raise { .. }))
+                    .collect();
+                assert_eq!(wagers, expected);
+                assert_eq!(legal.can_fold(), list.contains(&Action::Fold));
+                assert_eq!(legal.is_show_or_muck(), list.contains(&Action::Show));
+                let passive =
+                    list.iter().copied().find(|a| matches!(a, Action::BringIn | Action::Call | Action::Check));
+                assert_eq!(legal.passive(), passive);
+                // every listed action is allowed; a few that are not listed are refused
+                for &x in list.iter() {
+                    assert!(legal.allows(x));
+                }
+                for x in [Action::Fold, Action::Check, Action::Call, Action::Show, Action::Raise { to: 1 }] {
+                    assert_eq!(legal.allows(x), list.contains(&x), "{x:?}");
+                }
+                let pick = a.choose(&list);
+                assert_eq!(b.choose_legal(legal), pick);
+                hand.apply(s, pick).unwrap();
+            }
+            assert_eq!(hand.legal(), Legal::NONE);
+            assert!(hand.legal_actions(seat(1)).is_empty());
+        }
+        // With and without events, the same hands end the same way.
+        let mut bots: Vec<Bot> = (0..8).map(Bot::new).collect();
+        let mut quiet_bots = bots.clone();
+        let mut events = Vec::new();
+        for k in 0..40u8 {
+            let seed = Seed([k; 32]);
+            events.clear();
+            let (loud, n) = crate::sim::play_hand(cfg(v), &seats, seed, &mut bots, &mut events).unwrap();
+            let (quiet, m) = crate::sim::play_hand(cfg(v), &seats, seed, &mut quiet_bots, &mut NoEvents).unwrap();
+            assert_eq!((loud.record(), n), (quiet.record(), m));
+            assert!(matches!(events.last(), Some(Event::HandEnded { .. })));
+            assert_eq!(loud.record().replay().unwrap().1, events);
+        }
+    }
 }

@@ -1,0 +1,187 @@
+//! What the player to act may do: [`Legal`], worked out once per turn, and its listing
+//! [`ActionList`].
+
+use crate::action::Action;
+use crate::config::Chips;
+
+/// A small list of actions (at most 4 are ever legal at once).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ActionList {
+    items: [Action; 4],
+    // a full word: a byte here, stored and then read back as part of a wider copy, stalls
+    len: usize,
+}
+
+impl ActionList {
+    const EMPTY: ActionList = ActionList { items: [Action::Fold; 4], len: 0 };
+}
+
+impl std::ops::Deref for ActionList {
+    type Target = [Action];
+    fn deref(&self) -> &[Action] {
+        self.items.get(..self.len).unwrap_or(&[])
+    }
+}
+
+/// The legal actions of the player to act, kept compact (24 bytes, `Copy`): the hand works it
+/// out once per turn ([`crate::Hand::legal`]); [`Legal::list`] lists the actions, in the order
+/// [`crate::Hand::legal_actions`] gives them, and [`Legal::allows`] checks one.
+///
+/// Callers that pick an action in a tight loop (bots, simulations) read it directly with
+/// [`Legal::passive`], [`Legal::wagers`] and friends instead of building a list.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Legal {
+    /// [`Legal::FOLD`] and friends
+    flags: u16,
+    /// the wager totals offered (`0`: not offered); the kind is in `flags`
+    to: [Chips; 2],
+}
+
+impl Legal {
+    /// Nothing is legal (not this seat's turn, or the hand is over).
+    pub const NONE: Legal = Legal { flags: 0, to: [0; 2] };
+    pub(super) const SHOW: u16 = 1;
+    pub(super) const MUCK: u16 = 2;
+    pub(super) const BRING_IN: u16 = 4;
+    pub(super) const FOLD: u16 = 8;
+    pub(super) const CALL: u16 = 16;
+    pub(super) const CHECK: u16 = 32;
+    pub(super) const COMPLETE: u16 = 64;
+    pub(super) const BET: u16 = 128;
+    pub(super) const RAISE: u16 = 256;
+    const WAGERS: u16 = Legal::COMPLETE | Legal::BET | Legal::RAISE;
+
+    /// The showdown choice: show or muck.
+    pub(super) const SHOW_OR_MUCK: Legal = Legal { flags: Legal::SHOW | Legal::MUCK, to: [0; 2] };
+
+    /// Flags plus offered wager totals (`0`: none); the hand builds these.
+    pub(super) fn new(flags: u16, to: [Chips; 2]) -> Legal {
+        Legal { flags, to }
+    }
+
+    pub(super) fn add(&mut self, flag: u16) {
+        self.flags |= flag;
+    }
+
+    pub(super) fn set_to(&mut self, k: usize, to: Chips) {
+        if let Some(slot) = self.to.get_mut(k) {
+            *slot = to;
+        }
+    }
+
+    fn has(self, flag: u16) -> bool {
+        self.flags & flag != 0
+    }
+
+    fn offers(self, flag: u16, to: Chips) -> bool {
+        self.has(flag) && to != 0 && (to == self.to[0] || to == self.to[1])
+    }
+
+    /// True when nothing is legal.
+    pub fn is_empty(self) -> bool {
+        self.flags == 0
+    }
+
+    /// True when `action` is legal now.
+    pub fn allows(self, action: Action) -> bool {
+        match action {
+            Action::Show => self.has(Legal::SHOW),
+            Action::Muck => self.has(Legal::MUCK),
+            Action::BringIn => self.has(Legal::BRING_IN),
+            Action::Fold => self.has(Legal::FOLD),
+            Action::Call => self.has(Legal::CALL),
+            Action::Check => self.has(Legal::CHECK),
+            Action::Complete { to } => self.offers(Legal::COMPLETE, to),
+            Action::Bet { to } => self.offers(Legal::BET, to),
+            Action::Raise { to } => self.offers(Legal::RAISE, to),
+        }
+    }
+
+    /// True at showdown, when the choice is to show or muck.
+    pub fn is_show_or_muck(self) -> bool {
+        self.has(Legal::SHOW)
+    }
+
+    /// True when folding is legal (only when facing a bet).
+    pub fn can_fold(self) -> bool {
+        self.has(Legal::FOLD)
+    }
+
+    /// The action that adds nothing voluntary: bring in, call or check (whichever is legal).
+    pub fn passive(self) -> Option<Action> {
+        if self.has(Legal::BRING_IN) {
+            Some(Action::BringIn)
+        } else if self.has(Legal::FOLD) {
+            Some(Action::Call)
+        } else if self.has(Legal::CHECK) {
+            Some(Action::Check)
+        } else {
+            None
+        }
+    }
+
+    /// How many wager sizes are offered (0, 1, or 2 on a 4th street with an open pair).
+    pub fn wager_count(self) -> usize {
+        if self.has(Legal::WAGERS) { usize::from(self.to[0] != 0) + usize::from(self.to[1] != 0) } else { 0 }
+    }
+
+    /// The `k`-th wager offered (complete, bet or raise), smallest first.
+    pub fn wager(self, k: usize) -> Option<Action> {
+        if !self.has(Legal::WAGERS) {
+            return None;
+        }
+        let to = self.to.into_iter().filter(|&to| to != 0).nth(k)?;
+        Some(self.wager_to(to))
+    }
+
+    /// The wagers offered, smallest first.
+    pub fn wagers(self) -> impl Iterator<Item = Action> {
+        (0..self.wager_count()).filter_map(move |k| self.wager(k))
+    }
+
+    fn wager_to(self, to: Chips) -> Action {
+        if self.has(Legal::COMPLETE) {
+            Action::Complete { to }
+        } else if self.has(Legal::BET) {
+            Action::Bet { to }
+        } else {
+            Action::Raise { to }
+        }
+    }
+
+    /// The actions, in the order the API has always listed them: show, muck; bring-in; fold,
+    /// call or check; then the wager sizes, smallest first.
+    pub fn list(self) -> ActionList {
+        // Built in place in the returned list: assembling an array and then moving it into the
+        // list costs a store-forwarding stall per call on x86.
+        let f = self.flags;
+        let mut out = ActionList::EMPTY;
+        if f & (Legal::SHOW | Legal::MUCK) != 0 {
+            out.items[0] = Action::Show;
+            out.items[1] = Action::Muck;
+            out.len = 2;
+            return out;
+        }
+        if f & Legal::BRING_IN != 0 {
+            out.items[0] = Action::BringIn;
+            out.len = 1;
+        } else if f & Legal::FOLD != 0 {
+            out.items[1] = Action::Call;
+            out.len = 2;
+        } else if f & Legal::CHECK != 0 {
+            out.items[0] = Action::Check;
+            out.len = 1;
+        }
+        if f & Legal::WAGERS != 0 {
+            for to in self.to {
+                if to != 0 {
+                    if let Some(slot) = out.items.get_mut(out.len) {
+                        *slot = self.wager_to(to);
+                        out.len += 1;
+                    }
+                }
+            }
+        }
+        out
+    }
+}
