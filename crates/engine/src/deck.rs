@@ -210,13 +210,33 @@ fn ordered() -> [Card; 52] {
 
 /// Uniform in `0..n` for `1 <= n <= 52`, by rejection sampling (no modulo bias).
 fn uniform(rng: &mut ChaCha20Rng, n: u32) -> u32 {
-    let zone = (u32::MAX / n) * n;
+    let (zone, magic) = DIVISORS.get(n as usize).copied().unwrap_or((0, 0));
     loop {
         let x = rng.next_u32();
         if x < zone {
-            return x % n;
+            return fast_mod(x, n, magic);
         }
     }
+}
+
+/// Per `n` in `0..=52`: the rejection bound `(u32::MAX / n) * n` (as the module documentation
+/// gives it) and the constant of [`fast_mod`]. Worked out at compile time: the shuffle would
+/// otherwise divide twice per card.
+const DIVISORS: [(u32, u64); 53] = {
+    let mut table = [(0u32, 0u64); 53];
+    let mut n = 1;
+    while n < 53 {
+        table[n] = ((u32::MAX / n as u32) * n as u32, (u64::MAX / n as u64).wrapping_add(1));
+        n += 1;
+    }
+    table
+};
+
+/// `x % n` from `magic = u64::MAX / n + 1` by two multiplications, exact for every 32-bit `x`
+/// and `n` (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019).
+fn fast_mod(x: u32, n: u32, magic: u64) -> u32 {
+    let low = magic.wrapping_mul(u64::from(x));
+    ((u128::from(low) * u128::from(n)) >> 64) as u32
 }
 
 #[cfg(test)]
@@ -246,6 +266,19 @@ mod tests {
         assert_eq!(first.join(" "), KNOWN_ZERO_SEED_PREFIX);
     }
     const KNOWN_ZERO_SEED_PREFIX: &str = "3c 9s Ad Qs Ah 3s 8s Jh";
+
+    #[test]
+    fn fast_mod_is_the_remainder() {
+        let mut rng = ChaCha20Rng::from_seed([3; 32]);
+        for n in 1..=52u32 {
+            let (zone, magic) = DIVISORS[n as usize];
+            assert_eq!(zone, (u32::MAX / n) * n);
+            let edges = [0, 1, n - 1, n, n + 1, zone.wrapping_sub(1), zone, u32::MAX - 1, u32::MAX];
+            for x in edges.into_iter().chain((0..20_000).map(|_| rng.next_u32())) {
+                assert_eq!(fast_mod(x, n, magic), x % n, "{x} % {n}");
+            }
+        }
+    }
 
     #[test]
     fn commitment_is_sha256_of_the_seed() {

@@ -161,6 +161,9 @@ impl LowRank {
 pub struct BoardRank(u64);
 
 impl BoardRank {
+    /// No value is greater than this (2^55): a caller may pack a few more bits above one.
+    pub const LIMIT: u64 = 1 << 55;
+
     /// The raw value (an opaque encoding, only its order matters).
     pub fn value(self) -> u64 {
         self.0
@@ -348,5 +351,5 @@ pub fn board_high(up: &[Card]) -> BoardRank {
 /// board of the same size); then the highest card is compared first.
 /// Works for 0..=4 up cards (cards past the fourth are ignored; it never panics).
 pub fn board_low(up: &[Card]) -> BoardRank {
-    BoardRank(!board_score(up, |r| (u32::from(r.index()) + 1) % 13))
+    BoardRank(BoardRank::LIMIT - board_score(up, |r| (u32::from(r.index()) + 1) % 13))
 }

@@ -126,6 +126,12 @@ pub struct Hand {
     players: Vec<Player>,
     /// players not folded
     n_live: u8,
+    /// per player, the most they can have in on this street (stack plus street commitment;
+    /// 0 for a folded or absent player): constant through a street but for folds
+    caps: [Chips; 8],
+    /// the greatest of `caps` with its player, and the second greatest: whether anyone but
+    /// player `i` could go past the current level is then one comparison
+    top_caps: ((Chips, u8), Chips),
     /// bit `i`: player `i` must act before the street can end (always able to bet)
     pending: u8,
     community: Option<Card>,
@@ -246,6 +252,8 @@ impl Hand {
             explicit_deck,
             players,
             n_live,
+            caps: [0; 8],
+            top_caps: ((0, 0), 0),
             pending: 0,
             community: None,
             street: Street::Third,
@@ -425,12 +433,11 @@ impl Hand {
         let capped = self.bets > self.config.max_raises && !(self.config.uncapped_heads_up && self.n_live == 2);
         let reopened = p.acted_at != self.reopen;
         // RULES.md 4: no betting when nobody else could put in another chip. A raise is offered
-        // only if some other player still in the hand has chips beyond what they owe now.
+        // only if some other player still in the hand could go past the current level.
         let answerable = || {
-            self.players
-                .iter()
-                .enumerate()
-                .any(|(j, q)| j != i && q.live() && q.stack > self.level.saturating_sub(q.street_in))
+            let (top, second) = self.top_caps;
+            let others = if usize::from(top.1) == i { second } else { top.0 };
+            others > self.level
         };
         if p.stack > owed && !capped && reopened && answerable() {
             out.add(if self.bets > 0 {
@@ -532,6 +539,10 @@ impl Hand {
         match action {
             Action::Fold => {
                 p.folded = true;
+                if let Some(cap) = self.caps.get_mut(i) {
+                    *cap = 0;
+                }
+                self.top_caps = top_two(&self.caps);
                 self.n_live -= 1;
                 self.pending &= !bit(i);
                 events.push_with(|| Event::Fold { seat });
@@ -665,10 +676,13 @@ impl Hand {
         self.bets = 0;
         self.big_made = false;
         self.bring_in_pending = false;
-        for p in &mut self.players {
+        self.caps = [0; 8];
+        for (p, cap) in self.players.iter_mut().zip(&mut self.caps) {
             p.street_in = 0;
             p.acted_at = 0;
+            *cap = if p.live() { p.stack } else { 0 };
         }
+        self.top_caps = top_two(&self.caps);
         self.pending = self.bettors();
         self.open_pair = self.street == Street::Fourth
             && self.config.open_pair_big_bet
@@ -722,14 +736,16 @@ impl Hand {
             Variant::Razz => eval::board_low(p.up_cards()),
             _ => eval::board_high(p.up_cards()),
         };
-        let mut best: Option<(usize, eval::BoardRank)> = None;
+        // One key per live player, greatest wins: the board, then the lower seat. Taken as a
+        // maximum without branches (who has the best board is random).
+        let mut best = 0u64;
         for (i, p) in self.players.iter().enumerate().filter(|(_, p)| p.live()) {
-            let r = rank(p);
-            if best.is_none_or(|(_, b)| r > b) {
-                best = Some((i, r));
-            }
+            best = best.max(rank(p).value() << 4 | (8 - i as u64));
         }
-        best.map_or(0, |(i, _)| i)
+        match (best & 15) as usize {
+            0 => 0,
+            k => 8 - k,
+        }
     }
 
     fn end_street(&mut self, events: &mut impl Events) {
@@ -1089,6 +1105,20 @@ impl Hand {
 #[inline(always)]
 fn emit<T>(list: &mut Vec<T>, make: impl FnOnce() -> T) {
     list.extend(std::iter::once_with(make));
+}
+
+/// The greatest value with its index, and the second greatest (equal to the first on a tie).
+fn top_two(caps: &[Chips; 8]) -> ((Chips, u8), Chips) {
+    let (mut top, mut second) = ((0, 0u8), 0);
+    for (j, &cap) in caps.iter().enumerate() {
+        if cap > top.0 {
+            second = top.0;
+            top = (cap, j as u8);
+        } else {
+            second = second.max(cap);
+        }
+    }
+    (top, second)
 }
 
 /// The mask bit of player index `i` (`i < 8`).
