@@ -304,38 +304,67 @@ pub fn eval_hilo8_ids(ids: &[u8; 7]) -> (HighRank, Option<LowRank>) {
     (high_of_key(t, key, SEVEN, || ids.iter().copied()), low8_of_key(t, key))
 }
 
-/// The strength of a board (at most four cards; any beyond the fourth are ignored) as
-/// `category << 52 | quads << 39 | trips << 26 | pairs << 13 | singles`: one 13-bit mask of
-/// positions per group size, `position` mapping a rank to its strength (0 weakest).
-/// Categories: 0 no pair, 1 pair, 2 two pair, 3 trips, 5 quads (a full house needs five
-/// cards). Boards of the same size and category hold the same number of groups of each size,
-/// so comparing the masks as integers compares the groups from the highest down, as poker
-/// does. Hot path (every street, every player): a few bit operations per card.
-fn board_score(up: &[Card], position: impl Fn(Rank) -> u32) -> u64 {
-    let (mut singles, mut pairs, mut trips, mut quads) = (0u64, 0u64, 0u64, 0u64);
-    for c in up.iter().take(4) {
-        let bit = 1u64 << (position(c.rank()) % 13);
-        if trips & bit != 0 {
-            trips &= !bit;
-            quads |= bit;
-        } else if pairs & bit != 0 {
-            pairs &= !bit;
-            trips |= bit;
-        } else if singles & bit != 0 {
-            singles &= !bit;
-            pairs |= bit;
-        } else {
-            singles |= bit;
-        }
+/// A board (the up cards, at most four) built one card at a time, so the hand keeps each
+/// player's board as it deals instead of working it out again on every street.
+///
+/// It holds one 13-bit mask of rank positions per group size:
+/// `quads << 39 | trips << 26 | pairs << 13 | singles`. A position is a rank's strength
+/// (0 weakest): the rank index for high boards, ace lowest for razz. The score adds the
+/// category on top, `category << 52`: 0 no pair, 1 pair, 2 two pair, 3 trips, 5 quads (a full
+/// house needs five cards). Boards of the same size and category hold the same number of
+/// groups of each size, so comparing scores as integers compares the groups from the highest
+/// down, as poker does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Board(u64);
+
+impl Board {
+    /// The lowest bit of each group's mask.
+    const GROUPS: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+
+    /// The board with `card` added, ranked for stud and stud8 (aces high).
+    #[must_use]
+    pub fn with_high(self, card: Card) -> Board {
+        self.with_position(u32::from(card.rank().index()))
     }
-    let category = if quads != 0 {
-        5
-    } else if trips != 0 {
-        3
-    } else {
-        u64::from(pairs.count_ones())
-    };
-    category << 52 | quads << 39 | trips << 26 | pairs << 13 | singles
+
+    /// The board with `card` added, ranked for razz (aces low).
+    #[must_use]
+    pub fn with_low(self, card: Card) -> Board {
+        self.with_position((u32::from(card.rank().index()) + 1) % 13)
+    }
+
+    /// Moves the position up one group (a single becomes a pair, and so on), or adds it as a
+    /// single. No branches: whether a board pairs is the deal's business.
+    fn with_position(self, position: u32) -> Board {
+        let position = position % 13;
+        // At most one group holds the position; `held` is its lowest-group bit, moved there.
+        let held = (self.0 >> position) & Board::GROUPS;
+        let moved = (held << position) * ((1 << 13) - 1);
+        let single = (1u64 << position) & u64::from(held == 0).wrapping_neg();
+        Board(self.0 + moved + single)
+    }
+
+    fn score(self) -> u64 {
+        let (pairs, trips, quads) = ((self.0 >> 13) & 0x1fff, (self.0 >> 26) & 0x1fff, self.0 >> 39);
+        let category = if quads != 0 {
+            5
+        } else if trips != 0 {
+            3
+        } else {
+            u64::from(pairs.count_ones())
+        };
+        category << 52 | self.0
+    }
+
+    /// As a stud / stud8 board: see [`board_high`].
+    pub fn rank_high(self) -> BoardRank {
+        BoardRank(self.score())
+    }
+
+    /// As a razz board (built with [`Board::with_low`]): see [`board_low`].
+    pub fn rank_low(self) -> BoardRank {
+        BoardRank(BoardRank::LIMIT - self.score())
+    }
 }
 
 /// The rank of a stud / stud8 board (RULES.md 4): the highest board acts first. Boards
@@ -343,7 +372,7 @@ fn board_score(up: &[Card], position: impl Fn(Rank) -> u32) -> u64 {
 /// ranks of the groups and kickers, aces high; straights, flushes and suits do not count.
 /// Works for 0..=4 up cards (cards past the fourth are ignored; it never panics).
 pub fn board_high(up: &[Card]) -> BoardRank {
-    BoardRank(board_score(up, |r| u32::from(r.index())))
+    up.iter().take(4).fold(Board::default(), |b, &c| b.with_high(c)).rank_high()
 }
 
 /// The rank of a razz board (RULES.md 4): the lowest ace-to-five board gets the greatest
@@ -351,5 +380,5 @@ pub fn board_high(up: &[Card]) -> BoardRank {
 /// board of the same size); then the highest card is compared first.
 /// Works for 0..=4 up cards (cards past the fourth are ignored; it never panics).
 pub fn board_low(up: &[Card]) -> BoardRank {
-    BoardRank(BoardRank::LIMIT - board_score(up, |r| (u32::from(r.index()) + 1) % 13))
+    up.iter().take(4).fold(Board::default(), |b, &c| b.with_low(c)).rank_low()
 }

@@ -72,6 +72,8 @@ struct Player {
     /// own cards in dealing order: 0, 1 and 6 are down, 2..=5 up
     cards: [Card; 7],
     n_cards: u8,
+    /// the up cards as a board, kept as they are dealt (who acts first)
+    board: eval::Board,
     folded: bool,
     /// the `reopen` counter when this player last acted on this street (0: not yet)
     acted_at: u32,
@@ -232,6 +234,7 @@ impl Hand {
                 total_in: 0,
                 cards: [Card::new(crate::Rank::Two, crate::Suit::Clubs); 7],
                 n_cards: 0,
+                board: eval::Board::default(),
                 folded: false,
                 acted_at: 0,
                 shown: false,
@@ -653,6 +656,7 @@ impl Hand {
 
     fn deal_to(&mut self, i: usize, up: bool, events: &mut impl Events) {
         let street = self.street;
+        let razz = self.config.variant == Variant::Razz;
         let Some(card) = self.deck.deal() else {
             // RULES.md 8: cannot happen with at most 8 players; the community card covers 7th.
             debug_assert!(false, "deck exhausted before 7th street");
@@ -662,6 +666,9 @@ impl Hand {
             if let Some(slot) = p.cards.get_mut(p.n_cards as usize) {
                 *slot = card;
                 p.n_cards += 1;
+            }
+            if up {
+                p.board = if razz { p.board.with_low(card) } else { p.board.with_high(card) };
             }
             events.push_with(|| Event::Dealt { seat: p.seat, card: Some(card), up, street });
         }
@@ -733,13 +740,20 @@ impl Hand {
     /// RULES.md 4: the best board acts first (razz: the lowest), ties to the lowest seat.
     fn best_board_index(&self) -> usize {
         let rank = |p: &Player| match self.config.variant {
-            Variant::Razz => eval::board_low(p.up_cards()),
-            _ => eval::board_high(p.up_cards()),
+            Variant::Razz => p.board.rank_low(),
+            _ => p.board.rank_high(),
         };
         // One key per live player, greatest wins: the board, then the lower seat. Taken as a
         // maximum without branches (who has the best board is random).
         let mut best = 0u64;
         for (i, p) in self.players.iter().enumerate().filter(|(_, p)| p.live()) {
+            debug_assert_eq!(
+                rank(p),
+                match self.config.variant {
+                    Variant::Razz => eval::board_low(p.up_cards()),
+                    _ => eval::board_high(p.up_cards()),
+                }
+            );
             best = best.max(rank(p).value() << 4 | (8 - i as u64));
         }
         match (best & 15) as usize {
@@ -927,7 +941,6 @@ impl Hand {
 
     fn show(&mut self, i: usize, automatic: bool, events: &mut impl Events) {
         let (high, low) = self.values(i);
-        let description = self.describe(i);
         if let Some(sd) = &mut self.showdown {
             sd.best_high = sd.best_high.max(high);
             sd.best_low = sd.best_low.max(low);
@@ -935,7 +948,14 @@ impl Hand {
         }
         if let Some(p) = self.players.get_mut(i) {
             p.shown = true;
-            events.push_with(|| Event::Shown { seat: p.seat, cards: p.own_cards().into(), automatic, description });
+        }
+        if let Some(p) = self.players.get(i) {
+            events.push_with(|| Event::Shown {
+                seat: p.seat,
+                cards: p.own_cards().into(),
+                automatic,
+                description: self.describe(i),
+            });
         }
     }
 
