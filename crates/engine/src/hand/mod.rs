@@ -136,6 +136,9 @@ pub struct Hand {
     top_caps: ((Chips, u8), Chips),
     /// bit `i`: player `i` must act before the street can end (always able to bet)
     pending: u8,
+    /// bit `i`: player `i` can still bet (in the hand, chips behind); set when a street's
+    /// betting begins and kept through it
+    bettors: u8,
     community: Option<Card>,
     street: Street,
     phase: Phase,
@@ -258,6 +261,7 @@ impl Hand {
             caps: [0; 8],
             top_caps: ((0, 0), 0),
             pending: 0,
+            bettors: 0,
             community: None,
             street: Street::Third,
             phase: Phase::Betting,
@@ -438,6 +442,7 @@ impl Hand {
         // RULES.md 4: no betting when nobody else could put in another chip. A raise is offered
         // only if some other player still in the hand could go past the current level.
         let answerable = || {
+            debug_assert_eq!(self.top_caps, top_two(&self.caps));
             let (top, second) = self.top_caps;
             let others = if usize::from(top.1) == i { second } else { top.0 };
             others > self.level
@@ -543,11 +548,16 @@ impl Hand {
             Action::Fold => {
                 p.folded = true;
                 if let Some(cap) = self.caps.get_mut(i) {
+                    // Only one of the two largest changes them.
+                    let counted = *cap >= self.top_caps.1;
                     *cap = 0;
+                    if counted {
+                        self.top_caps = top_two(&self.caps);
+                    }
                 }
-                self.top_caps = top_two(&self.caps);
                 self.n_live -= 1;
                 self.pending &= !bit(i);
+                self.bettors &= !bit(i);
                 events.push_with(|| Event::Fold { seat });
             }
             Action::Check => {
@@ -561,6 +571,7 @@ impl Hand {
                 p.street_in += amount;
                 p.total_in += amount;
                 self.pending &= !bit(i);
+                self.bettors &= !(bit(i) * u8::from(p.stack == 0));
                 p.acted_at = reopen;
                 events.push_with(|| Event::Call { seat, amount, all_in: p.stack == 0 });
             }
@@ -570,6 +581,7 @@ impl Hand {
                 p.street_in += amount;
                 p.total_in += amount;
                 self.pending &= !bit(i);
+                self.bettors &= !(bit(i) * u8::from(p.stack == 0));
                 p.acted_at = reopen;
                 self.level = amount;
                 self.bring_in_pending = false;
@@ -598,7 +610,9 @@ impl Hand {
                     p.acted_at = reopen;
                 }
                 // Everyone else who can still bet must answer.
-                self.pending = self.bettors() & !bit(i);
+                self.bettors &= !(bit(i) * u8::from(all_in));
+                debug_assert_eq!(self.bettors, self.bettors_now());
+                self.pending = self.bettors & !bit(i);
                 events.push_with(|| match action {
                     Action::Complete { .. } => Event::Complete { seat, to, all_in },
                     Action::Bet { .. } => Event::Bet { seat, to, all_in },
@@ -648,7 +662,7 @@ impl Hand {
     }
 
     /// The players still able to bet (in the hand with chips behind), as a bit mask.
-    fn bettors(&self) -> u8 {
+    fn bettors_now(&self) -> u8 {
         self.players.iter().enumerate().fold(0, |mask, (j, p)| if p.can_bet() { mask | bit(j) } else { mask })
     }
 
@@ -690,7 +704,8 @@ impl Hand {
             *cap = if p.live() { p.stack } else { 0 };
         }
         self.top_caps = top_two(&self.caps);
-        self.pending = self.bettors();
+        self.bettors = self.bettors_now();
+        self.pending = self.bettors;
         self.open_pair = self.street == Street::Fourth
             && self.config.open_pair_big_bet
             && self.players.iter().filter(|p| p.live()).any(|p| matches!(p.up_cards(), [a, b] if a.rank() == b.rank()));
