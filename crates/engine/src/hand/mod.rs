@@ -697,15 +697,19 @@ impl Hand {
         self.bets = 0;
         self.big_made = false;
         self.bring_in_pending = false;
+        // One pass: street commitments cleared, each player's cap, who can bet.
         self.caps = [0; 8];
-        for (p, cap) in self.players.iter_mut().zip(&mut self.caps) {
+        let mut bettors = 0u8;
+        for (j, (p, cap)) in self.players.iter_mut().zip(&mut self.caps).enumerate() {
             p.street_in = 0;
             p.acted_at = 0;
             *cap = if p.live() { p.stack } else { 0 };
+            bettors |= u8::from(*cap > 0) << j;
         }
+        debug_assert_eq!(bettors, self.bettors_now());
         self.top_caps = top_two(&self.caps);
-        self.bettors = self.bettors_now();
-        self.pending = self.bettors;
+        self.bettors = bettors;
+        self.pending = bettors;
         self.open_pair = self.street == Street::Fourth
             && self.config.open_pair_big_bet
             && self.players.iter().filter(|p| p.live()).any(|p| matches!(p.up_cards(), [a, b] if a.rank() == b.rank()));
