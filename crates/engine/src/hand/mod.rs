@@ -926,8 +926,9 @@ impl Hand {
     fn describe(&self, i: usize) -> Cow<'static, str> {
         let (high, low) = self.values(i);
         match (self.config.variant, high, low) {
-            (Variant::Stud8, Some(h), Some(l)) => format!("{}; low {}", h.name_str(), l.name_str()).into(),
-            (Variant::Stud8, Some(h), None) => format!("{}; no low", h.name_str()).into(),
+            // Concatenated, not `format!`: one allocation and no formatting machinery.
+            (Variant::Stud8, Some(h), Some(l)) => [h.name_str(), "; low ", l.name_str()].concat().into(),
+            (Variant::Stud8, Some(h), None) => [h.name_str(), "; no low"].concat().into(),
             (_, Some(h), _) => h.name_str().into(),
             (_, None, Some(l)) => l.name_str().into(),
             (_, None, None) => "".into(),
