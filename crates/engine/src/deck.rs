@@ -210,7 +210,7 @@ fn ordered() -> [Card; 52] {
 
 /// Uniform in `0..n` for `1 <= n <= 52`, by rejection sampling (no modulo bias).
 fn uniform(rng: &mut ChaCha20Rng, n: u32) -> u32 {
-    let (zone, magic) = DIVISORS.get(n as usize).copied().unwrap_or((0, 0));
+    let (zone, magic) = DIVISORS.get(n as usize).copied().unwrap_or_else(|| divisor(n));
     loop {
         let x = rng.next_u32();
         if x < zone {
@@ -226,11 +226,17 @@ const DIVISORS: [(u32, u64); 53] = {
     let mut table = [(0u32, 0u64); 53];
     let mut n = 1;
     while n < 53 {
-        table[n] = ((u32::MAX / n as u32) * n as u32, (u64::MAX / n as u64).wrapping_add(1));
+        table[n] = divisor(n as u32);
         n += 1;
     }
     table
 };
+
+/// The [`DIVISORS`] entry of `n` (`n >= 1`).
+const fn divisor(n: u32) -> (u32, u64) {
+    let n = if n == 0 { 1 } else { n };
+    ((u32::MAX / n) * n, (u64::MAX / n as u64).wrapping_add(1))
+}
 
 /// `x % n` from `magic = u64::MAX / n + 1` by two multiplications, exact for every 32-bit `x`
 /// and `n` (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019).

@@ -219,10 +219,16 @@ pub trait Events {
 impl Events for Vec<Event> {
     #[inline(always)]
     fn push_with(&mut self, make: impl FnOnce() -> Event) {
-        // Built after any growth of the buffer, so it is written in place: a value built first
-        // and then copied in (as `push` does) costs a store-forwarding stall on x86.
-        self.extend(std::iter::once_with(make));
+        push_in_place(self, make);
     }
+}
+
+/// Appends the value `make` builds, building it after any growth of the buffer so that it is
+/// written in place: a value built first and then copied in (as `push` does) costs a
+/// store-forwarding stall on x86, and this runs for every event and recorded action.
+#[inline(always)]
+pub(crate) fn push_in_place<T>(list: &mut Vec<T>, make: impl FnOnce() -> T) {
+    list.extend(std::iter::once_with(make));
 }
 
 /// An event sink that keeps nothing (see [`Events`]).

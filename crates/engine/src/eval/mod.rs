@@ -305,7 +305,8 @@ pub fn eval_hilo8_ids(ids: &[u8; 7]) -> (HighRank, Option<LowRank>) {
 }
 
 /// A board (the up cards, at most four) built one card at a time, so the hand keeps each
-/// player's board as it deals instead of working it out again on every street.
+/// player's board as it deals instead of working it out again on every street. Cards past
+/// the fourth give a meaningless rank, never a panic.
 ///
 /// It holds one 13-bit mask of rank positions per group size:
 /// `quads << 39 | trips << 26 | pairs << 13 | singles`. A position is a rank's strength
@@ -338,14 +339,17 @@ impl Board {
     fn with_position(self, position: u32) -> Board {
         let position = position % 13;
         // At most one group holds the position; `held` is its lowest-group bit, moved there.
+        // (Wrapping: a fifth card of one rank, which no deck deals, gives a meaningless board
+        // rather than a panic.)
         let held = (self.0 >> position) & Board::GROUPS;
-        let moved = (held << position) * ((1 << 13) - 1);
+        let moved = (held << position).wrapping_mul((1 << 13) - 1);
         let single = (1u64 << position) & u64::from(held == 0).wrapping_neg();
-        Board(self.0 + moved + single)
+        Board(self.0.wrapping_add(moved).wrapping_add(single))
     }
 
     fn score(self) -> u64 {
-        let (pairs, trips, quads) = ((self.0 >> 13) & 0x1fff, (self.0 >> 26) & 0x1fff, self.0 >> 39);
+        let groups = self.0 & ((1 << 52) - 1);
+        let (pairs, trips, quads) = ((groups >> 13) & 0x1fff, (groups >> 26) & 0x1fff, groups >> 39);
         let category = if quads != 0 {
             5
         } else if trips != 0 {
@@ -353,7 +357,7 @@ impl Board {
         } else {
             u64::from(pairs.count_ones())
         };
-        category << 52 | self.0
+        category << 52 | groups
     }
 
     /// As a stud / stud8 board: see [`board_high`].

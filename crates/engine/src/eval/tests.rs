@@ -496,3 +496,16 @@ fn boards_order_as_the_naive_reference_for_every_rank_multiset() {
         }
     }
 }
+
+/// A board fed more cards than a board holds (even five of one rank, which no deck deals)
+/// gives some rank, never a panic or an overflow.
+#[test]
+fn an_overfull_board_never_panics() {
+    let ace = Card::new(Rank::Ace, Suit::Spades);
+    let mut b = Board::default();
+    for _ in 0..9 {
+        b = b.with_high(ace).with_low(ace);
+        let _ = (b.rank_high(), b.rank_low());
+    }
+    assert!(b.rank_low().value() <= BoardRank::LIMIT);
+}

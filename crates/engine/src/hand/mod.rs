@@ -18,7 +18,7 @@ use crate::card::Card;
 use crate::config::{Chips, ConfigError, MAX_CHIPS, Seat, TableConfig, Variant};
 use crate::deck::{Commitment, Deck, Seed};
 use crate::eval::{self, HighRank, LowRank};
-use crate::event::{Event, Events, Half};
+use crate::event::{Event, Events, Half, push_in_place};
 use crate::record::{AwardRecord, HandRecord, HandResult, RecordedAction, ShowdownRecord};
 
 pub use legal::{ActionList, Legal};
@@ -514,7 +514,7 @@ impl Hand {
         if !self.legal.allows(action) {
             return Err(ActionError::Illegal { action, legal: self.legal.list().to_vec() });
         }
-        emit(&mut self.actions, || RecordedAction { seat, action });
+        push_in_place(&mut self.actions, || RecordedAction { seat, action });
         match action {
             Action::Show | Action::Muck => self.showdown_choice(i, action == Action::Show, events),
             _ => {
@@ -763,7 +763,7 @@ impl Hand {
             _ => p.board.rank_high(),
         };
         // One key per live player, greatest wins: the board, then the lower seat. Taken as a
-        // maximum without branches (who has the best board is random).
+        // maximum, with no branch on who leads (that is the deal's business, and random).
         let mut best = 0u64;
         for (i, p) in self.players.iter().enumerate().filter(|(_, p)| p.live()) {
             debug_assert_eq!(
@@ -875,8 +875,9 @@ impl Hand {
         for (i, v) in sd.values.iter_mut().enumerate().take(n) {
             *v = self.compute_values(i);
         }
-        let order = sd.order().filter_map(|j| self.players.get(j)).map(|p| p.seat).collect();
-        events.push_with(|| Event::Showdown { order });
+        events.push_with(|| Event::Showdown {
+            order: sd.order().filter_map(|j| self.players.get(j)).map(|p| p.seat).collect(),
+        });
         self.showdown = Some(sd);
         self.continue_showdown(events);
     }
@@ -1137,14 +1138,6 @@ impl Hand {
     pub(crate) fn is_up_position(position: usize) -> bool {
         Player::is_up(position)
     }
-}
-
-/// Appends the value `make` builds, building it after any growth of the buffer so that it is
-/// written in place: a value built first and then copied in (as `push` does) costs a
-/// store-forwarding stall on x86, and this runs for every event and action.
-#[inline(always)]
-fn emit<T>(list: &mut Vec<T>, make: impl FnOnce() -> T) {
-    list.extend(std::iter::once_with(make));
 }
 
 /// The greatest value with its index, and the second greatest (equal to the first on a tie).
