@@ -7,9 +7,22 @@ use stud_engine::bot::Bot;
 use stud_engine::sim::play_hand;
 use stud_engine::{Event, NoEvents, Seat, Seed, TableConfig, Variant};
 
+const BATCH: u64 = 10_000;
+
+/// Plays `BATCH` hands, seeded from the counter `n`; the sum of their action counts.
+fn batch(n: &mut u64, mut play: impl FnMut(Seed) -> usize) -> u64 {
+    let mut sum = 0u64;
+    for _ in 0..BATCH {
+        *n += 1;
+        let mut seed = [0u8; 32];
+        seed[..8].copy_from_slice(&n.to_le_bytes());
+        sum += play(Seed(seed)) as u64;
+    }
+    sum
+}
+
 fn hands(c: &mut Criterion) {
     let mut group = c.benchmark_group("hand");
-    const BATCH: u64 = 10_000;
     group.throughput(Throughput::Elements(BATCH));
     for variant in [Variant::Stud, Variant::Stud8, Variant::Razz] {
         let config = TableConfig::new(variant, 40, 50, 200, 400);
@@ -21,28 +34,18 @@ fn hands(c: &mut Criterion) {
         // As `stud sim` and replay play: state and record, no event list.
         group.bench_function(format!("{}_8_players_bots", variant.name()), |b| {
             b.iter(|| {
-                let mut sum = 0u64;
-                for _ in 0..BATCH {
-                    n += 1;
-                    let mut seed = [0u8; 32];
-                    seed[..8].copy_from_slice(&n.to_le_bytes());
-                    sum += play_hand(config, &seats, Seed(seed), &mut bots, &mut NoEvents).map_or(0, |(_, k)| k) as u64;
-                }
-                black_box(sum)
+                black_box(batch(&mut n, |seed| {
+                    play_hand(config, &seats, seed, &mut bots, &mut NoEvents).map_or(0, |(_, k)| k)
+                }))
             })
         });
         // As the server plays: every event built too.
         group.bench_function(format!("{}_8_players_bots_with_events", variant.name()), |b| {
             b.iter(|| {
-                let mut sum = 0u64;
-                for _ in 0..BATCH {
-                    n += 1;
-                    let mut seed = [0u8; 32];
-                    seed[..8].copy_from_slice(&n.to_le_bytes());
+                black_box(batch(&mut n, |seed| {
                     buffer.clear();
-                    sum += play_hand(config, &seats, Seed(seed), &mut bots, &mut buffer).map_or(0, |(_, k)| k) as u64;
-                }
-                black_box(sum)
+                    play_hand(config, &seats, seed, &mut bots, &mut buffer).map_or(0, |(_, k)| k)
+                }))
             })
         });
     }
