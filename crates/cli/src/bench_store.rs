@@ -7,7 +7,8 @@ use std::time::Instant;
 use anyhow::Context as _;
 use clap::Args;
 use stud_engine::bot::Bot;
-use stud_engine::{Hand, Seat, Seed, TableConfig, Variant};
+use stud_engine::sim::play_hand;
+use stud_engine::{NoEvents, Seat, Seed, TableConfig, Variant};
 use stud_store::{HandSeat, Store, StoredHand, Write, Writer, WriterConfig};
 use uuid::Uuid;
 
@@ -38,13 +39,7 @@ fn hands(n: usize) -> Vec<StoredHand> {
         let seats: Vec<(Seat, u64)> = (1..=6).filter_map(Seat::new).map(|s| (s, 20_000)).collect();
         let mut seed = [0u8; 32];
         seed[..8].copy_from_slice(&(k as u64).to_le_bytes());
-        let Ok((mut hand, _)) = Hand::start(config, &seats, Seed(seed)) else { continue };
-        while let Some(s) = hand.to_act() {
-            let action = bots[usize::from(s.number()) - 1].choose(&hand.legal_actions(s));
-            if hand.apply(s, action).is_err() {
-                break;
-            }
-        }
+        let Ok((hand, _)) = play_hand(config, &seats, Seed(seed), &mut bots, &mut NoEvents) else { continue };
         let record = hand.record();
         let Some(result) = record.result.clone() else { continue };
         let base = (k % 100) * 6;

@@ -38,9 +38,11 @@ impl Bot {
         z ^ (z >> 31)
     }
 
-    /// Picks one of the actions `legal` allows, exactly as [`Bot::choose`] picks from their
-    /// list, without building the list (simulations and benchmarks call this once per action).
-    /// With nothing legal it gives `Action::Fold`, which the engine will refuse.
+    /// Picks one of the actions `legal` allows, from one roll: at showdown, show at the bot's
+    /// show rate; else a wager (one of the sizes, evenly) at its aggression rate; else, facing
+    /// a bet, fold at its looseness rate; else bring in, call or check. Reads the set directly,
+    /// with no list built (simulations call this once per action). With nothing legal it gives
+    /// `Action::Fold`, which the engine will refuse.
     pub fn choose_legal(&mut self, legal: Legal) -> Action {
         let roll = self.next_u64();
         if legal.is_show_or_muck() {
@@ -58,52 +60,12 @@ impl Bot {
         legal.passive().unwrap_or(Action::Fold)
     }
 
-    /// Picks one of `legal` (which must not be empty; an empty list gives `Action::Fold`,
-    /// which the engine will refuse).
+    /// Picks one of `legal` as [`Bot::choose_legal`] picks from the same set (one policy, one
+    /// place). An action outside the list (only possible for a list the engine would not
+    /// make) gives way to the list's first; an empty list gives `Action::Fold`, which the
+    /// engine will refuse.
     pub fn choose(&mut self, legal: &[Action]) -> Action {
-        // One pass over the (at most four) legal actions, by reference: each is classified by
-        // a table lookup (no jump per kind) and the chosen action is copied once at the end.
-        const SHOW: u8 = 1;
-        const FOLD: u8 = 2;
-        const PASSIVE: u8 = 4;
-        const AGGRESSIVE: u8 = 8;
-        let class = |a: &Action| match a {
-            Action::Show => SHOW,
-            Action::Fold => FOLD,
-            Action::Check | Action::Call | Action::BringIn => PASSIVE,
-            Action::Complete { .. } | Action::Bet { .. } | Action::Raise { .. } => AGGRESSIVE,
-            Action::Muck => 0,
-        };
-        let mut seen = 0u8;
-        let mut passive = None;
-        let mut aggressive = [0usize; 4];
-        let mut n_aggressive = 0;
-        for (k, a) in legal.iter().enumerate() {
-            let c = class(a);
-            if c & PASSIVE != 0 && seen & PASSIVE == 0 {
-                passive = Some(k);
-            }
-            if c & AGGRESSIVE != 0 {
-                if let Some(slot) = aggressive.get_mut(n_aggressive) {
-                    *slot = k;
-                    n_aggressive += 1;
-                }
-            }
-            seen |= c;
-        }
-        let (show, fold) = (seen & SHOW != 0, seen & FOLD != 0);
-        let roll = self.next_u64();
-        if show {
-            return if roll % 256 < self.show { Action::Show } else { Action::Muck };
-        }
-        let pick = if n_aggressive > 0 && roll % 256 < self.aggression {
-            aggressive.get((roll >> 8) as usize % n_aggressive).copied()
-        } else {
-            None
-        };
-        if pick.is_none() && fold && (roll >> 16) % 256 < self.looseness {
-            return Action::Fold;
-        }
-        pick.or(passive).and_then(|k| legal.get(k)).or(legal.first()).copied().unwrap_or(Action::Fold)
+        let pick = self.choose_legal(Legal::from_list(legal));
+        if legal.contains(&pick) { pick } else { legal.first().copied().unwrap_or(Action::Fold) }
     }
 }

@@ -448,6 +448,7 @@ mod tests {
     use crate::card::parse_cards;
     use crate::config::TableConfig;
     use crate::deck::Seed;
+    use crate::event::NoEvents;
     use crate::hand::Hand;
 
     fn seat(n: u8) -> Seat {
@@ -964,12 +965,8 @@ Seat 2: Bob mucked [2c 3d 7h Qs Js 8s 6h]
             for b in &mut seed {
                 *b = rng.next_u64() as u8;
             }
-            let (mut hand, _) = Hand::start(config, &seats, Seed(seed)).unwrap();
             let mut bots: Vec<Bot> = (0..8).map(|_| Bot::new(rng.next_u64())).collect();
-            while let Some(s) = hand.to_act() {
-                let a = bots[usize::from(s.number()) - 1].choose(&hand.legal_actions(s));
-                hand.apply(s, a).unwrap();
-            }
+            let (hand, _) = crate::sim::play_hand(config, &seats, Seed(seed), &mut bots, &mut NoEvents).unwrap();
             let record = hand.record();
             // Odd seats get a name, even seats are written "Seat N".
             let names = seats.iter().filter(|(s, _)| s.number() % 2 == 1).map(|(s, _)| (s.number(), format!("p{s}")));

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use stud_engine::bot::Bot;
-use stud_engine::{Hand, Seat, Seed, TableConfig, Variant};
+use stud_engine::sim::play_hand;
+use stud_engine::{NoEvents, Seat, Seed, TableConfig, Variant};
 use stud_store::{
     AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, LedgerEntry, LedgerKind, NewSession, OperatorKey,
     PgStore, SqliteStore, Store, StoredHand, StoredTable, Write, Writer, WriterConfig, token_hash,
@@ -82,12 +83,8 @@ fn entry(s: &NewSession, table: Uuid, kind: LedgerKind, amount: u64) -> Write {
 fn hand(table: Uuid, players: &[&NewSession], stack: u64, seed: u8, ended_at_ms: u64) -> StoredHand {
     let config = TableConfig::new(Variant::Stud, 40, 50, 200, 400);
     let seats: Vec<(Seat, u64)> = (1..=players.len() as u8).map(|n| (seat(n), stack)).collect();
-    let (mut h, _) = Hand::start(config, &seats, Seed([seed; 32])).unwrap();
     let mut bots: Vec<Bot> = (0..8).map(|k| Bot::new(u64::from(seed) * 8 + k)).collect();
-    while let Some(s) = h.to_act() {
-        let a = bots[usize::from(s.number()) - 1].choose(&h.legal_actions(s));
-        h.apply(s, a).unwrap();
-    }
+    let (h, _) = play_hand(config, &seats, Seed([seed; 32]), &mut bots, &mut NoEvents).unwrap();
     let record = h.record();
     let result = record.result.clone().unwrap();
     let seats = players

@@ -80,9 +80,33 @@ impl Legal {
 
     /// True when `action` is legal now.
     pub fn allows(self, action: Action) -> bool {
-        // A flag and an amount per kind, then one test: no jump on the kind (it is random in
-        // simulations, and a table of jumps mispredicts).
-        let (flag, to) = match action {
+        let (flag, to) = Legal::flag_of(action);
+        let sized = flag & Legal::WAGERS == 0 || (to != 0) & ((to == self.to[0]) | (to == self.to[1]));
+        self.flags & flag != 0 && sized
+    }
+
+    /// The set of `actions`, for a caller that has only their list (from the wire, say).
+    /// [`Legal::list`] gives the list back for any list the engine makes; of anything else,
+    /// wager sizes past the second are dropped.
+    pub fn from_list(actions: &[Action]) -> Legal {
+        let mut out = Legal::NONE;
+        let mut sizes = 0;
+        for &action in actions {
+            let (flag, to) = Legal::flag_of(action);
+            out.flags |= flag;
+            if flag & Legal::WAGERS != 0 {
+                out.set_to(sizes, to);
+                sizes += 1;
+            }
+        }
+        out
+    }
+
+    /// An action's flag, and its wager total (0 for other kinds). A flag and an amount per
+    /// kind, then one test, in `allows`: no jump on the kind (it is random in simulations,
+    /// and a table of jumps mispredicts).
+    fn flag_of(action: Action) -> (u16, Chips) {
+        match action {
             Action::Show => (Legal::SHOW, 0),
             Action::Muck => (Legal::MUCK, 0),
             Action::BringIn => (Legal::BRING_IN, 0),
@@ -92,9 +116,7 @@ impl Legal {
             Action::Complete { to } => (Legal::COMPLETE, to),
             Action::Bet { to } => (Legal::BET, to),
             Action::Raise { to } => (Legal::RAISE, to),
-        };
-        let sized = flag & Legal::WAGERS == 0 || (to != 0) & ((to == self.to[0]) | (to == self.to[1]));
-        self.flags & flag != 0 && sized
+        }
     }
 
     /// True at showdown, when the choice is to show or muck.

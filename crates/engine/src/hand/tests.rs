@@ -1158,6 +1158,7 @@ fn legal_set_matches_its_list_and_bots_agree() {
                 let legal = hand.legal();
                 let list = hand.legal_actions(s);
                 assert_eq!(*legal.list(), *list);
+                assert_eq!(Legal::from_list(&list), legal);
                 assert!(!legal.is_empty());
                 let wagers: Vec<Action> = legal.wagers().collect();
                 assert_eq!(wagers.len(), legal.wager_count());
