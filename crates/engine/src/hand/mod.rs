@@ -12,6 +12,7 @@ mod pots;
 mod tests;
 
 use std::borrow::Cow;
+use std::fmt;
 
 use crate::action::{Action, ActionError, SeatChips, Street};
 use crate::card::Card;
@@ -117,8 +118,9 @@ struct Showdown {
     best_low: Option<LowRank>,
 }
 
-/// One hand of stud. Not serialisable: its record ([`Hand::record`]) is.
-#[derive(Clone, Debug)]
+/// One hand of stud. Not serialisable: its record ([`Hand::record`]) is. Its `Debug` is
+/// redacted: it shows where the hand is, never a card, the deck or the seed.
+#[derive(Clone)]
 pub struct Hand {
     config: TableConfig,
     deck: Deck,
@@ -167,6 +169,39 @@ pub struct Hand {
     showdown: Option<Showdown>,
     actions: Vec<RecordedAction>,
     awards: Vec<AwardRecord>,
+}
+
+/// What `{:?}` may show of a hand: public facts only (no card, no deck, no seed), so a hand
+/// that reaches a log or a panic message leaks nothing (ARCHITECTURE.md, hidden information).
+impl fmt::Debug for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        /// One seat's public chips and state, printed in place of the player with its cards.
+        struct SeatDebug<'a>(&'a Player);
+        impl fmt::Debug for SeatDebug<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let p = self.0;
+                f.debug_struct("Seat")
+                    .field("seat", &p.seat.number())
+                    .field("stack", &p.stack)
+                    .field("street_in", &p.street_in)
+                    .field("total_in", &p.total_in)
+                    .field("folded", &p.folded)
+                    .field("cards", &p.n_cards)
+                    .finish()
+            }
+        }
+        let seats: Vec<SeatDebug<'_>> = self.players.iter().map(SeatDebug).collect();
+        f.debug_struct("Hand")
+            .field("variant", &self.config.variant)
+            .field("street", &self.street)
+            .field("phase", &self.phase)
+            .field("to_act", &self.to_act().map(Seat::number))
+            .field("pot", &self.players.iter().map(|p| p.total_in).sum::<Chips>())
+            .field("level", &self.level)
+            .field("seats", &seats)
+            .field("deck", &"<redacted>")
+            .finish_non_exhaustive()
+    }
 }
 
 impl Showdown {
@@ -301,6 +336,22 @@ impl Hand {
         }
         hand.begin_betting(events);
         Ok(hand)
+    }
+
+    /// Every field, cards and deck included, for tests that check a refused action changed
+    /// nothing (the `Debug` impl is redacted and would miss a change to a card).
+    #[cfg(test)]
+    pub(crate) fn internals(&self) -> String {
+        format!(
+            "{:?}",
+            (
+                (&self.config, self.deck.remaining(), &self.seed.map(|s| s.to_hex()), &self.explicit_deck),
+                (&self.players, self.n_live, self.caps, self.top_caps, self.pending, self.bettors),
+                (self.community, self.street, self.phase, self.to_act, self.legal, self.bring_in_pending),
+                (self.level, self.wager_level, self.full_level, self.bets, self.big_made, self.open_pair),
+                (self.reopen, self.aggressor, &self.showdown, &self.actions, &self.awards),
+            )
+        )
     }
 
     // ---- queries -------------------------------------------------------------------------

@@ -48,9 +48,9 @@ impl T {
         ev
     }
     fn refuse(&mut self, s: u8, action: Action) -> ActionError {
-        let before = format!("{:?}", self.hand);
+        let before = self.hand.internals();
         let err = self.hand.apply(seat(s), action).unwrap_err();
-        assert_eq!(before, format!("{:?}", self.hand), "a refused action changed the hand");
+        assert_eq!(before, self.hand.internals(), "a refused action changed the hand");
         err
     }
     fn legal(&self, s: u8) -> Vec<Action> {
@@ -977,6 +977,46 @@ fn views_hide_down_cards_until_shown_and_last_hand_reveals_the_showdown() {
     // ... but seat 3 sees its own.
     let own = t.hand.last_hand_view(Viewer::Seat(seat(3)));
     assert!(own.seats[2].cards.iter().all(|c| c.card.is_some()));
+}
+
+#[test]
+fn debug_of_a_hand_shows_no_card_no_deck_and_no_seed() {
+    // ARCHITECTURE.md: a `Hand` may reach a log or a panic message; its `{:?}` must not leak.
+    let seed = Seed([0xA7; 32]);
+    let seats: Vec<(Seat, Chips)> = (1..=4).map(|s| (seat(s), 5000)).collect();
+    let (mut hand, _) = Hand::start(cfg(Variant::Stud), &seats, seed).unwrap();
+    // Play to 5th street: every player then holds two down cards and three up cards.
+    while hand.street() < Street::Fifth {
+        let s = hand.to_act().unwrap();
+        let legal = hand.legal_actions(s);
+        let a = [Action::BringIn, Action::Check, Action::Call].into_iter().find(|a| legal.contains(a)).unwrap();
+        hand.apply(s, a).unwrap();
+    }
+    assert_eq!(hand.phase(), Phase::Betting);
+    let down: Vec<Card> = hand.players.iter().flat_map(|p| [p.cards[0], p.cards[1]]).collect();
+    assert_eq!(down.len(), 8);
+    let all_cards: Vec<Card> = Card::all().collect();
+    assert_eq!(all_cards.len(), 52);
+    for text in [format!("{hand:?}"), format!("{hand:#?}")] {
+        // The state that is public is there ...
+        assert!(text.contains("Fifth") && text.contains("pot") && text.contains("to_act"), "{text}");
+        // ... and no card at all: none of the down cards, nor any other (deck included).
+        for c in &down {
+            assert!(!text.contains(&c.to_string()), "down card {c} in {text}");
+        }
+        for c in &all_cards {
+            assert!(!text.contains(&c.to_string()) && !text.contains(&format!("{c:?}")), "card {c} in {text}");
+        }
+        // No seed, in hex or as bytes.
+        assert!(!text.contains(&seed.to_hex()), "{text}");
+        assert!(!text.contains(&format!("{:?}", seed.0)), "{text}");
+    }
+    // The engine's other holders of secrets are redacted too: the deck and the seed.
+    assert_eq!(format!("{seed:?}"), "Seed(<redacted>)");
+    let deck_text = format!("{:?} {:#?}", hand.deck, hand.deck);
+    assert!(all_cards.iter().all(|c| !deck_text.contains(&c.to_string())), "{deck_text}");
+    // The test-only dump does see the cards (so `refuse` compares everything).
+    assert!(down.iter().all(|c| hand.internals().contains(&format!("{c:?}"))));
 }
 
 #[test]
