@@ -158,6 +158,9 @@ pub struct Hand {
     full_level: Chips,
     /// full bets and raises on this street; the completion is the first
     bets: u8,
+    /// the street was capped while three or more players could bet: with `uncapped_heads_up`,
+    /// a later fold or all-in that leaves two bettors does not lift the cap (RULES.md 4.6)
+    cap_locked: bool,
     /// a big bet or raise was made on a 4th street with an open pair
     big_made: bool,
     /// the 4th-street open-pair option is in force
@@ -307,6 +310,7 @@ impl Hand {
             wager_level: 0,
             full_level: 0,
             bets: 0,
+            cap_locked: false,
             big_made: false,
             open_pair: false,
             reopen: 1,
@@ -349,7 +353,7 @@ impl Hand {
                 (&self.players, self.n_live, self.caps, self.top_caps, self.pending, self.bettors),
                 (self.community, self.street, self.phase, self.to_act, self.legal, self.bring_in_pending),
                 (self.level, self.wager_level, self.full_level, self.bets, self.big_made, self.open_pair),
-                (self.reopen, self.aggressor, &self.showdown, &self.actions, &self.awards),
+                (self.reopen, self.aggressor, &self.showdown, &self.actions, &self.awards, self.cap_locked),
             )
         )
     }
@@ -488,7 +492,11 @@ impl Hand {
         let owed = self.level - p.street_in;
         // Fold is offered only when facing a bet.
         let mut out = Legal::new(if owed > 0 { Legal::FOLD | Legal::CALL } else { Legal::CHECK }, [0; 2]);
-        let capped = self.bets > self.config.max_raises && !(self.config.uncapped_heads_up && self.n_live == 2);
+        // RULES.md 4.6: heads-up means two players who can still bet (all-in players do not
+        // count), and only if the street was not capped before it became heads-up.
+        debug_assert_eq!(self.bettors, self.bettors_now());
+        let capped = self.bets > self.config.max_raises
+            && !(self.config.uncapped_heads_up && !self.cap_locked && self.bettors.count_ones() <= 2);
         let reopened = p.acted_at != self.reopen;
         // RULES.md 4: no betting when nobody else could put in another chip. A raise is offered
         // only if some other player still in the hand could go past the current level.
@@ -655,6 +663,11 @@ impl Hand {
                     self.bets += 1;
                     self.reopen += 1;
                     self.big_made |= big;
+                    // The wager that caps the street, counted before an all-in drops its maker
+                    // from the bettors: three or more could bet, so the cap stays (RULES.md 4.6).
+                    if self.bets == self.config.max_raises.saturating_add(1) && self.bettors.count_ones() > 2 {
+                        self.cap_locked = true;
+                    }
                 }
                 let reopen = self.reopen;
                 if let Some(p) = self.players.get_mut(i) {
@@ -746,6 +759,7 @@ impl Hand {
         self.wager_level = 0;
         self.full_level = 0;
         self.bets = 0;
+        self.cap_locked = false;
         self.big_made = false;
         self.bring_in_pending = false;
         // One pass: street commitments cleared, each player's cap, who can bet.

@@ -525,6 +525,103 @@ fn heads_up_cap_applies_unless_uncapped() {
     }
 }
 
+/// Three players; seat 1 holds the bring-in card in every variant, seat 3 has `short` chips.
+fn three_with_seat_one_bringing_in(v: Variant, uncapped: bool, short: Chips) -> T {
+    let mut config = cfg(v);
+    config.uncapped_heads_up = uncapped;
+    let third = match v {
+        Variant::Razz => ["Ac Ad Ks", "2c 3c 2d", "4c 5c 3d"],
+        _ => ["Ac Ad 2c", "Kc Kh Kd", "Qc Qh Qd"],
+    };
+    let t = start(config, &[(1, 100_000), (2, 100_000), (3, short)], &third, "");
+    assert_eq!(t.to_act(), Some(1), "{v}");
+    t
+}
+
+#[test]
+fn uncapped_heads_up_a_fold_after_the_cap_does_not_lift_it() {
+    // Robert's Rules: raising is unlimited heads-up only if the action became heads-up before
+    // the betting was capped; a later fold that leaves two players does not uncap it.
+    for v in ALL {
+        let mut t = three_with_seat_one_bringing_in(v, true, 100_000);
+        t.act(1, Action::BringIn);
+        t.act(2, Action::Complete { to: 200 });
+        t.act(3, Action::Raise { to: 400 });
+        t.act(1, Action::Raise { to: 600 });
+        t.act(2, Action::Raise { to: 800 });
+        // Capped three-handed; seat 3 folds and two remain.
+        t.act(3, Action::Fold);
+        assert_eq!(t.legal(1), vec![Action::Fold, Action::Call], "{v}");
+        assert!(matches!(t.refuse(1, Action::Raise { to: 1000 }), ActionError::Illegal { .. }));
+        t.act(1, Action::Call);
+        assert_eq!(t.hand.street(), Street::Fourth, "{v}");
+    }
+}
+
+#[test]
+fn uncapped_heads_up_an_all_in_call_after_the_cap_does_not_lift_it() {
+    for v in ALL {
+        // Seat 3 has 800 behind its ante: it calls the capping raise all-in.
+        let mut t = three_with_seat_one_bringing_in(v, true, 840);
+        t.act(1, Action::BringIn);
+        t.act(2, Action::Complete { to: 200 });
+        t.act(3, Action::Raise { to: 400 });
+        t.act(1, Action::Raise { to: 600 });
+        t.act(2, Action::Raise { to: 800 });
+        let ev = t.act(3, Action::Call);
+        assert!(ev.contains(&Event::Call { seat: seat(3), amount: 400, all_in: true }), "{v}");
+        assert_eq!(t.legal(1), vec![Action::Fold, Action::Call], "{v}");
+    }
+}
+
+#[test]
+fn uncapped_heads_up_when_the_fold_comes_before_the_cap() {
+    for v in ALL {
+        for uncapped in [false, true] {
+            let mut t = three_with_seat_one_bringing_in(v, uncapped, 100_000);
+            t.act(1, Action::BringIn);
+            t.act(2, Action::Complete { to: 200 });
+            t.act(3, Action::Fold);
+            t.act(1, Action::Raise { to: 400 });
+            t.act(2, Action::Raise { to: 600 });
+            t.act(1, Action::Raise { to: 800 });
+            // The cap is reached heads-up: lifted only when the table says so.
+            assert_eq!(t.legal(2).contains(&Action::Raise { to: 1000 }), uncapped, "{v} uncapped={uncapped}");
+            if uncapped {
+                t.act(2, Action::Raise { to: 1000 });
+                t.act(1, Action::Raise { to: 1200 });
+                assert_eq!(t.legal(2), vec![Action::Fold, Action::Call, Action::Raise { to: 1400 }]);
+            }
+        }
+    }
+}
+
+#[test]
+fn uncapped_heads_up_counts_only_players_who_can_still_bet() {
+    // Seat 1 is all-in from the ante: three players are in the hand but only two can bet, and
+    // that is heads-up (Robert's Rules count the players still betting).
+    for v in ALL {
+        for uncapped in [false, true] {
+            let mut config = cfg(v);
+            config.uncapped_heads_up = uncapped;
+            let third = match v {
+                Variant::Razz => ["Ac Ad Ks", "2c 3c Qd", "4c 5c 3d"],
+                _ => ["Ac Ad 2c", "Kc Kh 3d", "Qc Qh Qd"],
+            };
+            let mut t = start(config, &[(1, 40), (2, 100_000), (3, 100_000)], &third, "");
+            assert_eq!(t.stack(1), 0);
+            // The bring-in passes to seat 2.
+            assert_eq!(t.to_act(), Some(2), "{v}");
+            t.act(2, Action::BringIn);
+            t.act(3, Action::Complete { to: 200 });
+            t.act(2, Action::Raise { to: 400 });
+            t.act(3, Action::Raise { to: 600 });
+            t.act(2, Action::Raise { to: 800 });
+            assert_eq!(t.legal(3).contains(&Action::Raise { to: 1000 }), uncapped, "{v} uncapped={uncapped}");
+        }
+    }
+}
+
 // ---- RULES.md 4: all-in and side pots -------------------------------------------------------------
 
 /// 3 to 5 players at 10/20 (ante 0, bring-in 5, no open-pair option) with `stacks`, brought
