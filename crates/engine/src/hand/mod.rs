@@ -481,8 +481,9 @@ impl Hand {
         }
         let all_in_to = p.street_in + p.stack;
         if self.bring_in_pending {
-            // RULES.md 4, 3rd street: bring in or complete, nothing else.
-            return if p.stack > self.config.bring_in {
+            // RULES.md 4.2: bring in or complete, nothing else; a bring-in as large as the small
+            // bet is already the full bet, so there is nothing to complete.
+            return if p.stack > self.config.bring_in && self.config.small_bet > self.config.bring_in {
                 let to = self.config.small_bet.min(all_in_to);
                 Legal::new(Legal::BRING_IN | Legal::COMPLETE, [to, 0])
             } else {
@@ -645,7 +646,17 @@ impl Hand {
                 self.level = amount;
                 self.bring_in_pending = false;
                 self.aggressor[street as usize] = Some(i);
-                events.push_with(|| Event::BringIn { seat, amount, all_in: p.stack == 0 });
+                let all_in = p.stack == 0;
+                if amount == self.config.small_bet {
+                    // RULES.md 4.2: a bring-in of the full small bet is the street's first bet:
+                    // the next players raise it, and it counts towards the cap.
+                    self.wager_level = amount;
+                    self.full_level = amount;
+                    self.bets = 1;
+                    self.reopen += 1;
+                    p.acted_at = self.reopen;
+                }
+                events.push_with(|| Event::BringIn { seat, amount, all_in });
             }
             Action::Complete { to } | Action::Bet { to } | Action::Raise { to } => {
                 let add = to - p.street_in;

@@ -335,6 +335,67 @@ fn short_bring_in_posts_all_in_and_action_continues() {
 }
 
 #[test]
+fn bring_in_equal_to_the_small_bet_is_the_first_bet_of_the_street() {
+    // RULES.md 4.2 (a choice the seeds leave open): nothing to complete, the next players
+    // raise it, and it is the bet of "one bet and three raises".
+    for v in ALL {
+        let config = TableConfig::new(v, 40, 200, 200, 400);
+        let deal = ["Ac Ad 9s", "Kc Kd 9h", "Qc Qd 2c"];
+        let mut t = start(config, &[(1, 10_000), (2, 10_000), (3, 10_000)], &deal, "");
+        let b = t.to_act().unwrap();
+        let order: Vec<u8> = (0..3).map(|k| (b - 1 + k) % 3 + 1).collect();
+        assert_eq!(t.legal(b), vec![Action::BringIn], "{v}");
+        t.act(b, Action::BringIn);
+        assert_eq!(t.legal(order[1]), vec![Action::Fold, Action::Call, Action::Raise { to: 400 }], "{v}");
+        t.act(order[1], Action::Raise { to: 400 });
+        t.act(order[2], Action::Raise { to: 600 });
+        // The bring-in was a bet: its player may raise again, and that raise caps the street.
+        assert_eq!(t.legal(b), vec![Action::Fold, Action::Call, Action::Raise { to: 800 }], "{v}");
+        t.act(b, Action::Raise { to: 800 });
+        assert_eq!(t.legal(order[1]), vec![Action::Fold, Action::Call], "{v}");
+        // Calls all round end the street without the bring-in acting again.
+        let mut t = start(config, &[(1, 10_000), (2, 10_000), (3, 10_000)], &deal, "");
+        t.act(b, Action::BringIn);
+        t.act(order[1], Action::Call);
+        t.act(order[2], Action::Call);
+        assert_eq!(t.hand.street(), Street::Fourth, "{v}");
+        assert_eq!(t.hand.pot_total(), 3 * 40 + 3 * 200);
+    }
+}
+
+#[test]
+fn short_bring_in_is_an_all_in_bet_for_less_others_call_it_or_complete() {
+    // RULES.md 4.2 (a choice the seeds leave open): seat 2 has 30 after its ante and the
+    // bring-in is 50. It posts 30 all-in; the next players owe 30, not 50 (the bring-in is a
+    // bet, not a blind: Robert's Rules' short all-in bet), and may complete to the small bet.
+    for v in ALL {
+        let door = if v == Variant::Razz {
+            ["Ac Ad 2s", "Kc Kd Kh", "Qc Qd 8c"]
+        } else {
+            ["Ac Ad Ks", "Kc Kd 2h", "Qc Qd 8c"]
+        };
+        let mut t = start(cfg(v), &[(1, 1000), (2, 70), (3, 1000)], &door, "");
+        assert_eq!(t.to_act(), Some(2), "{v}");
+        assert_eq!(t.legal(2), vec![Action::BringIn]);
+        let ev = t.act(2, Action::BringIn);
+        assert!(ev.contains(&Event::BringIn { seat: seat(2), amount: 30, all_in: true }));
+        assert_eq!(t.legal(3), vec![Action::Fold, Action::Call, Action::Complete { to: 200 }], "{v}");
+        let ev = t.act(3, Action::Call);
+        assert!(ev.contains(&Event::Call { seat: seat(3), amount: 30, all_in: false }), "{v}");
+        t.act(1, Action::Complete { to: 200 });
+        // The completion is the street's first full bet: seat 3 may raise it.
+        assert_eq!(t.legal(3), vec![Action::Fold, Action::Call, Action::Raise { to: 400 }], "{v}");
+        t.act(3, Action::Call);
+        assert_eq!(t.hand.street(), Street::Fourth, "{v}");
+        // Main pot: three antes and three times 30; the side pot is seats 1 and 3's 170 each.
+        let pots = t.hand.pots();
+        assert_eq!(pots.len(), 2, "{v}");
+        assert_eq!((pots[0].amount, pots[0].eligible.len()), (3 * 40 + 3 * 30, 3));
+        assert_eq!((pots[1].amount, pots[1].eligible.clone()), (2 * 170, vec![seat(1), seat(3)]));
+    }
+}
+
+#[test]
 fn ante_larger_than_a_stack_is_all_in_and_wins_only_what_it_matched() {
     for v in ALL {
         // Seat 1 (best hand in every variant: a wheel-ish low and trips high? use chosen cards)
@@ -483,6 +544,49 @@ fn seed_example_open_pair_on_fourth_street() {
         // After the $4 raise only $4 raises: to 1000, never 800.
         assert_eq!(t.legal(3), vec![Action::Fold, Action::Call, Action::Raise { to: 1000 }]);
         assert!(matches!(t.refuse(3, Action::Raise { to: 800 }), ActionError::Illegal { .. }));
+    }
+}
+
+#[test]
+fn open_pair_all_in_between_the_small_and_the_big_bet_is_a_full_small_bet() {
+    // RULES.md 4.9 (a choice the seeds leave open): an all-in that passes the small bet but
+    // not the big one reaches a bet size, so it is a full bet, of the small size: it does not
+    // make the big bet. The next raise is a full increment of either size on top of it.
+    for v in HIGH {
+        for big_raise in [false, true] {
+            let deal = ["Ac Ad 9s", "Kc Kd 9h", "Qc Qd 2c"];
+            // Seat 1 keeps 300 for 4th street: 40 ante + 50 bring-in call + 300.
+            let mut t = start(cfg(v), &[(1, 390), (2, 9000), (3, 9000)], &deal, "9d 3h 4h");
+            t.act(3, Action::BringIn);
+            t.act(1, Action::Call);
+            t.act(2, Action::Call);
+            assert_eq!(t.hand.street(), Street::Fourth);
+            assert_eq!(t.to_act(), Some(1), "{v}: the open pair of nines acts first");
+            assert_eq!(t.legal(1), vec![Action::Check, Action::Bet { to: 200 }, Action::Bet { to: 300 }], "{v}");
+            t.act(1, Action::Bet { to: 300 });
+            assert_eq!(
+                t.legal(2),
+                vec![Action::Fold, Action::Call, Action::Raise { to: 500 }, Action::Raise { to: 700 }],
+                "{v}"
+            );
+            if big_raise {
+                // A big raise on top makes the big bet: from then on only big raises.
+                t.act(2, Action::Raise { to: 700 });
+                assert_eq!(t.legal(3), vec![Action::Fold, Action::Call, Action::Raise { to: 1100 }], "{v}");
+            } else {
+                t.act(2, Action::Raise { to: 500 });
+                assert_eq!(
+                    t.legal(3),
+                    vec![Action::Fold, Action::Call, Action::Raise { to: 700 }, Action::Raise { to: 900 }],
+                    "{v}"
+                );
+            }
+            // The all-in bet counted towards the cap: bet, raise, and two more raises.
+            let (a, b) = if big_raise { (1100, 1500) } else { (700, 900) };
+            t.act(3, Action::Raise { to: a });
+            t.act(2, Action::Raise { to: b });
+            assert_eq!(t.legal(3), vec![Action::Fold, Action::Call], "{v}");
+        }
     }
 }
 
