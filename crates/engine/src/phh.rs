@@ -5,6 +5,14 @@
 //! Actions: `d dh pN CARDS` (3rd street: down, down, up), `d db CARD` (community card),
 //! `pN pb` (bring-in), `pN cbr TOTAL` (complete/bet/raise to a street total), `pN cc`
 //! (check/call), `pN f`, `pN sm CARDS` (show) and `pN sm` (muck). Our own fields start with `_`.
+//!
+//! The reader takes PHH as PokerKit writes it: when an all-in closes the betting with cards
+//! still to come, PokerKit shows every live hand (`sm` with the cards held so far) before the
+//! rest is dealt, and again at the end. Those early lines are an exposure of cards already
+//! dealt, checked and kept in [`PhhHand::early_shows`]; the showdown (its order included) is
+//! the engine's, as for any other hand. Fields the reader does not know, or cannot read, are
+//! [`PhhWarning`]s rather than refusals, unless the hand needs them: a `_seed` that is not ours
+//! is ignored only when the deal lines give every card.
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -72,6 +80,67 @@ impl PhhError {
         }
     }
 }
+
+/// Something in a PHH hand the reader ignored; the hand still replayed. `Display` gives a
+/// line a caller can print.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PhhWarning {
+    /// A field that is neither PHH's nor one of ours (another tool's `_field`, say).
+    #[error("field `{0}` is not one this reader knows: ignored")]
+    UnknownField(String),
+    /// One of our fields with a value we cannot read (another tool's `_seed`, say): ignored.
+    #[error("field `{field}` cannot be read ({reason}): ignored")]
+    Unreadable {
+        /// the field
+        field: String,
+        /// why
+        reason: String,
+    },
+}
+
+/// PHH's own fields (phh-std) for the variants we read: known, and ignored when they do not
+/// bear on a stud hand's replay.
+const PHH_FIELDS: &[&str] = &[
+    "variant",
+    "ante_trimming_status",
+    "antes",
+    "blinds_or_straddles",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "min_bet",
+    "starting_stacks",
+    "actions",
+    "author",
+    "event",
+    "url",
+    "venue",
+    "address",
+    "city",
+    "region",
+    "postal_code",
+    "country",
+    "time",
+    "time_zone",
+    "day",
+    "month",
+    "year",
+    "hand",
+    "level",
+    "seats",
+    "seat_count",
+    "table",
+    "players",
+    "finishing_stacks",
+    "winnings",
+    "currency",
+    "currency_symbol",
+    "time_limit",
+    "time_banks",
+];
+
+/// Our own fields.
+const OWN_FIELDS: &[&str] = &["_max_raises", "_open_pair_big_bet", "_uncapped_heads_up", "_seed", "_commitment"];
 
 /// Optional context written with a hand.
 #[derive(Clone, Debug, Default)]
@@ -227,6 +296,11 @@ pub struct PhhHand {
     pub record: HandRecord,
     /// the engine's finishing stacks, in player order
     pub finishing_stacks: Vec<Chips>,
+    /// cards shown face up before the showdown, in file order: PokerKit's exposure of every
+    /// live hand when an all-in closes the betting (each player's cards dealt so far)
+    pub early_shows: Vec<(Seat, Vec<Card>)>,
+    /// what the reader ignored (unknown or unreadable fields)
+    pub warnings: Vec<PhhWarning>,
 }
 
 /// One hand of a document: its name in a `.phhs` (`None` for a `.phh`) and how it replayed.
@@ -276,7 +350,8 @@ enum Verb {
     Cbr(Chips),
     CheckCall,
     Fold,
-    Show(Vec<Card>),
+    /// the cards shown; `None` for PokerKit's `sm -` (show whatever is held)
+    Show(Option<Vec<Card>>),
     Muck,
 }
 
@@ -303,9 +378,11 @@ fn parse_line(index: usize, text: &str) -> Result<Line, PhhError> {
         }
         [p, "cc"] => Ok(Line::Player { player: player(p)?, verb: Verb::CheckCall }),
         [p, "f"] => Ok(Line::Player { player: player(p)?, verb: Verb::Fold }),
-        [p, "sm"] | [p, "sm", "-"] => Ok(Line::Player { player: player(p)?, verb: Verb::Muck }),
+        [p, "sm"] => Ok(Line::Player { player: player(p)?, verb: Verb::Muck }),
+        // PokerKit reads `sm -` as "show the hole cards".
+        [p, "sm", "-"] => Ok(Line::Player { player: player(p)?, verb: Verb::Show(None) }),
         [p, "sm", cards] => {
-            Ok(Line::Player { player: player(p)?, verb: Verb::Show(parse_cards(cards).map_err(|_| bad())?) })
+            Ok(Line::Player { player: player(p)?, verb: Verb::Show(Some(parse_cards(cards).map_err(|_| bad())?)) })
         }
         _ => Err(bad()),
     }
@@ -323,15 +400,31 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
     if antes.iter().any(|&a| a != ante) {
         return Err(PhhError::Unsupported("unequal antes".into()));
     }
+    let mut warnings: Vec<PhhWarning> = t
+        .keys()
+        .filter(|k| !PHH_FIELDS.contains(&k.as_str()) && !OWN_FIELDS.contains(&k.as_str()))
+        .map(|k| PhhWarning::UnknownField(k.clone()))
+        .collect();
+    let mut unreadable = |field: &str, reason: &str| {
+        warnings.push(PhhWarning::Unreadable { field: field.to_owned(), reason: reason.to_owned() });
+    };
     let mut config = TableConfig::new(variant, ante, int(t, "bring_in")?, int(t, "small_bet")?, int(t, "big_bet")?);
-    if let Some(v) = t.get("_max_raises").and_then(toml::Value::as_integer) {
-        config.max_raises = u8::try_from(v).map_err(|_| PhhError::Field("_max_raises"))?;
+    // Our rule fields: a value we cannot read keeps the default (the replay then shows whether
+    // the hand was played under it).
+    match t.get("_max_raises").map(|v| v.as_integer().and_then(|v| u8::try_from(v).ok())) {
+        Some(Some(v)) => config.max_raises = v,
+        Some(None) => unreadable("_max_raises", "not an integer from 0 to 255"),
+        None => {}
     }
-    if let Some(v) = t.get("_open_pair_big_bet").and_then(toml::Value::as_bool) {
-        config.open_pair_big_bet = v;
+    match t.get("_open_pair_big_bet").map(toml::Value::as_bool) {
+        Some(Some(v)) => config.open_pair_big_bet = v,
+        Some(None) => unreadable("_open_pair_big_bet", "not a boolean"),
+        None => {}
     }
-    if let Some(v) = t.get("_uncapped_heads_up").and_then(toml::Value::as_bool) {
-        config.uncapped_heads_up = v;
+    match t.get("_uncapped_heads_up").map(toml::Value::as_bool) {
+        Some(Some(v)) => config.uncapped_heads_up = v,
+        Some(None) => unreadable("_uncapped_heads_up", "not a boolean"),
+        None => {}
     }
     let stacks = ints(t, "starting_stacks")?;
     let seat_numbers: Vec<Chips> = match t.get("seats") {
@@ -357,11 +450,22 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
         .map(|v| v.as_str().ok_or(PhhError::Field("actions")))
         .collect::<Result<_, _>>()?;
     let lines: Vec<Line> = texts.iter().enumerate().map(|(i, s)| parse_line(i, s)).collect::<Result<_, _>>()?;
-    let seed = match t.get("_seed").and_then(toml::Value::as_str) {
-        Some(s) => Some(Seed::from_hex(s).ok_or(PhhError::Field("_seed"))?),
+    // A `_seed` in our form (64 hex digits) deals the hand and is checked against every card;
+    // anything else is another tool's: ignored, provided the deal lines give every card.
+    let seed_field = t.get("_seed");
+    let seed = seed_field.and_then(toml::Value::as_str).and_then(Seed::from_hex);
+    let foreign_seed = seed_field.is_some() && seed.is_none();
+    if foreign_seed {
+        unreadable("_seed", "not 64 hex digits, so not this engine's seed");
+    }
+    let commitment = match t.get("_commitment").map(toml::Value::as_str) {
+        Some(Some(c)) => Some(c.to_owned()),
+        Some(None) => {
+            unreadable("_commitment", "not a string");
+            None
+        }
         None => None,
     };
-    let commitment = t.get("_commitment").and_then(toml::Value::as_str).map(str::to_owned);
     if let (Some(seed), Some(c)) = (&seed, &commitment) {
         if seed.commitment().to_hex() != *c {
             return Err(ReplayError::Commitment.into());
@@ -431,6 +535,9 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
     };
     let mut auto_shown: Vec<(usize, Vec<Card>)> = Vec::new();
     collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
+    // The cards each player's deal lines have given so far (what an early `sm` must show).
+    let mut given: Vec<Vec<Card>> = vec![Vec::new(); n];
+    let mut early_shows: Vec<(Seat, Vec<Card>)> = Vec::new();
     for (index, line) in lines.iter().enumerate() {
         let fail =
             |reason: String| PhhError::Replay { index, text: texts.get(index).unwrap_or(&"").to_string(), reason };
@@ -441,6 +548,9 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
                     if q.pop_front() != Some(*c) {
                         return Err(fail(format!("the engine did not deal {c} to p{player} here")));
                     }
+                }
+                if let Some(g) = given.get_mut(player - 1) {
+                    g.extend(cards);
                 }
             }
             Line::Community(c) => {
@@ -458,9 +568,29 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
                     Verb::Fold => Some(Action::Fold),
                     Verb::Muck => Some(Action::Muck),
                     Verb::Show(cards) => {
+                        let so_far = given.get(player - 1).map_or(&[][..], Vec::as_slice);
+                        let more_to_come = dealt.get(player - 1).is_some_and(|q| !q.is_empty());
+                        if hand.phase() != Phase::Betting && more_to_come {
+                            // PokerKit's all-in exposure: the betting is over (the engine has
+                            // already dealt the rest) and this player's later cards are still
+                            // to be written. The cards must be the ones dealt so far.
+                            if cards.as_ref().is_some_and(|c| c != so_far) {
+                                return Err(fail(format!(
+                                    "p{player} holds {} here, not these cards",
+                                    format_cards(so_far)
+                                )));
+                            }
+                            early_shows.push((seat, so_far.to_vec()));
+                            continue;
+                        }
+                        let matches =
+                            |i: &usize, c: &Vec<Card>| *i == player - 1 && cards.as_ref().is_none_or(|s| s == c);
                         if hand.phase() == Phase::Showdown && hand.to_act() == Some(seat) {
+                            if cards.as_ref().is_some_and(|c| c != so_far) {
+                                return Err(fail(format!("p{player} holds {}, not these cards", format_cards(so_far))));
+                            }
                             Some(Action::Show)
-                        } else if let Some(k) = auto_shown.iter().position(|(i, c)| *i == player - 1 && c == cards) {
+                        } else if let Some(k) = auto_shown.iter().position(|(i, c)| matches(i, c)) {
                             // Shown automatically by the engine: nothing to apply.
                             auto_shown.remove(k);
                             continue;
@@ -480,11 +610,21 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
     if !hand.is_over() {
         return Err(PhhError::Unfinished);
     }
+    // Without a seed of ours, the deck was built from the deal lines: every card the engine
+    // dealt must have come from one, or the hand was played with cards the file never gave.
+    let undealt = dealt.iter().any(|q| !q.is_empty()) || !community.is_empty();
+    if seed.is_none() && undealt {
+        return Err(if foreign_seed {
+            PhhError::Field("_seed")
+        } else {
+            PhhError::Unsupported("the deal lines do not give every card dealt".into())
+        });
+    }
     let replayed: Vec<Chips> = hand.stacks().iter().map(|s: &SeatChips| s.chips).collect();
     if let Ok(file) = ints(t, "finishing_stacks") {
         if file != replayed {
             return Err(PhhError::FinishingStacks { file, replayed });
         }
     }
-    Ok(PhhHand { name, record: hand.record(), finishing_stacks: replayed })
+    Ok(PhhHand { name, record: hand.record(), finishing_stacks: replayed, early_shows, warnings })
 }

@@ -78,3 +78,87 @@ fn a_seeded_history_with_a_changed_card_is_refused() {
     let err = phh::read(&tampered).unwrap()[0].1.clone().unwrap_err();
     assert!(err.action_index() == Some(0), "{err}");
 }
+
+const POKERKIT_ALL_IN: &str = include_str!("data/pokerkit_all_in_exposure.phh");
+
+fn read_one(text: &str) -> Result<phh::PhhHand, phh::PhhError> {
+    phh::read(text).unwrap().into_iter().next().unwrap().1
+}
+
+#[test]
+fn pokerkits_all_in_exposure_before_the_runout_is_read_as_early_shows() {
+    let hand = read_one(POKERKIT_ALL_IN).unwrap();
+    assert_eq!(hand.finishing_stacks, vec![35, 97, 84]);
+    // The two `sm` lines before the runout are exposures of the cards held then.
+    let shown: Vec<(u8, String)> = hand
+        .early_shows
+        .iter()
+        .map(|(s, c)| (s.number(), c.iter().map(ToString::to_string).collect::<String>()))
+        .collect();
+    assert_eq!(shown, vec![(1, "Ah7d4cAd".to_owned()), (3, "9h9c8hKc".to_owned())]);
+    // The showdown is the engine's: p1 made the last raise (4th street) and shows first; p1's
+    // aces up win the pot.
+    let result = hand.record.result.clone().unwrap();
+    let order: Vec<u8> = result.showdown.iter().map(|s| s.seat.number()).collect();
+    assert_eq!(order, vec![1, 3]);
+    assert!(result.showdown.iter().all(|s| s.shown && s.cards.len() == 7));
+    let won: Vec<(u8, u64)> = result.awards.iter().map(|a| (a.seat.number(), a.amount)).collect();
+    assert_eq!(won, vec![(1, 35)]);
+    // Another tool's `_seed` is a warning, not a refusal: the deal lines give every card.
+    assert_eq!(
+        hand.warnings,
+        vec![phh::PhhWarning::Unreadable {
+            field: "_seed".into(),
+            reason: "not 64 hex digits, so not this engine's seed".into()
+        }]
+    );
+    assert!(hand.warnings[0].to_string().contains("`_seed`"), "{}", hand.warnings[0]);
+    assert!(hand.record.seed.is_none());
+    // PokerKit's `sm -` ("show the hole cards") is a show too.
+    let dash = POKERKIT_ALL_IN.replace("'p3 sm 9h9c8hKc8dTsJd'", "'p3 sm -'");
+    let again = read_one(&dash).unwrap();
+    assert_eq!(again.record, hand.record);
+}
+
+#[test]
+fn an_early_show_of_other_cards_is_refused() {
+    let tampered = POKERKIT_ALL_IN.replace("'p3 sm 9h9c8hKc'", "'p3 sm 9h9c8hKd'");
+    let err = read_one(&tampered).unwrap_err();
+    assert_eq!(err.action_index(), Some(14), "{err}");
+    // A show in the middle of the betting is no exposure: refused where it stands.
+    let early = POKERKIT_ALL_IN.replace("'p1 cc', 'p3 cbr 5'", "'p1 sm Ah7d4cAd', 'p1 cc', 'p3 cbr 5'");
+    let err = read_one(&early).unwrap_err();
+    assert_eq!(err.action_index(), Some(9), "{err}");
+}
+
+#[test]
+fn unknown_and_unreadable_fields_are_warnings() {
+    let doc =
+        format!("{WORKED}\n_max_raises = 'three'\n_other_tool = 1\nhero = 'p1'\nplayers = ['a', 'b', 'c', 'd']\n");
+    let hand = read_one(&doc).unwrap();
+    assert_eq!(hand.finishing_stacks, vec![81, 99, 59, 91]);
+    let mut warnings: Vec<String> = hand.warnings.iter().map(ToString::to_string).collect();
+    warnings.sort();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    assert!(warnings[0].contains("`_max_raises`"), "{warnings:?}");
+    assert!(warnings[1].contains("`_other_tool`") && warnings[2].contains("`hero`"), "{warnings:?}");
+    // A hand of ours has none.
+    assert!(read_one(WORKED).unwrap().warnings.is_empty());
+}
+
+#[test]
+fn a_foreign_seed_is_refused_when_the_deal_lines_do_not_give_every_card() {
+    // The 4th-street cards are not written: the engine would play on with cards the file
+    // never gave (the rest of the deck in id order: 2d to p1, 2h to p2).
+    let hand = "variant = 'F7S'\nantes = [1, 1]\nbring_in = 2\nsmall_bet = 5\nbig_bet = 10\n\
+                starting_stacks = [50, 50]\n\
+                actions = ['d dh p1 AhKh2c', 'd dh p2 QcQd9s', 'p1 pb', 'p2 cc', 'p1 cbr 5', 'p2 f']\n";
+    let err = read_one(&format!("{hand}_seed = 7\n")).unwrap_err();
+    assert_eq!(err, phh::PhhError::Field("_seed"));
+    assert!(matches!(read_one(hand).unwrap_err(), phh::PhhError::Unsupported(_)));
+    // With every card given, the same hand reads, with the seed as a warning.
+    let full = hand.replace("'p2 cc',", "'p2 cc', 'd dh p1 2d', 'd dh p2 2h',");
+    let ok = read_one(&format!("{full}_seed = 7\n")).unwrap();
+    assert_eq!(ok.finishing_stacks, vec![53, 47]);
+    assert_eq!(ok.warnings.len(), 1);
+}
