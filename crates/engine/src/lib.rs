@@ -8,7 +8,8 @@
 //! exactly from its [`HandRecord`]. Hidden information is enforced here and only here:
 //! a [`Hand`] and a [`deck::Deck`] are never serialisable; what leaves the engine during play is a
 //! [`HandView`] (per viewer) or an [`Event`] passed through [`Event::for_viewer`].
-//! The rules cited as "RULES.md n" are those of the project's rule book.
+//! The rules cited as "RULES.md n" (a section) or "RULES.md n.m" (a rule in it) are those of
+//! the project's rule book, `docs/RULES.md`.
 #![deny(missing_docs)]
 
 pub mod action;

@@ -499,7 +499,7 @@ impl Hand {
         let capped = self.bets > self.config.max_raises
             && !(self.config.uncapped_heads_up && !self.cap_locked && self.bettors.count_ones() <= 2);
         let reopened = p.acted_at != self.reopen;
-        // RULES.md 4: no betting when nobody else could put in another chip. A raise is offered
+        // RULES.md 4.10: no betting when nobody else could put in another chip. A raise is offered
         // only if some other player still in the hand could go past the current level.
         let answerable = || {
             debug_assert_eq!(self.top_caps, top_two(&self.caps));
@@ -530,7 +530,7 @@ impl Hand {
     }
 
     /// The bet sizes open now: the small bet on 3rd and 4th street, the big bet later; on a
-    /// 4th street with an open pair both, until a big bet is made (RULES.md 4).
+    /// 4th street with an open pair both, until a big bet is made (RULES.md 4.5).
     fn units(&self) -> impl Iterator<Item = Chips> {
         let (a, b) = self.units_pair();
         std::iter::once(a).chain(b)
@@ -699,7 +699,7 @@ impl Hand {
     }
 
     /// Is a wager to `to` a full bet or raise, and is it a big one (4th-street open pair)?
-    /// RULES.md 4, short all-ins: a wager that reaches a bet size is full; an all-in short of it
+    /// RULES.md 4.9, short all-ins: a wager that reaches a bet size is full; an all-in short of it
     /// is full when it raises by half a bet or more, or when the short all-ins since the last
     /// full wager together reach a full bet.
     fn classify_wager(&self, to: Chips) -> (bool, bool) {
@@ -790,7 +790,7 @@ impl Hand {
             && self.config.open_pair_big_bet
             && self.players.iter().filter(|p| p.live()).any(|p| matches!(p.up_cards(), [a, b] if a.rank() == b.rank()));
         if self.pending.count_ones() <= 1 {
-            // RULES.md 4: at most one player has chips: no betting, deal on to showdown.
+            // RULES.md 4.10: at most one player has chips: no betting, deal on to showdown.
             self.pending = 0;
             events.push_with(|| Event::StreetStarted { street: self.street, first: None });
             self.end_street(events);
@@ -808,7 +808,7 @@ impl Hand {
         });
     }
 
-    /// RULES.md 4: lowest door card brings in, suits clubs < diamonds < hearts < spades breaking
+    /// RULES.md 4.1: lowest door card brings in, suits clubs < diamonds < hearts < spades breaking
     /// ties (razz: highest door card, ace low, highest suit).
     fn bring_in_index(&self) -> usize {
         let key = |p: &Player| {
@@ -832,7 +832,7 @@ impl Hand {
         best
     }
 
-    /// RULES.md 4: the best board acts first (razz: the lowest), ties to the lowest seat.
+    /// RULES.md 4.4: the best board acts first (razz: the lowest), ties to the lowest seat.
     fn best_board_index(&self) -> usize {
         let rank = |p: &Player| match self.config.variant {
             Variant::Razz => p.board.rank_low(),
@@ -889,7 +889,7 @@ impl Hand {
         }
     }
 
-    /// RULES.md 4: the part of the top wager nobody matched goes back to its bettor.
+    /// RULES.md 4.11: the part of the top wager nobody matched goes back to its bettor.
     fn return_uncalled(&mut self, events: &mut impl Events) {
         let mut top: Option<usize> = None;
         let mut first = 0;
@@ -930,7 +930,7 @@ impl Hand {
 
     fn start_showdown(&mut self, events: &mut impl Events) {
         self.phase = Phase::Showdown;
-        // RULES.md 5: the last aggressor of the last street with a bet shows first, then clockwise.
+        // RULES.md 5.3: the last aggressor of the last street with a bet shows first, then clockwise.
         let n = self.players.len();
         let first = self
             .aggressor

@@ -1,4 +1,4 @@
-//! Main and side pots from what each player put in (RULES.md 4, all-in and side pots).
+//! Main and side pots from what each player put in (RULES.md 4.8, all-in and side pots).
 
 use crate::config::{Chips, Seat};
 
