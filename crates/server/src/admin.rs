@@ -24,7 +24,7 @@ use uuid::Uuid;
 
 use crate::app::App;
 use crate::http::ApiError;
-use crate::table::{TableCmd, TableSpec};
+use crate::table::{SpecExt, TableCmd, TableSpec};
 
 /// The admin routes.
 pub fn routes() -> Router<Arc<App>> {

@@ -11,10 +11,12 @@ use stud_store::{Ban, BanScope, LedgerEntry, LedgerKind, NewSession, Store, Stor
 use uuid::Uuid;
 
 use crate::config::Config;
+use crate::journal::Journal;
 use crate::limits::{ConnectionLimiter, RateLimiter};
 use crate::metrics::Metrics;
-use crate::table::{TableHandle, TableSpec, spawn_table};
+use crate::table::{Start, TableHandle, TableSpec, spawn_table};
 use std::net::IpAddr;
+use stud_table::{TableCore, Timing};
 
 /// A guest login: one token, one player, one session.
 #[derive(Debug)]
@@ -232,6 +234,8 @@ pub struct App {
     pub store: Arc<dyn Store>,
     /// the batching writer in front of it
     pub writer: Writer,
+    /// the tables' write-ahead journal
+    pub journal: Arc<dyn Journal>,
     sessions: RwLock<HashMap<String, Arc<Session>>>,
     seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
     next_conn: AtomicU64,
@@ -244,9 +248,10 @@ pub struct App {
 }
 
 impl App {
-    /// A new app on `store`, writing through `writer`.
-    pub fn new(config: Config, store: Arc<dyn Store>, writer: Writer) -> App {
+    /// A new app on `store`, writing through `writer`, its tables journaling to `journal`.
+    pub fn new(config: Config, store: Arc<dyn Store>, writer: Writer, journal: Arc<dyn Journal>) -> App {
         App {
+            journal,
             limits: Limits::new(&config),
             config,
             metrics: Metrics::default(),
@@ -274,12 +279,25 @@ impl App {
         self.stopping.load(Relaxed)
     }
 
-    /// Starts a table's task and puts it in the lobby.
+    /// Starts a new table's task (its journal starts empty) and puts it in the lobby.
     pub fn open_table(self: &Arc<Self>, spec: TableSpec) -> tokio::task::JoinHandle<()> {
-        let (handle, task) = spawn_table(self.clone(), spec.clone());
+        let core = TableCore::new(self.timing(), spec, stud_store::now_ms());
+        self.open_core(core, Start::Fresh)
+    }
+
+    /// Starts the task of a table rebuilt from its journal (or a new one) and puts it in the
+    /// lobby.
+    pub fn open_core(self: &Arc<Self>, core: TableCore, start: Start) -> tokio::task::JoinHandle<()> {
+        let spec = core.spec().clone();
+        let (handle, task) = spawn_table(self.clone(), core, start);
         self.lobby.add(spec.id, handle, crate::placeholder_summary(&spec));
         self.lobby.set_access(spec.id, spec.private, spec.invite_code.clone());
         task
+    }
+
+    /// The server's timers that tables use.
+    pub fn timing(&self) -> Timing {
+        Timing { hand_pause_ms: self.config.hand_pause_ms, disconnect_grace_ms: self.config.disconnect_grace_ms }
     }
 
     /// Keeps a table task opened while serving, so shutdown can wait for it.
@@ -403,7 +421,7 @@ impl App {
         self.store_write(Write::Ledger(entry));
     }
 
-    fn store_write(&self, write: Write) {
+    pub(crate) fn store_write(&self, write: Write) {
         if let Err(e) = self.writer.push(write) {
             // Only after shutdown has stopped the writer; never while serving.
             self.metrics.sink_dropped.fetch_add(1, Relaxed);

@@ -11,8 +11,10 @@ pub mod app;
 pub mod config;
 pub mod history;
 pub mod http;
+pub mod journal;
 pub mod limits;
 pub mod metrics;
+mod resume;
 pub mod table;
 pub mod web;
 pub mod wire;
@@ -31,9 +33,12 @@ pub use app::App;
 pub use config::Config;
 pub use stud_store::StoredHand;
 
-use stud_store::{LedgerEntry, LedgerKind, Store, StoreError, Write, Writer, writer::WriterConfig};
+use std::collections::{HashMap, HashSet};
 
-use crate::table::{TableCmd, TableSpec};
+use stud_store::{LedgerEntry, LedgerKind, Store, StoreError, TableJournal, Write, Writer, writer::WriterConfig};
+
+use crate::journal::StoreJournal;
+use crate::table::{SpecExt, Start, TableCmd, TableSpec};
 
 /// How long shutdown waits for the store to take the last writes.
 const SHUTDOWN_FLUSH: std::time::Duration = std::time::Duration::from_secs(30);
@@ -48,6 +53,7 @@ pub struct Server {
     http: JoinHandle<()>,
     tables: Vec<JoinHandle<()>>,
     writer_task: JoinHandle<()>,
+    journal_task: JoinHandle<()>,
 }
 
 /// Why the server could not start.
@@ -77,21 +83,58 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
 /// # Errors
 /// [`StartError`].
 pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<Server, StartError> {
-    recover(store.as_ref()).await?;
-    let specs = open_tables(&config, store.as_ref()).await?;
+    let rebuild_started = std::time::Instant::now();
+    let stored = store.tables().await?;
+    let open: HashSet<Uuid> = stored.iter().filter(|t| !t.closed).map(|t| t.id).collect();
+    let journals: HashMap<Uuid, TableJournal> = store
+        .journals()
+        .await?
+        .into_iter()
+        .filter(|j| j.snapshot.is_some() && open.contains(&j.table_id))
+        .map(|j| (j.table_id, j))
+        .collect();
+    recover(store.as_ref(), &journals).await?;
+    let specs = open_tables(&config, store.as_ref(), &stored, &journals).await?;
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
     let (writer, writer_task) = Writer::spawn(
         store.clone(),
         WriterConfig { max_batch: config.store_batch, backlog_limit: config.store_backlog },
     );
+    let (journal, journal_task) = StoreJournal::spawn(store.clone(), std::time::Duration::ZERO);
     let bans = store.bans().await?;
-    let app = Arc::new(App::new(config, store, writer));
+    let app = Arc::new(App::new(config, store, writer, journal));
     app.load_bans(&bans);
     let mut tables = Vec::new();
+    let (mut resumed, mut voided) = (0usize, 0usize);
     for spec in specs {
-        tables.push(app.open_table(spec));
+        let Some(journal) = journals.get(&spec.id) else {
+            tables.push(app.open_table(spec));
+            continue;
+        };
+        match resume::rebuild(&app, journal) {
+            Ok(core) => {
+                resumed += 1;
+                tables.push(app.open_core(core, Start::Resumed));
+            }
+            Err(e) => {
+                voided += 1;
+                let core = resume::void(&app, spec, journal, &e).await?;
+                tables.push(app.open_core(core, Start::Fresh));
+            }
+        }
     }
+    // What the replays wrote again (inputs whose writes had not reached the database) is
+    // stored before anyone can connect, so balances read from the store are current.
+    if !app.writer.flush().await {
+        tracing::error!("the store writer stopped while tables were resuming");
+    }
+    info!(
+        resumed,
+        voided,
+        ms = u64::try_from(rebuild_started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        "tables rebuilt from their journals"
+    );
     let shutdown = CancellationToken::new();
     let router = http::router(app.clone(), shutdown.clone());
     let stop = shutdown.clone();
@@ -103,15 +146,15 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         }
     });
     info!("listening on http://{addr}");
-    Ok(Server { addr, app, shutdown, http, tables, writer_task })
+    Ok(Server { addr, app, shutdown, http, tables, writer_task, journal_task })
 }
 
-/// After a crash: the hand that was being played was never stored, so the stacks the ledger
-/// holds are those from before it. Every one of them is cashed out to its player's account,
-/// in one transaction, before anything else happens. (A clean shutdown cashes everyone out
-/// itself, so this finds nothing.)
-async fn recover(store: &dyn Store) -> Result<(), StoreError> {
-    let open = store.open_stacks().await?;
+/// Tables without a journal to resume from (a database from before journals, or a table
+/// closed while a write was pending): the stacks the ledger holds there are cashed out to
+/// their players' accounts, in one transaction, before anything else happens. Tables that
+/// resume keep their stacks.
+async fn recover(store: &dyn Store, resuming: &HashMap<Uuid, TableJournal>) -> Result<(), StoreError> {
+    let open: Vec<_> = store.open_stacks().await?.into_iter().filter(|o| !resuming.contains_key(&o.table_id)).collect();
     if open.is_empty() {
         return Ok(());
     }
@@ -130,23 +173,31 @@ async fn recover(store: &dyn Store) -> Result<(), StoreError> {
         })
         .collect();
     store.write_batch(&writes).await?;
-    tracing::warn!(stacks = open.len(), chips = total, "recovered chips left on tables by an unclean stop");
+    tracing::warn!(stacks = open.len(), chips = total, "cashed out chips left on tables that have no journal");
     Ok(())
 }
 
 /// The stored tables that are not closed, plus new public tables up to `tables_per_variant`
 /// of each configured variant (stored before they open).
-async fn open_tables(config: &Config, store: &dyn Store) -> Result<Vec<TableSpec>, StoreError> {
-    let stored = store.tables().await?;
+async fn open_tables(
+    config: &Config,
+    store: &dyn Store,
+    stored: &[stud_store::StoredTable],
+    journals: &HashMap<Uuid, TableJournal>,
+) -> Result<Vec<TableSpec>, StoreError> {
     let mut specs = Vec::new();
     for t in stored.iter().filter(|t| !t.closed) {
-        let hands_before = store.last_hand_number(t.id).await?.unwrap_or(0);
+        // A resumed table's own snapshot knows its hand count; a new one asks the store.
+        let hands_before = match journals.contains_key(&t.id) {
+            true => 0,
+            false => store.last_hand_number(t.id).await?.unwrap_or(0),
+        };
         specs.push(TableSpec { hands_before, ..TableSpec::from_stored(t, config) });
     }
     for variant in config.variants.clone() {
         let have = specs.iter().filter(|s| s.config.variant == variant && !s.private).count();
         for k in have + 1..=config.tables_per_variant {
-            let spec = TableSpec::public(
+            let spec = TableSpec::public_with(
                 Uuid::new_v4(),
                 format!("{} {k}", table_name(variant)),
                 config.table_config(variant),
@@ -187,7 +238,9 @@ pub fn placeholder_summary(spec: &TableSpec) -> stud_proto::TableSummary {
 }
 
 impl Server {
-    /// Stops accepting, closes sockets, stops every table (cashing everyone out) and waits.
+    /// Stops accepting, closes sockets, stops every table and waits. Nothing is voided and
+    /// nobody is cashed out: every input a table applied is in its journal, and the next
+    /// start resumes each table (the hand in progress included) from there.
     pub async fn shutdown(self) {
         self.shutdown.cancel();
         // No table opens from here on (an operator's create waits for the lock, then refuses).
@@ -206,16 +259,17 @@ impl Server {
             let _ = t.await;
         }
         let _ = self.http.await;
-        // Every table has cashed out; store it all before returning.
+        // Store the writes the tables queued (hands, ledger, snapshots) before returning.
         let backlog = self.app.writer.stats().backlog.load(std::sync::atomic::Ordering::Relaxed);
         match tokio::time::timeout(SHUTDOWN_FLUSH, self.app.writer.flush()).await {
             Ok(true) => info!("store flushed"),
             _ => tracing::error!(
                 backlog,
-                "the store did not take every write before shutdown; the ledger recovers at the next start"
+                "the store did not take every write before shutdown; the journals replay them at the next start"
             ),
         }
         self.writer_task.abort();
+        self.journal_task.abort();
     }
 
     /// Waits for the server to stop (it stops on [`Server::shutdown`]).

@@ -1,29 +1,12 @@
 //! Engine values to wire messages: the one place that knows the serialization.
 
-use std::sync::Arc;
-
 use stud_engine::{HandRecord, Viewer};
-use stud_proto::{ErrorCode, HandSummary, LastHandReport, RequestId, ServerMsg};
+use stud_proto::{HandSummary, LastHandReport};
 use uuid::Uuid;
 
 use stud_store::StoredHand;
 
-/// A serialized server message, shared by every subscriber that gets the same bytes.
-pub type Frame = Arc<str>;
-
-/// Serializes a message once.
-pub fn frame(msg: &ServerMsg) -> Frame {
-    match serde_json::to_string(msg) {
-        Ok(s) => s.into(),
-        // Serializing our own types cannot fail; if it ever did, say so instead of panicking.
-        Err(e) => format!(r#"{{"type":"error","request_id":null,"code":"internal","message":"{e}"}}"#).into(),
-    }
-}
-
-/// An error frame.
-pub fn error(request_id: RequestId, code: ErrorCode, message: impl Into<String>) -> Frame {
-    frame(&ServerMsg::Error { request_id, code, message: message.into() })
-}
+pub use stud_table::wire::{Frame, error, frame};
 
 /// The LAST HAND list line of `hand` for `player`, if they played it.
 pub fn summary(hand: &StoredHand, player: Uuid) -> Option<HandSummary> {

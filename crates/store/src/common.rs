@@ -62,6 +62,92 @@ impl $store {
         Ok(())
     }
 
+    /// The tables' marks and snapshots of a batch, inside its transaction.
+    async fn write_table_state(&self, tx: &mut sqlx::Transaction<'static, $db>, p: &Plan) -> Result<()> {
+        for (table, n) in &p.marks {
+            sqlx::query(
+                "UPDATE table_state SET stored_n = CASE WHEN stored_n > $2 THEN stored_n ELSE $2 END
+                 WHERE table_id = $1",
+            )
+            .bind(*table)
+            .bind(*n)
+            .execute(&mut **tx)
+            .await?;
+        }
+        for (table, n, snapshot) in &p.snapshots {
+            sqlx::query("UPDATE table_state SET snapshot_n = $2, snapshot = $3 WHERE table_id = $1 AND snapshot_n <= $2")
+                .bind(*table)
+                .bind(*n)
+                .bind(snapshot.as_str())
+                .execute(&mut **tx)
+                .await?;
+            sqlx::query("DELETE FROM table_journal WHERE table_id = $1 AND n <= $2")
+                .bind(*table)
+                .bind(*n)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn append_journal(&self, rows: &[JournalRow]) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        for chunk in rows.chunks(1000) {
+            let mut b: QueryBuilder<$db> = QueryBuilder::new("INSERT INTO table_journal (table_id, n, at_ms, entry) ");
+            b.push_values(chunk, |mut v, r| {
+                v.push_bind(r.table_id).push_bind(ms_i64(r.n)).push_bind(ms_i64(r.at_ms)).push_bind(r.entry.as_str());
+            });
+            b.build().execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn load_journals(&self) -> Result<Vec<TableJournal>> {
+        use std::collections::BTreeMap;
+        let mut by_table: BTreeMap<Uuid, TableJournal> = BTreeMap::new();
+        let rows = sqlx::query("SELECT table_id, snapshot_n, snapshot, stored_n FROM table_state")
+            .fetch_all(&self.pool)
+            .await?;
+        for r in &rows {
+            let table_id = r.uuid("table_id")?;
+            let snapshot = (to_u64(r.int("snapshot_n")?, "snapshot_n")?, r.text("snapshot")?);
+            let stored_n = to_u64(r.int("stored_n")?, "stored_n")?;
+            by_table.insert(table_id, TableJournal { table_id, snapshot: Some(snapshot), stored_n, entries: Vec::new() });
+        }
+        let rows = sqlx::query("SELECT table_id, n, entry FROM table_journal ORDER BY table_id, n")
+            .fetch_all(&self.pool)
+            .await?;
+        for r in &rows {
+            let table_id = r.uuid("table_id")?;
+            let j = by_table.entry(table_id).or_insert_with(|| TableJournal { table_id, ..TableJournal::default() });
+            let n = to_u64(r.int("n")?, "n")?;
+            if j.snapshot.as_ref().is_none_or(|(s, _)| n > *s) {
+                j.entries.push((n, r.text("entry")?));
+            }
+        }
+        Ok(by_table.into_values().collect())
+    }
+
+    async fn reset_journal(&self, table: Uuid, n: u64, snapshot: &str) -> Result<()> {
+        let n = ms_i64(n);
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM table_state WHERE table_id = $1").bind(table).execute(&mut *tx).await?;
+        sqlx::query("INSERT INTO table_state (table_id, snapshot_n, snapshot, stored_n) VALUES ($1, $2, $3, $2)")
+            .bind(table)
+            .bind(n)
+            .bind(snapshot)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM table_journal WHERE table_id = $1 AND n <= $2")
+            .bind(table)
+            .bind(n)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     async fn query_hands(&self, q: &HandQuery) -> Result<Vec<StoredHand>> {
         let mut b: QueryBuilder<$db> = QueryBuilder::new(concat!("SELECT ", hand_columns!(), " FROM hands h"));
         if let Some(player) = q.player {
@@ -299,6 +385,18 @@ impl Store for $store {
             let rows = sqlx::query("SELECT player_id, scope, at_ms, reason FROM bans").fetch_all(&self.pool).await?;
             rows.iter().map(ban_row).collect()
         })
+    }
+
+    fn journal_append<'a>(&'a self, rows: &'a [JournalRow]) -> BoxFuture<'a, Result<()>> {
+        Box::pin(self.append_journal(rows))
+    }
+
+    fn journals(&self) -> BoxFuture<'_, Result<Vec<TableJournal>>> {
+        Box::pin(self.load_journals())
+    }
+
+    fn journal_reset<'a>(&'a self, table: Uuid, n: u64, snapshot: &'a str) -> BoxFuture<'a, Result<()>> {
+        Box::pin(self.reset_journal(table, n, snapshot))
     }
 }
     };

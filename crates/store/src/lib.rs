@@ -281,13 +281,58 @@ impl LedgerEntry {
 }
 
 /// One item for the writer: a finished hand (with its seats' results, which are ledger
-/// entries of kind `hand`) or a chip movement.
+/// entries of kind `hand`), a chip movement, or what one journaled table input wrote.
 #[derive(Clone, Debug)]
 pub enum Write {
     /// a finished hand
     Hand(Arc<StoredHand>),
     /// a buy-in, top-up or cash-out
     Ledger(LedgerEntry),
+    /// the writes of one table input, stored together with the table's mark (never split
+    /// across transactions)
+    Table(Arc<TableWrites>),
+}
+
+/// What one journaled input of a table wrote: its hands and chip movements, and the table's
+/// snapshot when the input left it between hands. Storing it moves the table's `stored_n` to
+/// `n` (a replay after a crash skips inputs up to there) and, with a snapshot, prunes the
+/// journal up to `n`.
+#[derive(Clone, Debug)]
+pub struct TableWrites {
+    /// the table
+    pub table_id: Uuid,
+    /// the input's number in the table's journal
+    pub n: u64,
+    /// hands and ledger entries (no nested `Table`)
+    pub writes: Vec<Write>,
+    /// the table's state after the input, if it was between hands
+    pub snapshot: Option<String>,
+}
+
+/// One journal entry as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JournalRow {
+    /// the table
+    pub table_id: Uuid,
+    /// the table's input number
+    pub n: u64,
+    /// ms since the Unix epoch
+    pub at_ms: u64,
+    /// the entry (the table owns the format)
+    pub entry: String,
+}
+
+/// A table's journal as stored: where to resume from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableJournal {
+    /// the table
+    pub table_id: Uuid,
+    /// the last snapshot stored and its input number
+    pub snapshot: Option<(u64, String)>,
+    /// the last input whose writes are stored
+    pub stored_n: u64,
+    /// the entries after the snapshot, in order: (n, entry)
+    pub entries: Vec<(u64, String)>,
 }
 
 /// A player's chips on a table as the ledger has them.
@@ -425,6 +470,17 @@ pub trait Store: Send + Sync + 'static {
 
     /// Every ban.
     fn bans(&self) -> BoxFuture<'_, Result<Vec<Ban>>>;
+
+    /// Appends journal entries (of any tables) in one transaction: all of them, or none. An
+    /// entry whose (table, n) is already stored fails the whole append.
+    fn journal_append<'a>(&'a self, rows: &'a [JournalRow]) -> BoxFuture<'a, Result<()>>;
+
+    /// Every table's journal: snapshot, stored mark and the entries after the snapshot.
+    fn journals(&self) -> BoxFuture<'_, Result<Vec<TableJournal>>>;
+
+    /// Starts a table's journal afresh at input `n` with `snapshot` (a new table, or one whose
+    /// journal was voided): the state row is replaced and entries up to `n` are deleted.
+    fn journal_reset<'a>(&'a self, table: Uuid, n: u64, snapshot: &'a str) -> BoxFuture<'a, Result<()>>;
 }
 
 /// Opens the store a URL names (`postgres://…`, `postgresql://…`, `sqlite://…`,
@@ -501,6 +557,10 @@ struct Plan {
     accounts: Vec<(Uuid, i64)>,
     /// net stack change per (table, player)
     stacks: Vec<(Uuid, Uuid, i64)>,
+    /// per table: the last input whose writes this batch stores
+    marks: Vec<(Uuid, i64)>,
+    /// per table: the last snapshot in this batch (table, n, snapshot)
+    snapshots: Vec<(Uuid, i64, String)>,
 }
 
 struct LedgerRow {
@@ -518,8 +578,26 @@ impl Plan {
         let mut p = Plan::default();
         let mut accounts: HashMap<Uuid, i64> = HashMap::new();
         let mut stacks: HashMap<(Uuid, Uuid), i64> = HashMap::new();
+        let mut marks: HashMap<Uuid, i64> = HashMap::new();
+        let mut snapshots: HashMap<Uuid, (i64, String)> = HashMap::new();
+        let mut flat: Vec<&Write> = Vec::with_capacity(batch.len());
         for w in batch {
+            if let Write::Table(t) = w {
+                let n = ms_i64(t.n);
+                let mark = marks.entry(t.table_id).or_insert(n);
+                *mark = (*mark).max(n);
+                if let Some(snapshot) = &t.snapshot {
+                    // Batches keep the writer's order: the last snapshot of a table is its newest.
+                    snapshots.insert(t.table_id, (n, snapshot.clone()));
+                }
+                flat.extend(t.writes.iter().filter(|w| !matches!(w, Write::Table(_))));
+            } else {
+                flat.push(w);
+            }
+        }
+        for w in flat {
             match w {
+                Write::Table(_) => {}
                 Write::Hand(h) => {
                     let record = serde_json::to_string(&h.record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
                     p.hand_id.push(h.hand_id);
@@ -561,6 +639,10 @@ impl Plan {
                 }
             }
         }
+        p.marks = marks.into_iter().collect();
+        p.marks.sort_unstable();
+        p.snapshots = snapshots.into_iter().map(|(t, (n, s))| (t, n, s)).collect();
+        p.snapshots.sort_unstable_by_key(|s| s.0);
         p.accounts = accounts.into_iter().filter(|(_, d)| *d != 0).collect();
         p.stacks = stacks.into_iter().filter(|(_, d)| *d != 0).map(|((t, pl), d)| (t, pl, d)).collect();
         // A fixed order keeps concurrent writers (several servers on one database) from

@@ -178,9 +178,9 @@ async fn run(store: Arc<dyn Store>, mut rx: mpsc::UnboundedReceiver<Msg>, stats:
         match store.write_batch(&batch).await {
             Ok(()) => {
                 queue.drain(..batch.len());
-                let hands = batch.iter().filter(|w| matches!(w, Write::Hand(_))).count();
-                stats.hands.fetch_add(hands as u64, Relaxed);
-                stats.entries.fetch_add((batch.len() - hands) as u64, Relaxed);
+                let (hands, entries) = count(&batch);
+                stats.hands.fetch_add(hands, Relaxed);
+                stats.entries.fetch_add(entries, Relaxed);
                 stats.batches.fetch_add(1, Relaxed);
                 stats.busy_us.fetch_add(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX), Relaxed);
                 stats.backlog.fetch_sub(batch.len(), Relaxed);
@@ -199,4 +199,20 @@ async fn run(store: Arc<dyn Store>, mut rx: mpsc::UnboundedReceiver<Msg>, stats:
             }
         }
     }
+}
+
+/// (hands, ledger entries) in a batch, those of table groups included.
+fn count(batch: &[Write]) -> (u64, u64) {
+    let mut n = (0, 0);
+    for w in batch {
+        match w {
+            Write::Hand(_) => n.0 += 1,
+            Write::Ledger(_) => n.1 += 1,
+            Write::Table(t) => {
+                let (h, e) = count(&t.writes);
+                n = (n.0 + h, n.1 + e);
+            }
+        }
+    }
+    n
 }

@@ -1,17 +1,23 @@
-//! Table actors: one tokio task per table owns its engine `Hand`, its seats and its clock.
-//! A [`TableHandle`] (bounded mpsc) is the only way in. Handling a command is synchronous:
-//! apply it, then queue each subscriber its own frames with `try_send`; the loop never awaits
-//! a client or a store.
+//! Table tasks: one tokio task per table owns its [`TableCore`] (seats, clock, hand: the pure
+//! state machine of `stud_table`). A [`TableHandle`] (bounded mpsc) is the only way in. The
+//! task is a thin loop: receive, stamp the time, journal, apply, deliver the outputs
+//! (`actor`); subscribers' queues and lagging clients are `delivery`'s. It awaits only the
+//! journal, never a client or the store writer.
 
 mod actor;
+mod delivery;
 #[cfg(test)]
 mod tests;
 
 use std::sync::Arc;
 use tokio::time::Instant;
 
+use futures_util::future::BoxFuture;
 use stud_engine::{Action, Chips, TableConfig};
-use stud_proto::{RequestId, TableSettings};
+use stud_proto::{RequestId, TableSettings, TableSummary};
+use stud_store::{JournalRow, TableWrites};
+
+use crate::journal::JournalError;
 use stud_store::StoredTable;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
@@ -19,8 +25,43 @@ use uuid::Uuid;
 
 use crate::app::{App, Session};
 use crate::wire::Frame;
+use stud_table::TableCore;
 
 pub use actor::run_table;
+pub(crate) use actor::{ledger, stored_hand};
+
+/// The few things of the server a table task uses (the `App` is one).
+pub trait TableEnv: Send + Sync + 'static {
+    /// Counters.
+    fn metrics(&self) -> &crate::metrics::Metrics;
+    /// Takes chips from an account, or returns false and changes nothing.
+    fn withdraw(&self, player: Uuid, chips: Chips) -> bool;
+    /// Puts chips in an account.
+    fn deposit(&self, player: Uuid, chips: Chips);
+    /// An account's balance.
+    fn balance(&self, player: Uuid) -> Chips;
+    /// Whether the player may not play at this table.
+    fn is_banned(&self, player: Uuid, table: Uuid) -> bool;
+    /// Who is seated where.
+    fn set_seated(&self, player: Uuid, table: Uuid, seated: bool);
+    /// The table's lobby line.
+    fn publish(&self, summary: TableSummary);
+    /// The table's task has ended.
+    fn table_stopped(&self, table: Uuid);
+    /// Makes one journal entry durable.
+    fn journal(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>>;
+    /// Starts a table's journal at input `n` with `snapshot`.
+    fn journal_reset<'a>(
+        &'a self,
+        table: Uuid,
+        n: u64,
+        snapshot: &'a str,
+    ) -> BoxFuture<'a, Result<(), stud_store::StoreError>>;
+    /// Queues one input's writes for the store (never waits).
+    fn store(&self, writes: TableWrites);
+    /// Whether the store writer is too far behind for a new hand.
+    fn backlogged(&self) -> bool;
+}
 
 /// What a table needs to reach one connection.
 #[derive(Clone, Debug)]
@@ -183,36 +224,7 @@ impl TableHandle {
 #[error("the table has stopped")]
 pub struct TableGone;
 
-/// What a table is: its rules, stakes, name and the operator's settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TableSpec {
-    /// the table
-    pub id: Uuid,
-    /// display name
-    pub name: String,
-    /// rules and stakes
-    pub config: TableConfig,
-    /// buy-in range
-    pub min_buy_in: Chips,
-    /// buy-in range
-    pub max_buy_in: Chips,
-    /// seats 1..=seats are used
-    pub seats: u8,
-    /// time to act
-    pub action_timeout_ms: u64,
-    /// each player's time bank
-    pub time_bank_ms: u64,
-    /// people without a seat may watch
-    pub observers: bool,
-    /// not in the lobby; joining needs `invite_code`
-    pub private: bool,
-    /// the private table's code (none: nobody can join until the operator sets one)
-    pub invite_code: Option<String>,
-    /// no new hands
-    pub paused: bool,
-    /// hands this table played before it opened this time (its hand numbers go on from there)
-    pub hands_before: u64,
-}
+pub use stud_table::TableSpec;
 
 /// What `tables.settings` holds.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -222,99 +234,29 @@ struct StoredSettings {
     paused: bool,
 }
 
-impl TableSpec {
+/// A [`TableSpec`] as the server makes and stores it.
+pub trait SpecExt: Sized {
     /// A public table with the server's configured clock.
-    pub fn public(
+    fn public_with(id: Uuid, name: String, config: TableConfig, buy_in: (Chips, Chips), server: &crate::Config)
+    -> Self;
+    /// As stored.
+    fn stored(&self, created_at_ms: u64, closed: bool) -> StoredTable;
+    /// From the store (a row without settings is a public table, with the server's clock).
+    fn from_stored(t: &StoredTable, server: &crate::Config) -> Self;
+}
+
+impl SpecExt for TableSpec {
+    fn public_with(
         id: Uuid,
         name: String,
         config: TableConfig,
-        (min_buy_in, max_buy_in): (Chips, Chips),
+        buy_in: (Chips, Chips),
         server: &crate::Config,
     ) -> TableSpec {
-        TableSpec {
-            id,
-            name,
-            config,
-            min_buy_in,
-            max_buy_in,
-            seats: 8,
-            action_timeout_ms: server.action_timeout_ms,
-            time_bank_ms: server.time_bank_ms,
-            observers: true,
-            private: false,
-            invite_code: None,
-            paused: false,
-            hands_before: 0,
-        }
+        TableSpec::public(id, name, config, buy_in, (server.action_timeout_ms, server.time_bank_ms))
     }
 
-    /// A table from an operator's settings.
-    ///
-    /// # Errors
-    /// A message naming what is wrong.
-    pub fn from_settings(id: Uuid, s: &TableSettings) -> Result<TableSpec, String> {
-        let name = s.name.trim();
-        if !(1..=40).contains(&name.chars().count()) || name.chars().any(char::is_control) {
-            return Err("name must be 1 to 40 printable characters".into());
-        }
-        let mut config = TableConfig::new(s.variant, s.ante, s.bring_in, s.small_bet, s.big_bet);
-        config.max_raises = s.max_raises;
-        if let Some(open_pair) = s.open_pair_big_bet {
-            config.open_pair_big_bet = open_pair;
-        }
-        config.validate().map_err(|e| e.to_string())?;
-        if !(2..=8).contains(&s.seats) {
-            return Err("seats must be 2 to 8".into());
-        }
-        if s.min_buy_in == 0 || s.min_buy_in > s.max_buy_in {
-            return Err("need 0 < min_buy_in <= max_buy_in".into());
-        }
-        if s.min_buy_in < s.ante + s.bring_in {
-            return Err("min_buy_in must cover at least the ante and the bring-in".into());
-        }
-        if !(1_000..=600_000).contains(&s.action_timeout_ms) || s.time_bank_ms > 3_600_000 {
-            return Err("action_timeout_ms must be 1000 to 600000 and time_bank_ms at most 3600000".into());
-        }
-        Ok(TableSpec {
-            id,
-            name: name.to_owned(),
-            config,
-            min_buy_in: s.min_buy_in,
-            max_buy_in: s.max_buy_in,
-            seats: s.seats,
-            action_timeout_ms: s.action_timeout_ms,
-            time_bank_ms: s.time_bank_ms,
-            observers: s.observers,
-            private: s.private,
-            invite_code: None,
-            paused: false,
-            hands_before: 0,
-        })
-    }
-
-    /// The settings as operators see them.
-    pub fn settings(&self) -> TableSettings {
-        TableSettings {
-            name: self.name.clone(),
-            variant: self.config.variant,
-            ante: self.config.ante,
-            bring_in: self.config.bring_in,
-            small_bet: self.config.small_bet,
-            big_bet: self.config.big_bet,
-            max_raises: self.config.max_raises,
-            open_pair_big_bet: Some(self.config.open_pair_big_bet),
-            seats: self.seats,
-            min_buy_in: self.min_buy_in,
-            max_buy_in: self.max_buy_in,
-            action_timeout_ms: self.action_timeout_ms,
-            time_bank_ms: self.time_bank_ms,
-            observers: self.observers,
-            private: self.private,
-        }
-    }
-
-    /// As stored.
-    pub fn stored(&self, created_at_ms: u64, closed: bool) -> StoredTable {
+    fn stored(&self, created_at_ms: u64, closed: bool) -> StoredTable {
         let settings =
             StoredSettings { settings: self.settings(), invite_code: self.invite_code.clone(), paused: self.paused };
         StoredTable {
@@ -329,25 +271,78 @@ impl TableSpec {
         }
     }
 
-    /// From the store (a row without settings is a public table, with the server's clock).
-    pub fn from_stored(t: &StoredTable, server: &crate::Config) -> TableSpec {
+    fn from_stored(t: &StoredTable, server: &crate::Config) -> TableSpec {
+        let basics = || TableSpec::public_with(t.id, t.name.clone(), t.config, (t.min_buy_in, t.max_buy_in), server);
         match serde_json::from_str::<StoredSettings>(&t.settings) {
             Ok(s) => match TableSpec::from_settings(t.id, &s.settings) {
                 Ok(spec) => TableSpec { invite_code: s.invite_code, paused: s.paused, ..spec },
                 Err(e) => {
                     tracing::warn!(table = %t.id, error = %e, "stored settings are invalid; opening with the basics");
-                    TableSpec::public(t.id, t.name.clone(), t.config, (t.min_buy_in, t.max_buy_in), server)
+                    basics()
                 }
             },
-            Err(_) => TableSpec::public(t.id, t.name.clone(), t.config, (t.min_buy_in, t.max_buy_in), server),
+            Err(_) => basics(),
         }
     }
 }
 
-/// Starts a table task; returns its handle.
-pub fn spawn_table(app: Arc<App>, spec: TableSpec) -> (TableHandle, tokio::task::JoinHandle<()>) {
+/// How a table task begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// a new table (or one whose journal was voided): its journal starts at its snapshot
+    Fresh,
+    /// rebuilt from its journal: the hand in progress goes on
+    Resumed,
+}
+
+/// Starts a table task on `core`; returns its handle.
+pub fn spawn_table(app: Arc<App>, core: TableCore, start: Start) -> (TableHandle, tokio::task::JoinHandle<()>) {
     let (tx, rx) = mpsc::channel(app.config.table_queue);
-    let handle = TableHandle { id: spec.id, tx };
-    let task = tokio::spawn(run_table(app, spec, rx));
+    let handle = TableHandle { id: core.spec().id, tx };
+    let task = tokio::spawn(run_table(app, core, start, rx));
     (handle, task)
+}
+
+impl TableEnv for App {
+    fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.metrics
+    }
+    fn withdraw(&self, player: Uuid, chips: Chips) -> bool {
+        self.bank.withdraw(player, chips)
+    }
+    fn deposit(&self, player: Uuid, chips: Chips) {
+        self.bank.deposit(player, chips);
+    }
+    fn balance(&self, player: Uuid) -> Chips {
+        self.bank.balance(player)
+    }
+    fn is_banned(&self, player: Uuid, table: Uuid) -> bool {
+        App::is_banned(self, player, Some(table))
+    }
+    fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
+        App::set_seated(self, player, table, seated);
+    }
+    fn publish(&self, summary: TableSummary) {
+        self.lobby.publish(summary);
+    }
+    fn table_stopped(&self, table: Uuid) {
+        self.lobby.remove(table);
+    }
+    fn journal(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
+        self.journal.append(row)
+    }
+    fn journal_reset<'a>(
+        &'a self,
+        table: Uuid,
+        n: u64,
+        snapshot: &'a str,
+    ) -> BoxFuture<'a, Result<(), stud_store::StoreError>> {
+        self.journal.reset(table, n, snapshot)
+    }
+    fn store(&self, writes: TableWrites) {
+        self.store_write(stud_store::Write::Table(Arc::new(writes)));
+    }
+    fn backlogged(&self) -> bool {
+        self.writer.backlogged()
+    }
 }

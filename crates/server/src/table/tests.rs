@@ -11,9 +11,10 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use super::{Conn, TableCmd, TableHandle, TableSpec, spawn_table};
+use super::{Conn, SpecExt, Start, TableCmd, TableHandle, TableSpec, spawn_table};
 use crate::app::{App, Session};
 use crate::config::Config;
+use crate::journal::MemoryJournal;
 use crate::wire::Frame;
 use stud_store::{Writer, WriterConfig, WriterTask};
 
@@ -32,15 +33,18 @@ async fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
     let store = stud_store::open("sqlite::memory:").await.unwrap();
     let (writer, writes) = Writer::new(WriterConfig::default());
     tokio::time::pause();
-    let app = Arc::new(App::new(config, store, writer));
-    let spec = TableSpec::public(
+    // The journal is not what these tests are about: it lives in memory (the store's journal
+    // is tested end to end, against both databases).
+    let app = Arc::new(App::new(config, store, writer, Arc::new(MemoryJournal::default())));
+    let spec = TableSpec::public_with(
         Uuid::new_v4(),
         "test".into(),
         app.config.table_config(Variant::Stud),
         (4_000, 40_000),
         &app.config,
     );
-    let (table, _) = spawn_table(app.clone(), spec);
+    let core = stud_table::TableCore::new(app.timing(), spec, stud_store::now_ms());
+    let (table, _) = spawn_table(app.clone(), core, Start::Fresh);
     Fixture { app, table, _writes: writes }
 }
 

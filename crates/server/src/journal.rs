@@ -1,0 +1,202 @@
+//! The tables' write-ahead journal: every input a table accepts is durable before the table
+//! applies it (and so before any client sees its effects).
+//!
+//! [`Journal`] is the interface a table uses; [`StoreJournal`] keeps the journal in the
+//! [`Store`] (SQLite or Postgres) and group-commits: one task takes every append queued
+//! while the previous transaction ran (many tables' inputs) and stores them in one
+//! transaction. A table's snapshot and its stored-writes mark travel with its writes through
+//! the batching writer (`Write::Table`), so they are in the same transaction as the writes
+//! they cover.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+use futures_util::future::BoxFuture;
+use stud_store::{JournalRow, Store, StoreError, TableJournal};
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+/// Appends per transaction at most.
+const MAX_GROUP: usize = 2_000;
+
+/// The journal could not take an entry (the database is down or refused it).
+#[derive(Debug, thiserror::Error)]
+#[error("the table journal is unavailable")]
+pub struct JournalError;
+
+/// A table's journal, as the table sees it.
+pub trait Journal: Send + Sync + 'static {
+    /// Appends one entry of `table`; resolves once it is durable.
+    ///
+    /// # Errors
+    /// [`JournalError`]: not stored; the table must not apply the input.
+    fn append(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>>;
+
+    /// Every table's journal (where to resume from).
+    ///
+    /// # Errors
+    /// The backend cannot be read.
+    fn load(&self) -> BoxFuture<'_, Result<Vec<TableJournal>, StoreError>>;
+
+    /// Starts a table's journal at input `n` with `snapshot` (a new table, or a voided one).
+    ///
+    /// # Errors
+    /// The backend refused.
+    fn reset<'a>(&'a self, table: Uuid, n: u64, snapshot: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Counters.
+    fn stats(&self) -> &JournalStats;
+}
+
+/// What the journal has done.
+#[derive(Debug, Default)]
+pub struct JournalStats {
+    /// entries stored
+    pub appends: AtomicU64,
+    /// transactions committed
+    pub groups: AtomicU64,
+    /// the largest group so far
+    pub max_group: AtomicU64,
+    /// appends refused (database down)
+    pub failures: AtomicU64,
+    /// time spent committing, microseconds
+    pub busy_us: AtomicU64,
+    /// groups by size: 1, 2-3, 4-7, 8-15, ..., 512+ (powers of two)
+    pub group_sizes: [AtomicU64; 11],
+}
+
+impl JournalStats {
+    fn record(&self, size: usize, micros: u64) {
+        self.appends.fetch_add(size as u64, Relaxed);
+        self.groups.fetch_add(1, Relaxed);
+        self.max_group.fetch_max(size as u64, Relaxed);
+        self.busy_us.fetch_add(micros, Relaxed);
+        let bucket = (usize::BITS - size.max(1).leading_zeros() - 1) as usize;
+        if let Some(b) = self.group_sizes.get(bucket.min(10)) {
+            b.fetch_add(1, Relaxed);
+        }
+    }
+}
+
+struct Append {
+    row: JournalRow,
+    done: oneshot::Sender<bool>,
+}
+
+/// The journal in the store, group-committed by one task.
+pub struct StoreJournal {
+    store: Arc<dyn Store>,
+    tx: mpsc::UnboundedSender<Append>,
+    stats: Arc<JournalStats>,
+}
+
+impl StoreJournal {
+    /// Starts the committing task. `window` is how long it waits after the first append of a
+    /// group for more (zero: it takes what queued while the last commit ran).
+    pub fn spawn(store: Arc<dyn Store>, window: Duration) -> (Arc<StoreJournal>, tokio::task::JoinHandle<()>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let stats = Arc::new(JournalStats::default());
+        let task = tokio::spawn(commit_loop(store.clone(), rx, stats.clone(), window));
+        (Arc::new(StoreJournal { store, tx, stats }), task)
+    }
+}
+
+impl Journal for StoreJournal {
+    fn append(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
+        let (done, rx) = oneshot::channel();
+        let sent = self.tx.send(Append { row, done });
+        Box::pin(async move {
+            sent.map_err(|_| JournalError)?;
+            match rx.await {
+                Ok(true) => Ok(()),
+                _ => Err(JournalError),
+            }
+        })
+    }
+
+    fn load(&self) -> BoxFuture<'_, Result<Vec<TableJournal>, StoreError>> {
+        self.store.journals()
+    }
+
+    fn reset<'a>(&'a self, table: Uuid, n: u64, snapshot: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.store.journal_reset(table, n, snapshot)
+    }
+
+    fn stats(&self) -> &JournalStats {
+        &self.stats
+    }
+}
+
+async fn commit_loop(
+    store: Arc<dyn Store>,
+    mut rx: mpsc::UnboundedReceiver<Append>,
+    stats: Arc<JournalStats>,
+    window: Duration,
+) {
+    let mut group: Vec<Append> = Vec::new();
+    let mut rows: Vec<JournalRow> = Vec::new();
+    while let Some(first) = rx.recv().await {
+        group.push(first);
+        if !window.is_zero() {
+            tokio::time::sleep(window).await;
+        }
+        while group.len() < MAX_GROUP {
+            match rx.try_recv() {
+                Ok(a) => group.push(a),
+                Err(_) => break,
+            }
+        }
+        rows.clear();
+        rows.extend(group.iter().map(|a| a.row.clone()));
+        let started = std::time::Instant::now();
+        let ok = match store.journal_append(&rows).await {
+            Ok(()) => {
+                stats.record(rows.len(), u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+                true
+            }
+            Err(e) => {
+                stats.failures.fetch_add(rows.len() as u64, Relaxed);
+                tracing::warn!(error = %e, entries = rows.len(), "table journal: append failed; inputs refused");
+                false
+            }
+        };
+        for a in group.drain(..) {
+            let _ = a.done.send(ok);
+        }
+    }
+}
+
+/// A journal in memory: for tests of the table task that are not about the database.
+#[derive(Default)]
+pub struct MemoryJournal {
+    rows: std::sync::Mutex<Vec<JournalRow>>,
+    stats: JournalStats,
+}
+
+impl MemoryJournal {
+    /// The entries appended so far.
+    pub fn rows(&self) -> Vec<JournalRow> {
+        self.rows.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+}
+
+impl Journal for MemoryJournal {
+    fn append(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
+        self.stats.record(1, 0);
+        self.rows.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(row);
+        Box::pin(async { Ok(()) })
+    }
+
+    fn load(&self) -> BoxFuture<'_, Result<Vec<TableJournal>, StoreError>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn reset<'a>(&'a self, _: Uuid, _: u64, _: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn stats(&self) -> &JournalStats {
+        &self.stats
+    }
+}

@@ -1,0 +1,113 @@
+//! Delivery to a table's subscribers: each connection's bounded outbox, and what happens to a
+//! client that cannot keep up (it is skipped, then sent one fresh snapshot as soon as its
+//! queue has room, and dropped if it stays full).
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
+
+use stud_table::{ConnId, Millis, TableCore};
+use tokio::sync::mpsc::error::TrySendError;
+use tracing::{debug, warn};
+
+use super::Conn;
+use crate::metrics::Metrics;
+use crate::wire::Frame;
+
+/// Broadcasts a lagging subscriber may miss before it is disconnected.
+const LAG_LIMIT: u32 = 64;
+
+struct Outbox {
+    conn: Conn,
+    lagging: bool,
+    misses: u32,
+}
+
+/// The outboxes of a table's subscribers.
+#[derive(Default)]
+pub(super) struct Delivery {
+    outboxes: HashMap<ConnId, Outbox>,
+}
+
+impl Delivery {
+    /// A connection that asked to join (the core decides whether it stays).
+    pub(super) fn add(&mut self, conn: Conn) {
+        self.outboxes.entry(conn.id).or_insert(Outbox { conn, lagging: false, misses: 0 });
+    }
+
+    /// The table stopped sending to this connection.
+    pub(super) fn remove(&mut self, conn: ConnId) {
+        self.outboxes.remove(&conn);
+    }
+
+    /// Whether the connection asked for a fresh snapshot: it no longer lags.
+    pub(super) fn caught_up(&mut self, conn: ConnId) {
+        if let Some(o) = self.outboxes.get_mut(&conn) {
+            o.lagging = false;
+        }
+    }
+
+    /// Queues a frame; a full queue marks the subscriber lagging. Returns false when the
+    /// connection has closed (the table should forget it).
+    pub(super) fn deliver(&mut self, metrics: &Metrics, conn: ConnId, frame: Frame) -> bool {
+        let Some(o) = self.outboxes.get_mut(&conn) else { return true };
+        if o.lagging {
+            return true;
+        }
+        match o.conn.outbox.try_send(frame) {
+            Ok(()) => {
+                metrics.frames.fetch_add(1, Relaxed);
+                true
+            }
+            Err(TrySendError::Full(_)) => {
+                o.lagging = true;
+                o.misses = 0;
+                metrics.lagging.fetch_add(1, Relaxed);
+                debug!(conn_id = conn, "subscriber lagging");
+                true
+            }
+            Err(TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Lagging subscribers get a fresh snapshot (and their prompt) as soon as their queue has room. Returns
+    /// the connections to drop: closed ones, and those that stayed full for `LAG_LIMIT` rounds
+    /// (their socket is cancelled).
+    pub(super) fn resync(&mut self, core: &TableCore, now: Millis) -> Vec<ConnId> {
+        let mut gone = Vec::new();
+        for (id, o) in self.outboxes.iter_mut().filter(|(_, o)| o.lagging) {
+            let frames = core.resync_frames(*id, now);
+            // All of them or none: a snapshot without the prompt that follows it would leave
+            // the player unable to act.
+            let permits = match o.conn.outbox.try_reserve_many(frames.len()) {
+                Ok(permits) => Ok(permits),
+                Err(TrySendError::Full(())) => Err(true),
+                Err(TrySendError::Closed(())) => Err(false),
+            };
+            match permits {
+                Ok(permits) => {
+                    for (permit, frame) in permits.zip(frames) {
+                        permit.send(frame);
+                    }
+                    o.lagging = false;
+                }
+                Err(true) => {
+                    o.misses += 1;
+                    if o.misses > LAG_LIMIT {
+                        warn!(conn_id = id, "dropping a client that cannot keep up");
+                        o.conn.kick.cancel();
+                        gone.push(*id);
+                    }
+                }
+                Err(false) => gone.push(*id),
+            }
+        }
+        gone
+    }
+
+    /// The connection's outbox, for answers the core does not make (it never joined).
+    pub(super) fn reply(&self, conn: ConnId, frame: Frame) {
+        if let Some(o) = self.outboxes.get(&conn) {
+            let _ = o.conn.outbox.try_send(frame);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! What a table is: its rules, stakes, name and the operator's settings.
+
+use serde::{Deserialize, Serialize};
+use stud_engine::{Chips, TableConfig};
+use stud_proto::TableSettings;
+use uuid::Uuid;
+
+/// A table's rules, stakes, clock and access. Journaled (an operator's change is an input)
+/// and kept in snapshots, so it is serialisable.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableSpec {
+    /// the table
+    pub id: Uuid,
+    /// display name
+    pub name: String,
+    /// rules and stakes
+    pub config: TableConfig,
+    /// buy-in range
+    pub min_buy_in: Chips,
+    /// buy-in range
+    pub max_buy_in: Chips,
+    /// seats 1..=seats are used
+    pub seats: u8,
+    /// time to act
+    pub action_timeout_ms: u64,
+    /// each player's time bank
+    pub time_bank_ms: u64,
+    /// people without a seat may watch
+    pub observers: bool,
+    /// not in the lobby; joining needs `invite_code`
+    pub private: bool,
+    /// the private table's code (none: nobody can join until the operator sets one)
+    pub invite_code: Option<String>,
+    /// no new hands
+    pub paused: bool,
+    /// hands this table played before it opened this time (its hand numbers go on from there)
+    pub hands_before: u64,
+}
+
+impl TableSpec {
+    /// A public table with 8 seats and the given clock.
+    pub fn public(
+        id: Uuid,
+        name: String,
+        config: TableConfig,
+        (min_buy_in, max_buy_in): (Chips, Chips),
+        (action_timeout_ms, time_bank_ms): (u64, u64),
+    ) -> TableSpec {
+        TableSpec {
+            id,
+            name,
+            config,
+            min_buy_in,
+            max_buy_in,
+            seats: 8,
+            action_timeout_ms,
+            time_bank_ms,
+            observers: true,
+            private: false,
+            invite_code: None,
+            paused: false,
+            hands_before: 0,
+        }
+    }
+
+    /// A table from an operator's settings.
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn from_settings(id: Uuid, s: &TableSettings) -> Result<TableSpec, String> {
+        let name = s.name.trim();
+        if !(1..=40).contains(&name.chars().count()) || name.chars().any(char::is_control) {
+            return Err("name must be 1 to 40 printable characters".into());
+        }
+        let mut config = TableConfig::new(s.variant, s.ante, s.bring_in, s.small_bet, s.big_bet);
+        config.max_raises = s.max_raises;
+        if let Some(open_pair) = s.open_pair_big_bet {
+            config.open_pair_big_bet = open_pair;
+        }
+        config.validate().map_err(|e| e.to_string())?;
+        if !(2..=8).contains(&s.seats) {
+            return Err("seats must be 2 to 8".into());
+        }
+        if s.min_buy_in == 0 || s.min_buy_in > s.max_buy_in {
+            return Err("need 0 < min_buy_in <= max_buy_in".into());
+        }
+        if s.min_buy_in < s.ante + s.bring_in {
+            return Err("min_buy_in must cover at least the ante and the bring-in".into());
+        }
+        if !(1_000..=600_000).contains(&s.action_timeout_ms) || s.time_bank_ms > 3_600_000 {
+            return Err("action_timeout_ms must be 1000 to 600000 and time_bank_ms at most 3600000".into());
+        }
+        Ok(TableSpec {
+            id,
+            name: name.to_owned(),
+            config,
+            min_buy_in: s.min_buy_in,
+            max_buy_in: s.max_buy_in,
+            seats: s.seats,
+            action_timeout_ms: s.action_timeout_ms,
+            time_bank_ms: s.time_bank_ms,
+            observers: s.observers,
+            private: s.private,
+            invite_code: None,
+            paused: false,
+            hands_before: 0,
+        })
+    }
+
+    /// The settings as operators see them.
+    pub fn settings(&self) -> TableSettings {
+        TableSettings {
+            name: self.name.clone(),
+            variant: self.config.variant,
+            ante: self.config.ante,
+            bring_in: self.config.bring_in,
+            small_bet: self.config.small_bet,
+            big_bet: self.config.big_bet,
+            max_raises: self.config.max_raises,
+            open_pair_big_bet: Some(self.config.open_pair_big_bet),
+            seats: self.seats,
+            min_buy_in: self.min_buy_in,
+            max_buy_in: self.max_buy_in,
+            action_timeout_ms: self.action_timeout_ms,
+            time_bank_ms: self.time_bank_ms,
+            observers: self.observers,
+            private: self.private,
+        }
+    }
+}

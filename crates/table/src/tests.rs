@@ -1,0 +1,372 @@
+//! The core without tokio: a driver plays it the way the server's actor does (handle, journal,
+//! apply, the clock), with bot clients that read only their frames.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
+
+use std::collections::BTreeMap;
+
+use stud_engine::bot::Bot;
+use stud_engine::{Seed, TableConfig, Variant};
+use stud_proto::{ErrorCode, ServerMsg};
+use uuid::Uuid;
+
+use crate::{Command, ConnId, Decision, Due, Entry, Input, JOURNAL_VERSION, JournalSeed, Millis, Movement, Output};
+use crate::{TableCore, TableSpec, Timing, Who};
+
+const TIMING: Timing = Timing { hand_pause_ms: 100, disconnect_grace_ms: 500 };
+
+/// One call the actor made on the core, in order: what a recorded input log holds.
+#[derive(Clone, Debug)]
+enum Call {
+    Handle(Millis, Command),
+    Apply(Millis, Input, Option<(ConnId, Option<String>)>),
+    Due(Millis),
+}
+
+/// Plays a core as the actor does, keeping the journal, the last snapshot and every call.
+struct Driver {
+    core: TableCore,
+    journal: Vec<Entry>,
+    /// the last snapshot and the journal position it stands at
+    snapshot: (String, u64),
+    calls: Vec<(Call, Vec<Output>)>,
+    /// chips in players' accounts, as the server's bank would move them
+    accounts: BTreeMap<Uuid, i64>,
+    seeds: u64,
+}
+
+fn spec(variant: Variant) -> TableSpec {
+    let config = TableConfig::new(variant, 10, 25, 50, 100);
+    TableSpec::public(Uuid::from_u128(7), "t".into(), config, (1_000, 10_000), (1_000, 2_000))
+}
+
+fn who(n: u128) -> Who {
+    Who { player_id: Uuid::from_u128(100 + n), session_id: Uuid::from_u128(200 + n), name: format!("p{n}") }
+}
+
+impl Driver {
+    fn new(variant: Variant) -> Driver {
+        let core = TableCore::new(TIMING, spec(variant), 0);
+        let snapshot = (core.snapshot(), 0);
+        Driver { core, journal: Vec::new(), snapshot, calls: Vec::new(), accounts: BTreeMap::new(), seeds: 0 }
+    }
+
+    fn command(&mut self, now: Millis, cmd: Command) -> Vec<Output> {
+        let mut out = Vec::new();
+        let origin = origin_of(&cmd);
+        let decision = self.core.handle(now, cmd.clone(), &mut out);
+        self.calls.push((Call::Handle(now, cmd), out.clone()));
+        if let Decision::Journal { input, debit } = decision {
+            if let Some((player, chips)) = debit {
+                *self.accounts.entry(player).or_default() -= chips as i64;
+            }
+            out.extend(self.journal_apply(now, input, origin));
+        }
+        out
+    }
+
+    fn journal_apply(&mut self, now: Millis, input: Input, origin: Option<(ConnId, Option<String>)>) -> Vec<Output> {
+        let entry = Entry { v: JOURNAL_VERSION, n: self.core.applied() + 1, at: now, input: input.clone() };
+        self.journal.push(Entry::decode(&entry.encode()).unwrap());
+        let mut out = Vec::new();
+        self.core.apply(now, &input, origin.clone(), &mut out).unwrap();
+        for o in &out {
+            match o {
+                Output::Snapshot(s) => self.snapshot = (s.clone(), self.core.applied()),
+                Output::Ledger { player, kind: Movement::CashOut, amount } => {
+                    *self.accounts.entry(*player).or_default() += *amount as i64
+                }
+                _ => {}
+            }
+        }
+        self.calls.push((Call::Apply(now, input, origin), out.clone()));
+        out
+    }
+
+    /// Runs the clock at `now`.
+    fn tick(&mut self, now: Millis) -> Vec<Output> {
+        let mut all = Vec::new();
+        loop {
+            let due = self.core.due(now);
+            self.calls.push((Call::Due(now), Vec::new()));
+            let input = match due {
+                None => return all,
+                Some(Due::StartHand) => {
+                    self.seeds += 1;
+                    let mut seed = [0u8; 32];
+                    seed[..8].copy_from_slice(&self.seeds.to_le_bytes());
+                    Input::StartHand { hand_id: Uuid::from_u128(u128::from(self.seeds)), seed: JournalSeed(Seed(seed)) }
+                }
+                Some(Due::Input(input)) => input,
+            };
+            all.extend(self.journal_apply(now, input, None));
+        }
+    }
+
+    /// A core rebuilt from the last snapshot and the journal after it.
+    fn rebuilt(&self, now: Millis) -> TableCore {
+        let mut core = TableCore::restore(TIMING, &self.snapshot.0, now).unwrap();
+        for e in self.journal.iter().filter(|e| e.n > self.snapshot.1) {
+            assert_eq!(e.n, core.applied() + 1);
+            core.apply(e.at, &e.input, None, &mut Vec::new()).unwrap();
+        }
+        core
+    }
+}
+
+fn origin_of(cmd: &Command) -> Option<(ConnId, Option<String>)> {
+    match cmd {
+        Command::Sit { conn, request_id, .. }
+        | Command::Act { conn, request_id, .. }
+        | Command::SitOut { conn, request_id, .. }
+        | Command::TopUp { conn, request_id, .. }
+        | Command::Leave { conn, request_id } => Some((*conn, request_id.clone())),
+        _ => None,
+    }
+}
+
+fn frames_to(out: &[Output], conn: ConnId) -> Vec<ServerMsg> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::Send { conn: c, frame } if *c == conn => Some(serde_json::from_str(frame).unwrap()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Seats `n` players (conn i = player i) with 2,000 chips each.
+fn seat_players(d: &mut Driver, n: u8) {
+    for i in 1..=n {
+        let conn = ConnId::from(i);
+        d.command(0, Command::Join { conn, who: who(u128::from(i)), request_id: None, watch: true, banned: false });
+        d.command(0, Command::Sit { conn, request_id: Some(format!("s{i}")), seat: Some(i), buy_in: 2_000 });
+    }
+}
+
+/// Plays `steps` clock ticks 50 ms apart; bots answer their prompts (some late, some never,
+/// some after a disconnect). Returns the time reached.
+fn play(d: &mut Driver, players: u8, steps: u64, bot_seed: u64, mut each: impl FnMut(&Driver, Millis)) -> Millis {
+    let mut bots: Vec<Bot> = (0..players).map(|i| Bot::new(bot_seed + u64::from(i))).collect();
+    let mut pending: Vec<(ConnId, ServerMsg)> = Vec::new();
+    let mut now = 0;
+    for step in 0..steps {
+        now = step * 50;
+        let mut out = d.tick(now);
+        for (conn, msg) in std::mem::take(&mut pending) {
+            if let ServerMsg::YourTurn { hand_id, seq, legal, .. } = msg {
+                let bot = &mut bots[usize::try_from(conn).unwrap() - 1];
+                let roll = bot.next_u64() % 20;
+                if roll == 0 {
+                    continue; // never answers: the clock acts
+                }
+                let action = bot.choose(&legal);
+                let key = format!("{conn}-{seq}");
+                let cmd = Command::Act { conn, request_id: None, hand_id, seq, key: key.clone(), action };
+                out.extend(d.command(now, cmd.clone()));
+                if roll == 1 {
+                    // The same request again: answered as a duplicate, applied once.
+                    let again = d.command(now, cmd);
+                    assert!(
+                        frames_to(&again, conn)
+                            .iter()
+                            .any(|m| matches!(m, ServerMsg::Ack { detail, .. } if detail.starts_with("duplicate")))
+                    );
+                }
+            }
+        }
+        for conn in 1..=ConnId::from(players) {
+            for msg in frames_to(&out, conn) {
+                if matches!(msg, ServerMsg::YourTurn { .. }) {
+                    pending.push((conn, msg));
+                }
+            }
+        }
+        each(d, now);
+    }
+    now
+}
+
+#[test]
+fn same_inputs_give_the_same_outputs_byte_for_byte() {
+    for variant in [Variant::Stud, Variant::Stud8, Variant::Razz] {
+        let mut d = Driver::new(variant);
+        seat_players(&mut d, 5);
+        // A watcher who leaves and a player who drops and comes back.
+        d.command(0, Command::Join { conn: 9, who: who(9), request_id: None, watch: true, banned: false });
+        let end = play(&mut d, 5, 600, 11, |_, _| {});
+        d.command(end, Command::Disconnect { conn: 9 });
+        assert!(d.core.status().1 >= 5, "{variant:?}: hands were played");
+        let frames: usize = d.calls.iter().flat_map(|(_, o)| o).filter(|o| matches!(o, Output::Send { .. })).count();
+        assert!(frames > 1_000, "{frames} frames");
+
+        // Replay the recorded calls into a fresh core: every output, frame bytes included.
+        let mut core = TableCore::new(TIMING, spec(variant), 0);
+        for (i, (call, expected)) in d.calls.iter().enumerate() {
+            let mut out = Vec::new();
+            match call {
+                Call::Handle(now, cmd) => {
+                    core.handle(*now, cmd.clone(), &mut out);
+                }
+                Call::Apply(now, input, origin) => core.apply(*now, input, origin.clone(), &mut out).unwrap(),
+                Call::Due(now) => {
+                    core.due(*now);
+                }
+            }
+            assert_eq!(&out, expected, "{variant:?}: call {i} {call:?}");
+        }
+    }
+}
+
+#[test]
+fn snapshot_plus_journal_rebuilds_the_table_after_every_input() {
+    for variant in [Variant::Stud, Variant::Stud8, Variant::Razz] {
+        let mut d = Driver::new(variant);
+        seat_players(&mut d, 4);
+        let mut checked = 0;
+        let mut mid_hand = 0;
+        play(&mut d, 4, 400, 5, |d, now| {
+            let rebuilt = d.rebuilt(now);
+            assert_eq!(rebuilt.fingerprint(), d.core.fingerprint(), "{variant:?} at {now}");
+            // At most one hand is replayed: the journal after the snapshot starts no second hand.
+            let starts =
+                d.journal.iter().filter(|e| e.n > d.snapshot.1 && matches!(e.input, Input::StartHand { .. })).count();
+            assert!(starts <= 1, "{starts} hands since the last snapshot");
+            checked += 1;
+            mid_hand += usize::from(d.core.in_play());
+        });
+        assert!(checked >= 400 && mid_hand > 100, "{checked} checks, {mid_hand} mid-hand");
+    }
+}
+
+#[test]
+fn chips_are_conserved_between_accounts_stacks_and_pots() {
+    let mut d = Driver::new(Variant::Stud8);
+    seat_players(&mut d, 6);
+    play(&mut d, 6, 800, 21, |d, _| {
+        let on_table: i64 = d.core.stacks().iter().map(|(_, c)| *c as i64).sum::<i64>() + d.core.pot() as i64;
+        let accounts: i64 = d.accounts.values().sum();
+        assert_eq!(on_table + accounts, 0, "every chip taken from an account is on the table");
+    });
+    // Everyone leaves: every chip goes back.
+    for i in 1..=6 {
+        d.command(40_000, Command::Leave { conn: i, request_id: None });
+    }
+    d.tick(50_000);
+    assert!(d.accounts.values().all(|c| *c == 0) || d.core.stacks().is_empty());
+    assert_eq!(d.accounts.values().sum::<i64>(), 0);
+}
+
+#[test]
+fn a_restored_hand_continues_with_the_same_id_cards_and_player_to_act() {
+    let mut d = Driver::new(Variant::Stud);
+    seat_players(&mut d, 3);
+    let mut now = 0;
+    while !d.core.in_play() {
+        now += 50;
+        d.tick(now);
+    }
+    let before = d.core.fingerprint();
+    let (hand, _) = d.core.status();
+    // The process dies here; a new one rebuilds and resumes.
+    let mut core = d.rebuilt(now + 5_000);
+    assert_eq!(core.fingerprint(), before);
+    assert_eq!(core.status().0, hand);
+    let mut out = Vec::new();
+    core.apply(now + 5_000, &Input::Resume, None, &mut out).unwrap();
+    // The player to act has a whole clock again, from the restart.
+    let deadline = core.wake_at().unwrap();
+    assert_eq!(deadline, now + 5_000 + 1_000 + 2_000, "action time plus time bank from the restart");
+    // A player reconnecting gets a snapshot of that hand and their prompt.
+    let to_act = core.to_act_seat().unwrap();
+    let conn = 77;
+    let w = who(u128::from(to_act));
+    core.handle(now + 5_100, Command::Join { conn, who: w, request_id: None, watch: false, banned: false }, &mut out);
+    let msgs = frames_to(&out, conn);
+    assert!(matches!(&msgs[0], ServerMsg::Snapshot { table, .. } if table.hand.as_ref().map(|h| h.hand_id) == hand));
+    assert!(msgs.iter().any(|m| matches!(m, ServerMsg::YourTurn { .. })), "{msgs:?}");
+}
+
+#[test]
+fn a_journal_that_does_not_fit_is_refused_not_applied() {
+    let mut d = Driver::new(Variant::Razz);
+    seat_players(&mut d, 2);
+    let mut core = d.rebuilt(0);
+    // Seat 1 is taken: a second sit there is not something this table journaled.
+    let bad = Input::Sit { seat: 1, who: who(5), buy_in: 1_000 };
+    let err = core.apply(10, &bad, None, &mut Vec::new()).unwrap_err();
+    assert!(err.to_string().contains("cannot be applied"), "{err}");
+    // Another version's entry does not decode.
+    let text = Entry { v: JOURNAL_VERSION + 1, n: 1, at: 0, input: Input::Resume }.encode();
+    assert!(matches!(Entry::decode(&text), Err(crate::RestoreError::Version(_))));
+    assert!(matches!(Entry::decode("{not json"), Err(crate::RestoreError::Corrupt(_))));
+    assert!(TableCore::restore(TIMING, "[]", 0).is_err());
+}
+
+#[test]
+fn a_timeout_folds_and_sits_out_and_a_disconnect_shortens_the_clock_to_the_grace() {
+    let mut d = Driver::new(Variant::Stud);
+    seat_players(&mut d, 3);
+    let mut now = 0;
+    while !d.core.in_play() {
+        now += 50;
+        d.tick(now);
+    }
+    let seat = d.core.to_act_seat().unwrap();
+    let full = d.core.wake_at().unwrap();
+    assert_eq!(full, now + 1_000 + 2_000);
+    d.command(now + 10, Command::Disconnect { conn: ConnId::from(seat) });
+    assert_eq!(d.core.wake_at(), Some(now + 10 + 500), "the grace");
+    let out = d.tick(now + 510);
+    assert!(out.iter().any(|o| matches!(o, Output::Metric(crate::Metric::Timeout))));
+    // Coming back restores the clock (for the next turn the bank is spent).
+    d.command(
+        now + 600,
+        Command::Join { conn: 50, who: who(u128::from(seat)), request_id: None, watch: false, banned: false },
+    );
+    let frames = frames_to(&d.calls.last().unwrap().1, 50);
+    assert!(matches!(frames[0], ServerMsg::Snapshot { .. }));
+}
+
+#[test]
+fn refusals_are_typed_and_change_nothing() {
+    let mut d = Driver::new(Variant::Stud);
+    seat_players(&mut d, 2);
+    let applied = d.core.applied();
+    let cases = [
+        (
+            Command::Sit { conn: 1, request_id: Some("a".into()), seat: Some(2), buy_in: 2_000 },
+            ErrorCode::AlreadySeated,
+        ),
+        (Command::Sit { conn: 99, request_id: Some("b".into()), seat: Some(3), buy_in: 2_000 }, ErrorCode::NotSeated),
+        (Command::TopUp { conn: 99, request_id: Some("c".into()), amount: 10 }, ErrorCode::NotSeated),
+        (Command::TopUp { conn: 1, request_id: Some("d".into()), amount: 9_000 }, ErrorCode::BuyInOutOfRange),
+        (
+            Command::Act {
+                conn: 1,
+                request_id: Some("e".into()),
+                hand_id: Uuid::nil(),
+                seq: 0,
+                key: "k".into(),
+                action: stud_engine::Action::Fold,
+            },
+            ErrorCode::Stale,
+        ),
+    ];
+    for (cmd, code) in cases {
+        let conn = match &cmd {
+            Command::Sit { conn, .. } | Command::TopUp { conn, .. } | Command::Act { conn, .. } => *conn,
+            _ => unreachable!(),
+        };
+        let out = d.command(10, cmd);
+        let msgs = frames_to(&out, conn);
+        assert!(matches!(&msgs[..], [ServerMsg::Error { code: c, .. }] if *c == code), "{msgs:?}");
+    }
+    assert_eq!(d.core.applied(), applied, "nothing was journaled");
+    // A third player who watches sits: journaled with the debit.
+    d.command(10, Command::Join { conn: 3, who: who(3), request_id: None, watch: true, banned: false });
+    let mut out = Vec::new();
+    let decision = d.core.handle(10, Command::Sit { conn: 3, request_id: None, seat: None, buy_in: 1_500 }, &mut out);
+    assert!(
+        matches!(decision, Decision::Journal { input: Input::Sit { seat: 3, .. }, debit: Some((p, 1_500)) } if p == who(3).player_id),
+        "{decision:?}"
+    );
+}
