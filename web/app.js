@@ -1035,7 +1035,7 @@ function onSnapshot(m) {
   setMoneyMode(displayOf(m.table));
   const h = m.table.hand;
   if (h && tb.hand?.id !== h.hand_id && h.view.phase !== 'over') addLog(() => t('log_hand_progress', { number: h.number }), 'hand-start');
-  const names = tb.hand?.id === h?.hand_id ? tb.hand.names : nameMap(m.table.seats);
+  const names = h && tb.hand?.id === h.hand_id ? { ...nameMap(m.table.seats), ...tb.hand.names } : nameMap(m.table.seats);
   tb.hand = h && {
     id: h.hand_id, number: h.number, view: h.view, toAct: h.view.to_act ?? null, names,
     deadlineAt: h.deadline_ms == null ? null : now() + h.deadline_ms, deadlineTotal: h.deadline_ms ?? null,
@@ -1225,7 +1225,7 @@ function cardElement(seen, size = '') {
   return el('div', {
     'data-testid': 'card', 'data-card': seen.card, 'data-down': down,
     class: `card suit-${suit} ${size}`, role: 'img', 'aria-label': cardName(seen.card), title: cardName(seen.card),
-  }, el('span', { class: 'corner', 'aria-hidden': 'true' }, el('span', { class: 'rank', text: r }), el('span', { class: 'suit', text: SUIT_SYMBOLS[suit] })),
+  }, el('span', { class: 'corner', 'aria-hidden': 'true' }, el('span', { class: r === '10' ? 'rank ten' : 'rank', text: r }), el('span', { class: 'suit', text: SUIT_SYMBOLS[suit] })),
   el('span', { class: 'pip', 'aria-hidden': 'true', text: SUIT_SYMBOLS[suit] }));
 }
 
@@ -1283,7 +1283,7 @@ function seatElement(tb, n, count) {
   if (info && !info.connected) tags.push(t('away'));
   if (info?.sitting_out) tags.push(t('sitting_out'));
   if (live && sv.all_in) tags.push(t('all_in'));
-  node.append(
+  node.append(...[
     el('div', { class: 'seat-head' },
       el('span', { 'data-testid': 'seat-name', class: 'seat-name', text: info?.name ?? seatNames(tb)[n] ?? t('seat_n', { n }) }),
       el('span', {
@@ -1297,7 +1297,8 @@ function seatElement(tb, n, count) {
     // stack + committed is what the seat had when the hand began.
     el('div', { 'data-testid': 'seat-bet', 'data-amount': bet, class: `bet${bet ? '' : ' zero'}${bet && bet !== tb.bets?.[n] ? ' moved' : ''}` }, bet ? [chips(bet), el('span', { text: money(bet) })] : []),
     el('div', { class: 'seat-foot' }, seatFoot(sv)),
-    tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('div', { class: 'timer', 'data-testid': 'seat-timer', 'aria-hidden': 'true' }, el('div', { class: 'timer-fill' })) : null);
+    tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('div', { class: 'timer', 'data-testid': 'seat-timer', 'aria-hidden': 'true' }, el('div', { class: 'timer-fill' })) : null,
+  ].filter(Boolean));
   return node;
 }
 
@@ -1473,17 +1474,24 @@ function renderPreActions() {
   const h = tb?.hand;
   const mine = h?.view.seats.find((s) => s.seat === tb.info?.your_seat);
   const show = Boolean(h && mine && !mine.folded && !mine.all_in && h.view.phase === 'betting' && !(state.prompt && !state.prompt.sent));
+  // Drawn again only when something it shows changed (keeps the keyboard focus on a box).
+  const keyOf = () => JSON.stringify([show, state.pre?.kind ?? null, state.autoBringIn, h?.view.street ?? null, lang]);
+  const key = keyOf();
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
   box.hidden = !show;
   if (!show) return box.replaceChildren();
   const box1 = (kind, label, checked, onchange) => el('label', { class: 'pre' },
     el('input', { type: 'checkbox', 'data-testid': 'pre-action', 'data-pre': kind, checked: checked || null, onchange }), ` ${label}`);
+  // A tick updates the boxes in place (one of the three at most), not by drawing them again.
   const pick = (kind) => (e) => {
     state.pre = e.target.checked ? { kind, bet: h.view.current_bet } : null;
-    renderPreActions();
+    for (const input of box.querySelectorAll('input[data-pre]')) if (input.dataset.pre !== 'bring_in') input.checked = input.dataset.pre === state.pre?.kind;
+    box.dataset.key = keyOf();
   };
   const parts = ['check_fold', 'check', 'call_any'].map((k) => box1(k, t(`pre_${k}`), state.pre?.kind === k, pick(k)));
   if (h.view.street === 'third') {
-    parts.push(box1('bring_in', t('pre_bring_in'), state.autoBringIn, (e) => { state.autoBringIn = e.target.checked; }));
+    parts.push(box1('bring_in', t('pre_bring_in'), state.autoBringIn, (e) => { state.autoBringIn = e.target.checked; box.dataset.key = keyOf(); }));
   }
   box.setAttribute('aria-label', t('pre_actions'));
   box.replaceChildren(...parts);
@@ -1732,7 +1740,7 @@ function applyTranslations() {
   const sound = $('sound-toggle');
   sound.setAttribute('aria-pressed', String(prefs.sound));
   sound.title = prefs.sound ? t('sound_on') : t('sound_off');
-  sound.querySelector('.sound-icon').textContent = prefs.sound ? '🔔' : '🔕';
+  sound.classList.toggle('muted-sound', !prefs.sound);
   setStatus($('status').dataset.state);
 }
 
