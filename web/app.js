@@ -906,7 +906,8 @@ function renderLobby() {
     cells[2].title = stakesLine(x.config);
     cells[3].textContent = `${x.seats_taken}/${x.seats ?? 8}`;
     cells[3].title = (x.players || []).join(', ');
-    row.querySelector('.range').textContent = ` ${money(x.min_buy_in)}–${money(x.max_buy_in)}`;
+    row.querySelector('.range').textContent = ` (${money(x.min_buy_in)}–${money(x.max_buy_in)})`;
+    row.querySelector('.as-money').textContent = ` = ${money(Number(row.querySelector('[data-testid=buy-in]').value))}`;
     row.querySelector('[data-testid=sit]').textContent = t('sit');
     row.querySelector('[data-testid=watch]').textContent = t('watch');
     row.querySelector('[data-testid=buy-in]').setAttribute('aria-label', `${t('buy_in')} ${x.name}`);
@@ -919,13 +920,15 @@ function renderLobby() {
 }
 
 function tableRow(x) {
+  // The buy-in is typed in chips (cents), as the protocol counts; its money value is shown beside.
   const buyIn = el('input', {
     'data-testid': 'buy-in', type: 'number', min: x.min_buy_in, max: x.max_buy_in, step: 1, value: x.min_buy_in,
     'aria-label': t('buy_in'),
+    oninput: (e) => { e.target.nextElementSibling.textContent = ` = ${money(Number(e.target.value))}`; },
   });
   return el('tr', { 'data-testid': 'table-row', 'data-table-id': x.id, 'data-variant': x.variant },
     el('td'), el('td'), el('td', { class: 'num' }), el('td', { class: 'num' }),
-    el('td', {}, buyIn, el('span', { class: 'range' })),
+    el('td', {}, buyIn, el('span', { class: 'as-money', 'aria-live': 'polite' }), el('span', { class: 'range' })),
     el('td', { class: 'row-buttons' },
       el('button', { 'data-testid': 'sit', type: 'button', text: t('sit'), onclick: () => takeSeat(x.id, Number(buyIn.value), x.code) }),
       el('button', { 'data-testid': 'watch', type: 'button', text: t('watch'), onclick: () => watch(x.id, x.code) })));

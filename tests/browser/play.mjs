@@ -247,6 +247,7 @@ class Player {
     this.acts = []; // every `act` frame the page sent: {seq, kind, clicked}
     this.clickedSeqs = new Set(); // prompts answered by a click of the bot
     this.forcePick = null; // the bot's next choice, when a check needs it
+    this.resultChecks = []; // the result strip, 3.5 s after each hand_result
     PLAYERS.push(this);
     this.logSeen = new Set(); // every [data-testid=log-line] text seen
     this.lastResultAt = 0;
@@ -314,6 +315,12 @@ class Player {
         this.promptState = 'other';
         break;
       case 'hand_result':
+        // The result stays up at least 4 s: still there 3.5 s later (the next hand has begun).
+        setTimeout(() => {
+          if (this.stop) return;
+          this.page.locator('[data-testid=result-strip]').evaluate((e) => ({ visible: e.checkVisibility(), text: e.textContent }))
+            .then((r) => this.resultChecks.push({ hand: m.hand_id, started: this.current !== m.hand_id, ...r }), () => {});
+        }, 3500);
         this.hand(m.hand_id).ended = true;
         this.lastResultAt = Date.now();
         this.results.push(m.hand_id);
@@ -360,6 +367,7 @@ class Player {
         statusText: q('status')?.textContent.trim() ?? null,
         turn: q('turn')?.textContent.trim() ?? '',
         clock: q('clock')?.textContent.trim() ?? '',
+        yourTurn: document.body.dataset.yourTurn === 'true',
       };
     });
   }
@@ -380,6 +388,7 @@ async function checkPrompt(p, opp, prompt) {
     const s = await p.snapshot();
     const shown = sortedKeys(s.actions.map((a) => legalKey(a.action, a.amount === null ? null : Number(a.amount))));
     check(shown === sortedKeys(legal), `[data-testid=actions] buttons are {${shown}}, the legal actions are {${sortedKeys(legal)}}`);
+    check(s.yourTurn, 'body[data-your-turn] is not set at a prompt (the title flash and sound)');
     check(s.status === 'connected', `[data-testid=status] data-state is ${JSON.stringify(s.status)}, expected "connected"`);
     check(s.logLines.length > 0, '[data-testid=log] has no [data-testid=log-line] during a hand');
     const mine = s.seats.filter((x) => x.me);
@@ -486,6 +495,16 @@ async function bot(p, opp) {
     const amount = choice.amount === null ? '' : `[data-amount="${choice.amount}"]`;
     p.clickedSeq = prompt.seq;
     p.clickedSeqs.add(prompt.seq);
+    // Keyboard play: now and then Bob presses "c" (check or call) instead of clicking.
+    if (p.name === 'Bob' && p.clicks % 4 === 2 && ['check', 'call'].includes(pick)) {
+      const before = p.acts.length;
+      await p.page.locator('body').press('c');
+      await until(`${p.name}: the "c" key sends ${pick}`, async () => p.acts.length > before, 5000, 50);
+      check(p.acts[before].kind === pick && p.acts[before].seq === prompt.seq, `${p.name}: the "c" key sent ${JSON.stringify(p.acts[before])}, expected ${pick} at seq ${prompt.seq}`);
+      p.keys = (p.keys ?? 0) + 1;
+      p.clicks += 1;
+      continue;
+    }
     await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${pick}"]${amount}`).click({ timeout: 5000 });
     p.clicks += 1;
   }
@@ -671,6 +690,7 @@ async function reconnect(b, relay) {
   const cut = relay.cut();
   log(`${b.name}: offline; ${cut / 2} connection(s) cut`);
   await until(`${b.name}: [data-testid=status] data-state "reconnecting" after the connection dropped`, async () => (await status.getAttribute('data-state')) === 'reconnecting', 10000, 50);
+  check(await b.page.locator('[data-testid=connection-banner]').isVisible(), `${b.name}: no [data-testid=connection-banner] while reconnecting`);
   const text = (await status.textContent()).trim().toLowerCase();
   check(text.includes('reconnecting'), `${b.name}: [data-testid=status] text is ${JSON.stringify(text)} while reconnecting`);
   await b.shot('reconnecting', 'reconnecting.png', { fullPage: false });
@@ -682,6 +702,7 @@ async function reconnect(b, relay) {
   const text2 = (await status.textContent()).trim().toLowerCase();
   check(text2.includes('connected') && !text2.includes('reconnecting'), `${b.name}: [data-testid=status] text is ${JSON.stringify(text2)} once reconnected`);
   check(b.sockets > before, `${b.name}: no new WebSocket was opened`);
+  check(!(await b.page.locator('[data-testid=connection-banner]').isVisible()), `${b.name}: the connection banner is still shown once connected`);
   await sleep(1000);
   b.offlineWindow[1] = Date.now();
   log(`${b.name}: reconnected (${b.sockets} sockets so far)`);
@@ -798,6 +819,30 @@ async function lobby(p) {
   check(MONEY.test(balance), `[data-testid=balance] shows ${JSON.stringify(balance)}, expected dollars like "$1,000"`);
   await checkAxe(p, 'in the lobby');
   log(`${p.name}: lobby sorts, filters, keeps its order; balance ${balance}`);
+}
+
+// The four-colour deck and the sound switch, kept across a reload.
+async function preferences(p) {
+  const page = p.page;
+  await page.locator('[data-testid=four-colour]').check();
+  const sound = page.locator('[data-testid=sound-toggle]');
+  check((await sound.getAttribute('aria-pressed')) === 'true', 'the sound is not on by default');
+  await sound.click();
+  check((await sound.getAttribute('aria-pressed')) === 'false', 'the sound switch does not mute');
+  const colours = () => page.evaluate(() => {
+    const d = document.querySelector('[data-testid=card][data-card$=d]');
+    return { four: document.body.classList.contains('four-colour'), diamond: d ? getComputedStyle(d).color : null };
+  });
+  const c = await colours();
+  check(c.four, 'the four-colour class is not on the page');
+  if (c.diamond) check(c.diamond === 'rgb(21, 83, 184)', `a diamond is ${c.diamond} in the four-colour deck, expected blue`);
+  await page.reload();
+  await until(`${p.name}: the table again after a reload`, async () => (await page.locator('[data-testid=seat][data-me=true]').count()) === 1, 15000);
+  check(await page.locator('[data-testid=four-colour]').isChecked(), 'the four-colour deck is off after a reload');
+  check((await sound.getAttribute('aria-pressed')) === 'false', 'the sound is on again after a reload');
+  await page.locator('[data-testid=four-colour]').uncheck();
+  await sound.click();
+  log(`${p.name}: four-colour deck and sound switch work and last`);
 }
 
 // Two more people at a fast table (made through the operator API: 1.5 s to act, 1.5 s of time
@@ -945,8 +990,18 @@ async function main() {
       check(lines.length > 0, `${p.name}: [data-testid=log] never had a line`);
       check(lines.some((l) => /^(Ann|Bob) wins \$[\d,]+(\.\d\d)?\b/.test(l)), `${p.name}: no [data-testid=log-line] ever said who wins (e.g. "Ann wins $3.60 with ..."); lines seen: ${JSON.stringify(lines.slice(-8))}`);
     }
+    for (const p of players) {
+      const rc = p.resultChecks;
+      check(rc.length > 0, `${p.name}: the result strip was never looked at`);
+      const bad = rc.filter((r) => !r.visible || !/ wins \$/.test(r.text));
+      check(bad.length === 0, `${p.name}: the result strip 3.5 s after a hand's result: ${JSON.stringify(bad)}`);
+      check(rc.some((r) => r.started), `${p.name}: no result strip was seen into the next hand`);
+    }
+    log(`result strip up 3.5 s after the result: ${a.resultChecks.length} + ${b.resultChecks.length} checks; ${b.name} played ${b.keys ?? 0} action(s) by keyboard`);
+    check((b.keys ?? 0) > 0, `${b.name} never played by keyboard`);
     await lastHand(a);
     await languages(a);
+    await preferences(a);
     await fast;
     if (aborted) throw aborted;
 
