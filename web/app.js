@@ -226,8 +226,8 @@ export function signedMoney(cents, mode = moneyMode, code = lang) {
 }
 
 /** "$2/$4": the small and big bet. */
-export const limits = (c) => `${money(c.small_bet)}/${money(c.big_bet)}`;
-export const stakesLine = (c) => t('stakes_line', { ante: money(c.ante), bring_in: money(c.bring_in), small: money(c.small_bet), big: money(c.big_bet) });
+export const limits = (c, mode = moneyMode) => `${money(c.small_bet, mode)}/${money(c.big_bet, mode)}`;
+export const stakesLine = (c, mode = moneyMode) => t('stakes_line', { ante: money(c.ante, mode), bring_in: money(c.bring_in, mode), small: money(c.small_bet, mode), big: money(c.big_bet, mode) });
 
 /** The table's display setting, if the server sends one (TableState/TableSummary `display`). */
 export const displayOf = (x) => (x?.display === 'chips' || x?.chips_display === true ? 'chips' : 'cash');
@@ -902,12 +902,13 @@ function renderLobby() {
     const cells = row.children;
     cells[0].textContent = x.code ? `${x.name} (${t('private')})` : x.name;
     cells[1].textContent = variantName(x.variant);
-    cells[2].textContent = limits(x.config);
-    cells[2].title = stakesLine(x.config);
+    const mode = displayOf(x);
+    cells[2].textContent = limits(x.config, mode);
+    cells[2].title = stakesLine(x.config, mode);
     cells[3].textContent = `${x.seats_taken}/${x.seats ?? 8}`;
     cells[3].title = (x.players || []).join(', ');
-    row.querySelector('.range').textContent = ` (${money(x.min_buy_in)}–${money(x.max_buy_in)})`;
-    row.querySelector('.as-money').textContent = ` = ${money(Number(row.querySelector('[data-testid=buy-in]').value))}`;
+    row.querySelector('.range').textContent = ` (${money(x.min_buy_in, mode)}–${money(x.max_buy_in, mode)})`;
+    row.querySelector('.as-money').textContent = ` = ${money(Number(row.querySelector('[data-testid=buy-in]').value), mode)}`;
     row.querySelector('[data-testid=sit]').textContent = t('sit');
     row.querySelector('[data-testid=watch]').textContent = t('watch');
     row.querySelector('[data-testid=buy-in]').setAttribute('aria-label', `${t('buy_in')} ${x.name}`);
@@ -924,7 +925,7 @@ function tableRow(x) {
   const buyIn = el('input', {
     'data-testid': 'buy-in', type: 'number', min: x.min_buy_in, max: x.max_buy_in, step: 1, value: x.min_buy_in,
     'aria-label': t('buy_in'),
-    oninput: (e) => { e.target.nextElementSibling.textContent = ` = ${money(Number(e.target.value))}`; },
+    oninput: (e) => { e.target.nextElementSibling.textContent = ` = ${money(Number(e.target.value), displayOf(x))}`; },
   });
   return el('tr', { 'data-testid': 'table-row', 'data-table-id': x.id, 'data-variant': x.variant },
     el('td'), el('td'), el('td', { class: 'num' }), el('td', { class: 'num' }),
@@ -1037,7 +1038,7 @@ function onSnapshot(m) {
   tb.info = m.table;
   setMoneyMode(displayOf(m.table));
   const h = m.table.hand;
-  if (h && tb.hand?.id !== h.hand_id && h.view.phase !== 'over') addLog(() => t('log_hand_progress', { number: h.number }), 'hand-start');
+  const fresh = h && tb.loggedHand !== h.hand_id && h.view.phase !== 'over';
   const names = h && tb.hand?.id === h.hand_id ? { ...nameMap(m.table.seats), ...tb.hand.names } : nameMap(m.table.seats);
   tb.hand = h && {
     id: h.hand_id, number: h.number, view: h.view, toAct: h.view.to_act ?? null, names,
@@ -1045,6 +1046,18 @@ function onSnapshot(m) {
     bankMs: h.time_bank_ms ?? null,
   };
   if (h) rememberNames(h.hand_id, names);
+  if (fresh) {
+    // Joining mid-hand (or after a reload): the hand so far, if the server sends its events
+    // (`HandState.events`, redacted for this viewer), else a line saying it is in progress.
+    tb.loggedHand = h.hand_id;
+    addLog(() => t('log_hand_progress', { number: h.number }), 'hand-start');
+    if (Array.isArray(h.events)) {
+      const ctx = { deals: [] };
+      for (const ev of h.events) for (const line of describeEvent(ev, ctx, whoAt(tb))) addLog(line, lineClass(ev));
+      tb.log.deals = ctx.deals;
+    }
+  }
+  if (h && Array.isArray(h.pots)) tb.hand.serverPots = h.pots;
   // The snapshot carries our legal actions: a prompt can be rebuilt from it (seq = now).
   const legal = h?.view.legal_actions ?? [];
   if (h && legal.length && h.view.to_act === m.table.your_seat) {
@@ -1088,6 +1101,7 @@ function onHandStarted(m, tb) {
   const variant = tb.info?.config.variant ?? 'stud';
   const names = nameMap(tb.info?.seats);
   tb.hand = { id: m.hand_id, number: m.number, toAct: null, deadlineAt: null, names, view: emptyView(variant) };
+  tb.loggedHand = m.hand_id;
   rememberNames(m.hand_id, names);
   tb.log.deals = [];
   state.pre = null;
@@ -1109,6 +1123,10 @@ function onEvent(m, tb) {
     send({ type: 'snapshot', table_id: tb.id }); // an event for a seat we do not know: resync
     return;
   }
+  // The pots as the server counts them, if it sends them with the event (`pots`, main pot
+  // first, side pots split only at all-in levels); else the page's own sum (see buildPots).
+  if (Array.isArray(m.pots)) tb.hand.serverPots = m.pots;
+  if (tb.hand.serverPots) tb.hand.view.pots = tb.hand.serverPots;
   for (const line of describeEvent(ev, tb.log, whoAt(tb))) addLog(line, lineClass(ev));
   // Someone acted (or the clock did for them): nobody is to act until the next prompt.
   if (ACTION_EVENTS.includes(ev.event)) {
@@ -1322,7 +1340,7 @@ function renderCenter(tb) {
   const pot = $('pot');
   pot.dataset.amount = String(total);
   // With a player all in, the main and side pots are listed under the total.
-  const split = sidePots(view);
+  const split = tb.hand?.serverPots ?? sidePots(view);
   const who = whoAt(tb);
   const listed = split.length > 1 ? split.map((p, i) => el('div', {
     'data-testid': i === 0 ? null : 'side-pot', 'data-amount': p.amount, class: 'side-pot',

@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import Ajv2020 from 'ajv/dist/2020.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -39,6 +40,19 @@ const OPERATOR_KEY = 'browser-test-operator-key-0123456789';
 const MONEY = /^-?\$\d{1,3}(,\d{3})*(\.\d\d)?$/;
 const usd = (cents) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 }).format(cents / 100);
 const OVERALL_MS = 8 * 60 * 1000;
+
+// Every frame a page receives or sends is checked against proto/schema.json (the wire types
+// the page may rely on: ServerMsg in, ClientMsg out).
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+ajv.addSchema(JSON.parse(readFileSync(path.join(ROOT, 'proto', 'schema.json'), 'utf8')), 'protocol');
+const VALID = { in: ajv.getSchema('protocol#/$defs/ServerMsg'), out: ajv.getSchema('protocol#/$defs/ClientMsg') };
+let framesChecked = 0;
+function checkFrame(p, dir, m) {
+  framesChecked += 1;
+  if (VALID[dir](m)) return;
+  const e = VALID[dir].errors.slice(0, 2).map((x) => `${x.instancePath} ${x.message}`).join('; ');
+  p.errors.push(`a ${dir === 'in' ? 'received' : 'sent'} frame does not match proto/schema.json (${e}): ${JSON.stringify(m).slice(0, 300)}`);
+}
 
 const t0 = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s]`, ...a);
@@ -270,6 +284,7 @@ class Player {
       ws.on('framesent', ({ payload }) => {
         try {
           const m = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
+          checkFrame(this, 'out', m);
           if (m.type === 'act') this.acts.push({ seq: m.seq, kind: m.action.kind, at: Date.now() });
         } catch {
           // not JSON: not ours to check
@@ -293,6 +308,7 @@ class Player {
     } catch {
       return;
     }
+    checkFrame(this, 'in', m);
     switch (m.type) {
       case 'hand_started':
         this.hand(m.hand_id).number = m.number;
@@ -859,7 +875,7 @@ async function fastTable(browser, addr) {
   const body = await res.json();
   check(res.ok && body.id, `creating the fast table: ${res.status} ${JSON.stringify(body)}`);
   const people = [];
-  for (const name of ['Cat', 'Dan']) {
+  for (const name of ['Dan', 'Cat']) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const p = new Player(name, context, await context.newPage());
     people.push(p);
@@ -868,10 +884,20 @@ async function fastTable(browser, addr) {
     await p.page.locator('[data-testid=start]').click();
     const row = p.page.locator(`[data-testid=table-row][data-table-id="${body.id}"]`);
     await until(`${name}: the fast table in the lobby`, async () => (await row.count()) === 1, 15000);
-    await row.locator('[data-testid=sit]').click();
+    if (name === 'Dan') {
+      await row.locator('[data-testid=sit]').click();
+    } else {
+      // Cat watches first: the empty seats are "Sit here" spots; she takes one of them.
+      await row.locator('[data-testid=watch]').click();
+      const spots = p.page.locator('[data-testid=seat][data-empty=true] [data-testid=sit-here]');
+      await until('Cat, watching: 7 "Sit here" spots', async () => (await spots.count()) === 7, 10000);
+      const seat = await spots.nth(2).evaluate((b) => b.closest('[data-testid=seat]').getAttribute('data-seat'));
+      await spots.nth(2).click();
+      await until(`Cat: seated at seat ${seat} from its "Sit here" spot`, async () => (await p.page.locator(`[data-testid=seat][data-me=true][data-seat="${seat}"]`).count()) === 1, 10000);
+    }
     await until(`${name}: seated at the fast table`, async () => (await p.page.locator('[data-testid=seat][data-me=true]').count()) === 1, 10000);
   }
-  const [cat, dan] = people;
+  const [dan, cat] = people;
   // The clock on the seat to act, seen by both; in the bank's colour on the actor's own page.
   await until('the fast table: a [data-testid=seat-timer] on both pages', async () =>
     (await cat.page.locator('[data-testid=seat-timer]').count()) === 1 && (await dan.page.locator('[data-testid=seat-timer]').count()) === 1, 15000, 50);
@@ -1009,6 +1035,7 @@ async function main() {
       if (p.ignored.length) log(`${p.name}: ${p.ignored.length} network error(s) in the console while deliberately offline, ignored: ${JSON.stringify(p.ignored)}`);
     }
     checkConsole();
+    log(`${framesChecked} WebSocket frames matched proto/schema.json`);
     log(`hands finished: ${a.name} saw ${a.results.length}, ${b.name} saw ${b.results.length}; showdowns: ${a.order.filter((id) => a.hands.get(id).showdown).length}; actions clicked: ${a.clicks} + ${b.clicks}`);
     console.log('screenshots:');
     for (const p of players) for (const f of Object.values(p.shots)) console.log(`  ${path.relative(process.cwd(), f)}`);
