@@ -64,7 +64,7 @@ const EN = {
   result_wins: '{who} wins {amount}', strength: 'Your hand: {hand}',
   variant_stud: 'Stud', variant_stud8: 'Stud Hi/Lo', variant_razz: 'Razz',
   street_third: '3rd street', street_fourth: '4th street', street_fifth: '5th street', street_sixth: '6th street', street_seventh: '7th street',
-  stakes_line: 'ante {ante} · bring-in {bring_in} · {small}/{big}', turn_title: '● Your turn',
+  stakes_line: 'ante {ante} · bring-in {bring_in}', turn_title: '● Your turn',
   card_back: 'Face-down card', card_name: '{rank} of {suit}',
   suit_c: 'clubs', suit_d: 'diamonds', suit_h: 'hearts', suit_s: 'spades',
   rank: ['Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Jack', 'Queen', 'King', 'Ace'],
@@ -113,7 +113,7 @@ const IT = {
   result_wins: '{who} vince {amount}', strength: 'La tua mano: {hand}',
   variant_stud: 'Stud', variant_stud8: 'Stud Hi/Lo', variant_razz: 'Razz',
   street_third: '3ª strada', street_fourth: '4ª strada', street_fifth: '5ª strada', street_sixth: '6ª strada', street_seventh: '7ª strada',
-  stakes_line: 'ante {ante} · bring-in {bring_in} · {small}/{big}', turn_title: '● Tocca a te',
+  stakes_line: 'ante {ante} · bring-in {bring_in}', turn_title: '● Tocca a te',
   card_back: 'Carta coperta', card_name: '{rank} di {suit}',
   suit_c: 'fiori', suit_d: 'quadri', suit_h: 'cuori', suit_s: 'picche',
   rank: ['Due', 'Tre', 'Quattro', 'Cinque', 'Sei', 'Sette', 'Otto', 'Nove', 'Dieci', 'Fante', 'Regina', 'Re', 'Asso'],
@@ -163,7 +163,7 @@ const HU = {
   result_wins: '{who} nyer: {amount}', strength: 'A kezed: {hand}',
   variant_stud: 'Stud', variant_stud8: 'Stud Hi/Lo', variant_razz: 'Razz',
   street_third: '3. utca', street_fourth: '4. utca', street_fifth: '5. utca', street_sixth: '6. utca', street_seventh: '7. utca',
-  stakes_line: 'ante {ante} · bring-in {bring_in} · {small}/{big}', turn_title: '● Te következel',
+  stakes_line: 'ante {ante} · bring-in {bring_in}', turn_title: '● Te következel',
   card_back: 'Lefordított lap', card_name: '{suit} {rank}',
   suit_c: 'treff', suit_d: 'káró', suit_h: 'kőr', suit_s: 'pikk',
   rank: ['kettes', 'hármas', 'négyes', 'ötös', 'hatos', 'hetes', 'nyolcas', 'kilences', 'tízes', 'bubi', 'dáma', 'király', 'ász'],
@@ -1260,7 +1260,7 @@ function renderTable() {
   const tb = state.table;
   if (!tb || !tb.info) return;
   $('table-name').textContent = tb.info.name;
-  $('table-stakes').textContent = `${variantName(tb.info.config.variant)} · ${limits(tb.info.config)} · ${stakesLine(tb.info.config)}`;
+  $('table-stakes').textContent = `${variantName(tb.info.config.variant)} ${limits(tb.info.config)} · ${stakesLine(tb.info.config)}`;
   const count = tb.info.seat_count ?? state.lobby.find((x) => x.id === tb.id)?.seats ?? 8;
   const seats = [];
   for (let n = 1; n <= count; n += 1) seats.push(seatElement(tb, n, count));

@@ -319,6 +319,9 @@ class Player {
         const h = this.hand(m.hand_id);
         const e = m.event || {};
         if (e.event === 'dealt') h.dealt.push({ seat: e.seat, card: e.card, up: e.up });
+        else if (e.event === 'bring_in') h.bringIn = e.seat;
+        else if (e.event === 'street_started' && e.street !== 'third') h.bringIn = null;
+        else if (e.event === 'hand_ended') h.bringIn = null;
         else if (e.event === 'showdown') h.showdown = true;
         else if (e.event === 'shown') h.shown.set(e.seat, e.cards);
         break;
@@ -366,6 +369,8 @@ class Player {
         stack: q('seat-stack', s)?.getAttribute('data-amount') ?? null,
         stackText: q('seat-stack', s)?.textContent.trim() ?? null,
         folded: s.getAttribute('data-folded') === 'true',
+        bringIn: Boolean(q('bring-in-tag', s)),
+        animations: qa('card', s).map((c) => getComputedStyle(c).animationName),
         cards: qa('card', s).map((c) => ({ card: c.getAttribute('data-card'), down: c.getAttribute('data-down') === 'true' })),
       }));
       const actions = qa('action', q('actions') || document.createElement('div')).map((b) => ({
@@ -447,6 +452,17 @@ async function checkPrompt(p, opp, prompt) {
     const total = occupied.reduce((n, x) => n + Number(x.stack), 0) + Number(s.pot);
     const want = p.buyIn + opp.buyIn;
     check(total === want, `stacks ${occupied.map((x) => `seat ${x.seat}: ${x.stack}`).join(', ')} + pot ${s.pot} = ${total}, expected the buy-ins ${want}`);
+    // The bring-in is labelled on its seat, on 3rd street only.
+    if (h) {
+      const tagged = s.seats.filter((x) => x.bringIn).map((x) => Number(x.seat));
+      const want = h.bringIn ? [h.bringIn] : [];
+      check(tagged.join() === want.join(), `[data-testid=bring-in-tag] on seats [${tagged}], the bring-in was posted by [${want}]`);
+    }
+    // Reduced motion (Bob's browser asks for it): no card is animated.
+    if (p.reducedMotion) {
+      const moving = s.seats.flatMap((x) => x.animations).filter((n) => n !== 'none');
+      check(moving.length === 0, `cards animate (${moving.join()}) although the browser prefers reduced motion`);
+    }
     // Money as money: stacks, pot and the amounts on the buttons in dollars and cents.
     for (const x of occupied) check(x.stackText === usd(Number(x.stack)), `seat ${x.seat} [data-testid=seat-stack] shows ${JSON.stringify(x.stackText)} for ${x.stack} cents, expected ${JSON.stringify(usd(Number(x.stack)))}`);
     check(s.potText === usd(Number(s.pot)), `the pot shows ${JSON.stringify(s.potText)} for ${s.pot} cents, expected ${usd(Number(s.pot))}`);
@@ -831,6 +847,14 @@ async function lobby(p) {
   await page.locator('[data-testid=lobby-filter-variant]').selectOption('all');
   await page.locator('[data-testid=lobby-sort][data-key=name]').click();
   await eventually('all rows back', async () => check((await order()).length === 3, `rows: ${await order()}`));
+  // The lobby on a phone: no horizontal scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await eventually('the lobby at 390 px', async () => {
+    const r = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, w: window.innerWidth }));
+    check(r.sw <= r.w + 1, `the lobby overflows at 390 px: scrollWidth ${r.sw}`);
+  });
+  await p.shot('lobby-390', 'lobby-390.png', { fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
   const balance = (await page.locator('[data-testid=balance]').textContent()).trim();
   check(MONEY.test(balance), `[data-testid=balance] shows ${JSON.stringify(balance)}, expected dollars like "$1,000"`);
   await checkAxe(p, 'in the lobby');
@@ -961,8 +985,9 @@ async function main() {
   try {
     const players = [];
     for (const name of ['Ann', 'Bob']) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, reducedMotion: name === 'Bob' ? 'reduce' : 'no-preference' });
       players.push(new Player(name, context, await context.newPage()));
+      players.at(-1).reducedMotion = name === 'Bob';
     }
     const [a, b] = players;
 
