@@ -25,6 +25,12 @@ export const LANGS = { en: 'English', it: 'Italiano', hu: 'Magyar' };
 const LOCALES = { en: 'en-US', it: 'it-IT', hu: 'hu-HU' };
 
 const EN = {
+  hand_log: 'Hand log', guest: 'Guest',
+  err_seat_taken: 'That seat is taken.', err_table_full: 'The table is full.', err_already_seated: 'You are already seated there.',
+  err_buy_in_out_of_range: 'The buy-in is outside the table’s range.', err_insufficient_balance: 'Your balance is too small for that buy-in.',
+  err_not_seated: 'You are not seated at that table.', err_not_now: 'Not now: wait for the hand to end.', err_not_your_turn: 'It is not your turn.',
+  err_illegal_action: 'That action is not allowed now.', err_stale: 'That was for an earlier moment of the hand.', err_rate_limited: 'Too many messages: slow down a little.',
+  err_unavailable: 'The server is busy: try again in a moment.', err_unknown_table: 'That table does not exist (any more).', err_forbidden: 'Not allowed.',
   title: 'stud', not_connected: 'not connected', connecting: 'connecting', connected: 'connected', reconnecting: 'reconnecting',
   banner_lost: 'Connection lost, reconnecting…',
   your_name: 'Your name', start: 'Start', balance: 'Balance', tables: 'Tables', private_table: 'Private table',
@@ -75,6 +81,12 @@ const EN = {
 };
 
 const IT = {
+  hand_log: 'Storico della mano', guest: 'Ospite',
+  err_seat_taken: 'Quel posto è occupato.', err_table_full: 'Il tavolo è pieno.', err_already_seated: 'Sei già seduto a quel tavolo.',
+  err_buy_in_out_of_range: 'Il buy-in è fuori dai limiti del tavolo.', err_insufficient_balance: 'Il tuo saldo non basta per quel buy-in.',
+  err_not_seated: 'Non sei seduto a quel tavolo.', err_not_now: 'Non ora: aspetta la fine della mano.', err_not_your_turn: 'Non tocca a te.',
+  err_illegal_action: 'Quell’azione ora non è consentita.', err_stale: 'Era per un momento precedente della mano.', err_rate_limited: 'Troppi messaggi: rallenta un po’.',
+  err_unavailable: 'Il server è occupato: riprova tra un momento.', err_unknown_table: 'Quel tavolo non esiste (più).', err_forbidden: 'Non consentito.',
   title: 'stud', not_connected: 'non connesso', connecting: 'connessione', connected: 'connesso', reconnecting: 'riconnessione',
   banner_lost: 'Connessione persa, riconnessione in corso…',
   your_name: 'Il tuo nome', start: 'Inizia', balance: 'Saldo', tables: 'Tavoli', private_table: 'Tavolo privato',
@@ -125,6 +137,12 @@ const IT = {
 };
 
 const HU = {
+  hand_log: 'Leosztásnapló', guest: 'Vendég',
+  err_seat_taken: 'Ez a hely foglalt.', err_table_full: 'Az asztal megtelt.', err_already_seated: 'Már ülsz ennél az asztalnál.',
+  err_buy_in_out_of_range: 'A beülő kívül esik az asztal határain.', err_insufficient_balance: 'Az egyenleged kevés ehhez a beülőhöz.',
+  err_not_seated: 'Nem ülsz ennél az asztalnál.', err_not_now: 'Most nem: várd meg a leosztás végét.', err_not_your_turn: 'Nem te következel.',
+  err_illegal_action: 'Ez a lépés most nem megengedett.', err_stale: 'Ez a leosztás egy korábbi pillanatára szólt.', err_rate_limited: 'Túl sok üzenet: lassíts egy kicsit.',
+  err_unavailable: 'A szerver foglalt: próbáld újra egy pillanat múlva.', err_unknown_table: 'Ez az asztal nem létezik (már).', err_forbidden: 'Nem megengedett.',
   title: 'stud', not_connected: 'nincs kapcsolat', connecting: 'kapcsolódás', connected: 'kapcsolódva', reconnecting: 'újrakapcsolódás',
   banner_lost: 'Megszakadt a kapcsolat, újrakapcsolódás…',
   your_name: 'A neved', start: 'Kezdés', balance: 'Egyenleg', tables: 'Asztalok', private_table: 'Privát asztal',
@@ -529,6 +547,9 @@ const readJson = (key, fallback) => {
   try { return JSON.parse(store.getItem(key)) ?? fallback; } catch { return fallback; }
 };
 
+/** An error in the page's language: by its code, else the server's message. */
+const errorText = (m) => (DICTS[lang][`err_${m.code}`] || (lang === 'en' && EN[`err_${m.code}`]) ? t(`err_${m.code}`) : m.message);
+
 let noticeTimer = null;
 /** A short message under the top bar (errors, table closed, ...). */
 function notice(text) {
@@ -727,7 +748,7 @@ function onError(m) {
     showView('lobby');
   }
   if (req.kind === 'history') return onHistoryError(m, req);
-  notice(m.message);
+  notice(errorText(m));
 }
 
 /** Errors without a request: the handshake, or the server's limits. */
@@ -744,7 +765,7 @@ function onSessionError(m) {
     state.prompt.sent = false; // our action was dropped: offer it again
     renderActions();
   }
-  notice(m.message);
+  notice(errorText(m));
 }
 
 // ---- session and lobby ---------------------------------------------------------------------
@@ -800,7 +821,7 @@ async function ensureSession() {
     connect();
     return welcomed;
   }
-  return login($('name').value.trim() || 'Guest');
+  return login($('name').value.trim() || t('guest'));
 }
 
 function renderMe() {
@@ -1537,7 +1558,7 @@ function onActError(m, req) {
   } else if (state.table) {
     send({ type: 'snapshot', table_id: state.table.id }); // stale or not our turn: catch up
   }
-  notice(m.message);
+  notice(errorText(m));
 }
 
 function onKey(e) {
@@ -1812,7 +1833,7 @@ function init() {
   }
   $('login').addEventListener('submit', (e) => {
     e.preventDefault();
-    login($('name').value.trim() || 'Guest');
+    login($('name').value.trim() || t('guest'));
   });
   $('private').addEventListener('submit', (e) => {
     e.preventDefault();
