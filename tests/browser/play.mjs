@@ -17,7 +17,7 @@
 // STUD_BIN overrides the binary (default $CARGO_TARGET_DIR/debug/stud, else target/debug/stud); CHROMIUM the browser
 // (default /usr/bin/chromium). Exits 1 with "FAIL: ..." on the first failure.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -972,6 +972,10 @@ async function fastTable(browser, addr) {
 
 async function main() {
   mkdirSync(SHOTS, { recursive: true });
+  // The page's pure parts first (unit.test.mjs, Node's test runner): CI runs only this file.
+  const unit = spawnSync(process.execPath, ['--test', path.join(HERE, 'unit.test.mjs')], { encoding: 'utf8' });
+  check(unit.status === 0, `unit.test.mjs failed:\n${unit.stdout}\n${unit.stderr}`);
+  log(`unit.test.mjs: ${(/# pass (\d+)/.exec(unit.stdout) || [])[1] ?? '?'} tests pass`);
   check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
   const addr = await startServer();
   check(/^\d+\.\d+\.\d+\.\d+:\d+$/.test(addr), `could not read the address from the server's "listening on" line: ${JSON.stringify(addr)}`);
