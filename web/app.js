@@ -1060,12 +1060,17 @@ function onSnapshot(m) {
   setMoneyMode(displayOf(m.table));
   const h = m.table.hand;
   const fresh = h && tb.loggedHand !== h.hand_id && h.view.phase !== 'over';
+  const old = tb.hand;
   const names = h && tb.hand?.id === h.hand_id ? { ...nameMap(m.table.seats), ...tb.hand.names } : nameMap(m.table.seats);
   tb.hand = h && {
     id: h.hand_id, number: h.number, view: h.view, toAct: h.view.to_act ?? null, names,
     deadlineAt: h.deadline_ms == null ? null : now() + h.deadline_ms, deadlineTotal: h.deadline_ms ?? null,
     bankMs: h.time_bank_ms ?? null,
   };
+  // A snapshot's view does not say who brought in: keep what the events said, this street.
+  if (h && old?.id === h.hand_id && h.view.street === 'third') {
+    for (const s of h.view.seats) s.brought_in = old.view.seats.find((x) => x.seat === s.seat)?.brought_in ?? false;
+  }
   if (h) rememberNames(h.hand_id, names);
   if (fresh) {
     // Joining mid-hand (or after a reload): the hand so far, if the server sends its events
@@ -1130,7 +1135,14 @@ function onHandStarted(m, tb) {
   setPrompt(null);
   // The last result stays up at least RESULT_HOLD_MS.
   const r = tb.result;
-  if (r) setTimeout(() => { if (tb.result === r) { tb.result = null; $('result').hidden = true; } }, Math.max(0, r.at + RESULT_HOLD_MS - now()));
+  if (r) {
+    setTimeout(() => {
+      if (tb.result !== r) return;
+      tb.result = null;
+      $('result').hidden = true;
+      $('result').dataset.hiddenAt = String(Date.now());
+    }, Math.max(0, r.at + RESULT_HOLD_MS - now()));
+  }
   addLog(() => `${t('log_hand', { number: m.number })} · ${m.commitment.slice(0, 12)}…`, 'hand-start');
 }
 
@@ -1204,6 +1216,11 @@ function endHand(tb, stacks) {
   }
   state.pre = null;
   setPrompt(null);
+  if (tb.result && tb.result.handId === tb.hand?.id) {
+    // data-ended-at / data-hidden-at (ms since the epoch) show how long the result stayed up.
+    tb.result.at = now();
+    $('result').dataset.endedAt = String(Date.now());
+  }
   for (const [seat, stack] of stacks) {
     const info = tb.info?.seats.find((s) => s.seat === seat);
     if (info) info.stack = stack;
@@ -1226,6 +1243,11 @@ function renderResult(tb) {
   if (!r) return;
   const who = whoAt(tb);
   const view = tb.hand?.id === r.handId ? tb.hand.view : null;
+  if (box.dataset.handId !== r.handId) {
+    box.dataset.handId = r.handId;
+    delete box.dataset.hiddenAt;
+    delete box.dataset.endedAt;
+  }
   box.replaceChildren(...r.awards.map((a) => {
     const sv = view?.seats.find((s) => s.seat === a.seat);
     const cards = sv?.shown ? el('span', { class: 'mini-cards' }, sv.cards.map((c) => cardElement({ card: c.card, up: true }, 'mini'))) : null;
