@@ -1067,8 +1067,11 @@ function onSnapshot(m) {
     deadlineAt: h.deadline_ms == null ? null : now() + h.deadline_ms, deadlineTotal: h.deadline_ms ?? null,
     bankMs: h.time_bank_ms ?? null,
   };
-  // A snapshot's view does not say who brought in: keep what the events said, this street.
-  if (h && old?.id === h.hand_id && h.view.street === 'third') {
+  // A snapshot's view does not say who brought in (unless the server adds `bring_in`): keep
+  // what the events said, this street.
+  if (h && h.view.bring_in != null && h.view.street === 'third') {
+    for (const s of h.view.seats) s.brought_in = s.seat === h.view.bring_in;
+  } else if (h && old?.id === h.hand_id && h.view.street === 'third') {
     for (const s of h.view.seats) s.brought_in = old.view.seats.find((x) => x.seat === s.seat)?.brought_in ?? false;
   }
   if (h) rememberNames(h.hand_id, names);
@@ -1463,8 +1466,10 @@ function renderSeatBar(tb) {
   $('sit-toggle').textContent = me?.sitting_out ? t('sit_in') : t('sit_out');
   const out = Boolean(me?.sitting_out);
   $('sat-out').hidden = !out;
-  $('sat-out').dataset.reason = out ? (state.sitOutAsked ? 'self' : 'timeout') : '';
-  $('sat-out-text').textContent = out ? t(state.sitOutAsked ? 'sat_out_self' : 'sat_out_timeout') : '';
+  // Why: the server's `sitting_out_reason` if it ever sends one, else whether we asked.
+  const reason = me?.sitting_out_reason === 'timeout' ? 'timeout' : me?.sitting_out_reason ? 'self' : (state.sitOutAsked ? 'self' : 'timeout');
+  $('sat-out').dataset.reason = out ? reason : '';
+  $('sat-out-text').textContent = out ? t(reason === 'self' ? 'sat_out_self' : 'sat_out_timeout') : '';
 }
 
 function sitHere(seat) {
@@ -1495,11 +1500,15 @@ function actionLabel(a) {
   const tb = state.table;
   const me = tb?.hand?.view.seats.find((s) => s.seat === tb.info?.your_seat);
   switch (a.kind) {
-    case 'bring_in': return t('act_bring_in', { amount: money(Math.min(tb.info.config.bring_in, me?.stack ?? Infinity)) });
+    // The amounts of bring-in and call: the server's (`amount` on the legal action) if sent,
+    // else worked out here (page arithmetic, to go once the server sends them).
+    case 'bring_in': return t('act_bring_in', { amount: money(a.amount ?? Math.min(tb.info.config.bring_in, me?.stack ?? Infinity)) });
     case 'complete': return t('act_complete', { amount: money(a.to) });
     case 'bet': return t(bigBetOption(a) ? 'act_bet_big' : 'act_bet', { amount: money(a.to) });
     case 'raise': return t('act_raise', { amount: money(a.to) });
-    case 'call': return me ? t('act_call', { amount: money(Math.min(tb.hand.view.current_bet - me.bet, me.stack)) }) : t('act_call_plain');
+    case 'call':
+      if (a.amount != null) return t('act_call', { amount: money(a.amount) });
+      return me ? t('act_call', { amount: money(Math.min(tb.hand.view.current_bet - me.bet, me.stack)) }) : t('act_call_plain');
     default: return t(`act_${a.kind}`);
   }
 }
