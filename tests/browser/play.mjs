@@ -3,8 +3,11 @@
 // Starts the real server on a free port, opens the page in two headless Chromium contexts
 // (two people), sits both at the Stud table and plays hands by clicking the action buttons,
 // checking the page's DOM contract (its data-testid selectors; see README.md here) at every
-// prompt. Then: a dropped connection and its reconnection, LAST HAND with its report and
-// downloads, no console errors, and the layout at 390 px and 1280 px.
+// prompt. Then: a dropped connection and its reconnection, LAST HAND with its report, replayer
+// and downloads, the language switch, no console errors, no serious accessibility violations
+// (axe-core), and the layout at five window sizes (the action buttons inside the window, the
+// viewer's seat at the bottom). Meanwhile two more people at a fast table: the clock sits one
+// out (the notice and "I'm back"), a reload and a new tab continue the session, log out.
 //
 // The WebSocket frames each page receives are observed (Playwright's page.on('websocket')) as
 // the reference the DOM is checked against: which hand is in play, the cards dealt, the legal
@@ -14,13 +17,14 @@
 // STUD_BIN overrides the binary (default $CARGO_TARGET_DIR/debug/stud, else target/debug/stud); CHROMIUM the browser
 // (default /usr/bin/chromium). Exits 1 with "FAIL: ..." on the first failure.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import Ajv2020 from 'ajv/dist/2020.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -29,7 +33,26 @@ const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CAR
 const BIN = process.env.STUD_BIN ? path.resolve(process.env.STUD_BIN) : path.join(TARGET, 'debug', 'stud');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const HANDS = 3; // complete hands both pages must see before the reconnect
+const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
+const AXE = path.join(HERE, 'node_modules', 'axe-core', 'axe.min.js');
+const OPERATOR_KEY = 'browser-test-operator-key-0123456789';
+// English money as the page shows it: "$218.90", "$2" (cents are the unit on the wire).
+const MONEY = /^-?\$\d{1,3}(,\d{3})*(\.\d\d)?$/;
+const usd = (cents) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 }).format(cents / 100);
 const OVERALL_MS = 8 * 60 * 1000;
+
+// Every frame a page receives or sends is checked against proto/schema.json (the wire types
+// the page may rely on: ServerMsg in, ClientMsg out).
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+ajv.addSchema(JSON.parse(readFileSync(path.join(ROOT, 'proto', 'schema.json'), 'utf8')), 'protocol');
+const VALID = { in: ajv.getSchema('protocol#/$defs/ServerMsg'), out: ajv.getSchema('protocol#/$defs/ClientMsg') };
+let framesChecked = 0;
+function checkFrame(p, dir, m) {
+  framesChecked += 1;
+  if (VALID[dir](m)) return;
+  const e = VALID[dir].errors.slice(0, 2).map((x) => `${x.instancePath} ${x.message}`).join('; ');
+  p.errors.push(`a ${dir === 'in' ? 'received' : 'sent'} frame does not match proto/schema.json (${e}): ${JSON.stringify(m).slice(0, 300)}`);
+}
 
 const t0 = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s]`, ...a);
@@ -106,7 +129,7 @@ let server = null;
 
 function startServer() {
   check(existsSync(BIN), `no server binary at ${BIN}: run \`cargo build -p stud-cli\` first, or set STUD_BIN`);
-  const env = { ...process.env, STUD_HAND_PAUSE_MS: '800', STUD_ACTION_TIMEOUT_MS: '20000', RUST_LOG: 'info', NO_COLOR: '1' };
+  const env = { ...process.env, STUD_HAND_PAUSE_MS: '800', STUD_ACTION_TIMEOUT_MS: '20000', STUD_OPERATOR_KEY: OPERATOR_KEY, RUST_LOG: 'info', NO_COLOR: '1' };
   delete env.STUD_LOG_FORMAT;
   const args = ['serve', '--bind', '127.0.0.1:0', '--database-url', `sqlite://${path.join(tmp, 'stud.db')}`, '--tables-per-variant', '1'];
   log(`server: ${BIN} ${args.join(' ')}`);
@@ -235,6 +258,10 @@ class Player {
     this.buyIn = 0;
     this.shots = {};
     this.sockets = 0;
+    this.acts = []; // every `act` frame the page sent: {seq, kind, clicked}
+    this.clickedSeqs = new Set(); // prompts answered by a click of the bot
+    this.forcePick = null; // the bot's next choice, when a check needs it
+    this.resultChecks = []; // how long the result strip stayed up after each hand
     PLAYERS.push(this);
     this.logSeen = new Set(); // every [data-testid=log-line] text seen
     this.lastResultAt = 0;
@@ -254,6 +281,15 @@ class Player {
     page.on('websocket', (ws) => {
       this.sockets += 1;
       ws.on('framereceived', ({ payload }) => this.frame(typeof payload === 'string' ? payload : payload.toString('utf8')));
+      ws.on('framesent', ({ payload }) => {
+        try {
+          const m = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
+          checkFrame(this, 'out', m);
+          if (m.type === 'act') this.acts.push({ seq: m.seq, kind: m.action.kind, at: Date.now() });
+        } catch {
+          // not JSON: not ours to check
+        }
+      });
     });
   }
 
@@ -272,6 +308,7 @@ class Player {
     } catch {
       return;
     }
+    checkFrame(this, 'in', m);
     switch (m.type) {
       case 'hand_started':
         this.hand(m.hand_id).number = m.number;
@@ -282,6 +319,9 @@ class Player {
         const h = this.hand(m.hand_id);
         const e = m.event || {};
         if (e.event === 'dealt') h.dealt.push({ seat: e.seat, card: e.card, up: e.up });
+        else if (e.event === 'bring_in') h.bringIn = e.seat;
+        else if (e.event === 'street_started' && e.street !== 'third') h.bringIn = null;
+        else if (e.event === 'hand_ended') h.bringIn = null;
         else if (e.event === 'showdown') h.showdown = true;
         else if (e.event === 'shown') h.shown.set(e.seat, e.cards);
         break;
@@ -294,6 +334,24 @@ class Player {
         this.promptState = 'other';
         break;
       case 'hand_result':
+        // The result stays up at least 4 s after the hand's end: watched until it goes; the
+        // page's own times (data-ended-at, data-hidden-at) say for how long.
+        (async () => {
+          const t = Date.now();
+          const strip = this.page.locator('[data-testid=result-strip]');
+          let last = null;
+          while (!this.stop && Date.now() - t < 10000) {
+            last = await strip.evaluate((e) => ({ visible: e.checkVisibility(), text: e.textContent, hand: e.dataset.handId, ended: Number(e.dataset.endedAt), hidden: Number(e.dataset.hiddenAt) }));
+            if (last.hand !== m.hand_id && Date.now() - t < 2000) {
+              await sleep(100); // the page may not have drawn this hand's result yet
+              continue;
+            }
+            if (!last.visible || last.hand !== m.hand_id) break;
+            await sleep(150);
+          }
+          if (this.stop || !last || last.hand !== m.hand_id) return;
+          this.resultChecks.push({ hand: m.hand_id, started: this.current !== m.hand_id, text: last.text, upMs: last.visible ? 10000 : last.hidden - last.ended });
+        })().catch(() => {});
         this.hand(m.hand_id).ended = true;
         this.lastResultAt = Date.now();
         this.results.push(m.hand_id);
@@ -321,22 +379,28 @@ class Player {
         me: s.getAttribute('data-me') === 'true',
         name: q('seat-name', s)?.textContent.trim() ?? null,
         stack: q('seat-stack', s)?.getAttribute('data-amount') ?? null,
+        stackText: q('seat-stack', s)?.textContent.trim() ?? null,
         folded: s.getAttribute('data-folded') === 'true',
+        bringIn: Boolean(q('bring-in-tag', s)),
+        animations: qa('card', s).map((c) => getComputedStyle(c).animationName),
         cards: qa('card', s).map((c) => ({ card: c.getAttribute('data-card'), down: c.getAttribute('data-down') === 'true' })),
       }));
       const actions = qa('action', q('actions') || document.createElement('div')).map((b) => ({
         action: b.getAttribute('data-action'),
         amount: b.getAttribute('data-amount'),
+        text: b.textContent.trim(),
       }));
       return {
         seats,
         pot: q('pot')?.getAttribute('data-amount') ?? null,
+        potText: q('pot')?.querySelector('.pot-amount')?.textContent.trim() ?? null,
         actions,
         logLines: qa('log-line').map((l) => l.textContent.trim()),
         status: q('status')?.getAttribute('data-state') ?? null,
         statusText: q('status')?.textContent.trim() ?? null,
         turn: q('turn')?.textContent.trim() ?? '',
         clock: q('clock')?.textContent.trim() ?? '',
+        yourTurn: document.body.dataset.yourTurn === 'true',
       };
     });
   }
@@ -357,6 +421,7 @@ async function checkPrompt(p, opp, prompt) {
     const s = await p.snapshot();
     const shown = sortedKeys(s.actions.map((a) => legalKey(a.action, a.amount === null ? null : Number(a.amount))));
     check(shown === sortedKeys(legal), `[data-testid=actions] buttons are {${shown}}, the legal actions are {${sortedKeys(legal)}}`);
+    check(s.yourTurn, 'body[data-your-turn] is not set at a prompt (the title flash and sound)');
     check(s.status === 'connected', `[data-testid=status] data-state is ${JSON.stringify(s.status)}, expected "connected"`);
     check(s.logLines.length > 0, '[data-testid=log] has no [data-testid=log-line] during a hand');
     const mine = s.seats.filter((x) => x.me);
@@ -399,6 +464,29 @@ async function checkPrompt(p, opp, prompt) {
     const total = occupied.reduce((n, x) => n + Number(x.stack), 0) + Number(s.pot);
     const want = p.buyIn + opp.buyIn;
     check(total === want, `stacks ${occupied.map((x) => `seat ${x.seat}: ${x.stack}`).join(', ')} + pot ${s.pot} = ${total}, expected the buy-ins ${want}`);
+    // The bring-in is labelled on its seat, on 3rd street only.
+    if (h) {
+      const tagged = s.seats.filter((x) => x.bringIn).map((x) => Number(x.seat));
+      const want = h.bringIn ? [h.bringIn] : [];
+      check(tagged.join() === want.join(), `[data-testid=bring-in-tag] on seats [${tagged}], the bring-in was posted by [${want}]`);
+    }
+    // Reduced motion (Bob's browser asks for it): no card is animated.
+    if (p.reducedMotion) {
+      const moving = s.seats.flatMap((x) => x.animations).filter((n) => n !== 'none');
+      check(moving.length === 0, `cards animate (${moving.join()}) although the browser prefers reduced motion`);
+    }
+    // Money as money: stacks, pot and the amounts on the buttons in dollars and cents.
+    for (const x of occupied) check(x.stackText === usd(Number(x.stack)), `seat ${x.seat} [data-testid=seat-stack] shows ${JSON.stringify(x.stackText)} for ${x.stack} cents, expected ${JSON.stringify(usd(Number(x.stack)))}`);
+    check(s.potText === usd(Number(s.pot)), `the pot shows ${JSON.stringify(s.potText)} for ${s.pot} cents, expected ${usd(Number(s.pot))}`);
+    for (const a of s.actions) {
+      const m = /\$[\d,.]+/.exec(a.text);
+      if (['bet', 'raise', 'complete', 'call', 'bring_in'].includes(a.action)) check(m && MONEY.test(m[0]), `the ${a.action} button says ${JSON.stringify(a.text)}: no dollar amount`);
+      if (a.amount !== null) check(a.text.includes(usd(Number(a.amount))), `the ${a.action} button to ${a.amount} cents says ${JSON.stringify(a.text)}, expected ${usd(Number(a.amount))} in it`);
+    }
+    // Names, not seat numbers, in the log.
+    const seatWords = s.logLines.filter((l) => /\bSeat \d\b/.test(l));
+    check(seatWords.length === 0, `log lines name seats by number: ${JSON.stringify(seatWords.slice(0, 3))}`);
+    check(s.logLines.some((l) => l.includes(p.name) || l.includes(opp.name)), `no log line names ${p.name} or ${opp.name}: ${JSON.stringify(s.logLines.slice(-5))}`);
     for (const line of s.logLines) p.logSeen.add(line);
     return s;
   }).then(async (s) => {
@@ -444,10 +532,23 @@ async function bot(p, opp) {
     else if (rich && r < 0.25 && kinds.includes('bet')) pick = 'bet';
     else if (rich && r < 0.2 && kinds.includes('complete')) pick = 'complete';
     else pick = ['check', 'call', 'bring_in', 'show'].find((k) => kinds.includes(k)) ?? kinds.find((k) => k !== 'fold') ?? kinds[0];
+    if (p.forcePick && kinds.includes(p.forcePick)) pick = p.forcePick;
+    p.forcePick = null;
     // One button per legal action; bet can be offered at two sizes (an open pair on 4th).
     const choice = s.actions.find((a) => a.action === pick);
     const amount = choice.amount === null ? '' : `[data-amount="${choice.amount}"]`;
     p.clickedSeq = prompt.seq;
+    p.clickedSeqs.add(prompt.seq);
+    // Keyboard play: now and then Bob presses "c" (check or call) instead of clicking.
+    if (p.name === 'Bob' && p.clicks % 4 === 2 && ['check', 'call'].includes(pick)) {
+      const before = p.acts.length;
+      await p.page.locator('body').press('c');
+      await until(`${p.name}: the "c" key sends ${pick}`, async () => p.acts.length > before, 5000, 50);
+      check(p.acts[before].kind === pick && p.acts[before].seq === prompt.seq, `${p.name}: the "c" key sent ${JSON.stringify(p.acts[before])}, expected ${pick} at seq ${prompt.seq}`);
+      p.keys = (p.keys ?? 0) + 1;
+      p.clicks += 1;
+      continue;
+    }
     await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${pick}"]${amount}`).click({ timeout: 5000 });
     p.clicks += 1;
   }
@@ -462,29 +563,124 @@ async function runBot(p, opp) {
   }
 }
 
-// The page lays out at this width: table and action buttons visible and inside the width, no
-// horizontal scrolling.
-async function checkLayout(p, width, height, file) {
+// The page at one window size, at a prompt: every action button inside the window without
+// scrolling (the page is at the top), no horizontal overflow, the table visible, the viewer's
+// seat the lowest one and centred; a screenshot of the window.
+async function checkLayout(p, width, height) {
   await p.page.setViewportSize({ width, height });
-  await sleep(300);
-  await eventually(`${p.name} at ${width} px`, async () => {
-    const r = await p.page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      innerWidth: window.innerWidth,
-    }));
+  await p.page.evaluate(() => window.scrollTo(0, 0));
+  await sleep(250);
+  await eventually(`${p.name} at ${width}x${height}`, async () => {
+    const r = await p.page.evaluate(() => {
+      const box = (e) => {
+        const b = e.getBoundingClientRect();
+        return { x: b.x, y: b.y, w: b.width, h: b.height, cx: b.x + b.width / 2, cy: b.y + b.height / 2 };
+      };
+      const seats = [...document.querySelectorAll('[data-testid=table] [data-testid=seat]')].filter((e) => e.querySelector('[data-testid=seat-stack]'));
+      return {
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+        innerHeight: window.innerHeight,
+        scrollY: window.scrollY,
+        buttons: [...document.querySelectorAll('[data-testid=actions] [data-testid=action]')].map((e) => ({ ...box(e), visible: e.checkVisibility() })),
+        seats: seats.map((e) => ({ me: e.getAttribute('data-me') === 'true', ...box(e) })),
+        area: box(document.getElementById('seats')),
+      };
+    });
+    check(r.scrollY === 0, `the page is scrolled (${r.scrollY})`);
     check(r.scrollWidth <= r.innerWidth + 1, `horizontal overflow: document scrollWidth ${r.scrollWidth} > innerWidth ${r.innerWidth}`);
     check(await p.page.locator('[data-testid=table]').isVisible(), '[data-testid=table] is not visible');
-    const buttons = p.page.locator('[data-testid=actions] [data-testid=action]');
-    const n = await buttons.count();
-    check(n > 0, 'no [data-testid=action] buttons shown at a prompt');
-    for (let i = 0; i < n; i++) {
-      const b = buttons.nth(i);
-      check(await b.isVisible(), `action button ${i} is not visible`);
-      const box = await b.boundingBox();
-      check(box && box.x >= -1 && box.x + box.width <= r.innerWidth + 1, `action button ${i} lies outside the ${r.innerWidth} px width (${JSON.stringify(box)})`);
-    }
+    check(r.buttons.length > 0, 'no [data-testid=action] buttons shown at a prompt');
+    r.buttons.forEach((b, i) => {
+      check(b.visible, `action button ${i} is not visible`);
+      check(b.x >= -1 && b.x + b.w <= r.innerWidth + 1 && b.y >= -1 && b.y + b.h <= r.innerHeight + 1, `action button ${i} lies outside the ${r.innerWidth}x${r.innerHeight} window without scrolling (${JSON.stringify(b)})`);
+    });
+    const me = r.seats.find((x) => x.me);
+    check(me && r.seats.length === 2, `expected 2 occupied seats, one data-me: ${JSON.stringify(r.seats)}`);
+    for (const o of r.seats.filter((x) => !x.me)) check(me.cy > o.cy, `the viewer's seat (centre y ${me.cy.toFixed(0)}) is not below another seat (${o.cy.toFixed(0)})`);
+    const mid = r.area.x + r.area.w / 2;
+    check(Math.abs(me.cx - mid) < r.area.w * 0.1, `the viewer's seat is not at the centre (x ${me.cx.toFixed(0)}, the table's centre ${mid.toFixed(0)})`);
   });
-  await p.shot(`w${width}`, file);
+  await p.shot(`v${width}x${height}`, `viewport-${width}x${height}.png`, { fullPage: false });
+}
+
+// axe-core in the page: no serious or critical accessibility violation.
+async function checkAxe(p, where) {
+  if (!(await p.page.evaluate(() => Boolean(window.axe)))) await p.page.addScriptTag({ path: AXE });
+  const found = await p.page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+  check(found.length === 0, `${p.name}: axe finds ${found.length} serious/critical violation(s) ${where}:\n  ${found.join('\n  ')}`);
+  log(`${p.name}: axe: no serious or critical violations ${where}`);
+}
+
+// Pre-action boxes, ticked on the opponent's page while this page (p) holds its turn:
+// - at p's bring-in: the opponent ticks "call any"; p brings in; the opponent's page must answer
+//   its next prompt by itself (an act frame no click sent: call or check), and untick the box;
+// - at a prompt where p may bet: the opponent ticks "check"; p bets; the box must be cleared
+//   (the bet changed) and the opponent gets buttons.
+function preActionTasks(p, opp, done) {
+  const box = (kind) => opp.page.locator(`[data-testid=pre-actions] [data-testid=pre-action][data-pre=${kind}]`);
+  const callAny = async () => {
+    const legal = p.prompt.legal.map((a) => a.kind);
+    if (done.callAny || !legal.includes('bring_in')) return void p.tasks.push(callAny);
+    await until(`${opp.name}: the pre-action boxes while ${p.name} is to act`, async () => (await box('call_any').count()) === 1, 5000);
+    await box('call_any').check();
+    const before = opp.acts.length;
+    p.forcePick = 'bring_in';
+    (async () => {
+      await until(`${opp.name}: the ticked "call any" answers the next prompt by itself`, async () => opp.acts.length > before, 20000);
+      const a = opp.acts[before];
+      check(!opp.clickedSeqs.has(a.seq) && ['call', 'check'].includes(a.kind), `${opp.name}: after "call any" the page sent ${JSON.stringify(a)} (clicked: ${opp.clickedSeqs.has(a.seq)})`);
+      await eventually(`${opp.name}: "call any" unticked once used`, async () => check((await box('call_any').count()) === 0 || !(await box('call_any').isChecked()), 'the box is still ticked'), 5000);
+      done.callAny = true;
+      log(`${opp.name}: the "call any" box answered ${a.kind} by itself`);
+    })().catch(abort);
+  };
+  const checkBox = async () => {
+    const legal = p.prompt.legal.map((a) => a.kind);
+    if (done.check || !legal.includes('bet') || (await box('check').count()) !== 1) return void p.tasks.push(checkBox);
+    await box('check').check();
+    check(await box('check').isChecked(), `${opp.name}: the "check" box does not tick`);
+    p.forcePick = 'bet';
+    (async () => {
+      await until(`${opp.name}: "check" cleared after ${p.name} bet`, async () => (await box('check').count()) === 0 || !(await box('check').isChecked()), 10000);
+      await until(`${opp.name}: buttons after the bet (the cleared box does not act)`, async () => (await opp.page.locator('[data-testid=actions] [data-testid=action]').count()) > 0 || opp.promptState !== 'mine', 10000);
+      done.check = true;
+      log(`${opp.name}: the "check" box was cleared when ${p.name} bet`);
+    })().catch(abort);
+  };
+  p.tasks.push(callAny, checkBox);
+}
+
+// The language switch: Italian, Hungarian, back to English; labels, log lines (hand names too)
+// and money change with it.
+async function languages(p) {
+  const page = p.page;
+  const lang = page.locator('[data-testid=lang]');
+  const text = (sel) => page.locator(`[data-testid=${sel}]`).first().textContent();
+  await lang.selectOption('it');
+  await eventually(`${p.name}: the page in Italian`, async () => {
+    check((await page.evaluate(() => document.documentElement.lang)) === 'it', 'html lang is not "it"');
+    check((await text('last-hand-open')).trim() === 'Ultime mani', `the LAST HAND button says ${JSON.stringify(await text('last-hand-open'))}`);
+    const lines = await page.locator('[data-testid=log-line]').allTextContents();
+    check(lines.some((l) => /\bvince\b/.test(l)), `no Italian "vince" in the log: ${JSON.stringify(lines.slice(-4))}`);
+    const english = lines.filter((l) => /\b(wins|shows|checks|calls|Two pair|Pair of|High card|Three of a kind|Full house)\b/.test(l));
+    check(english.length === 0, `English left in the Italian log: ${JSON.stringify(english.slice(0, 3))}`);
+    const stack = (await page.locator('[data-testid=seat][data-me=true] [data-testid=seat-stack]').textContent()).replace(/[\u00a0\u202f]/g, ' ');
+    check(/^\d{1,3}(\.\d{3})*(,\d\d)? \$$/.test(stack), `the stack in Italian is ${JSON.stringify(stack)}, expected like "218,90 $"`);
+  });
+  await p.shot('italian', 'italian.png', { fullPage: false });
+  await lang.selectOption('hu');
+  await eventually(`${p.name}: the page in Hungarian`, async () => {
+    check((await text('last-hand-open')).trim() === 'Utolsó leosztások', `the LAST HAND button says ${JSON.stringify(await text('last-hand-open'))}`);
+    check((await text('status')).trim() === 'kapcsolódva', `the status says ${JSON.stringify(await text('status'))}`);
+  });
+  await lang.selectOption('en');
+  await eventually(`${p.name}: the page in English again`, async () => check((await text('last-hand-open')).trim() === 'Last hands', 'not English again'));
+  log(`${p.name}: language switch it -> hu -> en checked`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -538,6 +734,7 @@ async function reconnect(b, relay) {
   const cut = relay.cut();
   log(`${b.name}: offline; ${cut / 2} connection(s) cut`);
   await until(`${b.name}: [data-testid=status] data-state "reconnecting" after the connection dropped`, async () => (await status.getAttribute('data-state')) === 'reconnecting', 10000, 50);
+  check(await b.page.locator('[data-testid=connection-banner]').isVisible(), `${b.name}: no [data-testid=connection-banner] while reconnecting`);
   const text = (await status.textContent()).trim().toLowerCase();
   check(text.includes('reconnecting'), `${b.name}: [data-testid=status] text is ${JSON.stringify(text)} while reconnecting`);
   await b.shot('reconnecting', 'reconnecting.png', { fullPage: false });
@@ -549,6 +746,7 @@ async function reconnect(b, relay) {
   const text2 = (await status.textContent()).trim().toLowerCase();
   check(text2.includes('connected') && !text2.includes('reconnecting'), `${b.name}: [data-testid=status] text is ${JSON.stringify(text2)} once reconnected`);
   check(b.sockets > before, `${b.name}: no new WebSocket was opened`);
+  check(!(await b.page.locator('[data-testid=connection-banner]').isVisible()), `${b.name}: the connection banner is still shown once connected`);
   await sleep(1000);
   b.offlineWindow[1] = Date.now();
   log(`${b.name}: reconnected (${b.sockets} sockets so far)`);
@@ -583,7 +781,49 @@ async function lastHand(a) {
     const missing = shown.filter((c) => !cards.includes(c));
     check(missing.length === 0, `the report lacks shown cards ${missing.join(' ')} (shows ${cards.join(' ')})`);
   }, 8000);
+  // Names, not seat numbers, and money in the report.
+  await eventually('LAST HAND names and money', async () => {
+    const names = await report.locator('[data-testid=last-hand-name]').allTextContents();
+    check(names.some((n) => n.includes(a.name)) && names.every((n) => !/^Seat \d/.test(n)), `the report's seats are named ${JSON.stringify(names)}`);
+    const awards = await report.locator('[data-testid=last-hand-awards] li').allTextContents();
+    check(awards.length > 0 && awards.every((l) => /^(Ann|Bob) wins \$[\d,]+(\.\d\d)?( with .+)?$/.test(l)), `the report's awards say ${JSON.stringify(awards)}`);
+    const lines = await report.locator('[data-testid=last-hand-log] li').allTextContents();
+    check(lines.every((l) => !/\bSeat \d\b/.test(l)), `the report's log names seats by number: ${JSON.stringify(lines.filter((l) => /Seat \d/.test(l)).slice(0, 3))}`);
+  });
   await a.shot('last-hand', 'last-hand.png');
+
+  // The replayer: from the start, street by street to the result; the names throughout, the
+  // cards only ever more, the pot only ever more until the result.
+  const replayer = report.locator('[data-testid=replayer]');
+  await replayer.locator('[data-testid=replay-first]').click();
+  const steps = [];
+  for (let i = 0; i < 12; i++) {
+    const st = await replayer.evaluate((r) => ({
+      step: Number(r.getAttribute('data-step')),
+      label: r.querySelector('[data-testid=replay-step]').getAttribute('data-label'),
+      pot: Number(r.querySelector('[data-testid=replay-pot]').getAttribute('data-amount')),
+      names: [...r.querySelectorAll('[data-testid=replay-name]')].map((e) => e.textContent.trim()),
+      cards: [...r.querySelectorAll('[data-testid=replay-seat]')].map((e) => e.querySelectorAll('[data-testid=card]').length),
+      lines: [...r.querySelectorAll('[data-testid=replay-log] li')].map((e) => e.textContent.trim()),
+      last: r.querySelector('[data-testid=replay-next]').disabled,
+    }));
+    steps.push(st);
+    check(st.step === i, `replayer step ${st.step}, expected ${i}`);
+    check(st.names.includes(a.name) && st.names.every((n) => !/^Seat \d/.test(n)), `replayer step ${i} names ${JSON.stringify(st.names)}`);
+    check(st.lines.length > 0, `replayer step ${i} (${st.label}) has no lines`);
+    if (i > 0) {
+      const prev = steps[i - 1];
+      check(st.cards.every((n, j) => n >= prev.cards[j]), `replayer step ${i}: fewer cards than the step before (${prev.cards} -> ${st.cards})`);
+    }
+    if (st.last) break;
+    await replayer.locator('[data-testid=replay-next]').click();
+  }
+  const labels = steps.map((x) => x.label);
+  check(labels[0] === 'third' && labels.at(-1) === 'step_end' && labels.includes('step_showdown'), `replayer steps ${JSON.stringify(labels)}: expected 3rd street first, the showdown, the result last`);
+  check(steps.at(-2).cards.every((n) => n === 7), `the showdown step does not show 7 cards a seat (${steps.at(-2).cards})`);
+  log(`${a.name}: replayer stepped through ${labels.join(' > ')}`);
+  await a.shot('replayer', 'replayer.png', { fullPage: false });
+  await checkAxe(a, 'in LAST HAND with the replayer');
 
   for (const [which, want, ext] of [
     ['download-phh', 'variant = "F7S"', 'phh'],
@@ -602,8 +842,152 @@ async function lastHand(a) {
   await dialog.waitFor({ state: 'hidden', timeout: 5000 });
 }
 
+// The lobby sorts and filters, and keeps its order (after a reload too); no serious
+// accessibility violation there.
+async function lobby(p) {
+  const page = p.page;
+  const order = () => page.locator('[data-testid=table-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-variant')));
+  await page.locator('[data-testid=lobby-sort][data-key=variant]').click();
+  await eventually('the lobby sorted by game', async () => check((await order()).join() === 'razz,stud,stud8', `rows by game: ${await order()}`));
+  await page.locator('[data-testid=lobby-sort][data-key=variant]').click();
+  await eventually('the lobby sorted by game, descending', async () => check((await order()).join() === 'stud8,stud,razz', `rows by game, descending: ${await order()}`));
+  await page.reload();
+  await until(`${p.name}: the lobby rows after a reload`, async () => (await order()).length === 3, 10000);
+  check((await order()).join() === 'stud8,stud,razz', `the lobby's order after a reload: ${await order()}`);
+  await page.locator('[data-testid=lobby-filter-variant]').selectOption('razz');
+  await eventually('the lobby filtered to razz', async () => check((await order()).join() === 'razz', `rows filtered to razz: ${await order()}`));
+  await page.locator('[data-testid=lobby-filter-variant]').selectOption('all');
+  await page.locator('[data-testid=lobby-sort][data-key=name]').click();
+  await eventually('all rows back', async () => check((await order()).length === 3, `rows: ${await order()}`));
+  // The lobby on a phone: no horizontal scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await eventually('the lobby at 390 px', async () => {
+    const r = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, w: window.innerWidth }));
+    check(r.sw <= r.w + 1, `the lobby overflows at 390 px: scrollWidth ${r.sw}`);
+  });
+  await p.shot('lobby-390', 'lobby-390.png', { fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const balance = (await page.locator('[data-testid=balance]').textContent()).trim();
+  check(MONEY.test(balance), `[data-testid=balance] shows ${JSON.stringify(balance)}, expected dollars like "$1,000"`);
+  await checkAxe(p, 'in the lobby');
+  log(`${p.name}: lobby sorts, filters, keeps its order; balance ${balance}`);
+}
+
+// The four-colour deck and the sound switch, kept across a reload.
+async function preferences(p) {
+  const page = p.page;
+  await page.locator('[data-testid=four-colour]').check();
+  const sound = page.locator('[data-testid=sound-toggle]');
+  check((await sound.getAttribute('aria-pressed')) === 'true', 'the sound is not on by default');
+  await sound.click();
+  check((await sound.getAttribute('aria-pressed')) === 'false', 'the sound switch does not mute');
+  const colours = () => page.evaluate(() => {
+    const d = document.querySelector('[data-testid=card][data-card$=d]');
+    return { four: document.body.classList.contains('four-colour'), diamond: d ? getComputedStyle(d).color : null };
+  });
+  const c = await colours();
+  check(c.four, 'the four-colour class is not on the page');
+  if (c.diamond) check(c.diamond === 'rgb(21, 83, 184)', `a diamond is ${c.diamond} in the four-colour deck, expected blue`);
+  await page.reload();
+  await until(`${p.name}: the table again after a reload`, async () => (await page.locator('[data-testid=seat][data-me=true]').count()) === 1, 15000);
+  check(await page.locator('[data-testid=four-colour]').isChecked(), 'the four-colour deck is off after a reload');
+  check((await sound.getAttribute('aria-pressed')) === 'false', 'the sound is on again after a reload');
+  await page.locator('[data-testid=four-colour]').uncheck();
+  await sound.click();
+  log(`${p.name}: four-colour deck and sound switch work and last`);
+}
+
+// Two more people at a fast table (made through the operator API: 1.5 s to act, 1.5 s of time
+// bank) who never act: the clock posts the bring-in, then folds the other, who is sat out.
+// Checks: the timer bar on the seat to act (on both pages), its time-bank colour on the
+// player's own page, the sat-out notice and "I'm back"; then the session lasts: a reload and a
+// new tab continue as the same player in the same seat; log out ends it.
+async function fastTable(browser, addr) {
+  const res = await fetch(`http://${addr}/api/admin/tables`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_KEY}` },
+    body: JSON.stringify({ name: 'Fast razz', variant: 'razz', ante: 10, bring_in: 20, small_bet: 40, big_bet: 80, min_buy_in: 1000, max_buy_in: 4000, action_timeout_ms: 1500, time_bank_ms: 1500 }),
+  });
+  const body = await res.json();
+  check(res.ok && body.id, `creating the fast table: ${res.status} ${JSON.stringify(body)}`);
+  const people = [];
+  for (const name of ['Dan', 'Cat']) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const p = new Player(name, context, await context.newPage());
+    people.push(p);
+    await p.page.goto(`http://${addr}/`);
+    await p.page.locator('[data-testid=name]').fill(name);
+    await p.page.locator('[data-testid=start]').click();
+    const row = p.page.locator(`[data-testid=table-row][data-table-id="${body.id}"]`);
+    await until(`${name}: the fast table in the lobby`, async () => (await row.count()) === 1, 15000);
+    if (name === 'Dan') {
+      await row.locator('[data-testid=sit]').click();
+    } else {
+      // Cat watches first: the empty seats are "Sit here" spots; she takes one of them.
+      await row.locator('[data-testid=watch]').click();
+      const spots = p.page.locator('[data-testid=seat][data-empty=true] [data-testid=sit-here]');
+      await until('Cat, watching: 7 "Sit here" spots', async () => (await spots.count()) === 7, 10000);
+      const seat = await spots.nth(2).evaluate((b) => b.closest('[data-testid=seat]').getAttribute('data-seat'));
+      await spots.nth(2).click();
+      await until(`Cat: seated at seat ${seat} from its "Sit here" spot`, async () => (await p.page.locator(`[data-testid=seat][data-me=true][data-seat="${seat}"]`).count()) === 1, 10000);
+    }
+    await until(`${name}: seated at the fast table`, async () => (await p.page.locator('[data-testid=seat][data-me=true]').count()) === 1, 10000);
+  }
+  const [dan, cat] = people;
+  // The clock on the seat to act, seen by both; in the bank's colour on the actor's own page.
+  await until('the fast table: a [data-testid=seat-timer] on both pages', async () =>
+    (await cat.page.locator('[data-testid=seat-timer]').count()) === 1 && (await dan.page.locator('[data-testid=seat-timer]').count()) === 1, 15000, 50);
+  await until('the fast table: the own seat\'s timer into the time bank ([data-phase=bank])', async () => {
+    for (const p of people) if ((await p.page.locator('[data-testid=seat][data-me=true] [data-testid=seat-timer][data-phase=bank]').count()) === 1) return true;
+    return false;
+  }, 15000, 50);
+  // Someone is sat out by the clock: the notice, then "I'm back".
+  let out = null;
+  await until('the fast table: a [data-testid=sat-out-notice] after a timeout fold', async () => {
+    for (const p of people) if (await p.page.locator('[data-testid=sat-out-notice]').isVisible()) out = p;
+    return out !== null;
+  }, 30000, 100);
+  const noticeBox = out.page.locator('[data-testid=sat-out-notice]');
+  check((await noticeBox.getAttribute('data-reason')) === 'timeout', `${out.name}: the sat-out notice's data-reason is ${await noticeBox.getAttribute('data-reason')}, expected "timeout"`);
+  check(/time ran out/i.test(await noticeBox.textContent()), `${out.name}: the sat-out notice says ${JSON.stringify(await noticeBox.textContent())}`);
+  await out.shot('sat-out', 'sat-out.png', { fullPage: false });
+  await out.page.locator('[data-testid=im-back]').click();
+  await until(`${out.name}: the notice gone and the seat in again after "I'm back"`, async () =>
+    !(await noticeBox.isVisible()) && (await out.page.locator('[data-testid=seat][data-me=true]').getAttribute('data-sitting-out')) !== 'true', 10000);
+  log(`${out.name}: sat out by the clock; the notice and "I'm back" work`);
+
+  // The session lasts: a reload, then a new tab, continue as Dan in his seat.
+  const seat = await dan.page.locator('[data-testid=seat][data-me=true]').getAttribute('data-seat');
+  await dan.page.reload();
+  for (const [what, page] of [['after a reload', dan.page], ['in a new tab', await dan.context.newPage()]]) {
+    if (page !== dan.page) {
+      page.on('pageerror', (e) => dan.errors.push(`uncaught exception (new tab): ${e.message}`));
+      await page.goto(`http://${addr}/`);
+    }
+    await until(`Dan ${what}: the same player, back in seat ${seat}`, async () =>
+      (await page.locator('[data-testid=who]').textContent()) === 'Dan'
+      && (await page.locator(`[data-testid=seat][data-me=true][data-seat="${seat}"]`).count()) === 1, 15000);
+    if (page !== dan.page) {
+      await page.locator('[data-testid=logout]').click();
+      await until('Dan: the name field again after log out', async () => page.locator('[data-testid=name]').isVisible(), 5000);
+      check((await page.evaluate(() => localStorage.getItem('stud.token'))) === null, 'the token is still in localStorage after log out');
+      await page.close();
+    }
+  }
+  log('Dan: a reload and a new tab continued the session; log out ended it');
+  for (const p of people) {
+    PLAYERS.splice(PLAYERS.indexOf(p), 1);
+    check(p.errors.length === 0, `${p.name}: console errors: ${p.errors.join('; ')}`);
+    await p.context.close();
+  }
+}
+
 async function main() {
   mkdirSync(SHOTS, { recursive: true });
+  // The page's pure parts first (unit.test.mjs, Node's test runner): CI runs only this file.
+  const unit = spawnSync(process.execPath, ['--test', path.join(HERE, 'unit.test.mjs')], { encoding: 'utf8' });
+  check(unit.status === 0, `unit.test.mjs failed:\n${unit.stdout}\n${unit.stderr}`);
+  log(`unit.test.mjs: ${(/# pass (\d+)/.exec(unit.stdout) || [])[1] ?? '?'} tests pass`);
   check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
   const addr = await startServer();
   check(/^\d+\.\d+\.\d+\.\d+:\d+$/.test(addr), `could not read the address from the server's "listening on" line: ${JSON.stringify(addr)}`);
@@ -617,14 +1001,18 @@ async function main() {
   try {
     const players = [];
     for (const name of ['Ann', 'Bob']) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, reducedMotion: name === 'Bob' ? 'reduce' : 'no-preference' });
       players.push(new Player(name, context, await context.newPage()));
+      players.at(-1).reducedMotion = name === 'Bob';
     }
     const [a, b] = players;
 
     // Lobby, then both sit at the Stud table. Bob goes through the relay.
-    await sit(a, await join(a, `http://${addr}/`), () => a.shot('lobby', 'lobby.png'));
+    const rowA = await join(a, `http://${addr}/`);
+    await lobby(a);
+    await sit(a, rowA, () => a.shot('lobby', 'lobby.png'));
     await sit(b, await join(b, `http://${relay.addr}/`));
+    const fast = fastTable(browser, addr).catch(abort);
 
     // Play, with checks at every prompt; screenshots and the layout checks at prompts too.
     for (const p of players) {
@@ -635,12 +1023,18 @@ async function main() {
       };
       p.tasks.push(shoot);
     }
-    a.tasks.push(async () => {
-      await checkLayout(a, 390, 844, 'width-390.png');
-      await checkLayout(a, 1280, 800, 'width-1280.png');
-    });
+    const layouts = async () => {
+      if (a.prompt.legal.some((x) => x.kind === 'show' || x.kind === 'muck')) return void a.tasks.push(layouts);
+      for (const [w, h] of VIEWPORTS) await checkLayout(a, w, h);
+      await a.page.setViewportSize({ width: 1280, height: 800 });
+      await checkAxe(a, 'at the table, at a prompt');
+      a.layoutsDone = true;
+    };
+    a.tasks.push(layouts);
+    const pre = {};
+    preActionTasks(a, b, pre);
     const bots = players.map((p, i) => runBot(p, players[1 - i]));
-    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length})`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.shots.w1280, 240000, 200);
+    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts and the pre-action boxes checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check, 240000, 200);
     log(`${a.results.length} hands complete; ${a.clicks} + ${b.clicks} actions clicked`);
 
     // Reconnect Bob while Ann holds her turn.
@@ -661,14 +1055,28 @@ async function main() {
     for (const p of players) {
       const lines = [...p.logSeen];
       check(lines.length > 0, `${p.name}: [data-testid=log] never had a line`);
-      check(lines.some((l) => /\bwins\b/i.test(l)), `${p.name}: no [data-testid=log-line] ever said who wins (e.g. "Seat 3 wins 1240 with ..."); lines seen: ${JSON.stringify(lines.slice(-8))}`);
+      check(lines.some((l) => /^(Ann|Bob) wins \$[\d,]+(\.\d\d)?\b/.test(l)), `${p.name}: no [data-testid=log-line] ever said who wins (e.g. "Ann wins $3.60 with ..."); lines seen: ${JSON.stringify(lines.slice(-8))}`);
     }
+    for (const p of players) {
+      const rc = p.resultChecks;
+      check(rc.length > 0, `${p.name}: the result strip was never looked at`);
+      const bad = rc.filter((r) => !(r.upMs >= 3990) || !/ wins \$/.test(r.text));
+      check(bad.length === 0, `${p.name}: the result strip was up less than 4 s after a hand ended: ${JSON.stringify(bad)}`);
+      check(rc.some((r) => r.started), `${p.name}: no result strip was seen into the next hand`);
+    }
+    log(`result strip up at least 4 s after each hand: ${a.resultChecks.length} + ${b.resultChecks.length} checks; ${b.name} played ${b.keys ?? 0} action(s) by keyboard`);
+    check((b.keys ?? 0) > 0, `${b.name} never played by keyboard`);
     await lastHand(a);
+    await languages(a);
+    await preferences(a);
+    await fast;
+    if (aborted) throw aborted;
 
     for (const p of players) {
       if (p.ignored.length) log(`${p.name}: ${p.ignored.length} network error(s) in the console while deliberately offline, ignored: ${JSON.stringify(p.ignored)}`);
     }
     checkConsole();
+    log(`${framesChecked} WebSocket frames matched proto/schema.json`);
     log(`hands finished: ${a.name} saw ${a.results.length}, ${b.name} saw ${b.results.length}; showdowns: ${a.order.filter((id) => a.hands.get(id).showdown).length}; actions clicked: ${a.clicks} + ${b.clicks}`);
     console.log('screenshots:');
     for (const p of players) for (const f of Object.values(p.shots)) console.log(`  ${path.relative(process.cwd(), f)}`);

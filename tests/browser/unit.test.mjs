@@ -1,0 +1,122 @@
+// Unit tests of the page's pure parts (web/app.js exports them; the page starts only in a
+// browser): money, translations and hand names, seat rotation, log text, the replayer's steps,
+// pre-action choice, the lobby's order. Run: node --test unit.test.mjs
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import * as app from '../../web/app.js';
+
+const nbsp = (s) => s.replace(/[\u00a0\u202f]/g, ' ');
+
+test('money: dollars and cents, whole dollars without cents, chips with separators', () => {
+  app.setLanguage('en');
+  assert.equal(app.money(21890), '$218.90');
+  assert.equal(app.money(200), '$2');
+  assert.equal(app.money(5), '$0.05');
+  assert.equal(app.money(4000000, 'chips'), '4,000,000');
+  assert.equal(app.limits({ small_bet: 200, big_bet: 400 }), '$2/$4');
+  assert.equal(app.signedMoney(-40), '-$0.40');
+  assert.equal(app.signedMoney(120), '+$1.20');
+  assert.equal(nbsp(app.money(21890, 'cash', 'it')), '218,90 $');
+  assert.equal(nbsp(app.money(4000000, 'chips', 'hu')), '4 000 000');
+  assert.equal(app.displayOf({ display: 'chips' }), 'chips');
+  assert.equal(app.displayOf({}), 'cash');
+});
+
+test('hand names in Italian and Hungarian; unknown names stay as sent', () => {
+  assert.equal(app.translateHand('Two pair, Queens and Nines', 'it'), 'Doppia coppia, Regine e Nove');
+  assert.equal(app.translateHand('Full house, Kings full of Sevens', 'it'), 'Full di Re su Sette');
+  assert.equal(app.translateHand('Straight, Ace high', 'it'), 'Scala all’Asso');
+  assert.equal(app.translateHand('Pair of Twos, K-Q-J', 'hu'), 'Egy pár, Kettesek, K-Q-J');
+  assert.equal(app.translateHand('HI: Flush, King high; LO: 8-6-4-2-A', 'hu'), 'FELSŐ: Flöss, Király magas; ALSÓ: 8-6-4-2-A');
+  assert.equal(app.translateHand('Royal flush', 'it'), 'Scala reale');
+  assert.equal(app.translateHand('Something new', 'it'), 'Something new');
+  assert.equal(app.translateHand('Two pair, Queens and Nines', 'en'), 'Two pair, Queens and Nines');
+});
+
+test('card names for screen readers', () => {
+  assert.equal(app.cardName('As', 'en'), 'Ace of spades');
+  assert.equal(app.cardName('Td', 'en'), 'Ten of diamonds');
+  assert.equal(app.cardName('Qh', 'it'), 'Regina di cuori');
+  assert.equal(app.cardName('Kc', 'hu'), 'treff király');
+  assert.equal(app.cardName(null, 'en'), 'Face-down card');
+});
+
+test('language: saved choice, else the browser language, else English', () => {
+  assert.equal(app.pickLanguage(null, ['it-IT', 'en']), 'it');
+  assert.equal(app.pickLanguage(null, ['de-DE', 'hu']), 'hu');
+  assert.equal(app.pickLanguage('en', ['it-IT']), 'en');
+  assert.equal(app.pickLanguage(null, ['fr']), 'en');
+});
+
+test('seat rotation puts the viewer at position 0 (bottom centre), clockwise after', () => {
+  assert.equal(app.seatPosition(5, 5, 8), 0);
+  assert.equal(app.seatPosition(6, 5, 8), 1);
+  assert.equal(app.seatPosition(4, 5, 8), 7);
+  assert.equal(app.seatPosition(1, null, 8), 0);
+  const bottom = app.seatPoint(0, 8);
+  assert.ok(Math.abs(bottom.left - 50) < 1e-9 && bottom.top > 80);
+  const top = app.seatPoint(4, 8);
+  assert.ok(Math.abs(top.left - 50) < 1e-9 && top.top < 20);
+});
+
+test('log lines name the players and format money, in the language of the moment', () => {
+  app.setLanguage('en');
+  const names = app.namer({ 1: 'Ann', 2: 'Bob' });
+  const ctx = { deals: [] };
+  const say = (ev) => app.describeEvent(ev, ctx, names).map((f) => f());
+  assert.deepEqual(say({ event: 'bring_in', seat: 1, amount: 50, all_in: false }), ['Ann brings in for $0.50']);
+  assert.deepEqual(say({ event: 'raise', seat: 2, to: 400, all_in: true }), ['Bob raises to $4 and is all in']);
+  const award = app.describeEvent({ event: 'award', pot: 0, half: 'whole', seat: 1, amount: 360, hand: 'Two pair, Queens and Nines' }, ctx, names)[0];
+  assert.equal(award(), 'Ann wins $3.60 with Two pair, Queens and Nines');
+  app.setLanguage('it');
+  assert.equal(nbsp(award()), 'Ann vince 3,60 $ con Doppia coppia, Regine e Nove');
+  app.setLanguage('en');
+  assert.equal(app.namer({})(3), 'Seat 3');
+  say({ event: 'dealt', seat: 1, card: 'Ah', up: false, street: 'third' });
+  say({ event: 'dealt', seat: 2, card: null, up: false, street: 'third' });
+  say({ event: 'dealt', seat: 1, card: '9c', up: true, street: 'third' });
+  assert.deepEqual(say({ event: 'street_started', street: 'third', first: 1 }), ['3rd street: Ann [A♥] 9♣ · Bob [??]']);
+});
+
+test('replay steps go street by street, then showdown and result', () => {
+  const ev = (event, extra = {}) => ({ event, ...extra });
+  const events = [
+    ev('hand_started', { seats: [[1, 1000], [2, 1000]] }), ev('ante', { seat: 1, amount: 10 }), ev('ante', { seat: 2, amount: 10 }),
+    ev('dealt', { seat: 1, card: 'Ah', up: true, street: 'third' }), ev('dealt', { seat: 2, card: 'Kh', up: true, street: 'third' }),
+    ev('street_started', { street: 'third', first: 2 }), ev('bring_in', { seat: 2, amount: 5 }), ev('call', { seat: 1, amount: 5 }), ev('street_ended', { street: 'third' }),
+    ev('dealt', { seat: 1, card: '2h', up: true, street: 'fourth' }), ev('dealt', { seat: 2, card: '3h', up: true, street: 'fourth' }),
+    ev('street_started', { street: 'fourth', first: 1 }), ev('check', { seat: 1 }), ev('check', { seat: 2 }), ev('street_ended', { street: 'fourth' }),
+    ev('showdown', { order: [1, 2] }), ev('shown', { seat: 1, cards: ['Ah', '2h'], description: 'High card, Ace' }),
+    ev('award', { pot: 0, half: 'whole', seat: 1, amount: 30, hand: 'High card, Ace' }), ev('hand_ended', { stacks: [[1, 1015], [2, 985]] }),
+  ];
+  const steps = app.replaySteps(events);
+  assert.deepEqual(steps.map((s) => s.label), ['third', 'fourth', 'step_showdown', 'step_end']);
+  assert.equal(steps.at(-1).end, events.length);
+  const mid = app.replayState(events, steps[0].end);
+  assert.equal(mid.view.pots.reduce((a, p) => a + p.amount, 0), 30);
+  assert.equal(mid.view.seats.find((s) => s.seat === 1).cards.length, 1);
+});
+
+test('pre-action boxes answer only with a legal action', () => {
+  const legal = (...kinds) => kinds.map((kind) => ({ kind }));
+  assert.deepEqual(app.preActionChoice('check_fold', legal('check', 'bet')), { kind: 'check' });
+  assert.deepEqual(app.preActionChoice('check_fold', legal('fold', 'call', 'raise')), { kind: 'fold' });
+  assert.equal(app.preActionChoice('check', legal('fold', 'call')), null);
+  assert.deepEqual(app.preActionChoice('call_any', legal('fold', 'call', 'raise')), { kind: 'call' });
+  assert.deepEqual(app.preActionChoice('call_any', legal('check', 'bet')), { kind: 'check' });
+  assert.deepEqual(app.preActionChoice('bring_in', legal('bring_in', 'complete')), { kind: 'bring_in' });
+  assert.equal(app.preActionChoice('call_any', legal('show', 'muck')), null);
+});
+
+test('lobby: filters and a stable order', () => {
+  const row = (id, name, variant, big, taken) => ({ id, name, variant, config: { big_bet: big }, seats_taken: taken, seats: 8, min_buy_in: big * 10 });
+  const tables = [row('b', 'Stud 2', 'stud', 400, 0), row('a', 'Razz 1', 'razz', 200, 3), row('c', 'Stud 1', 'stud', 200, 8)];
+  const ids = (opts) => app.lobbyView(tables, { sort: 'name', dir: 1, variant: 'all', stakes: 'all', players: 'all', ...opts }).map((x) => x.id);
+  assert.deepEqual(ids({}), ['a', 'c', 'b']);
+  assert.deepEqual(ids({ dir: -1 }), ['b', 'c', 'a']);
+  assert.deepEqual(ids({ variant: 'stud' }), ['c', 'b']);
+  assert.deepEqual(ids({ stakes: 'high' }), ['b']);
+  assert.deepEqual(ids({ players: 'free' }), ['a', 'b']);
+  assert.deepEqual(ids({ players: 'empty' }), ['b']);
+  assert.deepEqual(ids({ sort: 'stakes' }), ['a', 'c', 'b']);
+});
