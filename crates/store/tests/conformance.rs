@@ -13,7 +13,8 @@ use stud_engine::sim::play_hand;
 use stud_engine::{NoEvents, Seat, Seed, TableConfig, Variant};
 use stud_store::{
     AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, LedgerEntry, LedgerKind, NewSession, OperatorKey,
-    PgStore, SqliteStore, Store, StoredHand, StoredTable, Write, Writer, WriterConfig, token_hash,
+    JournalRow, PgStore, SqliteStore, Store, StoredHand, StoredTable, TableJournal, TableWrites, Write, Writer,
+    WriterConfig, token_hash,
 };
 use uuid::Uuid;
 
@@ -333,7 +334,73 @@ async fn operators_and_bans(b: &Backend) {
     assert_eq!(s.bans().await.unwrap().len(), 1);
 }
 
+fn row(table: Uuid, n: u64, entry: &str) -> JournalRow {
+    JournalRow { table_id: table, n, at_ms: 1_000 + n, entry: entry.into() }
+}
+
+fn group(table: Uuid, n: u64, writes: Vec<Write>, snapshot: Option<&str>) -> Write {
+    Write::Table(Arc::new(TableWrites { table_id: table, n, writes, snapshot: snapshot.map(str::to_owned) }))
+}
+
+async fn journal_of(s: &dyn Store, table: Uuid) -> TableJournal {
+    s.journals().await.unwrap().into_iter().find(|j| j.table_id == table).unwrap_or_default()
+}
+
+async fn the_journal(b: &Backend) {
+    let s = b.store.as_ref();
+    let (t, u) = (Uuid::new_v4(), Uuid::new_v4());
+    s.journal_reset(t, 0, "s0").await.unwrap();
+    s.journal_append(&[row(t, 1, "a"), row(t, 2, "b"), row(u, 1, "x")]).await.unwrap();
+    s.journal_append(&[row(t, 3, "c")]).await.unwrap();
+    let j = journal_of(s, t).await;
+    assert_eq!(j.snapshot, Some((0, "s0".into())));
+    assert_eq!(j.entries, vec![(1, "a".into()), (2, "b".into()), (3, "c".into())]);
+    assert_eq!(j.stored_n, 0);
+    let ju = journal_of(s, u).await;
+    assert_eq!((ju.snapshot, ju.entries), (None, vec![(1, "x".into())]), "a journal without a snapshot is listed");
+
+    // An entry number taken twice fails the whole append: nothing of it is stored.
+    assert!(s.journal_append(&[row(t, 4, "d"), row(t, 2, "again")]).await.is_err());
+    assert_eq!(journal_of(s, t).await.entries.len(), 3);
+
+    // An input's writes move the table's mark with them, in the same transaction.
+    let p = session("journaled");
+    let q = session("journaled too");
+    s.create_session(&p).await.unwrap();
+    s.create_session(&q).await.unwrap();
+    s.write_batch(&[group(t, 2, vec![entry(&p, t, LedgerKind::BuyIn, 5_000)], None)]).await.unwrap();
+    let j = journal_of(s, t).await;
+    assert_eq!((j.stored_n, j.entries.len()), (2, 3));
+    assert_eq!(s.balance(p.player_id).await.unwrap(), 95_000);
+    conserved(s).await;
+    // A failed batch moves no mark.
+    let bad = group(t, 3, vec![Write::Hand(Arc::new(hand(t, &[&p, &q], 5_000, 1, 3_000)))], None);
+    b.exec("ALTER TABLE hands RENAME TO hands_away").await;
+    assert!(s.write_batch(&[bad]).await.is_err());
+    b.exec("ALTER TABLE hands_away RENAME TO hands").await;
+    assert_eq!(journal_of(s, t).await.stored_n, 2);
+
+    // A snapshot prunes the journal up to it; the last of a batch wins; marks never go back.
+    s.write_batch(&[group(t, 3, vec![], Some("s3")), group(t, 1, vec![], None)]).await.unwrap();
+    let j = journal_of(s, t).await;
+    assert_eq!((j.snapshot, j.stored_n, j.entries), (Some((3, "s3".into())), 3, vec![]));
+    s.journal_append(&[row(t, 4, "d"), row(t, 5, "e"), row(t, 6, "f")]).await.unwrap();
+    s.write_batch(&[group(t, 4, vec![], Some("s4")), group(t, 5, vec![], Some("s5"))]).await.unwrap();
+    let j = journal_of(s, t).await;
+    assert_eq!((j.snapshot, j.stored_n, j.entries), (Some((5, "s5".into())), 5, vec![(6, "f".into())]));
+
+    // A reset starts afresh: everything up to it is gone.
+    s.journal_reset(t, 9, "fresh").await.unwrap();
+    let j = journal_of(s, t).await;
+    assert_eq!((j.snapshot, j.stored_n, j.entries), (Some((9, "fresh".into())), 9, vec![]));
+    // (The chips go back, so the suites after this one start with no open stack.)
+    s.write_batch(&[group(t, 10, vec![entry(&p, t, LedgerKind::CashOut, 5_000)], None)]).await.unwrap();
+    assert!(s.open_stacks().await.unwrap().iter().all(|o| o.table_id != t));
+    assert_eq!(journal_of(s, t).await.stored_n, 10);
+}
+
 async fn suite(b: Backend) {
+    the_journal(&b).await;
     sessions_and_tables(&b).await;
     operators_and_bans(&b).await;
     hands_and_the_ledger(&b).await;
