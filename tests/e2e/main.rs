@@ -7,6 +7,7 @@
 
 mod bad_input;
 mod history;
+mod journal;
 mod operators;
 mod play;
 mod web;

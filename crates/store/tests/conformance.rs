@@ -12,8 +12,8 @@ use stud_engine::bot::Bot;
 use stud_engine::sim::play_hand;
 use stud_engine::{NoEvents, Seat, Seed, TableConfig, Variant};
 use stud_store::{
-    AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, LedgerEntry, LedgerKind, NewSession, OperatorKey,
-    JournalRow, PgStore, SqliteStore, Store, StoredHand, StoredTable, TableJournal, TableWrites, Write, Writer,
+    AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, JournalRow, LedgerEntry, LedgerKind, NewSession,
+    OperatorKey, PgStore, SqliteStore, Store, StoredHand, StoredTable, TableJournal, TableWrites, Write, Writer,
     WriterConfig, token_hash,
 };
 use uuid::Uuid;

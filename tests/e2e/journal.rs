@@ -1,0 +1,218 @@
+//! The database goes away mid-hand (Postgres behind a TCP relay the test cuts): inputs are
+//! refused with `unavailable` and change nothing; when it is back, the same request (same
+//! idempotency key) is applied once, and the hand plays on and is stored.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+
+use stud_engine::{Action, Event, Variant};
+use stud_proto::{ClientMsg, ErrorCode, ServerMsg};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
+use uuid::Uuid;
+
+use crate::{Player, passive, spawn_app, table_of};
+
+/// Forwards connections to Postgres until cut; while cut, every connection (old and new) is
+/// closed at once.
+struct Relay {
+    port: u16,
+    cut: Arc<AtomicBool>,
+    cutting: Arc<Notify>,
+}
+
+impl Relay {
+    async fn start(target: String) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let cut = Arc::new(AtomicBool::new(false));
+        let cutting = Arc::new(Notify::new());
+        let (c, n) = (cut.clone(), cutting.clone());
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                if c.load(SeqCst) {
+                    continue; // dropped: closed at once
+                }
+                let (target, c, n) = (target.clone(), c.clone(), n.clone());
+                tokio::spawn(async move {
+                    let Ok(mut server) = TcpStream::connect(&target).await else { return };
+                    let cut_now = n.notified();
+                    tokio::pin!(cut_now);
+                    if c.load(SeqCst) {
+                        return;
+                    }
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                        () = &mut cut_now => {}
+                    }
+                });
+            }
+        });
+        Relay { port, cut, cutting }
+    }
+
+    fn cut(&self) {
+        self.cut.store(true, SeqCst);
+        self.cutting.notify_waiters();
+    }
+
+    fn mend(&self) {
+        self.cut.store(false, SeqCst);
+    }
+}
+
+#[tokio::test]
+async fn the_database_going_away_refuses_inputs_and_play_resumes_when_it_is_back() {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        assert!(
+            std::env::var("STUD_REQUIRE_POSTGRES").is_err(),
+            "STUD_REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not: this test would be skipped"
+        );
+        eprintln!("notice: TEST_DATABASE_URL is not set; the database-outage test is skipped");
+        return;
+    };
+    // A schema of its own, reached through the relay.
+    let schema = format!("outage_{}", Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&url).await.unwrap();
+    exec(&admin, &format!("CREATE SCHEMA {schema}")).await;
+    let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+    let (auth, host_db) = rest.rsplit_once('@').map_or(("", rest), |(a, h)| (a, h));
+    let (host, db) = host_db.split_once('/').unwrap_or((host_db, "postgres"));
+    let relay = Relay::start(host.to_owned()).await;
+    let at = if auth.is_empty() { String::new() } else { format!("{auth}@") };
+    let relayed = format!("postgres://{at}127.0.0.1:{}/{db}?options=-c%20search_path%3D{schema}", relay.port);
+
+    let (server, addr) = spawn_app(|c| {
+        c.database_url = relayed;
+        c.action_timeout_ms = 60_000;
+        c.disconnect_grace_ms = 60_000;
+    })
+    .await;
+    let table = table_of(&addr, Variant::Razz).await;
+    let mut players = Vec::new();
+    for seat in 1..=3 {
+        let mut p = Player::new(&addr, &format!("p{seat}")).await;
+        p.sit(&table, seat).await;
+        players.push(p);
+    }
+    // Play until someone is asked to act after the bring-in.
+    let (who, prompt) = loop {
+        let mut found = None;
+        for (i, p) in players.iter_mut().enumerate() {
+            if let Ok(ServerMsg::YourTurn { hand_id, seq, legal, .. }) =
+                tokio::time::timeout(std::time::Duration::from_millis(200), p.recv()).await
+            {
+                if legal.contains(&Action::BringIn) {
+                    let act = ClientMsg::Act {
+                        request_id: None,
+                        table_id: table.id,
+                        hand_id,
+                        seq,
+                        idempotency_key: format!("b{seq}"),
+                        action: Action::BringIn,
+                    };
+                    p.send(act).await;
+                } else {
+                    found = Some((i, (hand_id, seq, legal)));
+                    break;
+                }
+            }
+        }
+        if let Some(f) = found {
+            break f;
+        }
+    };
+    let (hand_id, seq, legal) = prompt;
+    let action = passive(&legal);
+    let act = |request: &str| ClientMsg::Act {
+        request_id: Some(request.into()),
+        table_id: table.id,
+        hand_id,
+        seq,
+        idempotency_key: "the-one".into(),
+        action,
+    };
+
+    relay.cut();
+    let p = &mut players[who];
+    p.send(act("during")).await;
+    let refused = p.until(|m| matches!(m, ServerMsg::Error { .. } | ServerMsg::Event { .. })).await;
+    assert!(
+        matches!(&refused, ServerMsg::Error { code: ErrorCode::Unavailable, request_id: Some(r), .. } if r == "during"),
+        "{refused:?}"
+    );
+    // A second try while it is still down: refused again.
+    p.send(act("during again")).await;
+    let refused = p.until(|m| matches!(m, ServerMsg::Error { .. } | ServerMsg::Event { .. })).await;
+    assert!(matches!(refused, ServerMsg::Error { code: ErrorCode::Unavailable, .. }), "{refused:?}");
+
+    relay.mend();
+    // The same request once the database is back: applied, once.
+    let mut applied = None;
+    for _ in 0..40 {
+        p.send(act("after")).await;
+        match p.until(|m| matches!(m, ServerMsg::Error { .. } | ServerMsg::Event { .. } | ServerMsg::Ack { .. })).await
+        {
+            ServerMsg::Event { event, .. } => {
+                applied = Some(event);
+                break;
+            }
+            ServerMsg::Error { code: ErrorCode::Unavailable, .. } => {
+                // The pool is still reconnecting.
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let applied = applied.expect("the action was applied once the database was back");
+    assert!(
+        matches!(applied, Event::Check { .. } | Event::Call { .. } | Event::Complete { .. } | Event::Bet { .. }),
+        "{applied:?}"
+    );
+    p.send(act("repeat")).await;
+    // (The hand goes on meanwhile: this player may be asked again before the answer comes.)
+    let mut asked = None;
+    let again = loop {
+        match p.recv().await {
+            ServerMsg::YourTurn { hand_id, seq, legal, .. } => asked = Some((hand_id, seq, legal)),
+            m @ (ServerMsg::Ack { .. } | ServerMsg::Error { .. }) => break m,
+            _ => {}
+        }
+    };
+    assert!(matches!(&again, ServerMsg::Ack { detail, .. } if detail.starts_with("duplicate")), "{again:?}");
+    if let Some((hand_id, seq, legal)) = asked {
+        let next = ClientMsg::Act {
+            request_id: None,
+            table_id: table.id,
+            hand_id,
+            seq,
+            idempotency_key: "next".into(),
+            action: passive(&legal),
+        };
+        p.send(next).await;
+    }
+
+    // The hand plays out and is stored, with the action in it once.
+    let players = crate::play::play(players, 1, 5).await;
+    drop(players);
+    let store = stud_store::open(&format!("{url}?options=-c%20search_path%3D{schema}")).await.unwrap();
+    let mut stored = None;
+    for _ in 0..50 {
+        stored = store.hand(hand_id).await.unwrap();
+        if stored.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let stored = stored.expect("the hand was stored");
+    let seat = stud_engine::Seat::new(u8::try_from(who + 1).unwrap()).unwrap();
+    let theirs = stored.record.actions.iter().filter(|a| a.seat == seat).count();
+    assert!(theirs >= 1, "the action is in the stored hand");
+    assert!(store.totals().await.unwrap().conserved());
+    server.shutdown().await;
+    exec(&admin, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+async fn exec(admin: &sqlx::PgPool, sql: &str) {
+    sqlx::query(sqlx::AssertSqlSafe(sql.to_owned())).execute(admin).await.unwrap();
+}
