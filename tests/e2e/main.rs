@@ -7,6 +7,7 @@
 
 mod bad_input;
 mod history;
+mod hygiene;
 mod operators;
 mod play;
 mod web;

@@ -7,9 +7,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, header};
+use axum::extract::State;
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::{Json, Router, routing::get};
 use serde::Deserialize;
@@ -22,6 +21,9 @@ use uuid::Uuid;
 
 use crate::app::{App, Session};
 use crate::http::ApiError;
+use crate::http::extract::{Caller, Operator, Params, PathId};
+// The lobby compares invite codes with it.
+pub(crate) use crate::http::extract::same_key;
 use crate::wire;
 
 /// Most hands an operator page holds.
@@ -72,73 +74,39 @@ struct SearchParams {
     format: Format,
 }
 
-/// Who is asking.
-enum Caller {
-    Operator,
-    Player(Arc<Session>),
-}
-
-pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    value.strip_prefix("Bearer ").map(str::trim)
-}
-
-/// Compares without stopping at the first difference.
-pub(crate) fn same_key(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-async fn caller(app: &App, headers: &HeaderMap) -> Result<Caller, ApiError> {
-    let token = bearer(headers).ok_or(ApiError::Unauthorized)?;
-    // Players are the common case: their session first (memory, else one lookup); only a token
-    // that is no session is looked up among the operator keys.
-    match app.resolve_session(token).await {
-        Ok(Some(session)) => Ok(Caller::Player(session)),
-        Ok(None) => crate::admin::operator(app, headers).await.map(|_| Caller::Operator),
-        Err(e) => Err(ApiError::Unavailable(e.to_string())),
-    }
-}
-
-fn parse_id(text: &str) -> Result<Uuid, ApiError> {
-    Uuid::try_parse(text).map_err(|_| ApiError::BadRequest(format!("{text:?} is not a UUID")))
-}
-
-fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    q.map(|Query(p)| p).map_err(|e| ApiError::BadRequest(e.body_text()))
-}
-
 async fn session_hands(
+    caller: Caller,
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    params: Result<Query<SessionParams>, QueryRejection>,
+    PathId(id): PathId,
+    Params(params): Params<SessionParams>,
 ) -> Result<Response, ApiError> {
-    let id = parse_id(&id)?;
-    let params = query(params)?;
     let limit = params.limit.unwrap_or(50);
     if !(1..=50).contains(&limit) {
         return Err(ApiError::BadRequest("limit must be 1 to 50".into()));
     }
-    let Caller::Player(session) = caller(&app, &headers).await? else {
-        return Err(ApiError::Forbidden("a session's hands are read with that session's token".into()));
-    };
-    if session.session_id != id {
-        return Err(ApiError::Forbidden("this token belongs to another session".into()));
-    }
-    let hands = app.last_hands(id, crate::ws::HISTORY_WAIT).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let session = own_session(caller, id)?;
+    let hands = app.last_hands(id, crate::ws::HISTORY_WAIT).await?;
     let hands: Vec<&StoredHand> = hands.iter().take(limit as usize).collect();
     render_for_player(&app, &hands, session.player_id, params.format, true)
 }
 
+/// The session `id`, if the caller holds its token; 403 otherwise.
+pub(crate) fn own_session(caller: Caller, id: Uuid) -> Result<Arc<Session>, ApiError> {
+    let Caller::Player(session) = caller else {
+        return Err(ApiError::Forbidden("a session's data is read with that session's token".into()));
+    };
+    if session.session_id != id {
+        return Err(ApiError::Forbidden("this token belongs to another session".into()));
+    }
+    Ok(session)
+}
+
 async fn one_hand(
+    caller: Caller,
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    params: Result<Query<HandParams>, QueryRejection>,
+    PathId(id): PathId,
+    Params(params): Params<HandParams>,
 ) -> Result<Response, ApiError> {
-    let id = parse_id(&id)?;
-    let params = query(params)?;
-    let caller = caller(&app, &headers).await?;
     let hand = stored_hand(&app, id).await?;
     match caller {
         Caller::Operator => render_full(&app, &[&hand], params.format, false),
@@ -155,21 +123,14 @@ async fn one_hand(
 /// A hand from the store, waiting for the writer first if it is not there yet (the hand may
 /// have just ended).
 async fn stored_hand(app: &App, id: Uuid) -> Result<StoredHand, ApiError> {
-    let unavailable = |e: stud_store::StoreError| ApiError::Unavailable(e.to_string());
-    if let Some(h) = app.store.hand(id).await.map_err(unavailable)? {
+    if let Some(h) = app.store.hand(id).await? {
         return Ok(h);
     }
     let _ = tokio::time::timeout(crate::ws::HISTORY_WAIT, app.writer.flush()).await;
-    app.store.hand(id).await.map_err(unavailable)?.ok_or_else(|| ApiError::NotFound(format!("no hand {id}")))
+    app.store.hand(id).await?.ok_or_else(|| ApiError::NotFound(format!("no hand {id}")))
 }
 
-async fn search(
-    State(app): State<Arc<App>>,
-    headers: HeaderMap,
-    params: Result<Query<SearchParams>, QueryRejection>,
-) -> Result<Response, ApiError> {
-    crate::admin::operator(&app, &headers).await?;
-    let p = query(params)?;
+async fn search(_: Operator, State(app): State<Arc<App>>, Params(p): Params<SearchParams>) -> Result<Response, ApiError> {
     let limit = p.limit.unwrap_or(50);
     if !(1..=MAX_PAGE).contains(&limit) {
         return Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_PAGE}")));
@@ -179,7 +140,7 @@ async fn search(
         None => None,
     };
     let q = HandQuery { table: p.table, player: p.player, since_ms: p.since, before, limit };
-    let hands = app.store.hands(&q).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let hands = app.store.hands(&q).await?;
     let next_cursor =
         (hands.len() == limit as usize).then(|| hands.last().map(|h| Cursor::after(h).encode())).flatten();
     let refs: Vec<&StoredHand> = hands.iter().collect();

@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
 use uuid::Uuid;
 
-use crate::app::{App, Session};
+use crate::app::{App, HistoryError, Session};
 use crate::table::{Conn, TableCmd};
 use crate::wire::{self, Frame};
 
@@ -99,6 +99,18 @@ impl Connection {
         self.send(wire::error(request_id, code, message));
     }
 
+    /// History could not be read: the detail goes to the log, the client gets a fixed text.
+    fn unavailable(&self, request_id: RequestId, e: &HistoryError) {
+        let message = match e {
+            HistoryError::Behind => "the hand history is catching up; try again shortly",
+            HistoryError::Store(e) => {
+                tracing::error!(error = %e, "store error");
+                crate::http::error::UNAVAILABLE
+            }
+        };
+        self.error(request_id, ErrorCode::Unavailable, message);
+    }
+
     async fn on_text(&mut self, text: &str) {
         let received = Instant::now();
         if let Err(wait) = self.app.limits.messages.check(&self.id) {
@@ -146,7 +158,7 @@ impl Connection {
             ClientMsg::LastHands { request_id } => {
                 let hands = match self.app.last_hands(session.session_id, HISTORY_WAIT).await {
                     Ok(h) => h,
-                    Err(e) => return self.error(request_id, ErrorCode::Unavailable, e.to_string()),
+                    Err(e) => return self.unavailable(request_id, &e),
                 };
                 let hands = hands.iter().filter_map(|h| wire::summary(h, session.player_id)).collect();
                 return self.send(wire::frame(&ServerMsg::LastHands { request_id, hands }));
@@ -154,7 +166,7 @@ impl Connection {
             ClientMsg::LastHand { request_id, hand_id } => {
                 let hands = match self.app.last_hands(session.session_id, HISTORY_WAIT).await {
                     Ok(h) => h,
-                    Err(e) => return self.error(request_id, ErrorCode::Unavailable, e.to_string()),
+                    Err(e) => return self.unavailable(request_id, &e),
                 };
                 let report = hands
                     .iter()
@@ -271,7 +283,7 @@ impl Connection {
             }
             Err(e) => {
                 tracing::warn!(error = %e, "session lookup failed");
-                return self.error(None, ErrorCode::Unavailable, "the session store is unavailable; try again");
+                return self.error(None, ErrorCode::Unavailable, crate::http::error::UNAVAILABLE);
             }
         };
         if self.app.is_banned(session.player_id, None) {
