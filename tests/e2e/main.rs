@@ -10,6 +10,7 @@ mod history;
 mod hygiene;
 mod operators;
 mod play;
+mod protocol;
 mod web;
 
 use std::time::Duration;

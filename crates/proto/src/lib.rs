@@ -367,6 +367,8 @@ pub enum ErrorCode {
     Internal,
     /// The store is unavailable or behind (hand history, sessions); retry shortly.
     Unavailable,
+    /// A `hello` on a socket that already said one: one socket, one session.
+    AlreadyAuthenticated,
 }
 
 /// A seat at a table.
