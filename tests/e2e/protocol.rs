@@ -109,10 +109,8 @@ async fn an_http_body_announced_over_the_limit_is_refused_before_it_is_sent() {
     let status = status_of_head_only(&addr, &head).await;
     assert!(status.starts_with("HTTP/1.1 413"), "{status}");
     // Without `Expect`, the same: the answer comes while the body is still owed.
-    let head = format!(
-        "POST /api/admin/tables HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n",
-        8 * 1024 * 1024
-    );
+    let head =
+        format!("POST /api/admin/tables HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n", 8 * 1024 * 1024);
     let status = status_of_head_only(&addr, &head).await;
     assert!(status.starts_with("HTTP/1.1 413"), "{status}");
     // A body within the limit is read as before.
@@ -132,9 +130,8 @@ async fn a_second_hello_is_refused_and_the_socket_keeps_its_player() {
     assert_eq!(code, ErrorCode::AlreadyAuthenticated, "{message}");
     // Still Ann's: the seat taken is hers.
     ann.sit(&table, 3).await;
-    let seated = ann
-        .until(|m| matches!(m, ServerMsg::Snapshot { table, .. } if table.seats.iter().any(|s| s.seat == 3)))
-        .await;
+    let seated =
+        ann.until(|m| matches!(m, ServerMsg::Snapshot { table, .. } if table.seats.iter().any(|s| s.seat == 3))).await;
     let ServerMsg::Snapshot { table: snapshot, .. } = seated else { unreachable!() };
     let seat = snapshot.seats.iter().find(|s| s.seat == 3).unwrap();
     assert_eq!((seat.player_id, seat.name.as_str()), (ann.player_id, "Ann"));

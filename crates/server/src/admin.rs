@@ -301,7 +301,11 @@ struct UnbanParams {
     table_id: Option<Uuid>,
 }
 
-async fn unban(who: Operator, State(app): State<Arc<App>>, Params(p): Params<UnbanParams>) -> Result<StatusCode, ApiError> {
+async fn unban(
+    who: Operator,
+    State(app): State<Arc<App>>,
+    Params(p): Params<UnbanParams>,
+) -> Result<StatusCode, ApiError> {
     let scope = p.table_id.map_or(BanScope::Server, BanScope::Table);
     audit(&app, &who, "unban", Some(p.player_id.to_string()), serde_json::json!({"table": p.table_id})).await?;
     let had = app.store.unban(p.player_id, scope).await?;

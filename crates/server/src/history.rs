@@ -130,7 +130,11 @@ async fn stored_hand(app: &App, id: Uuid) -> Result<StoredHand, ApiError> {
     app.store.hand(id).await?.ok_or_else(|| ApiError::NotFound(format!("no hand {id}")))
 }
 
-async fn search(_: Operator, State(app): State<Arc<App>>, Params(p): Params<SearchParams>) -> Result<Response, ApiError> {
+async fn search(
+    _: Operator,
+    State(app): State<Arc<App>>,
+    Params(p): Params<SearchParams>,
+) -> Result<Response, ApiError> {
     let limit = p.limit.unwrap_or(50);
     if !(1..=MAX_PAGE).contains(&limit) {
         return Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_PAGE}")));

@@ -103,10 +103,9 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
 fn close_frame_for(e: axum::Error, max_frame_bytes: usize) -> Option<CloseFrame> {
     let inner = e.into_inner();
     let (code, reason) = match inner.downcast_ref::<tungstenite::Error>()? {
-        tungstenite::Error::Capacity(_) => (
-            close_code::SIZE,
-            format!("frame over {} bytes (4x max_frame_bytes)", max_frame_bytes.saturating_mul(4)),
-        ),
+        tungstenite::Error::Capacity(_) => {
+            (close_code::SIZE, format!("frame over {} bytes (4x max_frame_bytes)", max_frame_bytes.saturating_mul(4)))
+        }
         tungstenite::Error::Utf8(_) => (close_code::INVALID, "text frame is not valid UTF-8".to_owned()),
         _ => return None,
     };

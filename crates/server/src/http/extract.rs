@@ -92,9 +92,8 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<PathId, ApiError> {
-        let Path(text) = Path::<String>::from_request_parts(parts, state)
-            .await
-            .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+        let Path(text) =
+            Path::<String>::from_request_parts(parts, state).await.map_err(|e| ApiError::BadRequest(e.body_text()))?;
         Uuid::try_parse(&text).map(PathId).map_err(|_| ApiError::BadRequest(format!("{text:?} is not a UUID")))
     }
 }
