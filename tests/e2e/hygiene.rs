@@ -102,6 +102,10 @@ async fn hostile_requests_while_the_store_is_down(server: &Server, token: &str, 
         ("DELETE", "/api/admin/bans?player_id=".into(), None, Some(KEY), 400),
         ("GET", "/api/admin/log".into(), None, Some(KEY), 503),
         ("GET", "/api/admin/log?limit=x".into(), None, Some(KEY), 400),
+        ("GET", format!("/api/sessions/{session_id}/ledger"), None, Some(token), 503),
+        ("GET", format!("/api/sessions/{session_id}/ledger"), None, None, 401),
+        ("GET", format!("/api/admin/ledger?player={none}"), None, Some(KEY), 503),
+        ("GET", "/api/admin/ledger?cursor=bad".into(), None, Some(KEY), 400),
     ];
     for (method, path, body, bearer, expected) in &cases {
         let what = format!("{method} {path}");

@@ -8,6 +8,7 @@
 mod bad_input;
 mod history;
 mod hygiene;
+mod ledger;
 mod operators;
 mod play;
 mod protocol;

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::{
     AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, CreateSession, HandDetail, HandPage, KickRequest,
-    KickResult, LastHandReport, SessionCreated, TableSettings, TableSettingsPatch, TableSummary,
+    KickResult, LastHandReport, LedgerPage, SessionCreated, TableSettings, TableSettingsPatch, TableSummary,
 };
 
 /// Who may call a route.
@@ -130,6 +130,20 @@ fn ops() -> Vec<Op> {
             body: Option::None,
             ok: (200, "LAST HAND reports", Some(list::<LastHandReport>)),
             formats: true,
+        },
+        Op {
+            method: "get",
+            path: "/api/sessions/{id}/ledger",
+            summary: "The session's player's chip ledger (buy-ins, hands, cash-outs), newest first, paged.",
+            auth: Session,
+            params: &[
+                ID,
+                ("limit", "query", "integer", "1 to 500 (default 100)"),
+                ("cursor", "query", "string", "next_cursor of the previous page"),
+            ],
+            body: Option::None,
+            ok: (200, "a page of ledger lines", Some(schema::<LedgerPage>)),
+            formats: false,
         },
         Op {
             method: "get",
@@ -289,6 +303,22 @@ fn ops() -> Vec<Op> {
             ],
             body: Option::None,
             ok: (204, "lifted", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/admin/ledger",
+            summary: "The chip ledger, newest first, paged.",
+            auth: Operator,
+            params: &[
+                ("player", "query", "string", "only this player's lines"),
+                ("table", "query", "string", "only lines at this table"),
+                ("since", "query", "integer", "at or after (ms since the Unix epoch)"),
+                ("limit", "query", "integer", "1 to 500 (default 100)"),
+                ("cursor", "query", "string", "next_cursor of the previous page"),
+            ],
+            body: Option::None,
+            ok: (200, "a page of ledger lines", Some(schema::<LedgerPage>)),
             formats: false,
         },
         Op {

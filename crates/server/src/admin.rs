@@ -15,9 +15,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use stud_proto::{
-    AdminLogLine, AdminTable, BanInfo, BanRequest, KickRequest, KickResult, TableSettings, TableSettingsPatch,
+    AdminLogLine, AdminTable, BanInfo, BanRequest, KickRequest, KickResult, LedgerPage, TableSettings,
+    TableSettingsPatch,
 };
-use stud_store::{AdminLogEntry, Ban, BanScope};
+use stud_store::{AdminLogEntry, Ban, BanScope, LedgerQuery};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
@@ -38,6 +39,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/admin/tables/{id}/kick", post(kick))
         .route("/api/admin/bans", get(list_bans).post(ban).delete(unban))
         .route("/api/admin/log", get(log))
+        .route("/api/admin/ledger", get(ledger))
 }
 
 /// Writes the audit line; the action is refused if it cannot be logged.
@@ -350,4 +352,23 @@ async fn log(_: Operator, State(app): State<Arc<App>>, Params(p): Params<LogPara
         })
         .collect();
     Ok(Json(lines).into_response())
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LedgerParams {
+    player: Option<Uuid>,
+    table: Option<Uuid>,
+    since: Option<u64>,
+    limit: Option<u32>,
+    cursor: Option<String>,
+}
+
+async fn ledger(
+    _: Operator,
+    State(app): State<Arc<App>>,
+    Params(p): Params<LedgerParams>,
+) -> Result<Json<LedgerPage>, ApiError> {
+    let query = LedgerQuery { player: p.player, table: p.table, since_ms: p.since, ..LedgerQuery::default() };
+    crate::history::ledger_page(&app, query, p.limit, p.cursor.as_deref()).await.map(Json)
 }

@@ -15,8 +15,8 @@ use serde::Deserialize;
 use stud_engine::Viewer;
 use stud_engine::phh::{self, PhhContext};
 use stud_engine::text::{self, TextContext};
-use stud_proto::{HandDetail, HandDetailSeat, HandPage};
-use stud_store::{Cursor, HandQuery, StoredHand};
+use stud_proto::{HandDetail, HandDetailSeat, HandPage, LedgerLine, LedgerLineKind, LedgerPage};
+use stud_store::{Cursor, HandQuery, LedgerCursor, LedgerQuery, StoredHand};
 use uuid::Uuid;
 
 use crate::app::{App, Session};
@@ -33,6 +33,7 @@ const MAX_PAGE: u32 = 500;
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/sessions/{id}/hands", get(session_hands))
+        .route("/api/sessions/{id}/ledger", get(session_ledger))
         .route("/api/hands/{id}", get(one_hand))
         .route("/api/hands", get(search))
 }
@@ -88,6 +89,73 @@ async fn session_hands(
     let hands = app.last_hands(id, crate::ws::HISTORY_WAIT).await?;
     let hands: Vec<&StoredHand> = hands.iter().take(limit as usize).collect();
     render_for_player(&app, &hands, session.player_id, params.format, true)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LedgerParams {
+    limit: Option<u32>,
+    cursor: Option<String>,
+}
+
+/// Most ledger lines a page holds.
+const MAX_LEDGER_PAGE: u32 = 500;
+
+async fn session_ledger(
+    caller: Caller,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+    Params(p): Params<LedgerParams>,
+) -> Result<Json<LedgerPage>, ApiError> {
+    let session = own_session(caller, id)?;
+    let query = LedgerQuery { player: Some(session.player_id), ..LedgerQuery::default() };
+    ledger_page(&app, query, p.limit, p.cursor.as_deref()).await.map(Json)
+}
+
+/// A page of the ledger: `query` with the page's limit and cursor, once the writer has stored
+/// what happened before the request.
+pub(crate) async fn ledger_page(
+    app: &App,
+    mut query: LedgerQuery,
+    limit: Option<u32>,
+    cursor: Option<&str>,
+) -> Result<LedgerPage, ApiError> {
+    query.limit = limit.unwrap_or(100);
+    if !(1..=MAX_LEDGER_PAGE).contains(&query.limit) {
+        return Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_LEDGER_PAGE}")));
+    }
+    if let Some(c) = cursor {
+        query.before = Some(LedgerCursor::decode(c).ok_or_else(|| ApiError::BadRequest("bad cursor".into()))?);
+    }
+    match tokio::time::timeout(crate::ws::HISTORY_WAIT, app.writer.flush()).await {
+        Ok(true) => {}
+        Ok(false) | Err(_) => return Err(crate::app::HistoryError::Behind.into()),
+    }
+    let lines = app.store.ledger(&query).await?;
+    let next_cursor = (lines.len() == query.limit as usize).then(|| lines.last().map(|l| l.cursor.encode())).flatten();
+    let entries = lines
+        .into_iter()
+        .map(|l| {
+            let kind = match l.kind.as_str() {
+                "issue" => LedgerLineKind::Issue,
+                "buy_in" => LedgerLineKind::BuyIn,
+                "top_up" => LedgerLineKind::TopUp,
+                "cash_out" => LedgerLineKind::CashOut,
+                "hand" => LedgerLineKind::Hand,
+                other => return Err(ApiError::Internal(format!("ledger line of unknown kind {other:?}"))),
+            };
+            Ok(LedgerLine {
+                at_ms: l.at_ms,
+                player_id: l.player_id,
+                table_id: l.table_id,
+                hand_id: l.hand_id,
+                kind,
+                balance_delta: l.balance_delta,
+                stack_delta: l.stack_delta,
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    Ok(LedgerPage { entries, next_cursor })
 }
 
 /// The session `id`, if the caller holds its token; 403 otherwise.

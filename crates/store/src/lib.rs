@@ -467,13 +467,14 @@ pub struct LedgerLine {
     pub cursor: LedgerCursor,
 }
 
-/// A position in the newest-first order of ledger lines: time, then hands' lines before
-/// movements, then hand, then the line's number.
+/// A position in the newest-first order of ledger lines: time, then movements before hands'
+/// lines (at the same millisecond, a cash-out or top-up follows the hand it comes after), then
+/// hand, then the line's number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LedgerCursor {
     /// the line's time
     pub at_ms: u64,
-    /// 1 for a hand's line, 0 for a movement
+    /// 0 for a hand's line, 1 for a movement
     pub source: i64,
     /// the hand (nil for a movement)
     pub hand_id: Uuid,
