@@ -339,7 +339,10 @@ struct LogParams {
 }
 
 async fn log(_: Operator, State(app): State<Arc<App>>, Params(p): Params<LogParams>) -> Result<Response, ApiError> {
-    let limit = p.limit.unwrap_or(100).clamp(1, 1000);
+    let limit = p.limit.unwrap_or(100);
+    if !(1..=1000).contains(&limit) {
+        return Err(ApiError::BadRequest("limit must be 1 to 1000".into()));
+    }
     let lines = app.store.admin_log(limit).await?;
     let lines: Vec<AdminLogLine> = lines
         .into_iter()
