@@ -466,7 +466,14 @@ pub struct LastHandReport {
 /// `POST /api/sessions` body.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CreateSession {
-    /// display name, 1..=24 characters
+    /// display name, 1..=24 characters, not all blank, no control characters (leading and
+    /// trailing blanks are dropped)
+    #[schemars(
+        length(min = 1, max = 24),
+        regex(
+            pattern = r"^[^\u0000-\u001f\u007f-\u009f]*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$"
+        )
+    )]
     pub name: String,
 }
 

@@ -186,7 +186,7 @@ fn ops() -> Vec<Op> {
             params: &[
                 ("table", "query", "uuid", "only this table"),
                 ("player", "query", "uuid", "only hands this player was dealt into"),
-                ("since", "query", "int:0..9223372036854775807", "ended at or after (ms since the Unix epoch)"),
+                ("since", "query", "int:0..18446744073709551615", "ended at or after (ms since the Unix epoch)"),
                 ("limit", "query", "int:1..500", "1 to 500 (default 50)"),
                 ("cursor", "query", "cursor", "next_cursor of the previous page"),
                 FORMAT,
@@ -336,7 +336,7 @@ fn ops() -> Vec<Op> {
             params: &[
                 ("player", "query", "uuid", "only this player's lines"),
                 ("table", "query", "uuid", "only lines at this table"),
-                ("since", "query", "int:0..9223372036854775807", "at or after (ms since the Unix epoch)"),
+                ("since", "query", "int:0..18446744073709551615", "at or after (ms since the Unix epoch)"),
                 ("limit", "query", "int:1..500", "1 to 500 (default 100)"),
                 ("cursor", "query", "ledger_cursor", "next_cursor of the previous page"),
             ],
@@ -392,6 +392,9 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
     {
         errors.push((404, "not found"));
     }
+    if op.path.ends_with("/invite") {
+        errors.push((409, "the table is not private: it has no invite code"));
+    }
     if op.body.is_some() {
         errors.push((413, "the body is over the size limit"));
     }
@@ -440,7 +443,8 @@ pub fn document() -> Value {
             }
             ok["content"] = content;
         } else if let Some(text) = plain_text(op.path) {
-            ok["content"] = json!({text: {"schema": {"type": "string"}}});
+            let schema = if text == "application/json" { json!({"type": "object"}) } else { json!({"type": "string"}) };
+            ok["content"] = json!({text: {"schema": schema}});
         }
         responses.insert(status.to_string(), ok);
         for (code, desc) in errors(&op) {

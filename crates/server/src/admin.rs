@@ -240,7 +240,7 @@ async fn set_invite(app: Arc<App>, who: Operator, id: Uuid, rotate: bool) -> Res
     let _one_at_a_time = app.admin_lock.lock().await;
     let (mut spec, created, closed) = stored_spec(&app, id).await?;
     if closed || !spec.private {
-        return Err(ApiError::BadRequest("only an open private table has an invite code".into()));
+        return Err(ApiError::Conflict("only an open private table has an invite code".into()));
     }
     audit(&app, &who, if rotate { "rotate_invite" } else { "revoke_invite" }, Some(id.to_string()), ()).await?;
     spec.invite_code = if rotate { Some(invite_code()?) } else { None };

@@ -76,9 +76,11 @@ async fn create_session(
         return Err(ApiError::RateLimited(wait));
     }
     let Body(body) = body?;
+    // The same rule as the schema's: 1 to 24 characters as sent, not all blank, no control
+    // characters; stored trimmed.
+    let length = body.name.chars().count();
     let name = body.name.trim().to_owned();
-    let length = name.chars().count();
-    if !(1..=24).contains(&length) || name.chars().any(char::is_control) {
+    if !(1..=24).contains(&length) || name.is_empty() || name.chars().any(char::is_control) {
         return Err(ApiError::BadRequest("name must be 1 to 24 printable characters".into()));
     }
     let session = ctx.app.create_session(name).await?;

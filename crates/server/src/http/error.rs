@@ -33,6 +33,9 @@ pub enum ApiError {
     /// Nothing there (or nothing the caller may know is there).
     #[error("{0}")]
     NotFound(String),
+    /// The request is valid but the resource is not in a state that takes it.
+    #[error("{0}")]
+    Conflict(String),
     /// The store is down or behind, or the server is stopping. Only fixed texts: a store's
     /// message is logged, never sent.
     #[error("{0}")]
@@ -68,6 +71,7 @@ impl ApiError {
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
