@@ -56,6 +56,9 @@ fn assert_clean(what: &str, body: &str) {
     }
 }
 
+/// (method, path, body, bearer, expected status)
+type Case<'a> = (&'a str, String, Option<&'a str>, Option<&'a str>, u16);
+
 /// Sends every kind of request to a server whose store is down (a session made before is
 /// still in memory) and checks each status and body.
 async fn hostile_requests_while_the_store_is_down(server: &Server, token: &str, session_id: Uuid) {
@@ -65,8 +68,7 @@ async fn hostile_requests_while_the_store_is_down(server: &Server, token: &str, 
     let big = format!(r#"{{"name": "{}"}}"#, "x".repeat(server.app.config.max_body_bytes));
     let player = format!(r#"{{"player_id": "{none}"}}"#);
     let settings = settings();
-    // (method, path, body, bearer, expected status)
-    let cases: Vec<(&str, String, Option<&str>, Option<&str>, u16)> = vec![
+    let cases: Vec<Case> = vec![
         ("POST", "/api/sessions".into(), Some(r#"{"name": "Bob"}"#), None, 503),
         ("POST", "/api/sessions".into(), Some("nonsense"), None, 400),
         ("POST", "/api/sessions".into(), Some(&big), None, 413),

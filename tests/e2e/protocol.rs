@@ -210,9 +210,8 @@ async fn joining_without_an_invite_code_is_not_a_wrong_guess() {
     // ... and the right code still works.
     ann.send(&join("right", Some(&code))).await.unwrap();
     let reply = loop {
-        match ann.recv(WAIT).await.unwrap() {
-            m @ (ServerMsg::Ack { .. } | ServerMsg::Error { .. }) => break m,
-            _ => {}
+        if let m @ (ServerMsg::Ack { .. } | ServerMsg::Error { .. }) = ann.recv(WAIT).await.unwrap() {
+            break m;
         }
     };
     assert!(matches!(&reply, ServerMsg::Ack { request_id: Some(r), .. } if r == "right"), "{reply:?}");
