@@ -7,9 +7,12 @@
 
 mod bad_input;
 mod history;
+mod hygiene;
 mod journal;
+mod ledger;
 mod operators;
 mod play;
+mod protocol;
 mod web;
 
 use std::time::Duration;

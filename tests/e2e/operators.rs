@@ -135,7 +135,9 @@ async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_k
     let code = table.invite_code.clone().expect("a private table has a code");
     assert!(tables(&addr).await.unwrap().iter().all(|t| t.id != table.id), "private tables are not listed");
     let mut outsider = Player::new(&addr, "outsider").await;
-    for attempt in [None, Some("WRONGCODE123".to_owned()), None] {
+    // No code is not a guess and is not counted; the three wrong codes are (3 per minute here).
+    let wrong = |n: u8| Some(format!("WRONGCODE12{n}"));
+    for attempt in [None, wrong(1), None, wrong(2), wrong(3)] {
         outsider.send(ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: attempt }).await;
         let err = outsider.until(|m| matches!(m, ServerMsg::Error { .. })).await;
         assert!(matches!(err, ServerMsg::Error { code: ErrorCode::InviteRequired, .. }), "{err:?}");
@@ -151,7 +153,7 @@ async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_k
     }
     // The fourth wrong try within the minute is rate limited (3 per minute here).
     outsider
-        .send(ClientMsg::Sit { request_id: None, table_id: table.id, invite_code: None, seat: None, buy_in: 800 })
+        .send(ClientMsg::Sit { request_id: None, table_id: table.id, invite_code: wrong(4), seat: None, buy_in: 800 })
         .await;
     let err = outsider.until(|m| matches!(m, ServerMsg::Error { .. })).await;
     assert!(matches!(err, ServerMsg::Error { code: ErrorCode::RateLimited, .. }), "{err:?}");
@@ -403,9 +405,11 @@ async fn each_limit_shows_itself_with_a_clear_error() {
     assert_eq!(status, 413, "{body}");
     assert!(body.contains("\"too_large\""), "{body}");
 
-    // Sessions per IP: 3 a minute (the refused body above took one).
+    // Sessions per IP: 3 a minute (the body above was refused from its length, before it
+    // reached the route: it took none).
     let first = create_session(&addr, "one").await.unwrap();
     create_session(&addr, "two").await.unwrap();
+    create_session(&addr, "three").await.unwrap();
     let (status, body) = call(&addr, "POST", "/api/sessions", Some(r#"{"name":"four"}"#), None).await;
     assert_eq!(status, 429, "{body}");
     assert!(body.contains("\"rate_limited\""), "{body}");

@@ -175,6 +175,38 @@ impl Client {
         Ok(())
     }
 
+    /// Sends `bytes` as one text frame, UTF-8 or not (tests use it for invalid input).
+    ///
+    /// # Errors
+    /// The socket failed.
+    pub async fn send_text_bytes(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
+        use tokio_tungstenite::tungstenite::protocol::frame::{
+            Frame,
+            coding::{Data, OpCode},
+        };
+        self.ws.send(Message::Frame(Frame::message(bytes, OpCode::Data(Data::Text), true))).await?;
+        Ok(())
+    }
+
+    /// Reads until the server closes the connection, skipping other frames; returns the close
+    /// frame's code and reason (`None`: closed without one).
+    ///
+    /// # Errors
+    /// Timeout or a socket error.
+    pub async fn close_frame(&mut self, within: Duration) -> Result<Option<(u16, String)>, ClientError> {
+        loop {
+            let next = tokio::time::timeout(within, self.ws.next()).await.map_err(|_| ClientError::Timeout)?;
+            match next {
+                Some(Ok(Message::Close(frame))) => {
+                    return Ok(frame.map(|f| (u16::from(f.code), f.reason.as_str().to_owned())));
+                }
+                None => return Ok(None),
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(e.into()),
+            }
+        }
+    }
+
     /// The next text frame, raw.
     ///
     /// # Errors

@@ -367,6 +367,8 @@ pub enum ErrorCode {
     Internal,
     /// The store is unavailable or behind (hand history, sessions); retry shortly.
     Unavailable,
+    /// A `hello` on a socket that already said one: one socket, one session.
+    AlreadyAuthenticated,
 }
 
 /// A seat at a table.
@@ -464,7 +466,14 @@ pub struct LastHandReport {
 /// `POST /api/sessions` body.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CreateSession {
-    /// display name, 1..=24 characters
+    /// display name, 1..=24 characters, not all blank, no control characters (leading and
+    /// trailing blanks are dropped)
+    #[schemars(
+        length(min = 1, max = 24),
+        regex(
+            pattern = r"^[^\u0000-\u001f\u007f-\u009f]*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$"
+        )
+    )]
     pub name: String,
 }
 
@@ -736,6 +745,50 @@ pub struct HandPage {
     pub next_cursor: Option<String>,
 }
 
+/// What moved a player's chips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LedgerLineKind {
+    /// new play money into the account
+    Issue,
+    /// account to a table stack
+    BuyIn,
+    /// account to a table stack, between hands
+    TopUp,
+    /// table stack back to the account
+    CashOut,
+    /// the player's result in a hand (won minus put in)
+    Hand,
+}
+
+/// One line of the chip ledger.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct LedgerLine {
+    /// milliseconds since the Unix epoch
+    pub at_ms: u64,
+    /// whose chips
+    pub player_id: Uuid,
+    /// the table (none for `issue`)
+    pub table_id: Option<Uuid>,
+    /// the hand (`hand` lines only)
+    pub hand_id: Option<Uuid>,
+    /// what moved the chips
+    pub kind: LedgerLineKind,
+    /// change of the account balance
+    pub balance_delta: i64,
+    /// change of the stack at the table
+    pub stack_delta: i64,
+}
+
+/// `GET /api/sessions/{id}/ledger`, `GET /api/admin/ledger`: ledger lines, newest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct LedgerPage {
+    /// the lines
+    pub entries: Vec<LedgerLine>,
+    /// pass as `cursor` for the next (older) page; absent on the last page
+    pub next_cursor: Option<String>,
+}
+
 /// Everything in the protocol, for the schema.
 #[derive(JsonSchema)]
 #[allow(dead_code)]
@@ -757,6 +810,7 @@ struct Protocol {
     ban: BanRequest,
     ban_info: BanInfo,
     admin_log_line: AdminLogLine,
+    ledger_page: LedgerPage,
 }
 
 /// The JSON Schema of the whole protocol, pretty-printed with a trailing newline

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::{
     AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, CreateSession, HandDetail, HandPage, KickRequest,
-    KickResult, LastHandReport, SessionCreated, TableSettings, TableSettingsPatch, TableSummary,
+    KickResult, LastHandReport, LedgerPage, SessionCreated, TableSettings, TableSettingsPatch, TableSummary,
 };
 
 /// Who may call a route.
@@ -33,7 +33,9 @@ struct Op {
     path: &'static str,
     summary: &'static str,
     auth: Auth,
-    /// (parameter name, in, JSON type, description)
+    /// (parameter name, in, type, description); the type is `uuid`, `string`, `format`,
+    /// `cursor`, `ledger_cursor` or `int:MIN..MAX` (`int:MIN..` for no maximum), with a
+    /// trailing `!` when the parameter is required (path parameters always are)
     params: &'static [(&'static str, &'static str, &'static str, &'static str)],
     body: Option<SchemaFn>,
     /// (status, description, schema; None = no body, Some(text) = plain text)
@@ -55,8 +57,29 @@ fn either_hand(g: &mut SchemaGenerator) -> Value {
     json!({"oneOf": [g.subschema_for::<LastHandReport>().to_value(), g.subschema_for::<HandDetail>().to_value()]})
 }
 
-const ID: (&str, &str, &str, &str) = ("id", "path", "string", "a UUID");
-const FORMAT: (&str, &str, &str, &str) = ("format", "query", "string", "json (default), phh or text");
+const ID: (&str, &str, &str, &str) = ("id", "path", "uuid", "a UUID");
+const FORMAT: (&str, &str, &str, &str) = ("format", "query", "format", "json (default), phh or text");
+
+/// The JSON Schema of a parameter type (see [`Op::params`]) and whether it is required.
+fn param_schema(ty: &str) -> (Value, bool) {
+    let (ty, required) = ty.strip_suffix('!').map_or((ty, false), |t| (t, true));
+    let schema = match ty {
+        "uuid" => json!({"type": "string", "format": "uuid"}),
+        "format" => json!({"type": "string", "enum": ["json", "phh", "text"]}),
+        "cursor" => json!({"type": "string", "pattern": "^[0-9]{1,19}-[0-9a-f]{32}$"}),
+        "ledger_cursor" => json!({"type": "string", "pattern": "^[0-9]{1,19}-[01]-[0-9a-f]{32}-[0-9]{1,18}$"}),
+        int if int.starts_with("int:") => {
+            let (min, max) = int.trim_start_matches("int:").split_once("..").unwrap_or(("0", ""));
+            let mut schema = json!({"type": "integer", "minimum": min.parse::<u64>().unwrap_or(0)});
+            if let Ok(max) = max.parse::<u64>() {
+                schema["maximum"] = json!(max);
+            }
+            schema
+        }
+        _ => json!({"type": "string"}),
+    };
+    (schema, required)
+}
 
 fn ops() -> Vec<Op> {
     use Auth::*;
@@ -126,10 +149,24 @@ fn ops() -> Vec<Op> {
             path: "/api/sessions/{id}/hands",
             summary: "LAST HAND: the session's last hands, newest first, as the player may see them.",
             auth: Session,
-            params: &[ID, ("limit", "query", "integer", "1 to 50 (default 50)"), FORMAT],
+            params: &[ID, ("limit", "query", "int:1..50", "1 to 50 (default 50)"), FORMAT],
             body: Option::None,
             ok: (200, "LAST HAND reports", Some(list::<LastHandReport>)),
             formats: true,
+        },
+        Op {
+            method: "get",
+            path: "/api/sessions/{id}/ledger",
+            summary: "The session's player's chip ledger (buy-ins, hands, cash-outs), newest first, paged.",
+            auth: Session,
+            params: &[
+                ID,
+                ("limit", "query", "int:1..500", "1 to 500 (default 100)"),
+                ("cursor", "query", "ledger_cursor", "next_cursor of the previous page"),
+            ],
+            body: Option::None,
+            ok: (200, "a page of ledger lines", Some(schema::<LedgerPage>)),
+            formats: false,
         },
         Op {
             method: "get",
@@ -147,11 +184,11 @@ fn ops() -> Vec<Op> {
             summary: "Every stored hand, newest first, paged.",
             auth: Operator,
             params: &[
-                ("table", "query", "string", "only this table"),
-                ("player", "query", "string", "only hands this player was dealt into"),
-                ("since", "query", "integer", "ended at or after (ms since the Unix epoch)"),
-                ("limit", "query", "integer", "1 to 500 (default 50)"),
-                ("cursor", "query", "string", "next_cursor of the previous page"),
+                ("table", "query", "uuid", "only this table"),
+                ("player", "query", "uuid", "only hands this player was dealt into"),
+                ("since", "query", "int:0..18446744073709551615", "ended at or after (ms since the Unix epoch)"),
+                ("limit", "query", "int:1..500", "1 to 500 (default 50)"),
+                ("cursor", "query", "cursor", "next_cursor of the previous page"),
                 FORMAT,
             ],
             body: Option::None,
@@ -284,8 +321,8 @@ fn ops() -> Vec<Op> {
             summary: "Lift a ban.",
             auth: Operator,
             params: &[
-                ("player_id", "query", "string", "the player"),
-                ("table_id", "query", "string", "the table; none for a server ban"),
+                ("player_id", "query", "uuid!", "the player"),
+                ("table_id", "query", "uuid", "the table; none for a server ban"),
             ],
             body: Option::None,
             ok: (204, "lifted", Option::None),
@@ -293,15 +330,81 @@ fn ops() -> Vec<Op> {
         },
         Op {
             method: "get",
+            path: "/api/admin/ledger",
+            summary: "The chip ledger, newest first, paged.",
+            auth: Operator,
+            params: &[
+                ("player", "query", "uuid", "only this player's lines"),
+                ("table", "query", "uuid", "only lines at this table"),
+                ("since", "query", "int:0..18446744073709551615", "at or after (ms since the Unix epoch)"),
+                ("limit", "query", "int:1..500", "1 to 500 (default 100)"),
+                ("cursor", "query", "ledger_cursor", "next_cursor of the previous page"),
+            ],
+            body: Option::None,
+            ok: (200, "a page of ledger lines", Some(schema::<LedgerPage>)),
+            formats: false,
+        },
+        Op {
+            method: "get",
             path: "/api/admin/log",
             summary: "The operators' audit log, newest first.",
             auth: Operator,
-            params: &[("limit", "query", "integer", "1 to 1000 (default 100)")],
+            params: &[("limit", "query", "int:1..1000", "1 to 1000 (default 100)")],
             body: Option::None,
             ok: (200, "log lines", Some(list::<AdminLogLine>)),
             formats: false,
         },
     ]
+}
+
+/// The content type of a route that answers plain text.
+fn plain_text(path: &str) -> Option<&'static str> {
+    match path {
+        "/healthz" => Some("text/plain; charset=utf-8"),
+        "/metrics" => Some("text/plain; version=0.0.4"),
+        "/api/openapi.json" => Some("application/json"),
+        _ => Option::None,
+    }
+}
+
+/// The error responses the server really sends for an operation.
+fn errors(op: &Op) -> Vec<(u16, &'static str)> {
+    if op.path == "/ws" {
+        // The upgrade's own refusals (axum's, in plain text), and the per-address limit.
+        return vec![
+            (400, "not a WebSocket upgrade"),
+            (426, "the connection cannot be upgraded"),
+            (429, "too many connections from this address"),
+        ];
+    }
+    let takes_input = !op.params.is_empty() || op.body.is_some();
+    let mut errors = Vec::new();
+    if takes_input {
+        errors.push((400, "bad request"));
+    }
+    if op.auth != Auth::None {
+        errors.push((401, "no valid token or key"));
+    }
+    if op.auth == Auth::Session {
+        errors.push((403, "another session's token, or an operator key"));
+    }
+    if (op.path.contains("{id}") && op.auth != Auth::Session) || (op.path == "/api/admin/bans" && op.method == "delete")
+    {
+        errors.push((404, "not found"));
+    }
+    if op.path.ends_with("/invite") {
+        errors.push((409, "the table is not private: it has no invite code"));
+    }
+    if op.body.is_some() {
+        errors.push((413, "the body is over the size limit"));
+    }
+    if op.path == "/api/sessions" {
+        errors.push((429, "rate limited"));
+    }
+    if op.auth != Auth::None || op.path == "/api/sessions" {
+        errors.push((503, "the store is unavailable"));
+    }
+    errors
 }
 
 /// The document.
@@ -317,7 +420,8 @@ pub fn document() -> Value {
             .params
             .iter()
             .map(|(name, place, ty, desc)| {
-                json!({"name": name, "in": place, "required": *place == "path", "description": desc, "schema": {"type": ty}})
+                let (schema, required) = param_schema(ty);
+                json!({"name": name, "in": place, "required": required || *place == "path", "description": desc, "schema": schema})
             })
             .collect();
         if !params.is_empty() {
@@ -338,20 +442,18 @@ pub fn document() -> Value {
                 content["text/plain"] = json!({"schema": {"type": "string", "description": "format=phh: PHH (TOML); format=text: PokerStars-style history"}});
             }
             ok["content"] = content;
+        } else if let Some(text) = plain_text(op.path) {
+            let schema = if text == "application/json" { json!({"type": "object"}) } else { json!({"type": "string"}) };
+            ok["content"] = json!({text: {"schema": schema}});
         }
         responses.insert(status.to_string(), ok);
-        let mut errors = vec![(400, "bad request"), (429, "rate limited"), (503, "the store is unavailable")];
-        if op.auth != Auth::None {
-            errors.push((401, "no valid token or key"));
-        }
-        if op.path.contains("{id}") {
-            errors.push((404, "not found"));
-        }
-        for (code, desc) in errors {
-            responses.insert(
-                code.to_string(),
-                json!({"description": desc, "content": {"application/json": {"schema": error.clone()}}}),
-            );
+        for (code, desc) in errors(&op) {
+            let content = if op.path == "/ws" {
+                json!({"text/plain": {"schema": {"type": "string"}}})
+            } else {
+                json!({"application/json": {"schema": error.clone()}})
+            };
+            responses.insert(code.to_string(), json!({"description": desc, "content": content}));
         }
         o.insert("responses".into(), Value::Object(responses));
         let security = match op.auth {
@@ -420,5 +522,46 @@ mod tests {
             }
         }
         assert!(schemas.contains_key("TableSettings") && schemas.contains_key("HandDetail"));
+    }
+
+    #[test]
+    fn parameters_are_typed_bounded_and_required_as_the_server_takes_them() {
+        let doc = super::document();
+        let param = |path: &str, method: &str, name: &str| {
+            doc["paths"][path][method]["parameters"]
+                .as_array()
+                .and_then(|ps| ps.iter().find(|p| p["name"] == name).cloned())
+                .unwrap_or_else(|| panic!("{method} {path} has no {name}"))
+        };
+        for (path, ops) in doc["paths"].as_object().unwrap() {
+            for (method, op) in ops.as_object().unwrap() {
+                for p in op["parameters"].as_array().into_iter().flatten() {
+                    if p["in"] == "path" {
+                        assert_eq!(p["schema"]["format"], "uuid", "{method} {path}");
+                        assert_eq!(p["required"], true, "{method} {path}");
+                    }
+                    if p["name"] == "limit" {
+                        assert_eq!(p["schema"]["minimum"], 1, "{method} {path}");
+                        assert!(p["schema"]["maximum"].is_u64(), "{method} {path}");
+                    }
+                }
+            }
+        }
+        assert_eq!(param("/api/admin/bans", "delete", "player_id")["required"], true);
+        assert_eq!(param("/api/admin/bans", "delete", "table_id")["required"], false);
+        assert_eq!(param("/api/sessions/{id}/hands", "get", "limit")["schema"]["maximum"], 50);
+        assert_eq!(param("/api/admin/ledger", "get", "player")["schema"]["format"], "uuid");
+        // Errors: what each route really answers.
+        let responses = |path: &str, method: &str| -> Vec<String> {
+            doc["paths"][path][method]["responses"].as_object().unwrap().keys().cloned().collect()
+        };
+        assert_eq!(responses("/api/tables", "get"), ["200"]);
+        assert_eq!(responses("/api/sessions", "post"), ["201", "400", "413", "429", "503"]);
+        assert_eq!(responses("/api/sessions/{id}/ledger", "get"), ["200", "400", "401", "403", "503"]);
+        assert_eq!(responses("/api/admin/tables/{id}", "patch"), ["200", "400", "401", "404", "413", "503"]);
+        assert_eq!(
+            doc["paths"]["/healthz"]["get"]["responses"]["200"]["content"]["text/plain; charset=utf-8"]["schema"]["type"],
+            "string"
+        );
     }
 }

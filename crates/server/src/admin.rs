@@ -8,22 +8,23 @@
 
 use std::sync::Arc;
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use stud_proto::{
-    AdminLogLine, AdminTable, BanInfo, BanRequest, KickRequest, KickResult, TableSettings, TableSettingsPatch,
+    AdminLogLine, AdminTable, BanInfo, BanRequest, KickRequest, KickResult, LedgerPage, TableSettings,
+    TableSettingsPatch,
 };
-use stud_store::{AdminLogEntry, Ban, BanScope};
+use stud_store::{AdminLogEntry, Ban, BanScope, LedgerQuery};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
 use crate::app::App;
 use crate::http::ApiError;
+use crate::http::extract::{Body, Operator, Params, PathId};
 use crate::table::{SpecExt, TableCmd, TableSpec};
 
 /// The admin routes.
@@ -38,28 +39,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/admin/tables/{id}/kick", post(kick))
         .route("/api/admin/bans", get(list_bans).post(ban).delete(unban))
         .route("/api/admin/log", get(log))
-}
-
-/// The operator behind a request: the key's name.
-pub(crate) struct Operator(String);
-
-/// The operator whose key the request carries; 401 otherwise.
-///
-/// # Errors
-/// [`ApiError::Unauthorized`], or `Unavailable` when the key store cannot be read.
-pub(crate) async fn operator(app: &App, headers: &HeaderMap) -> Result<Operator, ApiError> {
-    let Some(given) = crate::history::bearer(headers) else { return Err(ApiError::Unauthorized) };
-    if app.config.operator_key.as_deref().is_some_and(|k| crate::history::same_key(k, given)) {
-        return Ok(Operator("config".into()));
-    }
-    match app.store.operator_key(&stud_store::token_hash(given)).await {
-        Ok(Some(key)) => Ok(Operator(key.name)),
-        Ok(None) => Err(ApiError::Unauthorized),
-        Err(e) => {
-            tracing::warn!(error = %e, "operator key lookup failed");
-            Err(ApiError::Unavailable("the key store is unavailable".into()))
-        }
-    }
+        .route("/api/admin/ledger", get(ledger))
 }
 
 /// Writes the audit line; the action is refused if it cannot be logged.
@@ -78,15 +58,7 @@ async fn audit(
         detail: serde_json::to_string(&detail).unwrap_or_default(),
     };
     tracing::info!(operator = %who.0, action, target = entry.target.as_deref().unwrap_or(""), "admin");
-    app.store.log_admin(&entry).await.map_err(|e| ApiError::Unavailable(e.to_string()))
-}
-
-fn body<T>(app: &App, b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
-    b.map(|Json(v)| v).map_err(|e| ApiError::from_json(&e, app.config.max_body_bytes))
-}
-
-fn table_id(text: &str) -> Result<Uuid, ApiError> {
-    Uuid::try_parse(text).map_err(|_| ApiError::BadRequest(format!("{text:?} is not a UUID")))
+    Ok(app.store.log_admin(&entry).await?)
 }
 
 /// A fresh invite code: 12 characters from an alphabet without look-alikes.
@@ -99,13 +71,13 @@ fn invite_code() -> Result<String, ApiError> {
 
 /// The stored spec of a table (open or closed).
 async fn stored_spec(app: &App, id: Uuid) -> Result<(TableSpec, u64, bool), ApiError> {
-    let tables = app.store.tables().await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let tables = app.store.tables().await?;
     let t = tables.iter().find(|t| t.id == id).ok_or_else(|| ApiError::NotFound(format!("no table {id}")))?;
     Ok((TableSpec::from_stored(t, &app.config), t.created_at_ms, t.closed))
 }
 
 async fn save(app: &App, spec: &TableSpec, created_at_ms: u64, closed: bool) -> Result<(), ApiError> {
-    app.store.save_table(&spec.stored(created_at_ms, closed)).await.map_err(|e| ApiError::Unavailable(e.to_string()))
+    Ok(app.store.save_table(&spec.stored(created_at_ms, closed)).await?)
 }
 
 /// Sends a command with a reply to a running table.
@@ -132,9 +104,8 @@ async fn view(app: &App, spec: &TableSpec) -> AdminTable {
     }
 }
 
-async fn list_tables(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Vec<AdminTable>>, ApiError> {
-    operator(&app, &headers).await?;
-    let tables = app.store.tables().await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+async fn list_tables(_: Operator, State(app): State<Arc<App>>) -> Result<Json<Vec<AdminTable>>, ApiError> {
+    let tables = app.store.tables().await?;
     let mut out = Vec::new();
     for t in tables.iter().filter(|t| !t.closed) {
         out.push(view(&app, &TableSpec::from_stored(t, &app.config)).await);
@@ -142,30 +113,23 @@ async fn list_tables(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<
     Ok(Json(out))
 }
 
-async fn get_table(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Json<AdminTable>, ApiError> {
-    operator(&app, &headers).await?;
-    let (spec, _, _) = stored_spec(&app, table_id(&id)?).await?;
+async fn get_table(_: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -> Result<Json<AdminTable>, ApiError> {
+    let (spec, _, _) = stored_spec(&app, id).await?;
     Ok(Json(view(&app, &spec).await))
 }
 
 async fn create_table(
+    who: Operator,
     State(app): State<Arc<App>>,
-    headers: HeaderMap,
-    settings: Result<Json<TableSettings>, JsonRejection>,
+    Body(settings): Body<TableSettings>,
 ) -> Result<(StatusCode, Json<AdminTable>), ApiError> {
-    let who = operator(&app, &headers).await?;
-    let settings = body(&app, settings)?;
     let mut spec = TableSpec::from_settings(Uuid::new_v4(), &settings).map_err(ApiError::BadRequest)?;
     if spec.private {
         spec.invite_code = Some(invite_code()?);
     }
     let _one_at_a_time = app.admin_lock.lock().await;
     if app.shutting_down() {
-        return Err(ApiError::Unavailable("the server is shutting down".into()));
+        return Err(ApiError::Unavailable("the server is shutting down"));
     }
     audit(&app, &who, "create_table", Some(spec.id.to_string()), &settings).await?;
     save(&app, &spec, stud_store::now_ms(), false).await?;
@@ -201,14 +165,11 @@ fn patched(mut s: TableSettings, p: TableSettingsPatch) -> TableSettings {
 }
 
 async fn update_table(
+    who: Operator,
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    patch: Result<Json<TableSettingsPatch>, JsonRejection>,
+    PathId(id): PathId,
+    Body(patch): Body<TableSettingsPatch>,
 ) -> Result<Json<AdminTable>, ApiError> {
-    let who = operator(&app, &headers).await?;
-    let id = table_id(&id)?;
-    let patch = body(&app, patch)?;
     let _one_at_a_time = app.admin_lock.lock().await;
     let (old, created, closed) = stored_spec(&app, id).await?;
     if closed {
@@ -231,9 +192,7 @@ async fn update_table(
     Ok(Json(view(&app, &spec).await))
 }
 
-async fn set_paused(app: Arc<App>, id: &str, headers: HeaderMap, paused: bool) -> Result<Json<AdminTable>, ApiError> {
-    let who = operator(&app, &headers).await?;
-    let id = table_id(id)?;
+async fn set_paused(app: Arc<App>, who: Operator, id: Uuid, paused: bool) -> Result<Json<AdminTable>, ApiError> {
     let _one_at_a_time = app.admin_lock.lock().await;
     let (mut spec, created, closed) = stored_spec(&app, id).await?;
     if closed {
@@ -246,29 +205,15 @@ async fn set_paused(app: Arc<App>, id: &str, headers: HeaderMap, paused: bool) -
     Ok(Json(view(&app, &spec).await))
 }
 
-async fn pause(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Json<AdminTable>, ApiError> {
-    set_paused(app, &id, headers, true).await
+async fn pause(who: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -> Result<Json<AdminTable>, ApiError> {
+    set_paused(app, who, id, true).await
 }
 
-async fn resume(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Json<AdminTable>, ApiError> {
-    set_paused(app, &id, headers, false).await
+async fn resume(who: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -> Result<Json<AdminTable>, ApiError> {
+    set_paused(app, who, id, false).await
 }
 
-async fn close(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<StatusCode, ApiError> {
-    let who = operator(&app, &headers).await?;
-    let id = table_id(&id)?;
+async fn close(who: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -> Result<StatusCode, ApiError> {
     let done = {
         let _one_at_a_time = app.admin_lock.lock().await;
         let (spec, created, closed) = stored_spec(&app, id).await?;
@@ -291,13 +236,11 @@ async fn close(
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn set_invite(app: Arc<App>, id: &str, headers: HeaderMap, rotate: bool) -> Result<Json<AdminTable>, ApiError> {
-    let who = operator(&app, &headers).await?;
-    let id = table_id(id)?;
+async fn set_invite(app: Arc<App>, who: Operator, id: Uuid, rotate: bool) -> Result<Json<AdminTable>, ApiError> {
     let _one_at_a_time = app.admin_lock.lock().await;
     let (mut spec, created, closed) = stored_spec(&app, id).await?;
     if closed || !spec.private {
-        return Err(ApiError::BadRequest("only an open private table has an invite code".into()));
+        return Err(ApiError::Conflict("only an open private table has an invite code".into()));
     }
     audit(&app, &who, if rotate { "rotate_invite" } else { "revoke_invite" }, Some(id.to_string()), ()).await?;
     spec.invite_code = if rotate { Some(invite_code()?) } else { None };
@@ -309,47 +252,38 @@ async fn set_invite(app: Arc<App>, id: &str, headers: HeaderMap, rotate: bool) -
 }
 
 async fn rotate_invite(
+    who: Operator,
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    PathId(id): PathId,
 ) -> Result<Json<AdminTable>, ApiError> {
-    set_invite(app, &id, headers, true).await
+    set_invite(app, who, id, true).await
 }
 
 async fn revoke_invite(
+    who: Operator,
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    PathId(id): PathId,
 ) -> Result<Json<AdminTable>, ApiError> {
-    set_invite(app, &id, headers, false).await
+    set_invite(app, who, id, false).await
 }
 
 async fn kick(
+    who: Operator,
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    req: Result<Json<KickRequest>, JsonRejection>,
+    PathId(id): PathId,
+    Body(req): Body<KickRequest>,
 ) -> Result<Json<KickResult>, ApiError> {
-    let who = operator(&app, &headers).await?;
-    let id = table_id(&id)?;
-    let req = body(&app, req)?;
     audit(&app, &who, "kick", Some(req.player_id.to_string()), serde_json::json!({"table": id, "now": req.now}))
         .await?;
     let kicked = ask(&app, id, |reply| TableCmd::Kick { player: req.player_id, now: req.now, reply }).await?;
     Ok(Json(KickResult { kicked }))
 }
 
-async fn ban(
-    State(app): State<Arc<App>>,
-    headers: HeaderMap,
-    req: Result<Json<BanRequest>, JsonRejection>,
-) -> Result<StatusCode, ApiError> {
-    let who = operator(&app, &headers).await?;
-    let req = body(&app, req)?;
+async fn ban(who: Operator, State(app): State<Arc<App>>, Body(req): Body<BanRequest>) -> Result<StatusCode, ApiError> {
     let scope = req.table_id.map_or(BanScope::Server, BanScope::Table);
     audit(&app, &who, "ban", Some(req.player_id.to_string()), &req).await?;
     let ban = Ban { player_id: req.player_id, scope, at_ms: stud_store::now_ms(), reason: req.reason.clone() };
-    app.store.ban(&ban).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    app.store.ban(&ban).await?;
     app.set_ban(req.player_id, scope, true);
     // Out at once, from the table or from every table.
     let tables = match req.table_id {
@@ -370,22 +304,19 @@ struct UnbanParams {
 }
 
 async fn unban(
+    who: Operator,
     State(app): State<Arc<App>>,
-    headers: HeaderMap,
-    params: Result<Query<UnbanParams>, QueryRejection>,
+    Params(p): Params<UnbanParams>,
 ) -> Result<StatusCode, ApiError> {
-    let who = operator(&app, &headers).await?;
-    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let scope = p.table_id.map_or(BanScope::Server, BanScope::Table);
     audit(&app, &who, "unban", Some(p.player_id.to_string()), serde_json::json!({"table": p.table_id})).await?;
-    let had = app.store.unban(p.player_id, scope).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let had = app.store.unban(p.player_id, scope).await?;
     app.set_ban(p.player_id, scope, false);
     if had { Ok(StatusCode::NO_CONTENT) } else { Err(ApiError::NotFound("no such ban".into())) }
 }
 
-async fn list_bans(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Vec<BanInfo>>, ApiError> {
-    operator(&app, &headers).await?;
-    let bans = app.store.bans().await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+async fn list_bans(_: Operator, State(app): State<Arc<App>>) -> Result<Json<Vec<BanInfo>>, ApiError> {
+    let bans = app.store.bans().await?;
     Ok(Json(
         bans.into_iter()
             .map(|b| BanInfo {
@@ -407,15 +338,12 @@ struct LogParams {
     limit: Option<u32>,
 }
 
-async fn log(
-    State(app): State<Arc<App>>,
-    headers: HeaderMap,
-    params: Result<Query<LogParams>, QueryRejection>,
-) -> Result<Response, ApiError> {
-    operator(&app, &headers).await?;
-    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let limit = p.limit.unwrap_or(100).clamp(1, 1000);
-    let lines = app.store.admin_log(limit).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+async fn log(_: Operator, State(app): State<Arc<App>>, Params(p): Params<LogParams>) -> Result<Response, ApiError> {
+    let limit = p.limit.unwrap_or(100);
+    if !(1..=1000).contains(&limit) {
+        return Err(ApiError::BadRequest("limit must be 1 to 1000".into()));
+    }
+    let lines = app.store.admin_log(limit).await?;
     let lines: Vec<AdminLogLine> = lines
         .into_iter()
         .map(|l| AdminLogLine {
@@ -427,4 +355,23 @@ async fn log(
         })
         .collect();
     Ok(Json(lines).into_response())
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LedgerParams {
+    player: Option<Uuid>,
+    table: Option<Uuid>,
+    since: Option<u64>,
+    limit: Option<u32>,
+    cursor: Option<String>,
+}
+
+async fn ledger(
+    _: Operator,
+    State(app): State<Arc<App>>,
+    Params(p): Params<LedgerParams>,
+) -> Result<Json<LedgerPage>, ApiError> {
+    let query = LedgerQuery { player: p.player, table: p.table, since_ms: p.since, ..LedgerQuery::default() };
+    crate::history::ledger_page(&app, query, p.limit, p.cursor.as_deref()).await.map(Json)
 }

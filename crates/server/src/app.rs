@@ -18,8 +18,7 @@ use crate::table::{Start, TableHandle, TableSpec, spawn_table};
 use std::net::IpAddr;
 use stud_table::{TableCore, Timing};
 
-/// A guest login: one token, one player, one session.
-#[derive(Debug)]
+/// A guest login: one token, one player, one session. `Debug` leaves the token out.
 pub struct Session {
     /// bearer token (secret)
     pub token: String,
@@ -29,6 +28,17 @@ pub struct Session {
     pub session_id: Uuid,
     /// display name
     pub name: String,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("token", &"<redacted>")
+            .field("player_id", &self.player_id)
+            .field("session_id", &self.session_id)
+            .field("name", &self.name)
+            .finish()
+    }
 }
 
 /// The play-money bank: balances off the tables. Chips move between it and table stacks only.
@@ -453,4 +463,19 @@ pub enum HistoryError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_debug_shows_no_token() {
+        let token = "0123456789abcdef0123456789abcdef-secret-token";
+        let s = Session { token: token.into(), player_id: Uuid::nil(), session_id: Uuid::nil(), name: "Ann".into() };
+        for text in [format!("{s:?}"), format!("{s:#?}"), format!("{:?}", Arc::new(s))] {
+            assert!(!text.contains(token) && !text.contains("secret"), "{text}");
+            assert!(text.contains("Ann") && text.contains("<redacted>"), "{text}");
+        }
+    }
 }

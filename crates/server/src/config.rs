@@ -69,8 +69,9 @@ impl Default for Stakes {
     }
 }
 
-/// The server configuration.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+/// The server configuration. `Debug` shows no secret: the operator key is redacted and so is
+/// the database URL's password.
+#[derive(Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     /// address to listen on (port 0 picks a free port)
@@ -147,6 +148,73 @@ impl Default for Config {
             max_connections_per_ip: 256,
             max_body_bytes: 16 * 1024,
         }
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Every field is listed: a new one must be placed here, and considered for redaction.
+        let Config {
+            bind,
+            tables_per_variant,
+            variants,
+            stakes,
+            action_timeout_ms,
+            time_bank_ms,
+            disconnect_grace_ms,
+            hand_pause_ms,
+            starting_balance,
+            max_frame_bytes,
+            outbound_queue,
+            table_queue,
+            last_hands,
+            database_url,
+            store_batch,
+            store_backlog,
+            operator_key,
+            sessions_per_minute_per_ip,
+            messages_per_second,
+            invite_attempts_per_minute,
+            max_connections_per_ip,
+            max_body_bytes,
+        } = self;
+        f.debug_struct("Config")
+            .field("bind", bind)
+            .field("tables_per_variant", tables_per_variant)
+            .field("variants", variants)
+            .field("stakes", stakes)
+            .field("action_timeout_ms", action_timeout_ms)
+            .field("time_bank_ms", time_bank_ms)
+            .field("disconnect_grace_ms", disconnect_grace_ms)
+            .field("hand_pause_ms", hand_pause_ms)
+            .field("starting_balance", starting_balance)
+            .field("max_frame_bytes", max_frame_bytes)
+            .field("outbound_queue", outbound_queue)
+            .field("table_queue", table_queue)
+            .field("last_hands", last_hands)
+            .field("database_url", &redact_url(database_url))
+            .field("store_batch", store_batch)
+            .field("store_backlog", store_backlog)
+            .field("operator_key", &operator_key.as_ref().map(|_| "<redacted>"))
+            .field("sessions_per_minute_per_ip", sessions_per_minute_per_ip)
+            .field("messages_per_second", messages_per_second)
+            .field("invite_attempts_per_minute", invite_attempts_per_minute)
+            .field("max_connections_per_ip", max_connections_per_ip)
+            .field("max_body_bytes", max_body_bytes)
+            .finish()
+    }
+}
+
+/// `url` with the password of its `user:password@` part (if any) replaced.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    // The authority ends at the first '/', '?' or '#'; its userinfo at the last '@' in it.
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(end);
+    let Some((userinfo, host)) = authority.rsplit_once('@') else { return url.to_owned() };
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:<redacted>@{host}{path}"),
+        None => url.to_owned(),
     }
 }
 
@@ -312,6 +380,28 @@ mod tests {
         assert!(err.contains("STUD_BIND"), "{err}");
         let err = Config::load_from(None, &env(&[("STUD_BRING_IN", "0")])).unwrap_err().to_string();
         assert!(err.contains("bring_in"), "{err}");
+    }
+
+    #[test]
+    fn debug_shows_no_secret() {
+        let key = "operator-key-0123456789-secret";
+        let c = Config {
+            operator_key: Some(key.into()),
+            database_url: "postgres://stud:hunter2-pw@db.example:5432/stud?sslmode=require".into(),
+            ..Config::default()
+        };
+        let text = format!("{c:?}");
+        assert!(!text.contains(key) && !text.contains("hunter2"), "{text}");
+        // The rest is still there to read.
+        assert!(text.contains("postgres://stud:<redacted>@db.example:5432/stud?sslmode=require"), "{text}");
+        assert!(text.contains("operator_key: Some(\"<redacted>\")"), "{text}");
+        assert!(text.contains("max_body_bytes: 16384"), "{text}");
+        let pretty = format!("{c:#?}");
+        assert!(!pretty.contains(key) && !pretty.contains("hunter2"), "{pretty}");
+        assert_eq!(redact_url("sqlite://stud.db"), "sqlite://stud.db");
+        assert_eq!(redact_url("postgres://user@host/db"), "postgres://user@host/db");
+        assert_eq!(redact_url("postgres://u:p@ss@host/db"), "postgres://u:<redacted>@host/db");
+        assert_eq!(redact_url("postgres://host/db?x=a@b"), "postgres://host/db?x=a@b");
     }
 
     #[test]

@@ -7,21 +7,23 @@
 
 use std::sync::Arc;
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, header};
+use axum::extract::State;
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::{Json, Router, routing::get};
 use serde::Deserialize;
 use stud_engine::Viewer;
 use stud_engine::phh::{self, PhhContext};
 use stud_engine::text::{self, TextContext};
-use stud_proto::{HandDetail, HandDetailSeat, HandPage};
-use stud_store::{Cursor, HandQuery, StoredHand};
+use stud_proto::{HandDetail, HandDetailSeat, HandPage, LedgerLine, LedgerLineKind, LedgerPage};
+use stud_store::{Cursor, HandQuery, LedgerCursor, LedgerQuery, StoredHand};
 use uuid::Uuid;
 
 use crate::app::{App, Session};
 use crate::http::ApiError;
+use crate::http::extract::{Caller, Operator, Params, PathId};
+// The lobby compares invite codes with it.
+pub(crate) use crate::http::extract::same_key;
 use crate::wire;
 
 /// Most hands an operator page holds.
@@ -31,6 +33,7 @@ const MAX_PAGE: u32 = 500;
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/sessions/{id}/hands", get(session_hands))
+        .route("/api/sessions/{id}/ledger", get(session_ledger))
         .route("/api/hands/{id}", get(one_hand))
         .route("/api/hands", get(search))
 }
@@ -72,73 +75,106 @@ struct SearchParams {
     format: Format,
 }
 
-/// Who is asking.
-enum Caller {
-    Operator,
-    Player(Arc<Session>),
-}
-
-pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    value.strip_prefix("Bearer ").map(str::trim)
-}
-
-/// Compares without stopping at the first difference.
-pub(crate) fn same_key(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-async fn caller(app: &App, headers: &HeaderMap) -> Result<Caller, ApiError> {
-    let token = bearer(headers).ok_or(ApiError::Unauthorized)?;
-    // Players are the common case: their session first (memory, else one lookup); only a token
-    // that is no session is looked up among the operator keys.
-    match app.resolve_session(token).await {
-        Ok(Some(session)) => Ok(Caller::Player(session)),
-        Ok(None) => crate::admin::operator(app, headers).await.map(|_| Caller::Operator),
-        Err(e) => Err(ApiError::Unavailable(e.to_string())),
-    }
-}
-
-fn parse_id(text: &str) -> Result<Uuid, ApiError> {
-    Uuid::try_parse(text).map_err(|_| ApiError::BadRequest(format!("{text:?} is not a UUID")))
-}
-
-fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    q.map(|Query(p)| p).map_err(|e| ApiError::BadRequest(e.body_text()))
-}
-
 async fn session_hands(
+    caller: Caller,
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    params: Result<Query<SessionParams>, QueryRejection>,
+    PathId(id): PathId,
+    Params(params): Params<SessionParams>,
 ) -> Result<Response, ApiError> {
-    let id = parse_id(&id)?;
-    let params = query(params)?;
     let limit = params.limit.unwrap_or(50);
     if !(1..=50).contains(&limit) {
         return Err(ApiError::BadRequest("limit must be 1 to 50".into()));
     }
-    let Caller::Player(session) = caller(&app, &headers).await? else {
-        return Err(ApiError::Forbidden("a session's hands are read with that session's token".into()));
-    };
-    if session.session_id != id {
-        return Err(ApiError::Forbidden("this token belongs to another session".into()));
-    }
-    let hands = app.last_hands(id, crate::ws::HISTORY_WAIT).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let session = own_session(caller, id)?;
+    let hands = app.last_hands(id, crate::ws::HISTORY_WAIT).await?;
     let hands: Vec<&StoredHand> = hands.iter().take(limit as usize).collect();
     render_for_player(&app, &hands, session.player_id, params.format, true)
 }
 
-async fn one_hand(
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LedgerParams {
+    limit: Option<u32>,
+    cursor: Option<String>,
+}
+
+/// Most ledger lines a page holds.
+const MAX_LEDGER_PAGE: u32 = 500;
+
+async fn session_ledger(
+    caller: Caller,
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    params: Result<Query<HandParams>, QueryRejection>,
+    PathId(id): PathId,
+    Params(p): Params<LedgerParams>,
+) -> Result<Json<LedgerPage>, ApiError> {
+    let session = own_session(caller, id)?;
+    let query = LedgerQuery { player: Some(session.player_id), ..LedgerQuery::default() };
+    ledger_page(&app, query, p.limit, p.cursor.as_deref()).await.map(Json)
+}
+
+/// A page of the ledger: `query` with the page's limit and cursor, once the writer has stored
+/// what happened before the request.
+pub(crate) async fn ledger_page(
+    app: &App,
+    mut query: LedgerQuery,
+    limit: Option<u32>,
+    cursor: Option<&str>,
+) -> Result<LedgerPage, ApiError> {
+    query.limit = limit.unwrap_or(100);
+    if !(1..=MAX_LEDGER_PAGE).contains(&query.limit) {
+        return Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_LEDGER_PAGE}")));
+    }
+    if let Some(c) = cursor {
+        query.before = Some(LedgerCursor::decode(c).ok_or_else(|| ApiError::BadRequest("bad cursor".into()))?);
+    }
+    match tokio::time::timeout(crate::ws::HISTORY_WAIT, app.writer.flush()).await {
+        Ok(true) => {}
+        Ok(false) | Err(_) => return Err(crate::app::HistoryError::Behind.into()),
+    }
+    let lines = app.store.ledger(&query).await?;
+    let next_cursor = (lines.len() == query.limit as usize).then(|| lines.last().map(|l| l.cursor.encode())).flatten();
+    let entries = lines
+        .into_iter()
+        .map(|l| {
+            let kind = match l.kind.as_str() {
+                "issue" => LedgerLineKind::Issue,
+                "buy_in" => LedgerLineKind::BuyIn,
+                "top_up" => LedgerLineKind::TopUp,
+                "cash_out" => LedgerLineKind::CashOut,
+                "hand" => LedgerLineKind::Hand,
+                other => return Err(ApiError::Internal(format!("ledger line of unknown kind {other:?}"))),
+            };
+            Ok(LedgerLine {
+                at_ms: l.at_ms,
+                player_id: l.player_id,
+                table_id: l.table_id,
+                hand_id: l.hand_id,
+                kind,
+                balance_delta: l.balance_delta,
+                stack_delta: l.stack_delta,
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    Ok(LedgerPage { entries, next_cursor })
+}
+
+/// The session `id`, if the caller holds its token; 403 otherwise.
+pub(crate) fn own_session(caller: Caller, id: Uuid) -> Result<Arc<Session>, ApiError> {
+    let Caller::Player(session) = caller else {
+        return Err(ApiError::Forbidden("a session's data is read with that session's token".into()));
+    };
+    if session.session_id != id {
+        return Err(ApiError::Forbidden("this token belongs to another session".into()));
+    }
+    Ok(session)
+}
+
+async fn one_hand(
+    caller: Caller,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+    Params(params): Params<HandParams>,
 ) -> Result<Response, ApiError> {
-    let id = parse_id(&id)?;
-    let params = query(params)?;
-    let caller = caller(&app, &headers).await?;
     let hand = stored_hand(&app, id).await?;
     match caller {
         Caller::Operator => render_full(&app, &[&hand], params.format, false),
@@ -155,21 +191,18 @@ async fn one_hand(
 /// A hand from the store, waiting for the writer first if it is not there yet (the hand may
 /// have just ended).
 async fn stored_hand(app: &App, id: Uuid) -> Result<StoredHand, ApiError> {
-    let unavailable = |e: stud_store::StoreError| ApiError::Unavailable(e.to_string());
-    if let Some(h) = app.store.hand(id).await.map_err(unavailable)? {
+    if let Some(h) = app.store.hand(id).await? {
         return Ok(h);
     }
     let _ = tokio::time::timeout(crate::ws::HISTORY_WAIT, app.writer.flush()).await;
-    app.store.hand(id).await.map_err(unavailable)?.ok_or_else(|| ApiError::NotFound(format!("no hand {id}")))
+    app.store.hand(id).await?.ok_or_else(|| ApiError::NotFound(format!("no hand {id}")))
 }
 
 async fn search(
+    _: Operator,
     State(app): State<Arc<App>>,
-    headers: HeaderMap,
-    params: Result<Query<SearchParams>, QueryRejection>,
+    Params(p): Params<SearchParams>,
 ) -> Result<Response, ApiError> {
-    crate::admin::operator(&app, &headers).await?;
-    let p = query(params)?;
     let limit = p.limit.unwrap_or(50);
     if !(1..=MAX_PAGE).contains(&limit) {
         return Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_PAGE}")));
@@ -179,7 +212,7 @@ async fn search(
         None => None,
     };
     let q = HandQuery { table: p.table, player: p.player, since_ms: p.since, before, limit };
-    let hands = app.store.hands(&q).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let hands = app.store.hands(&q).await?;
     let next_cursor =
         (hands.len() == limit as usize).then(|| hands.last().map(|h| Cursor::after(h).encode())).flatten();
     let refs: Vec<&StoredHand> = hands.iter().collect();

@@ -4,91 +4,34 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::Router;
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, State, WebSocketUpgrade};
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, Request, State, WebSocketUpgrade};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use std::net::SocketAddr;
-use stud_proto::{ApiErrorBody, CreateSession, SessionCreated, TableSummary};
+use stud_proto::{CreateSession, SessionCreated, TableSummary};
 use tokio_util::sync::CancellationToken;
 
 use crate::app::App;
 use crate::ws::serve_socket;
 
-/// Errors of the HTTP API: a status and a JSON body that reveals no internals.
-#[derive(Debug, thiserror::Error)]
-pub enum ApiError {
-    /// The request is not what the route takes.
-    #[error("{0}")]
-    BadRequest(String),
-    /// No credentials, or not ones we know.
-    #[error("a valid `Authorization: Bearer …` token or operator key is required")]
-    Unauthorized,
-    /// Credentials that do not allow this.
-    #[error("{0}")]
-    Forbidden(String),
-    /// Nothing there (or nothing the caller may know is there).
-    #[error("{0}")]
-    NotFound(String),
-    /// The store is down or behind.
-    #[error("{0}")]
-    Unavailable(String),
-    /// Our fault.
-    #[error("{0}")]
-    Internal(String),
-    /// Too many requests from this client; retry after the duration.
-    #[error("too many requests; retry in {} s", .0.as_secs() + 1)]
-    RateLimited(std::time::Duration),
-    /// The request body is over the size limit.
-    #[error("the body is over {0} bytes")]
-    TooLarge(usize),
-    /// Too many open connections from this client address.
-    #[error("at most {0} connections per address")]
-    TooManyConnections(usize),
-}
+pub mod error;
+pub mod extract;
 
-impl ApiError {
-    /// A JSON body the route cannot take: too large (413) or not the right shape (400).
-    pub fn from_json(e: &JsonRejection, limit: usize) -> ApiError {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(limit)
-        } else {
-            ApiError::BadRequest(e.body_text())
-        }
-    }
-
-    /// The HTTP status and the body's `code`.
-    pub fn status(&self) -> (StatusCode, &'static str) {
-        match self {
-            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
-            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
-            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
-            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
-            ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
-            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
-            ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
-            ApiError::RateLimited(_) | ApiError::TooManyConnections(_) => {
-                (StatusCode::TOO_MANY_REQUESTS, "rate_limited")
-            }
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let (status, code) = self.status();
-        if status.is_server_error() {
-            tracing::warn!(error = %self, "API error");
-        }
-        (status, Json(ApiErrorBody { code: code.into(), message: self.to_string() })).into_response()
-    }
-}
+pub use error::ApiError;
+use extract::Body;
 
 #[derive(Clone)]
 struct Ctx {
     app: Arc<App>,
     shutdown: CancellationToken,
+}
+
+impl FromRef<Ctx> for Arc<App> {
+    fn from_ref(ctx: &Ctx) -> Arc<App> {
+        ctx.app.clone()
+    }
 }
 
 /// The router.
@@ -105,6 +48,19 @@ pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
         .merge(crate::admin::routes().with_state(app.clone()))
         .merge(crate::web::routes())
         .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
+        .layer(middleware::from_fn_with_state(app.config.max_body_bytes, refuse_large_bodies))
+        .layer(middleware::from_fn(error::with_request_id))
+}
+
+/// A body announced larger than the limit is refused from its `Content-Length`, before any
+/// of it is read (a client that sent `Expect: 100-continue` never sends it). Bodies without a
+/// length are cut at the limit by `DefaultBodyLimit` as they are read.
+async fn refuse_large_bodies(State(limit): State<usize>, request: Request, next: Next) -> Response {
+    let length = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
+    if length.and_then(|v| v.trim().parse::<u64>().ok()).is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {
+        return ApiError::TooLarge(limit).into_response();
+    }
+    next.run(request).await
 }
 
 async fn tables(State(ctx): State<Ctx>) -> Json<Vec<TableSummary>> {
@@ -114,18 +70,20 @@ async fn tables(State(ctx): State<Ctx>) -> Json<Vec<TableSummary>> {
 async fn create_session(
     State(ctx): State<Ctx>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Json<CreateSession>, JsonRejection>,
+    body: Result<Body<CreateSession>, ApiError>,
 ) -> Result<(StatusCode, Json<SessionCreated>), ApiError> {
     if let Err(wait) = ctx.app.limits.sessions.check(&peer.ip()) {
         return Err(ApiError::RateLimited(wait));
     }
-    let Json(body) = body.map_err(|e| ApiError::from_json(&e, ctx.app.config.max_body_bytes))?;
+    let Body(body) = body?;
+    // The same rule as the schema's: 1 to 24 characters as sent, not all blank, no control
+    // characters; stored trimmed.
+    let length = body.name.chars().count();
     let name = body.name.trim().to_owned();
-    let length = name.chars().count();
-    if !(1..=24).contains(&length) || name.chars().any(char::is_control) {
+    if !(1..=24).contains(&length) || name.is_empty() || name.chars().any(char::is_control) {
         return Err(ApiError::BadRequest("name must be 1 to 24 printable characters".into()));
     }
-    let session = ctx.app.create_session(name).await.map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let session = ctx.app.create_session(name).await?;
     Ok((
         StatusCode::CREATED,
         Json(SessionCreated {

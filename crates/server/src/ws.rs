@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use tokio::time::Instant;
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use futures_util::{SinkExt, StreamExt};
 use stud_proto::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RequestId, ServerMsg};
 use tokio::sync::mpsc;
@@ -15,9 +15,11 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
 use uuid::Uuid;
 
-use crate::app::{App, Session};
+use crate::app::{App, HistoryError, Session};
 use crate::table::{Conn, TableCmd};
 use crate::wire::{self, Frame};
+
+mod strict;
 
 /// How long LAST HAND waits for the store writer to catch up.
 pub(crate) const HISTORY_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
@@ -43,6 +45,9 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
     let (outbox, mut rx) = mpsc::channel::<Frame>(app.config.outbound_queue);
     let kick = CancellationToken::new();
     let writer_kick = kick.clone();
+    // Why the reader ended the connection, if the client broke the protocol: the close frame.
+    let close = Arc::new(std::sync::Mutex::new(None::<CloseFrame>));
+    let close_frame = close.clone();
     let writer = tokio::spawn(async move {
         loop {
             tokio::select! {
@@ -57,7 +62,8 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
                 () = writer_kick.cancelled() => break,
             }
         }
-        let _ = sink.send(Message::Close(None)).await;
+        let frame = close_frame.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        let _ = sink.send(Message::Close(frame)).await;
     });
     let mut conn =
         Connection { app: app.clone(), id, peer, outbox, kick: kick.clone(), session: None, joined: HashSet::new() };
@@ -74,6 +80,9 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
             Some(Ok(_)) => {}
             Some(Err(e)) => {
                 debug!(error = %e, "socket error");
+                if let Some(frame) = close_frame_for(e, app.config.max_frame_bytes) {
+                    *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(frame);
+                }
                 break;
             }
         }
@@ -88,6 +97,40 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
     app.metrics.connections.fetch_sub(1, Relaxed);
 }
 
+/// The close frame owed to a client whose frame the WebSocket layer refused: 1009 for a frame
+/// over the hard limit (4x `max_frame_bytes`), 1007 for text that is not UTF-8. Other errors
+/// (the peer vanished, a broken frame) get no frame.
+fn close_frame_for(e: axum::Error, max_frame_bytes: usize) -> Option<CloseFrame> {
+    let inner = e.into_inner();
+    let (code, reason) = match inner.downcast_ref::<tungstenite::Error>()? {
+        tungstenite::Error::Capacity(_) => {
+            (close_code::SIZE, format!("frame over {} bytes (4x max_frame_bytes)", max_frame_bytes.saturating_mul(4)))
+        }
+        tungstenite::Error::Utf8(_) => (close_code::INVALID, "text frame is not valid UTF-8".to_owned()),
+        _ => return None,
+    };
+    Some(CloseFrame { code, reason: Utf8Bytes::from(reason) })
+}
+
+/// The `request_id` of a frame refused before it was parsed as a message (rate limited, too
+/// large), if the frame is JSON with a string `request_id` at the top.
+fn peek_request_id(text: &str) -> RequestId {
+    #[derive(serde::Deserialize)]
+    struct Peek {
+        request_id: RequestId,
+    }
+    serde_json::from_str::<Peek>(text).ok().and_then(|p| p.request_id)
+}
+
+/// What to add to an error's message when its frame's `request_id` could not be read.
+fn unknown_request_id(text: &str, request_id: &RequestId) -> &'static str {
+    if request_id.is_none() && text.contains("\"request_id\"") {
+        " (its request_id could not be read: the frame was refused before its JSON was parsed)"
+    } else {
+        ""
+    }
+}
+
 impl Connection {
     fn send(&self, frame: Frame) {
         // Our own replies never wait either: a client that does not read loses them.
@@ -99,21 +142,47 @@ impl Connection {
         self.send(wire::error(request_id, code, message));
     }
 
+    /// History could not be read: the detail goes to the log, the client gets a fixed text.
+    fn unavailable(&self, request_id: RequestId, e: &HistoryError) {
+        let message = match e {
+            HistoryError::Behind => "the hand history is catching up; try again shortly",
+            HistoryError::Store(e) => {
+                tracing::error!(error = %e, "store error");
+                crate::http::error::UNAVAILABLE
+            }
+        };
+        self.error(request_id, ErrorCode::Unavailable, message);
+    }
+
     async fn on_text(&mut self, text: &str) {
         let received = Instant::now();
+        // Refused unread, but the sender still learns which request it was when it can be told
+        // (frames are at most 4x `max_frame_bytes` here: the WebSocket layer closes on more).
         if let Err(wait) = self.app.limits.messages.check(&self.id) {
             let per_second = self.app.config.messages_per_second;
-            let message =
-                format!("at most {per_second} messages a second; this one was dropped (wait {} ms)", wait.as_millis());
-            return self.error(None, ErrorCode::RateLimited, message);
+            let request_id = peek_request_id(text);
+            let message = format!(
+                "at most {per_second} messages a second; this one was dropped (wait {} ms){}",
+                wait.as_millis(),
+                unknown_request_id(text, &request_id)
+            );
+            return self.error(request_id, ErrorCode::RateLimited, message);
         }
         if text.len() > self.app.config.max_frame_bytes {
             let limit = self.app.config.max_frame_bytes;
-            return self.error(None, ErrorCode::FrameTooLarge, format!("frames are limited to {limit} bytes"));
+            let request_id = peek_request_id(text);
+            let message = format!("frames are limited to {limit} bytes{}", unknown_request_id(text, &request_id));
+            return self.error(request_id, ErrorCode::FrameTooLarge, message);
         }
-        let value: serde_json::Value = match serde_json::from_str(text) {
+        let value = match strict::parse(text) {
             Ok(v) => v,
-            Err(e) => return self.error(None, ErrorCode::Malformed, format!("not JSON: {e}")),
+            Err(e) => {
+                // A duplicate key is found while parsing; the id may still be readable.
+                let request_id = peek_request_id(text);
+                let why = if e.is_data() { "not a valid message" } else { "not JSON" };
+                let message = format!("{why}: {e}{}", unknown_request_id(text, &request_id));
+                return self.error(request_id, ErrorCode::Malformed, message);
+            }
         };
         let request_id = value.get("request_id").and_then(|r| r.as_str()).map(str::to_owned);
         let Some(kind) = value.get("type").and_then(|t| t.as_str()).map(str::to_owned) else {
@@ -146,7 +215,7 @@ impl Connection {
             ClientMsg::LastHands { request_id } => {
                 let hands = match self.app.last_hands(session.session_id, HISTORY_WAIT).await {
                     Ok(h) => h,
-                    Err(e) => return self.error(request_id, ErrorCode::Unavailable, e.to_string()),
+                    Err(e) => return self.unavailable(request_id, &e),
                 };
                 let hands = hands.iter().filter_map(|h| wire::summary(h, session.player_id)).collect();
                 return self.send(wire::frame(&ServerMsg::LastHands { request_id, hands }));
@@ -154,7 +223,7 @@ impl Connection {
             ClientMsg::LastHand { request_id, hand_id } => {
                 let hands = match self.app.last_hands(session.session_id, HISTORY_WAIT).await {
                     Ok(h) => h,
-                    Err(e) => return self.error(request_id, ErrorCode::Unavailable, e.to_string()),
+                    Err(e) => return self.unavailable(request_id, &e),
                 };
                 let report = hands
                     .iter()
@@ -234,6 +303,10 @@ impl Connection {
         if !self.app.lobby.is_private(table) {
             return Ok(());
         }
+        // No code is no guess: it is not counted against the player.
+        if code.is_none_or(|c| c.trim().is_empty()) {
+            return Err((ErrorCode::InviteRequired, "this table is private: its invite code is needed".into()));
+        }
         // Wrong codes are counted per player and per address; once either is over its limit,
         // no code is even looked at (so a right guess cannot slip through), until it refills.
         let limits = &self.app.limits;
@@ -253,6 +326,12 @@ impl Connection {
     }
 
     async fn hello(&mut self, version: u32, token: &str) {
+        if let Some(session) = &self.session {
+            // One socket, one session: a second hello would switch players under the tables
+            // this socket has joined.
+            let message = format!("this socket is already {}'s; open another socket for another session", session.name);
+            return self.error(None, ErrorCode::AlreadyAuthenticated, message);
+        }
         if version != PROTOCOL_VERSION {
             return self.error(
                 None,
@@ -271,7 +350,7 @@ impl Connection {
             }
             Err(e) => {
                 tracing::warn!(error = %e, "session lookup failed");
-                return self.error(None, ErrorCode::Unavailable, "the session store is unavailable; try again");
+                return self.error(None, ErrorCode::Unavailable, crate::http::error::UNAVAILABLE);
             }
         };
         if self.app.is_banned(session.player_id, None) {

@@ -398,6 +398,53 @@ impl Store for $store {
     fn journal_reset<'a>(&'a self, table: Uuid, n: u64, snapshot: &'a str) -> BoxFuture<'a, Result<()>> {
         Box::pin(self.reset_journal(table, n, snapshot))
     }
+
+    fn ledger<'a>(&'a self, q: &'a LedgerQuery) -> BoxFuture<'a, Result<Vec<LedgerLine>>> {
+        Box::pin(async move {
+            // Movements and hands' results as one list (the view ledger_all, with a key to page
+            // on), each half filtered before the union so it can use its by-player index. At the
+            // same millisecond a movement counts as the newer: the table cashes out or tops up
+            // right after the hand it follows, in the same turn.
+            let nil = Uuid::nil();
+            let mut b: QueryBuilder<$db> = QueryBuilder::new(
+                "SELECT at_ms, src, n, hand_id, player_id, table_id, kind, balance_delta, stack_delta FROM (
+                   SELECT l.at_ms AS at_ms, CAST(1 AS BIGINT) AS src, l.id AS n, ",
+            );
+            b.push_bind(nil).push(" AS hand_id, l.player_id AS player_id, COALESCE(l.table_id, ").push_bind(nil);
+            b.push(") AS table_id, l.kind AS kind, l.balance_delta AS balance_delta, l.stack_delta AS stack_delta
+                   FROM ledger l WHERE TRUE");
+            if let Some(player) = q.player {
+                b.push(" AND l.player_id = ").push_bind(player);
+            }
+            if let Some(table) = q.table {
+                b.push(" AND l.table_id = ").push_bind(table);
+            }
+            if let Some(since) = q.since_ms {
+                b.push(" AND l.at_ms >= ").push_bind(ms_i64(since));
+            }
+            b.push(" UNION ALL
+                   SELECT s.ended_at_ms, CAST(0 AS BIGINT), CAST(s.seat AS BIGINT), s.hand_id, s.player_id, h.table_id,
+                          'hand', CAST(0 AS BIGINT), s.net
+                   FROM hand_seats s JOIN hands h ON h.id = s.hand_id WHERE TRUE");
+            if let Some(player) = q.player {
+                b.push(" AND s.player_id = ").push_bind(player);
+            }
+            if let Some(table) = q.table {
+                b.push(" AND h.table_id = ").push_bind(table);
+            }
+            if let Some(since) = q.since_ms {
+                b.push(" AND s.ended_at_ms >= ").push_bind(ms_i64(since));
+            }
+            b.push(") x WHERE TRUE");
+            if let Some(c) = q.before {
+                b.push(" AND (at_ms, src, hand_id, n) < (").push_bind(ms_i64(c.at_ms));
+                b.push(", ").push_bind(c.source).push(", ").push_bind(c.hand_id).push(", ").push_bind(c.n).push(")");
+            }
+            b.push(" ORDER BY at_ms DESC, src DESC, hand_id DESC, n DESC LIMIT ").push_bind(i64::from(q.limit));
+            let rows = b.build().fetch_all(&self.pool).await?;
+            rows.iter().map(ledger_row).collect()
+        })
+    }
 }
     };
 }

@@ -481,6 +481,98 @@ pub trait Store: Send + Sync + 'static {
     /// Starts a table's journal afresh at input `n` with `snapshot` (a new table, or one whose
     /// journal was voided): the state row is replaced and entries up to `n` are deleted.
     fn journal_reset<'a>(&'a self, table: Uuid, n: u64, snapshot: &'a str) -> BoxFuture<'a, Result<()>>;
+
+    /// Ledger lines (chip movements and hands' results) matching a query, newest first.
+    fn ledger<'a>(&'a self, query: &'a LedgerQuery) -> BoxFuture<'a, Result<Vec<LedgerLine>>>;
+}
+
+/// A ledger search, newest first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LedgerQuery {
+    /// only this player's lines
+    pub player: Option<Uuid>,
+    /// only lines at this table
+    pub table: Option<Uuid>,
+    /// only lines at or after this time (ms since the Unix epoch)
+    pub since_ms: Option<u64>,
+    /// only lines older than this one (paging)
+    pub before: Option<LedgerCursor>,
+    /// at most this many
+    pub limit: u32,
+}
+
+/// One line of the ledger as a player or an operator reads it: a chip movement (`issue`,
+/// `buy_in`, `top_up`, `cash_out`) or one seat's result in a hand (`hand`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerLine {
+    /// ms since the Unix epoch
+    pub at_ms: u64,
+    /// whose chips
+    pub player_id: Uuid,
+    /// the table (none for `issue`)
+    pub table_id: Option<Uuid>,
+    /// the hand (`hand` lines only)
+    pub hand_id: Option<Uuid>,
+    /// `issue`, `buy_in`, `top_up`, `cash_out` or `hand`
+    pub kind: String,
+    /// change of the player's account balance
+    pub balance_delta: i64,
+    /// change of the player's stack at the table
+    pub stack_delta: i64,
+    /// this line's place in the order (pass as `before` for the lines after it)
+    pub cursor: LedgerCursor,
+}
+
+/// A position in the newest-first order of ledger lines: time, then movements before hands'
+/// lines (at the same millisecond, a cash-out or top-up follows the hand it comes after), then
+/// hand, then the line's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LedgerCursor {
+    /// the line's time
+    pub at_ms: u64,
+    /// 0 for a hand's line, 1 for a movement
+    pub source: i64,
+    /// the hand (nil for a movement)
+    pub hand_id: Uuid,
+    /// the movement's id, or the hand's seat
+    pub n: i64,
+}
+
+impl LedgerCursor {
+    /// Opaque text form (`<ms>-<source>-<uuid>-<n>`).
+    pub fn encode(&self) -> String {
+        format!("{}-{}-{}-{}", self.at_ms, self.source, self.hand_id.simple(), self.n)
+    }
+
+    /// Parses [`LedgerCursor::encode`].
+    pub fn decode(text: &str) -> Option<LedgerCursor> {
+        let mut parts = text.split('-');
+        let cursor = LedgerCursor {
+            at_ms: parts.next()?.parse().ok()?,
+            source: parts.next()?.parse().ok().filter(|s| *s == 0 || *s == 1)?,
+            hand_id: Uuid::try_parse(parts.next()?).ok()?,
+            n: parts.next()?.parse().ok()?,
+        };
+        parts.next().is_none().then_some(cursor)
+    }
+}
+
+/// A row of the ledger query (`at_ms, src, n, hand_id, player_id, table_id, kind,
+/// balance_delta, stack_delta`; nil ids stand for none).
+fn ledger_row(r: &impl Cols) -> Result<LedgerLine> {
+    let some = |id: Uuid| (!id.is_nil()).then_some(id);
+    let at_ms = to_u64(r.int("at_ms")?, "time")?;
+    let hand_id = r.uuid("hand_id")?;
+    Ok(LedgerLine {
+        at_ms,
+        player_id: r.uuid("player_id")?,
+        table_id: some(r.uuid("table_id")?),
+        hand_id: some(hand_id),
+        kind: r.text("kind")?,
+        balance_delta: r.int("balance_delta")?,
+        stack_delta: r.int("stack_delta")?,
+        cursor: LedgerCursor { at_ms, source: r.int("src")?, hand_id, n: r.int("n")? },
+    })
 }
 
 /// Opens the store a URL names (`postgres://…`, `postgresql://…`, `sqlite://…`,

@@ -12,9 +12,9 @@ use stud_engine::bot::Bot;
 use stud_engine::sim::play_hand;
 use stud_engine::{NoEvents, Seat, Seed, TableConfig, Variant};
 use stud_store::{
-    AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, JournalRow, LedgerEntry, LedgerKind, NewSession,
-    OperatorKey, PgStore, SqliteStore, Store, StoredHand, StoredTable, TableJournal, TableWrites, Write, Writer,
-    WriterConfig, token_hash,
+    AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, JournalRow, LedgerCursor, LedgerEntry, LedgerKind,
+    LedgerQuery, NewSession, OperatorKey, PgStore, SqliteStore, Store, StoredHand, StoredTable, TableJournal,
+    TableWrites, Write, Writer, WriterConfig, token_hash,
 };
 use uuid::Uuid;
 
@@ -399,6 +399,99 @@ async fn the_journal(b: &Backend) {
     assert_eq!(journal_of(s, t).await.stored_n, 10);
 }
 
+/// Every page of a ledger query, `limit` lines at a time.
+async fn all_pages(s: &dyn Store, q: &LedgerQuery) -> Vec<stud_store::LedgerLine> {
+    let mut out = Vec::new();
+    let mut q = q.clone();
+    loop {
+        let page = s.ledger(&q).await.unwrap();
+        let full = page.len() == q.limit as usize;
+        q.before = page.last().map(|l| l.cursor);
+        out.extend(page);
+        if !full {
+            return out;
+        }
+    }
+}
+
+async fn the_ledger_reads_back(b: &Backend) {
+    let s = b.store.as_ref();
+    let (alice, bob) = (session("Alice"), session("Bob"));
+    s.create_session(&alice).await.unwrap();
+    s.create_session(&bob).await.unwrap();
+    let (t1, t2) = (Uuid::new_v4(), Uuid::new_v4());
+    let moved = |p: &NewSession, table: Uuid, kind: LedgerKind, amount: u64, at_ms: u64| {
+        Write::Ledger(LedgerEntry { player_id: p.player_id, table_id: Some(table), kind, amount, at_ms })
+    };
+    let h = hand(t1, &[&alice, &bob], 10_000, 21, 3_000);
+    let net = h.seats[0].net;
+    let back = u64::try_from(10_000 + 1_000 + net).unwrap();
+    s.write_batch(&[
+        moved(&alice, t1, LedgerKind::BuyIn, 10_000, 2_000),
+        moved(&bob, t1, LedgerKind::BuyIn, 10_000, 2_000),
+        Write::Hand(Arc::new(h.clone())),
+        moved(&alice, t1, LedgerKind::TopUp, 1_000, 3_500),
+        moved(&alice, t1, LedgerKind::CashOut, back, 4_000),
+        moved(&alice, t2, LedgerKind::BuyIn, 5_000, 5_000),
+    ])
+    .await
+    .unwrap();
+
+    let mine = LedgerQuery { player: Some(alice.player_id), limit: 100, ..LedgerQuery::default() };
+    let lines = s.ledger(&mine).await.unwrap();
+    let kinds: Vec<&str> = lines.iter().map(|l| l.kind.as_str()).collect();
+    assert_eq!(kinds, ["buy_in", "cash_out", "top_up", "hand", "buy_in", "issue"]);
+    assert!(lines.windows(2).all(|w| w[0].at_ms >= w[1].at_ms), "newest first");
+    assert!(lines.iter().all(|l| l.player_id == alice.player_id));
+    // The lines add up to the running sums.
+    let balance: i64 = lines.iter().map(|l| l.balance_delta).sum();
+    assert_eq!(balance, i64::try_from(s.balance(alice.player_id).await.unwrap()).unwrap());
+    let at_t1: i64 = lines.iter().filter(|l| l.table_id == Some(t1)).map(|l| l.stack_delta).sum();
+    assert_eq!(at_t1, 0, "cashed out of t1");
+    let hand_line = &lines[3];
+    assert_eq!(
+        (hand_line.hand_id, hand_line.table_id, hand_line.balance_delta, hand_line.stack_delta, hand_line.at_ms),
+        (Some(h.hand_id), Some(t1), 0, net, 3_000)
+    );
+    let issue = &lines[5];
+    assert_eq!((issue.table_id, issue.hand_id, issue.balance_delta, issue.at_ms), (None, None, 100_000, 1_000));
+    assert!(lines.iter().filter(|l| l.kind != "hand").all(|l| l.hand_id.is_none()));
+
+    // Filters: a table, a time.
+    let q = LedgerQuery { table: Some(t2), ..mine.clone() };
+    assert_eq!(s.ledger(&q).await.unwrap().len(), 1);
+    let q = LedgerQuery { since_ms: Some(3_500), ..mine.clone() };
+    assert_eq!(s.ledger(&q).await.unwrap().iter().map(|l| l.at_ms).collect::<Vec<_>>(), [5_000, 4_000, 3_500]);
+    let at_table = LedgerQuery { table: Some(t1), limit: 100, ..LedgerQuery::default() };
+    let everyone = s.ledger(&at_table).await.unwrap();
+    assert_eq!(everyone.len(), 6, "alice: buy-in, hand, top-up, cash-out; bob: buy-in, hand: {everyone:?}");
+    assert_eq!(everyone.iter().filter(|l| l.player_id == bob.player_id).count(), 2);
+
+    // Paging one line at a time loses nothing and repeats nothing, ties included (two buy-ins
+    // at 2000, two hand lines at 3000).
+    for limit in [1, 2, 3] {
+        let paged = all_pages(s, &LedgerQuery { limit, ..at_table.clone() }).await;
+        assert_eq!(paged, everyone, "limit {limit}");
+        let paged = all_pages(s, &LedgerQuery { limit, ..mine.clone() }).await;
+        assert_eq!(paged, lines, "limit {limit}");
+    }
+    // The cursor's text form.
+    for l in &everyone {
+        assert_eq!(LedgerCursor::decode(&l.cursor.encode()), Some(l.cursor));
+    }
+    for bad in
+        ["", "1-0", "x-0-00000000000000000000000000000000-1", "1-2-00000000000000000000000000000000-1", "1-0-0-1"]
+    {
+        assert_eq!(LedgerCursor::decode(bad), None, "{bad}");
+    }
+    assert!(
+        s.ledger(&LedgerQuery { player: Some(Uuid::new_v4()), limit: 10, ..LedgerQuery::default() })
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
 async fn suite(b: Backend) {
     the_journal(&b).await;
     sessions_and_tables(&b).await;
@@ -406,6 +499,7 @@ async fn suite(b: Backend) {
     hands_and_the_ledger(&b).await;
     a_failed_batch_writes_nothing(&b).await;
     the_writer_retries_until_the_database_is_back(&b).await;
+    the_ledger_reads_back(&b).await;
 }
 
 #[tokio::test]

@@ -1,0 +1,228 @@
+//! What the outside audit found at the protocol's edges, each over a real socket: request ids
+//! on errors raised before parsing, close codes for frames the WebSocket layer refuses, 413
+//! before a body is read, a second `hello`, duplicate keys, and invite codes not sent.
+
+use stud_client::{Client, create_session, http_as};
+use stud_proto::{AdminTable, ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, TableSettings};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::{Player, WAIT, spawn_app, table_of};
+
+const KEY: &str = "operator-key-for-protocol-0123456789";
+
+/// The next error frame: (request_id, code, message).
+async fn next_error(c: &mut Client) -> (Option<String>, ErrorCode, String) {
+    loop {
+        if let ServerMsg::Error { request_id, code, message } = c.recv(WAIT).await.unwrap() {
+            return (request_id, code, message);
+        }
+    }
+}
+
+#[tokio::test]
+async fn errors_raised_before_parsing_carry_the_request_id_when_it_can_be_read() {
+    let (server, addr) = spawn_app(|c| {
+        c.max_frame_bytes = 1024;
+        c.messages_per_second = 2;
+    })
+    .await;
+    let session = create_session(&addr, "Ann").await.unwrap();
+
+    // Too large: the id is read from the frame; when the frame is not JSON, the error says so.
+    let (mut a, _) = Client::connect(&addr, &session.token).await.unwrap();
+    let pad = "x".repeat(2_000);
+    a.send_text(&format!(r#"{{"type":"ping","request_id":"big","nonce":1,"pad":"{pad}"}}"#)).await.unwrap();
+    let (id, code, message) = next_error(&mut a).await;
+    assert_eq!((id.as_deref(), code), (Some("big"), ErrorCode::FrameTooLarge), "{message}");
+    a.send_text(&format!(r#"{{"type":"ping","request_id":"cut","pad":"{pad}"#)).await.unwrap();
+    let (id, code, message) = next_error(&mut a).await;
+    assert_eq!((id, code), (None, ErrorCode::FrameTooLarge), "{message}");
+    assert!(message.contains("request_id could not be read"), "{message}");
+
+    // Rate limited (2 a second, bursts of 4; the hello took one): every ping is answered, by a
+    // pong or an error, with its own id.
+    let (mut b, _) = Client::connect(&addr, &session.token).await.unwrap();
+    for n in 0..10u64 {
+        b.send(&ClientMsg::Ping { request_id: Some(format!("p{n}")), nonce: n }).await.unwrap();
+    }
+    let mut answered = Vec::new();
+    let mut limited = 0;
+    for _ in 0..10 {
+        match b.recv(WAIT).await.unwrap() {
+            ServerMsg::Pong { request_id, .. } => answered.push(request_id.unwrap()),
+            ServerMsg::Error { request_id, code: ErrorCode::RateLimited, .. } => {
+                limited += 1;
+                answered.push(request_id.unwrap());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let expected: Vec<String> = (0..10).map(|n| format!("p{n}")).collect();
+    assert_eq!(answered, expected, "one answer per request, in order, each with its id");
+    assert!(limited >= 5, "{limited} limited");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn frames_the_websocket_layer_refuses_close_with_1009_or_1007_and_a_reason() {
+    let (server, addr) = spawn_app(|c| c.max_frame_bytes = 1024).await;
+    let session = create_session(&addr, "Ann").await.unwrap();
+    // Over 4x max_frame_bytes: closed with 1009.
+    let (mut a, _) = Client::connect(&addr, &session.token).await.unwrap();
+    a.send_text(&format!(r#"{{"type":"ping","nonce":1,"pad":"{}"}}"#, "x".repeat(5_000))).await.unwrap();
+    let (code, reason) = a.close_frame(WAIT).await.unwrap().expect("a close frame");
+    assert_eq!(code, 1009, "{reason}");
+    assert!(reason.contains("4096"), "{reason}");
+    // Not UTF-8: closed with 1007.
+    let (mut b, _) = Client::connect(&addr, &session.token).await.unwrap();
+    b.send_text_bytes(b"{\"type\":\"ping\",\"nonce\":1,\"x\":\"\xff\xfe\"}".to_vec()).await.unwrap();
+    let (code, reason) = b.close_frame(WAIT).await.unwrap().expect("a close frame");
+    assert_eq!(code, 1007, "{reason}");
+    assert!(reason.contains("UTF-8"), "{reason}");
+    // Up to 4x the limit is an error frame and the socket stays open.
+    let (mut c, _) = Client::connect(&addr, &session.token).await.unwrap();
+    c.send_text(&format!(r#"{{"type":"ping","nonce":1,"pad":"{}"}}"#, "x".repeat(3_000))).await.unwrap();
+    assert_eq!(next_error(&mut c).await.1, ErrorCode::FrameTooLarge);
+    c.send(&ClientMsg::Ping { request_id: None, nonce: 9 }).await.unwrap();
+    assert!(matches!(c.recv(WAIT).await.unwrap(), ServerMsg::Pong { nonce: 9, .. }));
+    server.shutdown().await;
+}
+
+/// Sends `head` (and nothing more) and reads the response's status line.
+async fn status_of_head_only(addr: &str, head: &str) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut response = vec![0u8; 4096];
+    let n = tokio::time::timeout(WAIT, stream.read(&mut response)).await.expect("an answer before the body").unwrap();
+    String::from_utf8_lossy(&response[..n]).lines().next().unwrap_or("").to_owned()
+}
+
+#[tokio::test]
+async fn an_http_body_announced_over_the_limit_is_refused_before_it_is_sent() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    // 8 MiB announced, none sent: answered at once (no 100 Continue), from Content-Length.
+    let head = format!(
+        "POST /api/sessions HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
+        8 * 1024 * 1024
+    );
+    let status = status_of_head_only(&addr, &head).await;
+    assert!(status.starts_with("HTTP/1.1 413"), "{status}");
+    // Without `Expect`, the same: the answer comes while the body is still owed.
+    let head =
+        format!("POST /api/admin/tables HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n", 8 * 1024 * 1024);
+    let status = status_of_head_only(&addr, &head).await;
+    assert!(status.starts_with("HTTP/1.1 413"), "{status}");
+    // A body within the limit is read as before.
+    let (status, body) = http_as(&addr, "POST", "/api/sessions", Some(r#"{"name":"Ann"}"#), None).await.unwrap();
+    assert_eq!(status, 201, "{body}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_second_hello_is_refused_and_the_socket_keeps_its_player() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    let table = table_of(&addr, stud_engine::Variant::Stud).await;
+    let mut ann = Player::new(&addr, "Ann").await;
+    let bob = create_session(&addr, "Bob").await.unwrap();
+    ann.send(ClientMsg::Hello { version: PROTOCOL_VERSION, token: bob.token.clone() }).await;
+    let (_, code, message) = next_error(&mut ann.client).await;
+    assert_eq!(code, ErrorCode::AlreadyAuthenticated, "{message}");
+    // Still Ann's: the seat taken is hers.
+    ann.sit(&table, 3).await;
+    let seated =
+        ann.until(|m| matches!(m, ServerMsg::Snapshot { table, .. } if table.seats.iter().any(|s| s.seat == 3))).await;
+    let ServerMsg::Snapshot { table: snapshot, .. } = seated else { unreachable!() };
+    let seat = snapshot.seats.iter().find(|s| s.seat == 3).unwrap();
+    assert_eq!((seat.player_id, seat.name.as_str()), (ann.player_id, "Ann"));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_message_with_a_duplicate_key_is_refused() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    let session = create_session(&addr, "Ann").await.unwrap();
+    let (mut c, _) = Client::connect(&addr, &session.token).await.unwrap();
+    c.send_text(r#"{"type":"ping","request_id":"d1","nonce":1,"nonce":2}"#).await.unwrap();
+    let (id, code, message) = next_error(&mut c).await;
+    assert_eq!((id.as_deref(), code), (Some("d1"), ErrorCode::Malformed), "{message}");
+    assert!(message.contains("duplicate key \"nonce\""), "{message}");
+    // Nested too, and "type" twice is no way to smuggle a second message kind.
+    c.send_text(r#"{"type":"ping","type":"hello","version":1,"token":"x","nonce":3}"#).await.unwrap();
+    assert_eq!(next_error(&mut c).await.1, ErrorCode::Malformed);
+    c.send_text(r#"{"type":"act","request_id":"d2","table_id":"00000000-0000-0000-0000-000000000000","hand_id":"00000000-0000-0000-0000-000000000000","seq":1,"idempotency_key":"k","action":{"kind":"bet","to":1,"to":2}}"#)
+        .await
+        .unwrap();
+    let (id, code, message) = next_error(&mut c).await;
+    assert_eq!((id.as_deref(), code), (Some("d2"), ErrorCode::Malformed), "{message}");
+    // The same keys once each are fine.
+    c.send_text(r#"{"type":"ping","request_id":"ok","nonce":4}"#).await.unwrap();
+    assert!(matches!(c.recv(WAIT).await.unwrap(), ServerMsg::Pong { nonce: 4, .. }));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn joining_without_an_invite_code_is_not_a_wrong_guess() {
+    let (server, addr) = spawn_app(|c| {
+        c.operator_key = Some(KEY.into());
+        c.invite_attempts_per_minute = 2;
+    })
+    .await;
+    let settings = TableSettings {
+        name: "Private".into(),
+        variant: stud_engine::Variant::Stud,
+        ante: 10,
+        bring_in: 15,
+        small_bet: 40,
+        big_bet: 80,
+        max_raises: 3,
+        open_pair_big_bet: None,
+        seats: 4,
+        min_buy_in: 800,
+        max_buy_in: 8_000,
+        action_timeout_ms: 3_000,
+        time_bank_ms: 0,
+        observers: true,
+        private: true,
+    };
+    let (status, body) =
+        http_as(&addr, "POST", "/api/admin/tables", Some(&serde_json::to_string(&settings).unwrap()), Some(KEY))
+            .await
+            .unwrap();
+    assert_eq!(status, 201, "{body}");
+    let table: AdminTable = serde_json::from_str(&body).unwrap();
+    let code = table.invite_code.clone().unwrap();
+    let join = |request: &str, invite_code: Option<&str>| ClientMsg::JoinTable {
+        request_id: Some(request.into()),
+        table_id: table.id,
+        invite_code: invite_code.map(str::to_owned),
+    };
+    // Ten joins without a code (five times the limit): each is told a code is needed...
+    let session = create_session(&addr, "Ann").await.unwrap();
+    let (mut ann, _) = Client::connect(&addr, &session.token).await.unwrap();
+    for n in 0..10 {
+        ann.send(&join(&format!("n{n}"), None)).await.unwrap();
+        let (_, code, message) = next_error(&mut ann).await;
+        assert_eq!(code, ErrorCode::InviteRequired, "{message}");
+    }
+    ann.send(&join("blank", Some("  "))).await.unwrap();
+    assert_eq!(next_error(&mut ann).await.1, ErrorCode::InviteRequired);
+    // ... and the right code still works.
+    ann.send(&join("right", Some(&code))).await.unwrap();
+    let reply = loop {
+        if let m @ (ServerMsg::Ack { .. } | ServerMsg::Error { .. }) = ann.recv(WAIT).await.unwrap() {
+            break m;
+        }
+    };
+    assert!(matches!(&reply, ServerMsg::Ack { request_id: Some(r), .. } if r == "right"), "{reply:?}");
+    // Wrong codes still count: after two, even the right one waits.
+    let session = create_session(&addr, "Bob").await.unwrap();
+    let (mut bob, _) = Client::connect(&addr, &session.token).await.unwrap();
+    for n in 0..2 {
+        bob.send(&join(&format!("w{n}"), Some("WRONGCODE"))).await.unwrap();
+        assert_eq!(next_error(&mut bob).await.1, ErrorCode::InviteRequired);
+    }
+    bob.send(&join("late", Some(&code))).await.unwrap();
+    assert_eq!(next_error(&mut bob).await.1, ErrorCode::RateLimited);
+    server.shutdown().await;
+}
