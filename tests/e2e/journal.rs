@@ -209,6 +209,15 @@ async fn the_database_going_away_refuses_inputs_and_play_resumes_when_it_is_back
     let theirs = stored.record.actions.iter().filter(|a| a.seat == seat).count();
     assert!(theirs >= 1, "the action is in the stored hand");
     assert!(store.totals().await.unwrap().conserved());
+    // The journal's counters: the two refused inputs (at least), every other one stored.
+    let (_, metrics) = stud_client::http(&addr, "GET", "/metrics", None).await.unwrap();
+    let value = |name: &str| -> u64 {
+        let line = metrics.lines().find(|l| l.starts_with(&format!("{name} "))).unwrap();
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(value("stud_journal_failures_total") >= 2, "{metrics}");
+    assert!(value("stud_journal_appends_total") > 10, "{metrics}");
+    assert!(value("stud_journal_group_size_count") >= 1, "{metrics}");
     server.shutdown().await;
     exec(&admin, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }

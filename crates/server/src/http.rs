@@ -101,7 +101,11 @@ async fn openapi() -> impl IntoResponse {
 }
 
 async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {
-    ([("content-type", "text/plain; version=0.0.4")], ctx.app.metrics.render(ctx.app.writer.stats()))
+    ([("content-type", "text/plain; version=0.0.4")], {
+        let mut text = ctx.app.metrics.render(ctx.app.writer.stats());
+        ctx.app.journal.stats().render(&mut text);
+        text
+    })
 }
 
 async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, upgrade: WebSocketUpgrade) -> Response {

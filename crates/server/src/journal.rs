@@ -79,6 +79,45 @@ impl JournalStats {
     }
 }
 
+impl JournalStats {
+    /// The journal's counters in the Prometheus text format.
+    pub fn render(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        let mut counter = |name: &str, help: &str, v: String| {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}");
+        };
+        counter("stud_journal_appends_total", "Table inputs journaled.", self.appends.load(Relaxed).to_string());
+        counter(
+            "stud_journal_groups_total",
+            "Journal transactions (group commits).",
+            self.groups.load(Relaxed).to_string(),
+        );
+        counter(
+            "stud_journal_failures_total",
+            "Table inputs refused because the journal could not store them.",
+            self.failures.load(Relaxed).to_string(),
+        );
+        counter(
+            "stud_journal_busy_seconds_total",
+            "Time spent committing journal groups.",
+            (self.busy_us.load(Relaxed) as f64 / 1e6).to_string(),
+        );
+        let _ = writeln!(
+            out,
+            "# HELP stud_journal_group_size Inputs per journal transaction.\n# TYPE stud_journal_group_size histogram"
+        );
+        let mut total = 0;
+        for (k, bucket) in self.group_sizes.iter().enumerate().take(10) {
+            total += bucket.load(Relaxed);
+            let _ = writeln!(out, "stud_journal_group_size_bucket{{le=\"{}\"}} {total}", (2u64 << k) - 1);
+        }
+        let groups = self.groups.load(Relaxed);
+        let _ = writeln!(out, "stud_journal_group_size_bucket{{le=\"+Inf\"}} {groups}");
+        let _ = writeln!(out, "stud_journal_group_size_sum {}", self.appends.load(Relaxed));
+        let _ = writeln!(out, "stud_journal_group_size_count {groups}");
+    }
+}
+
 struct Append {
     row: JournalRow,
     done: oneshot::Sender<bool>,
