@@ -34,6 +34,11 @@ pub struct LoadArgs {
     /// while); not counted in `--duration` or in any figure.
     #[arg(long, default_value = "5", value_parser = parse_seconds_or_zero)]
     warmup: f64,
+    /// When the server goes away, reconnect with the same token (every 50 ms until it
+    /// answers) and play on; reports `reconnects` and `resume_gap_ms`, the time from losing
+    /// the socket to the first table frame after coming back.
+    #[arg(long)]
+    reconnect: bool,
 }
 
 fn parse_seconds_or_zero(s: &str) -> Result<f64, String> {
@@ -52,6 +57,8 @@ struct BotStats {
     latencies_us: Vec<u64>,
     errors: u64,
     disconnects: u64,
+    reconnects: u64,
+    gaps_us: Vec<u64>,
 }
 
 pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
@@ -82,11 +89,12 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             let think = Duration::from_millis(args.think_ms);
             let counts_hands = seat == 1;
             let seed = (t as u64) << 8 | u64::from(seat);
+            let reconnect = args.reconnect;
             tasks.push(tokio::spawn(async move {
                 let mut stats = BotStats::default();
                 let window = (start, end);
-                if let Err(e) = bot(&addr, table_id, seat, buy_in, think, window, counts_hands, seed, &mut stats).await
-                {
+                let bot = Bot { addr: &addr, table_id, seat, buy_in, think, window, counts_hands, seed };
+                if let Err(e) = bot.run(reconnect, &mut stats).await {
                     tracing::debug!(error = %e, "bot stopped");
                     stats.disconnects += 1;
                 }
@@ -101,8 +109,16 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
         total.actions += s.actions;
         total.errors += s.errors;
         total.disconnects += s.disconnects;
+        total.reconnects += s.reconnects;
         total.latencies_us.extend(s.latencies_us);
+        total.gaps_us.extend(s.gaps_us);
     }
+    total.gaps_us.sort_unstable();
+    let gap = |p: f64| -> f64 {
+        let v = &total.gaps_us;
+        let i = ((v.len().max(1) as f64 - 1.0) * p).round() as usize;
+        v.get(i).copied().unwrap_or(0) as f64 / 1000.0
+    };
     let elapsed = args.duration;
     total.latencies_us.sort_unstable();
     let pct = |p: f64| -> f64 {
@@ -122,6 +138,8 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             "latency_ms": {"p50": pct(0.5), "p99": pct(0.99), "max": pct(1.0)},
             "errors": total.errors,
             "disconnects": total.disconnects,
+            "reconnects": total.reconnects,
+            "resume_gap_ms": {"p50": gap(0.5), "max": gap(1.0)},
         })
     );
     Ok(())
@@ -174,102 +192,154 @@ fn pick(legal: &[Action], rng: &mut Rng) -> Option<Action> {
     [Action::Check, Action::Call, Action::BringIn].into_iter().find(|a| has(*a)).or_else(|| legal.first().copied())
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn bot(
-    addr: &str,
+struct Bot<'a> {
+    addr: &'a str,
     table_id: Uuid,
     seat: u8,
     buy_in: u64,
     think: Duration,
-    (start, end): (Instant, Instant),
+    window: (Instant, Instant),
     counts_hands: bool,
     seed: u64,
-    stats: &mut BotStats,
-) -> Result<(), ClientError> {
-    let session = create_session(addr, &format!("bot-{seat}-{}", seed >> 8)).await?;
-    let (mut client, _) = Client::connect(addr, &session.token).await?;
-    client.send(&ClientMsg::Sit { request_id: None, table_id, invite_code: None, seat: Some(seat), buy_in }).await?;
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut last_seq = 0u64;
-    let mut pending: Option<Instant> = None;
-    let mut key = 0u64;
-    while Instant::now() < end {
-        let text =
-            match client.recv_text(end.saturating_duration_since(Instant::now()).max(Duration::from_millis(1))).await {
+}
+
+impl Bot<'_> {
+    /// Sits and plays until the end of the window; with `reconnect`, comes back after the
+    /// server went away (its `hello` gives the seat back).
+    async fn run(&self, reconnect: bool, stats: &mut BotStats) -> Result<(), ClientError> {
+        let session = create_session(self.addr, &format!("bot-{}-{}", self.seat, self.seed >> 8)).await?;
+        let (mut client, _) = Client::connect(self.addr, &session.token).await?;
+        let sit = ClientMsg::Sit {
+            request_id: None,
+            table_id: self.table_id,
+            invite_code: None,
+            seat: Some(self.seat),
+            buy_in: self.buy_in,
+        };
+        client.send(&sit).await?;
+        let mut rng = Rng(self.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut gone: Option<Instant> = None;
+        // Idempotency keys go on across reconnects: the server remembers the recent ones.
+        let mut key = 0u64;
+        loop {
+            match self.play(&mut client, &mut rng, &mut gone, &mut key, stats).await {
+                Ok(()) => return Ok(()),
+                Err(e) if !reconnect => return Err(e),
+                Err(_) => {
+                    let lost = Instant::now();
+                    gone = Some(lost);
+                    stats.reconnects += 1;
+                    client = loop {
+                        if Instant::now() >= self.window.1 {
+                            return Ok(());
+                        }
+                        match Client::connect(self.addr, &session.token).await {
+                            Ok((c, _)) => break c,
+                            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+                        }
+                    };
+                }
+            }
+        }
+    }
+
+    async fn play(
+        &self,
+        client: &mut Client,
+        rng: &mut Rng,
+        gone: &mut Option<Instant>,
+        key: &mut u64,
+        stats: &mut BotStats,
+    ) -> Result<(), ClientError> {
+        let Bot { table_id, seat, think, window: (start, end), counts_hands, seed, .. } = *self;
+        let mut last_seq = 0u64;
+        let mut pending: Option<Instant> = None;
+        while Instant::now() < end {
+            let text = match client
+                .recv_text(end.saturating_duration_since(Instant::now()).max(Duration::from_millis(1)))
+                .await
+            {
                 Ok(t) => t,
                 Err(ClientError::Timeout) => break,
                 Err(e) => return Err(e),
             };
-        // Most frames are only looked at for a few fields: parse those, not the whole message,
-        // so the load generator is not the bottleneck it measures.
-        let Ok(frame) = serde_json::from_str::<Frame<'_>>(&text) else {
-            stats.errors += 1;
-            continue;
-        };
-        if let Some(seq) = frame.seq {
-            if seq > last_seq + 1 && last_seq > 0 && frame.kind != "snapshot" {
-                client.send(&ClientMsg::Snapshot { request_id: None, table_id }).await?;
+            // Most frames are only looked at for a few fields: parse those, not the whole message,
+            // so the load generator is not the bottleneck it measures.
+            let Ok(frame) = serde_json::from_str::<Frame<'_>>(&text) else {
+                stats.errors += 1;
+                continue;
+            };
+            if let Some(lost) = gone.filter(|_| matches!(frame.kind, "event" | "turn" | "your_turn")) {
+                // Playing again after the server came back.
+                stats.gaps_us.push(u64::try_from(lost.elapsed().as_micros()).unwrap_or(u64::MAX));
+                *gone = None;
             }
-            last_seq = last_seq.max(seq);
-        }
-        match frame.kind {
-            "event" => {
-                let mine = frame.event.as_ref().is_some_and(|e| {
-                    e.seat == Some(seat)
-                        && matches!(
-                            e.kind,
-                            "bring_in" | "complete" | "bet" | "raise" | "call" | "check" | "fold" | "mucked"
-                        )
-                        || (e.kind == "shown" && e.seat == Some(seat) && e.automatic == Some(false))
-                });
-                if mine {
-                    if let Some(sent) = pending.take().filter(|t| *t >= start) {
-                        stats.latencies_us.push(u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX));
-                    }
+            if let Some(seq) = frame.seq {
+                if seq > last_seq + 1 && last_seq > 0 && frame.kind != "snapshot" {
+                    client.send(&ClientMsg::Snapshot { request_id: None, table_id }).await?;
                 }
+                last_seq = last_seq.max(seq);
             }
-            "your_turn" => {
-                let (Some(seq), Some(hand_id)) = (frame.seq, frame.hand_id) else { continue };
-                if !think.is_zero() {
-                    tokio::time::sleep(think).await;
-                }
-                if let Some(action) = pick(&frame.legal, &mut rng) {
-                    key += 1;
-                    pending = Some(Instant::now());
-                    if Instant::now() >= start {
-                        stats.actions += 1;
-                    }
-                    client
-                        .send(&ClientMsg::Act {
-                            request_id: None,
-                            table_id,
-                            hand_id,
-                            seq,
-                            idempotency_key: format!("{seed}-{key}"),
-                            action,
-                        })
-                        .await?;
-                }
-            }
-            "hand_result" if counts_hands && Instant::now() >= start => stats.hands += 1,
-            "snapshot" => {
-                // Busted or timed out: buy back in and sit in again.
-                let Ok(ServerMsg::Snapshot { table, .. }) = serde_json::from_str::<ServerMsg>(&text) else { continue };
-                if let Some(me) = table.seats.iter().find(|s| Some(s.seat) == table.your_seat) {
-                    if me.sitting_out {
-                        if me.stack < table.max_buy_in / 2 {
-                            let amount = table.max_buy_in - me.stack;
-                            client.send(&ClientMsg::TopUp { request_id: None, table_id, amount }).await?;
+            match frame.kind {
+                "event" => {
+                    let mine = frame.event.as_ref().is_some_and(|e| {
+                        e.seat == Some(seat)
+                            && matches!(
+                                e.kind,
+                                "bring_in" | "complete" | "bet" | "raise" | "call" | "check" | "fold" | "mucked"
+                            )
+                            || (e.kind == "shown" && e.seat == Some(seat) && e.automatic == Some(false))
+                    });
+                    if mine {
+                        if let Some(sent) = pending.take().filter(|t| *t >= start) {
+                            stats.latencies_us.push(u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX));
                         }
-                        client.send(&ClientMsg::SitIn { request_id: None, table_id }).await?;
                     }
                 }
+                "your_turn" => {
+                    let (Some(seq), Some(hand_id)) = (frame.seq, frame.hand_id) else { continue };
+                    if !think.is_zero() {
+                        tokio::time::sleep(think).await;
+                    }
+                    if let Some(action) = pick(&frame.legal, rng) {
+                        *key += 1;
+                        pending = Some(Instant::now());
+                        if Instant::now() >= start {
+                            stats.actions += 1;
+                        }
+                        client
+                            .send(&ClientMsg::Act {
+                                request_id: None,
+                                table_id,
+                                hand_id,
+                                seq,
+                                idempotency_key: format!("{seed}-{key}"),
+                                action,
+                            })
+                            .await?;
+                    }
+                }
+                "hand_result" if counts_hands && Instant::now() >= start => stats.hands += 1,
+                "snapshot" => {
+                    // Busted or timed out: buy back in and sit in again.
+                    let Ok(ServerMsg::Snapshot { table, .. }) = serde_json::from_str::<ServerMsg>(&text) else {
+                        continue;
+                    };
+                    if let Some(me) = table.seats.iter().find(|s| Some(s.seat) == table.your_seat) {
+                        if me.sitting_out {
+                            if me.stack < table.max_buy_in / 2 {
+                                let amount = table.max_buy_in - me.stack;
+                                client.send(&ClientMsg::TopUp { request_id: None, table_id, amount }).await?;
+                            }
+                            client.send(&ClientMsg::SitIn { request_id: None, table_id }).await?;
+                        }
+                    }
+                }
+                "error" => stats.errors += 1,
+                _ => {}
             }
-            "error" => stats.errors += 1,
-            _ => {}
         }
+        let _ = client.send(&ClientMsg::Leave { request_id: None, table_id }).await;
+        Ok(())
     }
-    let _ = client.send(&ClientMsg::Leave { request_id: None, table_id }).await;
-    client.close().await;
-    Ok(())
 }
