@@ -91,7 +91,9 @@ impl $store {
     }
 
     async fn append_journal(&self, rows: &[JournalRow]) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
+        // A pool of its own: a table's every input waits for this, so it must not queue
+        // behind a burst of logins or history reads.
+        let mut tx = self.journal_pool.begin().await?;
         for chunk in rows.chunks(1000) {
             let mut b: QueryBuilder<$db> = QueryBuilder::new("INSERT INTO table_journal (table_id, n, at_ms, entry) ");
             b.push_values(chunk, |mut v, r| {

@@ -23,6 +23,8 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/post
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: PgPool,
+    /// the tables' journal appends only (group-committed, one at a time)
+    journal_pool: PgPool,
 }
 
 impl PgStore {
@@ -43,10 +45,14 @@ impl PgStore {
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(5))
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
         MIGRATOR.run(&pool).await?;
-        Ok(PgStore { pool })
+        let journal_pool = PgPoolOptions::new()
+            .max_connections(2)
+            .acquire_timeout(Duration::from_secs(5))
+            .connect_lazy_with(options);
+        Ok(PgStore { pool, journal_pool })
     }
 
     /// The pool (tests and tools).

@@ -1,5 +1,7 @@
 //! The SQLite store: the embedded default. WAL journal, `synchronous = NORMAL` (a committed
-//! batch survives a process crash; a power cut may lose the last batches, never half of one).
+//! batch survives a process crash; a power cut may lose the last batches, never half of one),
+//! except the tables' journal appends, which have a connection of their own synced at every
+//! commit (`FULL`).
 //! Batches go in as multi-row `INSERT … VALUES` statements.
 
 use std::str::FromStr;
@@ -29,6 +31,9 @@ const CHUNK: usize = 1000;
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    /// the tables' journal appends only (the same pool for an in-memory database, which
+    /// lives in its one connection)
+    journal_pool: SqlitePool,
 }
 
 impl SqliteStore {
@@ -50,9 +55,17 @@ impl SqliteStore {
             // for ever.
             pool = pool.max_connections(1).min_connections(1).idle_timeout(None).max_lifetime(None);
         }
-        let pool = pool.connect_with(options).await?;
+        let pool = pool.connect_with(options.clone()).await?;
         MIGRATOR.run(&pool).await?;
-        Ok(SqliteStore { pool })
+        // The journal is synced at every commit (`FULL`): an input a client saw applied must
+        // survive a power cut too, not only a crash of the process.
+        let journal_pool = match memory {
+            true => pool.clone(),
+            false => SqlitePoolOptions::new()
+                .max_connections(1)
+                .connect_lazy_with(options.synchronous(SqliteSynchronous::Full)),
+        };
+        Ok(SqliteStore { pool, journal_pool })
     }
 }
 
