@@ -82,6 +82,9 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
     let start = Instant::now() + Duration::from_secs_f64(args.warmup);
     let end = start + Duration::from_secs_f64(args.duration);
     let mut tasks = Vec::new();
+    // Logins a few dozen at a time: thousands at once would measure the database's login
+    // storm (each is a transaction), not play.
+    let logins = std::sync::Arc::new(tokio::sync::Semaphore::new(LOGINS_IN_FLIGHT));
     for (t, table) in lobby.iter().take(args.tables).enumerate() {
         for seat in 1..=args.players_per_table {
             let addr = addr.clone();
@@ -90,10 +93,11 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             let counts_hands = seat == 1;
             let seed = (t as u64) << 8 | u64::from(seat);
             let reconnect = args.reconnect;
+            let logins = logins.clone();
             tasks.push(tokio::spawn(async move {
                 let mut stats = BotStats::default();
                 let window = (start, end);
-                let bot = Bot { addr: &addr, table_id, seat, buy_in, think, window, counts_hands, seed };
+                let bot = Bot { addr: &addr, table_id, seat, buy_in, think, window, counts_hands, seed, logins };
                 if let Err(e) = bot.run(reconnect, &mut stats).await {
                     tracing::debug!(error = %e, "bot stopped");
                     stats.disconnects += 1;
@@ -201,13 +205,19 @@ struct Bot<'a> {
     window: (Instant, Instant),
     counts_hands: bool,
     seed: u64,
+    logins: std::sync::Arc<tokio::sync::Semaphore>,
 }
+
+/// Guest sessions created at once by the load generator.
+const LOGINS_IN_FLIGHT: usize = 32;
 
 impl Bot<'_> {
     /// Sits and plays until the end of the window; with `reconnect`, comes back after the
     /// server went away (its `hello` gives the seat back).
     async fn run(&self, reconnect: bool, stats: &mut BotStats) -> Result<(), ClientError> {
+        let permit = self.logins.acquire().await;
         let session = create_session(self.addr, &format!("bot-{}-{}", self.seat, self.seed >> 8)).await?;
+        drop(permit);
         let (mut client, _) = Client::connect(self.addr, &session.token).await?;
         let sit = ClientMsg::Sit {
             request_id: None,

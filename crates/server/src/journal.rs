@@ -167,16 +167,23 @@ impl Journal for StoreJournal {
     }
 }
 
+/// Commits in flight at once (the store's journal pool has as many connections): while one
+/// group commits, the next forms and commits beside it, so an input waits for one commit,
+/// not for the one before it too. A table has one append in flight at a time, so its entries
+/// still commit in order.
+const IN_FLIGHT: usize = 2;
+
 async fn commit_loop(
     store: Arc<dyn Store>,
     mut rx: mpsc::UnboundedReceiver<Append>,
     stats: Arc<JournalStats>,
     window: Duration,
 ) {
-    let mut group: Vec<Append> = Vec::new();
-    let mut rows: Vec<JournalRow> = Vec::new();
-    while let Some(first) = rx.recv().await {
-        group.push(first);
+    let slots = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else { return };
+        let Some(first) = rx.recv().await else { return };
+        let mut group = vec![first];
         if !window.is_zero() {
             tokio::time::sleep(window).await;
         }
@@ -186,23 +193,26 @@ async fn commit_loop(
                 Err(_) => break,
             }
         }
-        rows.clear();
-        rows.extend(group.iter().map(|a| a.row.clone()));
-        let started = std::time::Instant::now();
-        let ok = match store.journal_append(&rows).await {
-            Ok(()) => {
-                stats.record(rows.len(), u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
-                true
+        let (store, stats) = (store.clone(), stats.clone());
+        tokio::spawn(async move {
+            let rows: Vec<JournalRow> = group.iter().map(|a| a.row.clone()).collect();
+            let started = std::time::Instant::now();
+            let ok = match store.journal_append(&rows).await {
+                Ok(()) => {
+                    stats.record(rows.len(), u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+                    true
+                }
+                Err(e) => {
+                    stats.failures.fetch_add(rows.len() as u64, Relaxed);
+                    tracing::warn!(error = %e, entries = rows.len(), "table journal: append failed; inputs refused");
+                    false
+                }
+            };
+            for a in group {
+                let _ = a.done.send(ok);
             }
-            Err(e) => {
-                stats.failures.fetch_add(rows.len() as u64, Relaxed);
-                tracing::warn!(error = %e, entries = rows.len(), "table journal: append failed; inputs refused");
-                false
-            }
-        };
-        for a in group.drain(..) {
-            let _ = a.done.send(ok);
-        }
+            drop(slot);
+        });
     }
 }
 
