@@ -1490,7 +1490,8 @@ function renderStrength(tb) {
   const h = tb.hand;
   const mine = h?.view.seats.find((s) => s.seat === tb.info.your_seat);
   const live = h && h.view.phase !== 'over' && mine && !mine.folded;
-  const text = !live ? '' : h.strength ? strengthName(h.strength, h.view.variant) : translateHand(mine.hand ?? '');
+  // "no low" (stud8) only once five cards could make one.
+  const text = !live ? '' : h.strength ? strengthName(h.strength, mine.cards.length >= 5 ? h.view.variant : null) : translateHand(mine.hand ?? '');
   box.hidden = !text;
   box.textContent = text ? t('strength', { hand: text }) : '';
 }
