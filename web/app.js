@@ -52,6 +52,7 @@ const EN = {
   pre_check_fold: 'Check/fold', pre_check: 'Check', pre_call_any: 'Call any', pre_bring_in: 'Auto-post bring-in', pre_actions: 'Act in advance',
   sat_out_timeout: 'Your time ran out and you were sat out. You will not be dealt in until you come back.',
   sat_out_self: 'You are sitting out.', im_back: "I'm back",
+  sat_out_busted: 'You have no chips left: top up, then sit in.', no_low: 'no low',
   reconnect_try: 'Reconnecting: try again in a moment.', unreachable: 'The server cannot be reached.', session_failed: 'Could not start a session ({status}).',
   table_closed: 'The table has closed; your chips are back in your balance.', download_failed: 'Download failed ({status}).',
   loading: 'Loading…', no_hands: 'No hands played in this session yet.', hand_row: '#{number} · {variant} · {seat} · ',
@@ -108,6 +109,7 @@ const IT = {
   pre_check_fold: 'Check/passa', pre_check: 'Check', pre_call_any: 'Vedi tutto', pre_bring_in: 'Bring-in automatico', pre_actions: 'Azioni anticipate',
   sat_out_timeout: 'Il tuo tempo è scaduto e sei stato messo in pausa. Non riceverai carte finché non rientri.',
   sat_out_self: 'Sei in pausa.', im_back: 'Sono tornato',
+  sat_out_busted: 'Non hai più fiches: ricarica, poi rientra.', no_low: 'nessun basso',
   reconnect_try: 'Riconnessione: riprova tra un momento.', unreachable: 'Il server non è raggiungibile.', session_failed: 'Impossibile iniziare una sessione ({status}).',
   table_closed: 'Il tavolo è chiuso; le tue fiches sono tornate nel saldo.', download_failed: 'Download non riuscito ({status}).',
   loading: 'Caricamento…', no_hands: 'Nessuna mano giocata in questa sessione.', hand_row: '#{number} · {variant} · {seat} · ',
@@ -164,6 +166,7 @@ const HU = {
   pre_check_fold: 'Passz/dobás', pre_check: 'Passz', pre_call_any: 'Bármit megad', pre_bring_in: 'Automatikus bring-in', pre_actions: 'Előre választott lépés',
   sat_out_timeout: 'Lejárt az időd, ezért szünetre kerültél. Amíg vissza nem jössz, nem kapsz lapot.',
   sat_out_self: 'Szünetelsz.', im_back: 'Visszajöttem',
+  sat_out_busted: 'Elfogytak a zsetonjaid: tölts fel, majd ülj vissza.', no_low: 'nincs alsó',
   reconnect_try: 'Újrakapcsolódás: próbáld újra egy pillanat múlva.', unreachable: 'A szerver nem érhető el.', session_failed: 'Nem sikerült munkamenetet indítani ({status}).',
   table_closed: 'Az asztal bezárt; a zsetonjaid visszakerültek az egyenlegedre.', download_failed: 'A letöltés nem sikerült ({status}).',
   loading: 'Betöltés…', no_hands: 'Ebben a munkamenetben még nem volt leosztás.', hand_row: '#{number} · {variant} · {seat} · ',
@@ -308,6 +311,46 @@ export function translateHand(desc, code = lang) {
   }).join('; ');
 }
 
+/** A hand code from the server (`{category, ranks}`: `ranks` are rank symbols, the naming
+ *  ranks first) in words. `low`: an ace-to-five low, said as it reads ("8-6-4-2-A", "Pair of
+ *  Twos, K-Q-J"). Wording only: the server's evaluator decided the hand. */
+export function codeName(c, low = false, code = lang) {
+  if (!c || typeof c.ranks !== 'string') return '';
+  const d = DICTS[code];
+  const fill = (key, p) => (d[key] ?? EN[key]).replace(/\{(\w+)\}/g, (m, k) => p[k] ?? m);
+  const at = (i) => RANKS.indexOf(c.ranks[i]);
+  const r = (i) => (d.hand_rank || d.rank)[at(i)];
+  const p = (i) => d.plural[at(i)];
+  const al = (i) => d.al?.[at(i)];
+  const run = (from) => [...c.ranks.slice(from)].map((x) => (x === 'T' ? '10' : x)).join('-');
+  const rest = (name, from) => (low && c.ranks.length > from ? `${name}, ${run(from)}` : name);
+  switch (c.category) {
+    case 'straight_flush': return c.ranks[0] === 'A' ? d.h_royal : fill('h_sflush', { r: r(0), al: al(0) });
+    case 'four_of_a_kind': return rest(fill('h_quads', { p: p(0) }), 1);
+    case 'full_house': return fill('h_full', { p: p(0), q: p(1) });
+    case 'flush': return fill('h_flush', { r: r(0), al: al(0) });
+    case 'straight': return fill('h_straight', { r: r(0), al: al(0) });
+    case 'three_of_a_kind': return rest(fill('h_trips', { p: p(0) }), 1);
+    case 'two_pair': return rest(fill('h_two_pair', { p: p(0), q: p(1) }), 2);
+    case 'one_pair': return rest(fill('h_pair', { p: p(0) }), 1);
+    case 'high_card': return low ? run(0) : fill('h_high', { r: r(0) });
+    default: return '';
+  }
+}
+
+/** A hand strength (`{high, low}` codes: `hand_strength` on `your_turn`, `hand_code` on
+ *  shown and award events) in words: the high hand, the low, or both (stud8). */
+export function strengthName(s, variant = null, code = lang) {
+  if (!s) return '';
+  const high = s.high ? codeName(s.high, false, code) : '';
+  const low = s.low ? codeName(s.low, true, code) : '';
+  const d = DICTS[code];
+  const fill = (key, h) => (d[key] ?? EN[key]).replace('{h}', h);
+  if (high && low) return `${fill('h_hi', high)}; ${fill('h_lo', low)}`;
+  if (high && variant === 'stud8') return `${high}; ${d.no_low ?? EN.no_low}`;
+  return high || low;
+}
+
 // ---- seats around the table ----------------------------------------------------------------
 
 /** Where seat `n` is drawn: position 0 is the bottom centre (the viewer's own seat), then
@@ -346,8 +389,8 @@ export function preActionChoice(pre, legal) {
 
 /** Applies one event to a HandView, as the engine does (view.rs): `bet` is this street's
  *  chips, `committed` the hand's (antes included). False if the event names a seat this view
- *  does not have. (The pots are still added up here from the bets: see buildPots.) */
-export function applyEvent(view, ev) {
+ *  does not have. The pots are the server's (`pots` on the event frame), never added up here. */
+export function applyEvent(view, ev, pots = null) {
   const seat = view.seats.find((s) => s.seat === ev.seat);
   if (ev.seat != null && !seat) return false;
   const pay = (amount) => {
@@ -381,6 +424,7 @@ export function applyEvent(view, ev) {
       seat.cards = ev.cards.map((card, i) => ({ card, up: seat.cards[i]?.up ?? (i >= 2 && i <= 5) }));
       seat.shown = true;
       seat.hand = ev.description;
+      seat.handCode = ev.code ?? null;
       break;
     case 'mucked': seat.mucked = true; break;
     case 'award': seat.stack += ev.amount; seat.won += ev.amount; seat.winning = ev.hand ?? seat.winning ?? null; break;
@@ -393,25 +437,9 @@ export function applyEvent(view, ev) {
   }
   for (const s of view.seats) s.all_in = !s.folded && s.stack === 0 && view.phase !== 'over';
   view.current_bet = Math.max(0, ...view.seats.map((s) => s.bet));
-  view.pots = view.phase === 'over' ? [] : buildPots(view.seats);
+  if (Array.isArray(pots)) view.pots = pots;
+  if (view.phase === 'over') view.pots = [];
   return true;
-}
-
-/** Main and side pots from what everyone put in: one pot per distinct commitment of the
- *  players still in (the engine's pots.rs, so it agrees with the snapshots). This is game
- *  arithmetic the page should not do: it goes once the server sends the pots with the events. */
-export function buildPots(seats) {
-  const levels = [...new Set(seats.filter((s) => !s.folded && s.committed > 0).map((s) => s.committed))].sort((a, b) => a - b);
-  const pots = [];
-  let prev = 0;
-  for (const level of levels) {
-    const amount = seats.reduce((sum, s) => sum + Math.min(s.committed, level) - Math.min(s.committed, prev), 0);
-    pots.push({ amount, eligible: seats.filter((s) => !s.folded && s.committed >= level).map((s) => s.seat) });
-    prev = level;
-  }
-  const above = seats.reduce((sum, s) => sum + Math.max(0, s.committed - prev), 0);
-  if (above > 0 && pots.length) pots[pots.length - 1].amount += above;
-  return pots;
 }
 
 /** A fresh, empty view for a hand of `variant`. */
@@ -438,7 +466,7 @@ export function awardLine(a, who) {
     if (a.half === 'high') where.push(t('log_high_half'));
     if (a.half === 'low') where.push(t('log_low_half'));
     if (a.pot > 0) where.push(t('log_side', { n: a.pot }));
-    const params = { who: who(a.seat), amount: money(a.amount), hand: translateHand(a.hand) };
+    const params = { who: who(a.seat), amount: money(a.amount), hand: a.code ? strengthName(a.code) : translateHand(a.hand) };
     const line = t(a.hand ? 'log_wins_with' : 'log_wins', params);
     return where.length ? `${line} (${where.join(', ')})` : line;
   };
@@ -465,7 +493,7 @@ export function describeEvent(ev, ctx, who) {
     case 'fold': return [() => t('log_fold', { who: name })];
     case 'uncalled': return [() => t('log_uncalled', { who: name, amount: money(ev.amount) })];
     case 'showdown': return [...flushDeals(ctx, who), () => t('log_showdown')];
-    case 'shown': return [() => t('log_shows', { who: name, cards: ev.cards.map(cardText).join(' '), hand: translateHand(ev.description) })];
+    case 'shown': return [() => t('log_shows', { who: name, cards: ev.cards.map(cardText).join(' '), hand: ev.code ? strengthName(ev.code) : translateHand(ev.description) })];
     case 'show_or_muck': return [() => t('log_may_show', { who: name })];
     case 'mucked': return [() => t('log_mucks', { who: name })];
     case 'award': return [awardLine(ev, who)];
@@ -515,7 +543,9 @@ export function replayState(events, count, variant = 'stud') {
     applyEvent(view, ev);
     lines.push(ev);
   }
-  return { view, ctx, events: lines };
+  // The chips in the middle: what everyone has put in so far, or (at the end) what was won.
+  const pot = view.seats.reduce((sum, s) => sum + s.committed, 0) || view.seats.reduce((sum, s) => sum + s.won, 0);
+  return { view, ctx, events: lines, pot };
 }
 
 // =============================================================================================
@@ -579,7 +609,6 @@ const state = {
   lastHands: [],            // the LAST HAND list
   report: null,             // the LAST HAND report on screen, with its replay position
   handNames: readJson(NAMES_KEY, {}),
-  sitOutAsked: false,       // we asked to sit out (so it was not the clock)
   timedOut: false,          // the clock acted for us in the hand just played
 };
 
@@ -1086,17 +1115,17 @@ function onSnapshot(m) {
       tb.log.deals = ctx.deals;
     }
   }
-  if (h && Array.isArray(h.pots)) tb.hand.serverPots = h.pots;
+  if (h && Array.isArray(h.pots)) h.view.pots = h.pots; // split only at all-in levels
+  if (h?.hand_strength) tb.hand.strength = h.hand_strength;
   // The snapshot carries our legal actions: a prompt can be rebuilt from it (seq = now).
   const legal = h?.view.legal_actions ?? [];
   if (h && legal.length && h.view.to_act === m.table.your_seat) {
     const bankMs = state.prompt?.handId === h.hand_id ? state.prompt.bankMs : null;
-    setPrompt({ handId: h.hand_id, seq: m.seq, legal, bankMs, sent: false });
+    setPrompt({ handId: h.hand_id, seq: m.seq, legal, bankMs, toCall: h.to_call ?? null, bringIn: h.bring_in_amount ?? null, sent: false });
   } else {
     setPrompt(null);
   }
   const me = m.table.seats.find((s) => s.seat === m.table.your_seat);
-  if (!me?.sitting_out) state.sitOutAsked = false;
   if (tb.code) rememberPrivate(tb);
   if ($('table-buy-in').value === '') $('table-buy-in').value = m.table.min_buy_in;
   renderTable();
@@ -1155,14 +1184,11 @@ function onEvent(m, tb) {
   if (!tb.hand || tb.hand.id !== m.hand_id) return;
   const ev = m.event;
   const betBefore = tb.hand.view.current_bet;
-  if (!applyEvent(tb.hand.view, ev)) {
+  if (m.hand_code) ev.code = m.hand_code; // the shown or winning hand as a code, for any language
+  if (!applyEvent(tb.hand.view, ev, m.pots)) {
     send({ type: 'snapshot', table_id: tb.id }); // an event for a seat we do not know: resync
     return;
   }
-  // The pots as the server counts them, if it sends them with the event (`pots`, main pot
-  // first, side pots split only at all-in levels); else the page's own sum (see buildPots).
-  if (Array.isArray(m.pots)) tb.hand.serverPots = m.pots;
-  if (tb.hand.serverPots) tb.hand.view.pots = tb.hand.serverPots;
   for (const line of describeEvent(ev, tb.log, whoAt(tb))) addLog(line, lineClass(ev));
   // Someone acted (or the clock did for them): nobody is to act until the next prompt.
   if (ACTION_EVENTS.includes(ev.event)) {
@@ -1187,7 +1213,7 @@ function onTurn(m, tb) {
   tb.hand.toAct = m.seat;
   tb.hand.deadlineAt = now() + m.deadline_ms;
   tb.hand.deadlineTotal = m.deadline_ms;
-  tb.hand.bankMs = m.time_bank_ms ?? null; // not sent today: then the bar cannot tell the bank
+  tb.hand.bankMs = m.time_bank_ms ?? null;
   if (m.seat !== tb.info?.your_seat) setPrompt(null);
 }
 
@@ -1197,9 +1223,9 @@ function onYourTurn(m, tb) {
   tb.hand.deadlineAt = now() + m.deadline_ms;
   tb.hand.deadlineTotal = m.deadline_ms;
   tb.hand.bankMs = m.time_bank_ms;
-  if (m.hand_strength ?? m.strength) tb.hand.strength = m.hand_strength ?? m.strength;
+  if (m.hand_strength) tb.hand.strength = m.hand_strength;
   const fresh = state.prompt?.seq !== m.seq;
-  setPrompt({ handId: m.hand_id, seq: m.seq, legal: m.legal, bankMs: m.time_bank_ms, sent: false });
+  setPrompt({ handId: m.hand_id, seq: m.seq, legal: m.legal, bankMs: m.time_bank_ms, toCall: m.to_call ?? null, bringIn: m.bring_in_amount ?? null, sent: false });
   // A ticked box answers at once with one of the legal actions; else the buttons, a sound.
   const auto = (state.autoBringIn && preActionChoice('bring_in', m.legal)) || (state.pre && preActionChoice(state.pre.kind, m.legal));
   if (state.pre) state.pre = null;
@@ -1373,7 +1399,7 @@ function seatElement(tb, n, count) {
 function seatFoot(sv) {
   if (!sv) return [];
   const parts = [];
-  if (sv.hand) parts.push(el('span', { class: 'hand-name', 'data-testid': 'seat-hand', text: translateHand(sv.hand) }));
+  if (sv.hand) parts.push(el('span', { class: 'hand-name', 'data-testid': 'seat-hand', text: sv.handCode ? strengthName(sv.handCode) : translateHand(sv.hand) }));
   if (sv.mucked) parts.push(el('span', { class: 'tag', text: t('mucked') }));
   if (sv.won > 0) parts.push(el('span', { class: 'won', text: t('wins', { amount: money(sv.won) }) }));
   return parts;
@@ -1385,10 +1411,9 @@ function renderCenter(tb) {
   const total = pots.reduce((sum, p) => sum + p.amount, 0);
   const pot = $('pot');
   pot.dataset.amount = String(total);
-  // With a player all in, the main and side pots are listed under the total.
-  const split = tb.hand?.serverPots ?? sidePots(view);
+  // With a player all in, the main and side pots (the server's) are listed under the total.
   const who = whoAt(tb);
-  const listed = split.length > 1 ? split.map((p, i) => el('div', {
+  const listed = pots.length > 1 ? pots.map((p, i) => el('div', {
     'data-testid': i === 0 ? null : 'side-pot', 'data-amount': p.amount, class: 'side-pot',
     text: `${i === 0 ? t('main_pot') : t('side_pot', { n: i })}: ${money(p.amount)} (${p.eligible.map(who).join(', ')})`,
   })) : [];
@@ -1396,25 +1421,6 @@ function renderCenter(tb) {
   $('community').replaceChildren(...(view?.community ? [el('span', { class: 'label', text: t('community') }), cardElement({ card: view.community, up: true })] : []));
   $('turn').textContent = turnText(tb);
   if (tb.result) renderResult(tb);
-}
-
-/** Pots as a card room shows them: split only at the all-in players' levels. (The engine's
- *  `pots` also splits at every unmatched bet of the street in progress, which is no side pot.)
- *  Page arithmetic again, to go once the server sends the pots. */
-function sidePots(view) {
-  if (!view || view.phase === 'over') return [];
-  const live = view.seats.filter((s) => !s.folded);
-  const levels = [...new Set(live.filter((s) => s.all_in).map((s) => s.committed))].sort((a, b) => a - b);
-  if (!levels.length) return [];
-  const top = Math.max(...view.seats.map((s) => s.committed));
-  if (levels.at(-1) < top) levels.push(top);
-  let prev = 0;
-  return levels.map((level) => {
-    const amount = view.seats.reduce((sum, s) => sum + Math.min(s.committed, level) - Math.min(s.committed, prev), 0);
-    const eligible = live.filter((s) => s.committed > prev).map((s) => s.seat);
-    prev = level;
-    return { amount, eligible };
-  }).filter((p) => p.amount > 0);
 }
 
 function turnText(tb) {
@@ -1466,10 +1472,10 @@ function renderSeatBar(tb) {
   $('sit-toggle').textContent = me?.sitting_out ? t('sit_in') : t('sit_out');
   const out = Boolean(me?.sitting_out);
   $('sat-out').hidden = !out;
-  // Why: the server's `sitting_out_reason` if it ever sends one, else whether we asked.
-  const reason = me?.sitting_out_reason === 'timeout' ? 'timeout' : me?.sitting_out_reason ? 'self' : (state.sitOutAsked ? 'self' : 'timeout');
+  // Why: the server's `sitting_out_reason` (timeout, requested, busted).
+  const reason = { timeout: 'timeout', busted: 'busted' }[me?.sitting_out_reason] ?? 'self';
   $('sat-out').dataset.reason = out ? reason : '';
-  $('sat-out-text').textContent = out ? t(reason === 'self' ? 'sat_out_self' : 'sat_out_timeout') : '';
+  $('sat-out-text').textContent = out ? t(`sat_out_${reason}`) : '';
 }
 
 function sitHere(seat) {
@@ -1483,9 +1489,11 @@ function renderStrength(tb) {
   const box = $('hand-strength');
   const h = tb.hand;
   const mine = h?.view.seats.find((s) => s.seat === tb.info.your_seat);
-  const text = h && h.view.phase !== 'over' && mine && !mine.folded ? (h.strength ?? mine.hand ?? null) : null;
+  const live = h && h.view.phase !== 'over' && mine && !mine.folded;
+  // "no low" (stud8) only once five cards could make one.
+  const text = !live ? '' : h.strength ? strengthName(h.strength, mine.cards.length >= 5 ? h.view.variant : null) : translateHand(mine.hand ?? '');
   box.hidden = !text;
-  box.textContent = text ? t('strength', { hand: translateHand(text) }) : '';
+  box.textContent = text ? t('strength', { hand: text }) : '';
 }
 
 // ---- acting --------------------------------------------------------------------------------
@@ -1498,17 +1506,13 @@ function setPrompt(prompt) {
 
 function actionLabel(a) {
   const tb = state.table;
-  const me = tb?.hand?.view.seats.find((s) => s.seat === tb.info?.your_seat);
   switch (a.kind) {
-    // The amounts of bring-in and call: the server's (`amount` on the legal action) if sent,
-    // else worked out here (page arithmetic, to go once the server sends them).
-    case 'bring_in': return t('act_bring_in', { amount: money(a.amount ?? Math.min(tb.info.config.bring_in, me?.stack ?? Infinity)) });
+    // The amounts of bring-in and call are the server's (`bring_in_amount`, `to_call`).
+    case 'bring_in': return t('act_bring_in', { amount: money(state.prompt?.bringIn ?? tb.info.config.bring_in) });
     case 'complete': return t('act_complete', { amount: money(a.to) });
     case 'bet': return t(bigBetOption(a) ? 'act_bet_big' : 'act_bet', { amount: money(a.to) });
     case 'raise': return t('act_raise', { amount: money(a.to) });
-    case 'call':
-      if (a.amount != null) return t('act_call', { amount: money(a.amount) });
-      return me ? t('act_call', { amount: money(Math.min(tb.hand.view.current_bet - me.bet, me.stack)) }) : t('act_call_plain');
+    case 'call': return state.prompt?.toCall != null ? t('act_call', { amount: money(state.prompt.toCall) }) : t('act_call_plain');
     default: return t(`act_${a.kind}`);
   }
 }
@@ -1751,11 +1755,10 @@ function renderReport() {
  *  cards as they were and that street's lines; buttons step street by street. */
 function replayer(r, who) {
   const step = r.steps[r.step];
-  const { view, events } = replayState(r.events, step.end, r.summary.variant);
+  const { view, events, pot } = replayState(r.events, step.end, r.summary.variant);
   const ctx = { deals: [] };
   const before = r.step > 0 ? r.steps[r.step - 1].end : 0;
   const lines = events.flatMap((ev, i) => describeEvent(ev, ctx, who).map((fn) => ({ fn, i }))).filter((x) => x.i >= before).map((x) => x.fn);
-  const pot = view.pots.reduce((sum, p) => sum + p.amount, 0) || view.seats.reduce((sum, s) => sum + s.won, 0);
   const label = step.label.startsWith('step_') ? t(step.label) : streetName(step.label);
   const go = (i) => () => {
     r.step = Math.max(0, Math.min(r.steps.length - 1, i));
@@ -1878,7 +1881,6 @@ function init() {
     const me = tb?.info?.seats.find((s) => s.seat === tb.info.your_seat);
     if (!me) return;
     const wantIn = sitIn ?? me.sitting_out;
-    state.sitOutAsked = !wantIn;
     if (wantIn) state.timedOut = false;
     send({ type: wantIn ? 'sit_in' : 'sit_out', table_id: tb.id }, { kind: 'sit_toggle' });
   };

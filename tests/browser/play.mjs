@@ -891,6 +891,15 @@ async function preferences(p) {
   await page.reload();
   await until(`${p.name}: the table again after a reload`, async () => (await page.locator('[data-testid=seat][data-me=true]').count()) === 1, 15000);
   check(await page.locator('[data-testid=four-colour]').isChecked(), 'the four-colour deck is off after a reload');
+  // The hand in progress survives the reload: the server sends its events with the snapshot
+  // (HandState.events), so the log has the whole hand, not just "in progress".
+  const lines = await page.locator('[data-testid=log-line]').allTextContents();
+  const at = lines.findIndex((l) => /\(in progress\)$/.test(l.trim()));
+  if (at >= 0) {
+    const rest = lines.slice(at + 1).map((l) => l.trim());
+    check(/^Dealt in: /.test(rest[0] ?? '') && rest.some((l) => / antes \$/.test(l)), `after a reload mid-hand the log has the hand so far: ${JSON.stringify(rest.slice(0, 4))}`);
+    log(`${p.name}: after a reload mid-hand, the log has the hand so far (${rest.length} lines)`);
+  }
   check((await sound.getAttribute('aria-pressed')) === 'false', 'the sound is on again after a reload');
   await page.locator('[data-testid=four-colour]').uncheck();
   await sound.click();

@@ -93,7 +93,7 @@ test('replay steps go street by street, then showdown and result', () => {
   assert.deepEqual(steps.map((s) => s.label), ['third', 'fourth', 'step_showdown', 'step_end']);
   assert.equal(steps.at(-1).end, events.length);
   const mid = app.replayState(events, steps[0].end);
-  assert.equal(mid.view.pots.reduce((a, p) => a + p.amount, 0), 30);
+  assert.equal(mid.pot, 30);
   assert.equal(mid.view.seats.find((s) => s.seat === 1).cards.length, 1);
 });
 
@@ -119,4 +119,40 @@ test('lobby: filters and a stable order', () => {
   assert.deepEqual(ids({ players: 'free' }), ['a', 'b']);
   assert.deepEqual(ids({ players: 'empty' }), ['b']);
   assert.deepEqual(ids({ sort: 'stakes' }), ['a', 'c', 'b']);
+});
+
+test('hand codes from the server in words, in every language', () => {
+  const two = { high: { category: 'two_pair', ranks: 'QT9' } };
+  assert.equal(app.strengthName({ high: { category: 'two_pair', ranks: 'Q95' } }, 'stud', 'en'), 'Two pair, Queens and Nines');
+  assert.equal(app.strengthName({ high: { category: 'two_pair', ranks: 'Q95' } }, 'stud', 'it'), 'Doppia coppia, Regine e Nove');
+  assert.equal(app.strengthName(two, 'stud', 'hu'), 'Két pár, Dámák és Tízesek');
+  assert.equal(app.strengthName({ high: { category: 'full_house', ranks: 'K7' } }, 'stud', 'it'), 'Full di Re su Sette');
+  assert.equal(app.strengthName({ high: { category: 'straight', ranks: 'A' } }, 'stud', 'it'), 'Scala all’Asso');
+  assert.equal(app.strengthName({ high: { category: 'straight_flush', ranks: 'A' } }, 'stud', 'en'), 'Royal flush');
+  assert.equal(app.strengthName({ high: { category: 'high_card', ranks: 'AK9' } }, 'stud', 'en'), 'High card, Ace');
+  assert.equal(app.strengthName({ low: { category: 'high_card', ranks: '8642A' } }, 'razz', 'en'), '8-6-4-2-A');
+  assert.equal(app.strengthName({ low: { category: 'one_pair', ranks: '2KQJ' } }, 'razz', 'hu'), 'Egy pár, Kettesek, K-Q-J');
+  assert.equal(app.strengthName({ low: { category: 'high_card', ranks: 'T4A' } }, 'razz', 'en'), '10-4-A');
+  assert.equal(
+    app.strengthName({ high: { category: 'flush', ranks: 'KJ852' }, low: { category: 'high_card', ranks: '8642A' } }, 'stud8', 'hu'),
+    'FELSŐ: Flöss, Király magas; ALSÓ: 8-6-4-2-A',
+  );
+  assert.equal(app.strengthName({ high: { category: 'one_pair', ranks: 'KA86' } }, 'stud8', 'it'), 'Coppia di Re; nessun basso');
+  // A log line says the code's words when the event frame carried one.
+  const names = app.namer({ 1: 'Ann' });
+  app.setLanguage('it');
+  const award = app.describeEvent({ event: 'award', pot: 0, half: 'whole', seat: 1, amount: 360, hand: 'Two pair, Queens and Nines', code: { high: { category: 'two_pair', ranks: 'Q95' } } }, { deals: [] }, names)[0];
+  assert.match(award(), /Ann vince .* con Doppia coppia, Regine e Nove/);
+  app.setLanguage('en');
+});
+
+test('the pots are the server\'s: an event applies the pots its frame carried', () => {
+  const view = app.emptyView('stud');
+  app.applyEvent(view, { event: 'hand_started', seats: [[1, 100], [2, 50]] });
+  app.applyEvent(view, { event: 'ante', seat: 1, amount: 10 }, [{ amount: 10, eligible: [1, 2] }]);
+  assert.deepEqual(view.pots, [{ amount: 10, eligible: [1, 2] }]);
+  app.applyEvent(view, { event: 'dealt', seat: 1, card: null, up: false, street: 'third' });
+  assert.deepEqual(view.pots, [{ amount: 10, eligible: [1, 2] }], 'no pots on the frame: unchanged');
+  app.applyEvent(view, { event: 'hand_ended', stacks: [[1, 110], [2, 40]] });
+  assert.deepEqual(view.pots, []);
 });

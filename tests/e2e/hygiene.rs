@@ -44,6 +44,7 @@ fn settings() -> String {
         action_timeout_ms: 3_000,
         time_bank_ms: 0,
         observers: true,
+        display: stud_proto::MoneyDisplay::default(),
         private: false,
     })
     .unwrap()

@@ -13,12 +13,13 @@ mod ledger;
 mod operators;
 mod play;
 mod protocol;
+mod view;
 mod web;
 
 use std::time::Duration;
 
 use stud_client::{Client, create_session, tables};
-use stud_engine::{Action, Event, Seat, Variant};
+use stud_engine::{Action, Event, Seat, Variant, Viewer};
 use stud_proto::{ClientMsg, ServerMsg, TableSummary};
 use stud_server::{Config, Server};
 
@@ -101,6 +102,11 @@ impl Player {
                 if let Some(hand) = &table.hand {
                     for (seat, card) in hand.view.visible_down_cards_of_others() {
                         self.leaks.push(format!("snapshot for {:?} shows {card} of seat {seat}", self.seat));
+                    }
+                    // The hand so far, as this viewer may see it.
+                    let viewer = hand.view.viewer.map_or(Viewer::Observer, Viewer::Seat);
+                    for e in hand.events.iter().filter(|e| e.leaks_to(viewer)) {
+                        self.leaks.push(format!("snapshot events for {:?} show {e:?}", self.seat));
                     }
                 }
             }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use stud_client::{Client, create_session, http_as, tables};
 use stud_engine::Event;
-use stud_proto::{AdminTable, ClientMsg, ErrorCode, ServerMsg, TableSettings};
+use stud_proto::{AdminTable, ClientMsg, ErrorCode, MoneyDisplay, ServerMsg, TableSettings};
 use stud_server::Server;
 use uuid::Uuid;
 
@@ -77,6 +77,7 @@ fn settings() -> TableSettings {
         time_bank_ms: 0,
         observers: true,
         private: true,
+        display: MoneyDisplay::Chips,
     }
 }
 
@@ -133,6 +134,9 @@ async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_k
     let body = serde_json::to_string(&settings()).unwrap();
     let table: AdminTable = admin(&addr, "POST", "/api/admin/tables", Some(&body)).await;
     let code = table.invite_code.clone().expect("a private table has a code");
+    // Shown in chips, as the operator said: in its settings and its lobby line.
+    assert_eq!(table.settings.display, MoneyDisplay::Chips);
+    assert!(table.status.as_ref().is_none_or(|s| s.display == MoneyDisplay::Chips), "{:?}", table.status);
     assert!(tables(&addr).await.unwrap().iter().all(|t| t.id != table.id), "private tables are not listed");
     let mut outsider = Player::new(&addr, "outsider").await;
     // No code is not a guess and is not counted; the three wrong codes are (3 per minute here).
@@ -181,7 +185,10 @@ async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_k
     let mut watcher = Player::new(&addr, "rail").await;
     watcher.send(ClientMsg::JoinTable { request_id: None, table_id: table.id, invite_code: Some(code.clone()) }).await;
     let snap = watcher.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
-    assert!(matches!(snap, ServerMsg::Snapshot { ref table, .. } if table.seat_count == 4), "{snap:?}");
+    assert!(
+        matches!(snap, ServerMsg::Snapshot { ref table, .. } if table.seat_count == 4 && table.display == MoneyDisplay::Chips),
+        "{snap:?}"
+    );
     for _ in 0..2 {
         watcher.until(|m| matches!(m, ServerMsg::HandResult { .. })).await;
     }

@@ -183,6 +183,7 @@ async fn joining_without_an_invite_code_is_not_a_wrong_guess() {
         action_timeout_ms: 3_000,
         time_bank_ms: 0,
         observers: true,
+        display: stud_proto::MoneyDisplay::default(),
         private: true,
     };
     let (status, body) =

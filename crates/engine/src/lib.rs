@@ -34,7 +34,7 @@ pub use deck::{Commitment, Deck, DeckError, Seed, commitment};
 pub use event::{Event, Events, Half, NoEvents, Viewer};
 pub use hand::{ActionList, Hand, Legal, Phase, Pot, SetupError};
 pub use record::{HandRecord, HandResult, ReplayError};
-pub use view::{HandView, SeatView};
+pub use view::{HandCode, HandStrength, HandView, PotTracker, SeatView};
 
 /// Any engine error, for callers that do not need to tell them apart.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

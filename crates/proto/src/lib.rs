@@ -11,7 +11,7 @@ pub mod openapi;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use stud_engine::record::{AwardRecord, HandRecord, RecordedAction};
-use stud_engine::{Action, Chips, Event, HandView, TableConfig, Variant};
+use stud_engine::{Action, Chips, Event, HandStrength, HandView, Pot, TableConfig, Variant};
 use uuid::Uuid;
 
 /// The protocol version this build speaks. A `hello` with another version is refused.
@@ -238,6 +238,15 @@ pub enum ServerMsg {
         hand_id: Uuid,
         /// what happened
         event: Event,
+        /// the pots after this event (main pot first, then side pots, split only at all-in
+        /// levels; bets of the street in progress included): on every event that changes
+        /// them; empty once awarded
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pots: Option<Vec<Pot>>,
+        /// on `shown` and `award` events with a hand: the hand as a code to put into words
+        /// (the event's English `description` / `hand` says the same)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hand_code: Option<HandStrength>,
     },
     /// It is your turn: exactly these actions are legal.
     YourTurn {
@@ -253,6 +262,15 @@ pub enum ServerMsg {
         deadline_ms: u64,
         /// of which time bank
         time_bank_ms: u64,
+        /// chips a `call` adds (when call is legal; less than the bet when all in)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to_call: Option<Chips>,
+        /// chips the `bring_in` posts (when it is legal)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bring_in_amount: Option<Chips>,
+        /// what your cards make so far, as a code (see `HandStrength`)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hand_strength: Option<HandStrength>,
     },
     /// Someone else is to act (sent to everyone, with the clock).
     Turn {
@@ -264,8 +282,11 @@ pub enum ServerMsg {
         hand_id: Uuid,
         /// the seat to act
         seat: u8,
-        /// milliseconds until the clock acts for them
+        /// milliseconds until the clock acts for them (action time plus time bank)
         deadline_ms: u64,
+        /// of which their time bank (the last `time_bank_ms` of the deadline)
+        #[serde(default)]
+        time_bank_ms: u64,
     },
     /// The hand is over.
     HandResult {
@@ -384,8 +405,34 @@ pub struct SeatInfo {
     pub stack: Chips,
     /// will not be dealt in
     pub sitting_out: bool,
+    /// why they sit out (none when they do not)
+    #[serde(default)]
+    pub sitting_out_reason: Option<SitOutReason>,
     /// has a live connection
     pub connected: bool,
+}
+
+/// Why a player sits out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SitOutReason {
+    /// the clock folded them (they come back with `sit_in`)
+    Timeout,
+    /// they asked (`sit_out`)
+    Requested,
+    /// no chips left (top up, then `sit_in`)
+    Busted,
+}
+
+/// How a table shows amounts: dollars and cents (chips are cents) or plain chips.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MoneyDisplay {
+    /// `$218.90`
+    #[default]
+    Cash,
+    /// `21,890`
+    Chips,
 }
 
 /// A table as one client sees it.
@@ -410,6 +457,9 @@ pub struct TableState {
     pub your_seat: Option<u8>,
     /// the hand in play, as the viewer may see it
     pub hand: Option<HandState>,
+    /// how to show amounts
+    #[serde(default)]
+    pub display: MoneyDisplay,
 }
 
 /// The hand in play.
@@ -423,6 +473,25 @@ pub struct HandState {
     pub view: HandView,
     /// milliseconds until the clock acts for the player to act
     pub deadline_ms: Option<u64>,
+    /// of which that player's time bank
+    #[serde(default)]
+    pub time_bank_ms: Option<u64>,
+    /// the pots now (as on `event` frames: main pot first, split only at all-in levels)
+    #[serde(default)]
+    pub pots: Vec<Pot>,
+    /// the hand so far, every event as this viewer may see it (another seat's down cards
+    /// are backs), oldest first
+    #[serde(default)]
+    pub events: Vec<Event>,
+    /// your turn: chips a `call` adds
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_call: Option<Chips>,
+    /// your turn: chips the `bring_in` posts
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bring_in_amount: Option<Chips>,
+    /// what your own cards make so far, as a code
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand_strength: Option<HandStrength>,
 }
 
 /// One line of the LAST HAND list.
@@ -522,6 +591,9 @@ pub struct TableSummary {
     pub players: Vec<String>,
     /// hands per hour over the table's life
     pub hands_per_hour: f64,
+    /// how to show amounts
+    #[serde(default)]
+    pub display: MoneyDisplay,
 }
 
 fn eight() -> u8 {
@@ -585,6 +657,9 @@ pub struct TableSettings {
     /// not in the public lobby; joining needs the invite code
     #[serde(default)]
     pub private: bool,
+    /// how clients show amounts: `cash` (chips are cents: `$2/$4`) or `chips`
+    #[serde(default)]
+    pub display: MoneyDisplay,
 }
 
 /// `PATCH /api/admin/tables/{id}`: any subset of the settings; applies from the next hand.

@@ -234,6 +234,7 @@ pub fn placeholder_summary(spec: &TableSpec) -> stud_proto::TableSummary {
         private: spec.private,
         players: Vec::new(),
         hands_per_hour: 0.0,
+        display: spec.display,
     }
 }
 

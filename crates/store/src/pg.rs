@@ -48,10 +48,8 @@ impl PgStore {
             .connect_with(options.clone())
             .await?;
         MIGRATOR.run(&pool).await?;
-        let journal_pool = PgPoolOptions::new()
-            .max_connections(2)
-            .acquire_timeout(Duration::from_secs(5))
-            .connect_lazy_with(options);
+        let journal_pool =
+            PgPoolOptions::new().max_connections(2).acquire_timeout(Duration::from_secs(5)).connect_lazy_with(options);
         Ok(PgStore { pool, journal_pool })
     }
 

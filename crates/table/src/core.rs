@@ -15,8 +15,8 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
-use stud_engine::{Action, ActionError, Chips, Event, Hand, HandRecord, Seat, Viewer};
-use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, TableState, TableSummary};
+use stud_engine::{Action, ActionError, Chips, Event, Half, Hand, HandRecord, HandStrength, PotTracker, Seat, Viewer};
+use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, SitOutReason, TableState, TableSummary};
 use uuid::Uuid;
 
 use crate::input::{Input, JOURNAL_VERSION, JournalSeed, Who};
@@ -25,6 +25,10 @@ use crate::wire::{self, Frame};
 
 /// Idempotency keys remembered per seat.
 const KEYS_KEPT: usize = 64;
+
+/// Events of the hand in play kept for snapshots (a stud hand has a few hundred at most;
+/// past this a snapshot's `events` stop, and the client's log with them).
+const EVENTS_KEPT: usize = 2_000;
 
 /// A connection's id (unique per socket in a process).
 pub type ConnId = u64;
@@ -304,6 +308,9 @@ struct SeatPlayer {
     /// removed by an operator once the current hand ends (plays it out meanwhile)
     kick_after: bool,
     time_bank_ms: u64,
+    /// why they sit out (or will, after this hand)
+    #[serde(default)]
+    sit_out_reason: Option<SitOutReason>,
     recent_keys: VecDeque<String>,
     /// presence: open connections of this player subscribed here
     #[serde(skip)]
@@ -333,6 +340,11 @@ struct Live {
     turn: Option<Turn>,
     /// who held each seat dealt in: a seat's view of this hand is only ever theirs
     dealt: Vec<(Seat, Uuid)>,
+    /// the hand's events so far, unredacted (snapshots redact them per viewer); rebuilt with
+    /// the hand when the journal is replayed
+    events: Vec<Event>,
+    /// the pots as the events built them
+    pots: PotTracker,
 }
 
 /// The durable state between hands, as a snapshot holds it.
@@ -512,8 +524,8 @@ impl TableCore {
             let record = serde_json::to_string(&l.hand.record()).unwrap_or_default();
             let turn = l.turn.as_ref().map(|t| (t.seat, t.started));
             format!(
-                "{} {} {} {} {turn:?} {:?} {record} {views:?}",
-                l.id, l.number, l.started_at_ms, l.prompt_seq, l.dealt
+                "{} {} {} {} {turn:?} {:?} {record} {views:?} {:?} {:?}",
+                l.id, l.number, l.started_at_ms, l.prompt_seq, l.dealt, l.events, l.pots
             )
         });
         format!("{} {:?} {}", self.snapshot(), live, self.closed)
@@ -572,6 +584,7 @@ impl TableCore {
             private: self.spec.private,
             players,
             hands_per_hour: if hours > 0.0 { (self.hands_played as f64 / hours).round() } else { 0.0 },
+            display: self.spec.display,
         }
     }
 
@@ -621,6 +634,7 @@ impl TableCore {
                     name: p.who.name.clone(),
                     stack,
                     sitting_out: p.sitting_out,
+                    sitting_out_reason: if p.sitting_out { p.sit_out_reason } else { None },
                     connected: p.connections > 0,
                 }
             })
@@ -637,12 +651,34 @@ impl TableCore {
                 Viewer::Seat(s) => Some(s.number()),
                 Viewer::Observer => None,
             },
-            hand: self.live.as_ref().map(|l| HandState {
-                hand_id: l.id,
-                number: l.number,
-                view: l.hand.view_for(Self::hand_viewer(l, viewer, player)),
-                deadline_ms: l.turn.as_ref().map(|t| t.deadline.saturating_sub(now)),
+            hand: self.live.as_ref().map(|l| self.hand_state(l, viewer, player, now)),
+            display: self.spec.display,
+        }
+    }
+
+    /// The hand in play as `viewer` may see it, with its events so far.
+    fn hand_state(&self, l: &Live, viewer: Viewer, player: Option<Uuid>, now: Millis) -> HandState {
+        let viewer = Self::hand_viewer(l, viewer, player);
+        let own = match viewer {
+            Viewer::Seat(s) if !l.hand.is_over() => Some(s),
+            _ => None,
+        };
+        let (to_call, bring_in_amount) = own.map_or((None, None), |s| l.hand.prompt_amounts(s));
+        let turn = l.turn.as_ref();
+        HandState {
+            hand_id: l.id,
+            number: l.number,
+            view: l.hand.view_for(viewer),
+            deadline_ms: turn.map(|t| t.deadline.saturating_sub(now)),
+            time_bank_ms: turn.map(|t| {
+                let bank = self.player(t.seat).map_or(0, |p| p.time_bank_ms);
+                bank.min(t.deadline.saturating_sub(now))
             }),
+            pots: l.pots.pots(),
+            events: l.events.iter().map(|e| e.for_viewer(viewer)).collect(),
+            to_call,
+            bring_in_amount,
+            hand_strength: own.and_then(|s| l.hand.strength_of(s)),
         }
     }
 
@@ -683,16 +719,50 @@ impl TableCore {
         self.seq += 1;
         let seq = self.seq;
         let table_id = self.spec.id;
-        // Rendered once for everyone; the owner of a down card gets its own frame.
-        let public =
-            wire::frame(&ServerMsg::Event { table_id, seq, hand_id, event: event.for_viewer(Viewer::Observer) });
-        let private = match event {
-            Event::Dealt { seat, up: false, card: Some(_), .. } => {
-                Some((*seat, wire::frame(&ServerMsg::Event { table_id, seq, hand_id, event: event.clone() })))
+        // Kept for snapshots; the pots and the hand's code go with the event.
+        let (pots, hand_code) = match self.live.as_mut() {
+            Some(live) => {
+                if live.events.len() < EVENTS_KEPT {
+                    live.events.push(event.clone());
+                }
+                let pots = live.pots.apply(event).then(|| live.pots.pots());
+                (pots, Self::hand_code(&live.hand, event))
             }
+            None => (None, None),
+        };
+        // Rendered once for everyone; the owner of a down card gets its own frame.
+        let public = wire::frame(&ServerMsg::Event {
+            table_id,
+            seq,
+            hand_id,
+            event: event.for_viewer(Viewer::Observer),
+            pots: pots.clone(),
+            hand_code: hand_code.clone(),
+        });
+        let private = match event {
+            Event::Dealt { seat, up: false, card: Some(_), .. } => Some((
+                *seat,
+                wire::frame(&ServerMsg::Event { table_id, seq, hand_id, event: event.clone(), pots, hand_code }),
+            )),
             _ => None,
         };
         self.broadcast(out, &public, private);
+    }
+
+    /// The code of the hand a `shown` event shows or an `award` names (the half awarded).
+    fn hand_code(hand: &Hand, event: &Event) -> Option<HandStrength> {
+        match *event {
+            Event::Shown { seat, .. } => hand.strength_of(seat),
+            Event::Award { seat, half, hand: Some(_), .. } => {
+                let s = hand.strength_of(seat)?;
+                Some(match half {
+                    Half::Whole => s,
+                    Half::High => HandStrength { low: None, ..s },
+                    Half::Low => HandStrength { high: None, ..s },
+                })
+            }
+            _ => None,
+        }
     }
 
     /// A seating change: a new seq and a fresh snapshot for everyone.
@@ -1137,6 +1207,7 @@ impl TableCore {
                 leaving: false,
                 kick_after: false,
                 time_bank_ms: self.spec.time_bank_ms,
+                sit_out_reason: None,
                 recent_keys: VecDeque::new(),
                 connections,
                 disconnected: connections == 0,
@@ -1178,6 +1249,7 @@ impl TableCore {
             if action == Action::Fold {
                 // A timeout fold sits the player out.
                 p.sit_out_next = true;
+                p.sit_out_reason = Some(SitOutReason::Timeout);
             }
         }
         self.apply_action(at, seat, action, true, out)?;
@@ -1197,10 +1269,16 @@ impl TableCore {
         if let Some(p) = self.player_mut(seat) {
             if away {
                 // RULES.md: sitting out takes effect after the current hand.
-                if in_hand { p.sit_out_next = true } else { p.sitting_out = true }
+                if in_hand {
+                    p.sit_out_next = true
+                } else {
+                    p.sitting_out = true
+                }
+                p.sit_out_reason = Some(SitOutReason::Requested);
             } else {
                 p.sit_out_next = false;
                 p.sitting_out = false;
+                p.sit_out_reason = None;
             }
         }
         if let Some((conn, request_id)) = origin {
@@ -1365,7 +1443,17 @@ impl TableCore {
         let number = self.spec.hands_before + self.hands_played;
         let commitment = hand.commitment().map(|c| c.to_hex()).unwrap_or_default();
         let dealt = seats.iter().filter_map(|(s, _)| self.player(*s).map(|p| (*s, p.who.player_id))).collect();
-        self.live = Some(Live { hand, id, number, started_at_ms: at, prompt_seq: 0, turn: None, dealt });
+        self.live = Some(Live {
+            hand,
+            id,
+            number,
+            started_at_ms: at,
+            prompt_seq: 0,
+            turn: None,
+            dealt,
+            events: Vec::with_capacity(128),
+            pots: PotTracker::default(),
+        });
         self.seq += 1;
         let started = wire::frame(&ServerMsg::HandStarted {
             table_id: self.spec.id,
@@ -1459,9 +1547,26 @@ impl TableCore {
         let hand_id = live.id;
         let legal = live.hand.legal_actions(seat).to_vec();
         let deadline_ms = deadline.saturating_sub(at);
-        let yours =
-            wire::frame(&ServerMsg::YourTurn { table_id, seq, hand_id, legal, deadline_ms, time_bank_ms: bank });
-        let theirs = wire::frame(&ServerMsg::Turn { table_id, seq, hand_id, seat: seat.number(), deadline_ms });
+        let (to_call, bring_in_amount) = live.hand.prompt_amounts(seat);
+        let yours = wire::frame(&ServerMsg::YourTurn {
+            table_id,
+            seq,
+            hand_id,
+            legal,
+            deadline_ms,
+            time_bank_ms: bank,
+            to_call,
+            bring_in_amount,
+            hand_strength: live.hand.strength_of(seat),
+        });
+        let theirs = wire::frame(&ServerMsg::Turn {
+            table_id,
+            seq,
+            hand_id,
+            seat: seat.number(),
+            deadline_ms,
+            time_bank_ms: bank.min(deadline_ms),
+        });
         self.broadcast(out, &theirs, Some((seat, yours)));
     }
 
@@ -1470,6 +1575,7 @@ impl TableCore {
         let Some(live) = self.live.as_ref().filter(|l| !l.hand.is_over()) else { return };
         let Some(turn) = live.turn.as_ref().filter(|t| t.seat == seat) else { return };
         let bank = self.player(seat).map_or(0, |p| p.time_bank_ms);
+        let (to_call, bring_in_amount) = live.hand.prompt_amounts(seat);
         let frame = wire::frame(&ServerMsg::YourTurn {
             table_id: self.spec.id,
             seq: self.seq,
@@ -1477,6 +1583,9 @@ impl TableCore {
             legal: live.hand.legal_actions(seat).to_vec(),
             deadline_ms: turn.deadline.saturating_sub(now),
             time_bank_ms: bank,
+            to_call,
+            bring_in_amount,
+            hand_strength: live.hand.strength_of(seat),
         });
         Self::send(out, conn, frame);
     }
@@ -1529,6 +1638,9 @@ impl TableCore {
                     if p.sit_out_next || p.stack == 0 {
                         p.sitting_out = true;
                         p.sit_out_next = false;
+                        if p.stack == 0 {
+                            p.sit_out_reason = Some(SitOutReason::Busted);
+                        }
                     }
                     (p.leaving || p.kick_after, p.kick_after.then_some(p.who.player_id))
                 }

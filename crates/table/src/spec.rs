@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use stud_engine::{Chips, TableConfig};
-use stud_proto::TableSettings;
+use stud_proto::{MoneyDisplay, TableSettings};
 use uuid::Uuid;
 
 /// A table's rules, stakes, clock and access. Journaled (an operator's change is an input)
@@ -35,6 +35,9 @@ pub struct TableSpec {
     pub paused: bool,
     /// hands this table played before it opened this time (its hand numbers go on from there)
     pub hands_before: u64,
+    /// how clients show amounts
+    #[serde(default)]
+    pub display: MoneyDisplay,
 }
 
 impl TableSpec {
@@ -60,6 +63,7 @@ impl TableSpec {
             invite_code: None,
             paused: false,
             hands_before: 0,
+            display: MoneyDisplay::Cash,
         }
     }
 
@@ -104,6 +108,7 @@ impl TableSpec {
             invite_code: None,
             paused: false,
             hands_before: 0,
+            display: s.display,
         })
     }
 
@@ -125,6 +130,7 @@ impl TableSpec {
             time_bank_ms: self.time_bank_ms,
             observers: self.observers,
             private: self.private,
+            display: self.display,
         }
     }
 }

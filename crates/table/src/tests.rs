@@ -370,3 +370,158 @@ fn refusals_are_typed_and_change_nothing() {
         "{decision:?}"
     );
 }
+
+/// Every frame a connection got, in order, over the whole run.
+fn all_frames_to(d: &Driver, conn: ConnId) -> Vec<ServerMsg> {
+    d.calls.iter().flat_map(|(_, out)| frames_to(out, conn)).collect()
+}
+
+#[test]
+fn event_frames_carry_the_pots_and_prompts_their_amounts() {
+    use stud_engine::{Action, Event};
+    for variant in [Variant::Stud, Variant::Stud8, Variant::Razz] {
+        let mut d = Driver::new(variant);
+        seat_players(&mut d, 4);
+        d.command(0, Command::Join { conn: 9, who: who(9), request_id: None, watch: true, banned: false });
+        let mut seen = 0;
+        let mut pots_total = 0u64;
+        let mut checked = 0;
+        play(&mut d, 4, 500, 3, |d, _| {
+            // The pots the watcher was last sent add up to the chips in the pot now.
+            let frames = all_frames_to(d, 9);
+            for m in &frames[seen..] {
+                match m {
+                    ServerMsg::Event { pots: Some(pots), .. } => pots_total = pots.iter().map(|p| p.amount).sum(),
+                    ServerMsg::Event {
+                        event: Event::Ante { .. } | Event::Call { .. } | Event::Bet { .. },
+                        pots,
+                        ..
+                    } => {
+                        panic!("a chip moved without pots: {pots:?}")
+                    }
+                    _ => {}
+                }
+            }
+            seen = frames.len();
+            assert_eq!(pots_total, d.core.pot(), "{variant:?}");
+            checked += usize::from(d.core.in_play());
+        });
+        assert!(checked > 50);
+        // Every prompt says what a call or the bring-in costs, and the others see the bank.
+        let mut calls = 0;
+        for conn in 1..=4 {
+            for m in all_frames_to(&d, conn) {
+                if let ServerMsg::YourTurn { legal, to_call, bring_in_amount, hand_strength, .. } = m {
+                    assert_eq!(legal.contains(&Action::Call), to_call.is_some_and(|c| c > 0), "{legal:?} {to_call:?}");
+                    assert_eq!(legal.contains(&Action::BringIn), bring_in_amount.is_some_and(|c| c > 0 && c <= 25));
+                    assert!(hand_strength.is_some(), "a hand in play has a strength");
+                    calls += usize::from(to_call.is_some());
+                }
+            }
+        }
+        assert!(calls > 10);
+        assert!(
+            all_frames_to(&d, 9).iter().any(|m| matches!(m, ServerMsg::Turn { time_bank_ms, .. } if *time_bank_ms > 0))
+        );
+        // Shown hands and awards with a hand carry its code.
+        assert!(all_frames_to(&d, 9).iter().any(
+            |m| matches!(m, ServerMsg::Event { event: Event::Shown { .. }, hand_code: Some(c), .. } if c.high.is_some() || c.low.is_some())
+        ));
+    }
+}
+
+#[test]
+fn a_snapshot_carries_the_hand_so_far_redacted_for_its_viewer() {
+    use stud_engine::{Event, Viewer};
+    let mut d = Driver::new(Variant::Stud);
+    seat_players(&mut d, 3);
+    d.command(0, Command::Join { conn: 9, who: who(9), request_id: None, watch: true, banned: false });
+    let mut joins = 0;
+    play(&mut d, 3, 400, 8, |_, _| {});
+    // Play on step by step; mid-hand, a new watcher and seat 1 ask for snapshots.
+    let mut now = 20_000;
+    let mut bots: Vec<Bot> = (0..3).map(Bot::new).collect();
+    while joins < 5 && now < 60_000 {
+        now += 50;
+        let mut out = d.tick(now);
+        if d.core.in_play() {
+            joins += 1;
+            let conn = 100 + joins;
+            let snap = d.command(
+                now,
+                Command::Join { conn, who: who(50 + u128::from(joins)), request_id: None, watch: true, banned: false },
+            );
+            let seat1 = d.command(now, Command::Snapshot { conn: 1, request_id: None });
+            for (frames, viewer) in [
+                (frames_to(&snap, conn), Viewer::Observer),
+                (frames_to(&seat1, 1), Viewer::Seat(stud_engine::Seat::FIRST)),
+            ] {
+                let ServerMsg::Snapshot { table, .. } = &frames[0] else { panic!("{frames:?}") };
+                let hand = table.hand.as_ref().unwrap();
+                assert!(matches!(hand.events.first(), Some(Event::HandStarted { .. })));
+                assert!(hand.events.iter().all(|e| !e.leaks_to(viewer)), "{viewer:?} sees only its own down cards");
+                let total: u64 = hand.pots.iter().map(|p| p.amount).sum();
+                assert_eq!(total, d.core.pot());
+                // The same events the watcher (or seat 1) was sent since the hand began.
+                let sent: Vec<Event> = all_frames_to(&d, if viewer == Viewer::Observer { 9 } else { 1 })
+                    .into_iter()
+                    .filter_map(|m| match m {
+                        ServerMsg::Event { hand_id, event, .. } if hand_id == hand.hand_id => Some(event),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(hand.events, sent, "{viewer:?}");
+                if viewer != Viewer::Observer {
+                    assert!(hand.events.iter().any(|e| matches!(e, Event::Dealt { up: false, card: Some(_), .. })));
+                }
+            }
+        }
+        // Bots answer, so the hands go on.
+        for conn in 1..=3u64 {
+            for msg in frames_to(&std::mem::take(&mut out), conn) {
+                if let ServerMsg::YourTurn { hand_id, seq, legal, .. } = msg {
+                    let action = bots[usize::try_from(conn).unwrap() - 1].choose(&legal);
+                    out.extend(d.command(
+                        now,
+                        Command::Act { conn, request_id: None, hand_id, seq, key: format!("x{seq}"), action },
+                    ));
+                }
+            }
+        }
+    }
+    assert_eq!(joins, 5);
+}
+
+#[test]
+fn seats_say_why_they_sit_out_and_tables_how_to_show_money() {
+    use stud_proto::{MoneyDisplay, SitOutReason};
+    let mut d = Driver::new(Variant::Stud);
+    seat_players(&mut d, 3);
+    let reason = |d: &mut Driver, conn: ConnId, seat: u8| {
+        let out = d.command(1, Command::Snapshot { conn, request_id: None });
+        let ServerMsg::Snapshot { table, .. } = &frames_to(&out, conn)[0] else { panic!() };
+        assert_eq!(table.display, MoneyDisplay::Cash);
+        let info = table.seats.iter().find(|s| s.seat == seat).unwrap();
+        assert_eq!(info.sitting_out, info.sitting_out_reason.is_some());
+        info.sitting_out_reason
+    };
+    d.command(0, Command::SitOut { conn: 2, request_id: None, out: true });
+    assert_eq!(reason(&mut d, 1, 2), Some(SitOutReason::Requested));
+    d.command(0, Command::SitOut { conn: 2, request_id: None, out: false });
+    assert_eq!(reason(&mut d, 1, 2), None);
+    // Nobody answers: the clock folds someone, who sits out for it after the hand.
+    let mut now = 0;
+    while reason(&mut d, 1, 1).is_none() && reason(&mut d, 1, 2).is_none() && reason(&mut d, 1, 3).is_none() {
+        now += 50;
+        d.tick(now);
+        assert!(now < 60_000);
+    }
+    let reasons: Vec<_> = (1..=3).filter_map(|s| reason(&mut d, 1, s)).collect();
+    assert!(reasons.iter().all(|r| *r == SitOutReason::Timeout), "{reasons:?}");
+    // A table shown in chips says so to clients and in the lobby.
+    let mut spec = spec(Variant::Razz);
+    spec.display = MoneyDisplay::Chips;
+    let core = TableCore::new(TIMING, spec, 0);
+    assert_eq!(core.summary(0).display, MoneyDisplay::Chips);
+    assert_eq!(core.spec().settings().display, MoneyDisplay::Chips);
+}

@@ -26,6 +26,9 @@ use tables::{CARD_KEYS, FLUSH_BITS, KEY_INIT, LOW_CLASSES, Layout, SEVEN, TABLES
 
 /// The category of a high hand, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum HandCategory {
     /// No pair, no straight, no flush.
     HighCard,
@@ -110,6 +113,21 @@ impl HighRank {
     pub fn value(self) -> u16 {
         self.0
     }
+
+    /// The ranks that name the hand, as its name says them, then the kickers: two pair,
+    /// Kings and Fives with a Nine is `[K, 5, 9]`; a straight or straight flush is its top
+    /// card; a flush or high card all five, highest first. For views, not hot paths.
+    pub fn ranks(self) -> Vec<Rank> {
+        let Some(&score) = TABLES.high_scores.get(usize::from(self.0)) else { return Vec::new() };
+        let groups = match self.category() {
+            HandCategory::StraightFlush | HandCategory::Straight => 1,
+            HandCategory::FourOfAKind | HandCategory::FullHouse => 2,
+            HandCategory::ThreeOfAKind | HandCategory::TwoPair => 3,
+            HandCategory::OnePair => 4,
+            HandCategory::Flush | HandCategory::HighCard => 5,
+        };
+        (0..groups).map(|i| rank((score >> (16 - 4 * i)) & 0xF)).collect()
+    }
 }
 
 /// The value of an ace-to-five low hand (the best five cards): greater is a *better* (lower)
@@ -152,6 +170,24 @@ impl LowRank {
     /// The raw value, `0..6175`.
     pub fn value(self) -> u16 {
         self.0
+    }
+
+    /// The low's category: [`HandCategory::HighCard`] for an unpaired low, then pairs, two
+    /// pair, trips, full house and quads (no straights or flushes in a low), with the ranks
+    /// as [`LowRank::name`] says them (`8-6-4-2-A` is `[8, 6, 4, 2, A]`; a pair of Twos with
+    /// K-Q-J is `[2, K, Q, J]`). For views, not hot paths.
+    pub fn category_and_ranks(self) -> (HandCategory, Vec<Rank>) {
+        let badness = (LOW_CLASSES - 1).checked_sub(usize::from(self.0)).and_then(|i| TABLES.low_badness.get(i));
+        let Some(&bad) = badness else { return (HandCategory::HighCard, Vec::new()) };
+        let (category, groups) = match bad >> 20 {
+            0 => (HandCategory::HighCard, 5),
+            1 => (HandCategory::OnePair, 4),
+            2 => (HandCategory::TwoPair, 3),
+            3 => (HandCategory::ThreeOfAKind, 3),
+            4 => (HandCategory::FullHouse, 2),
+            _ => (HandCategory::FourOfAKind, 2),
+        };
+        (category, (0..groups).map(|i| rank((((bad >> (16 - 4 * i)) & 0xF) + 12) % 13)).collect())
     }
 }
 

@@ -1443,3 +1443,73 @@ fn legal_set_matches_its_list_and_bots_agree() {
         }
     }
 }
+
+/// The pots followed from the events (what a client is sent) add up to the chips in, at
+/// every step, and when the betting is over they are the pots the engine awards.
+#[test]
+fn pots_followed_from_events_match_the_engine() {
+    use crate::view::PotTracker;
+    for v in ALL {
+        // Unequal stacks, so that hands go all in and make side pots.
+        let seats: Vec<(Seat, Chips)> = (1..=6).map(|s| (seat(s), 40 + 90 * Chips::from(s))).collect();
+        let mut side_pots = 0;
+        for k in 0..80u8 {
+            let seed = Seed([k.wrapping_mul(13); 32]);
+            let (mut hand, events) = Hand::start(cfg(v), &seats, seed).unwrap();
+            let mut tracker = PotTracker::default();
+            let mut follow = |hand: &Hand, events: &[Event], tracker: &mut PotTracker| {
+                for e in events {
+                    if matches!(e, Event::Award { .. }) && !tracker.pots().is_empty() {
+                        // The betting is over: the pots are the engine's, amount for amount.
+                        let pots = tracker.pots();
+                        for (i, pot) in pots.iter().enumerate() {
+                            let awarded: Chips = events
+                                .iter()
+                                .filter_map(|e| match e {
+                                    Event::Award { pot, amount, .. } if *pot == i => Some(*amount),
+                                    _ => None,
+                                })
+                                .sum();
+                            assert_eq!(awarded, pot.amount, "{v:?} hand {k}: pot {i} of {pots:?}");
+                        }
+                        side_pots += pots.len() - 1;
+                    }
+                    tracker.apply(e);
+                }
+                if !hand.is_over() {
+                    let total: Chips = tracker.pots().iter().map(|p| p.amount).sum();
+                    assert_eq!(total, hand.pot_total(), "{v:?} hand {k}");
+                } else {
+                    assert!(tracker.pots().is_empty());
+                }
+            };
+            follow(&hand, &events, &mut tracker);
+            let mut bot = crate::bot::Bot::new(u64::from(k));
+            while let Some(s) = hand.to_act() {
+                let a = bot.choose(&hand.legal_actions(s));
+                let events = hand.apply(s, a).unwrap();
+                follow(&hand, &events, &mut tracker);
+            }
+        }
+        assert!(side_pots > 0, "{v:?}: some hands had side pots");
+    }
+}
+
+#[test]
+fn hand_strength_codes_name_the_hand() {
+    use crate::eval::HandCategory;
+    use crate::view::{HandCode, HandStrength};
+    let cards = |s: &str| s.split(' ').map(|c| c.parse::<Card>().unwrap()).collect::<Vec<_>>();
+    let code = |category, ranks: &str| Some(HandCode { category, ranks: ranks.into() });
+    let s = HandStrength::of(Variant::Stud, &cards("Kh Ks 5c 5d 9s 2c 3h")).unwrap();
+    assert_eq!(s, HandStrength { high: code(HandCategory::TwoPair, "K59"), low: None });
+    let s = HandStrength::of(Variant::Stud, &cards("Kh Ks 9s")).unwrap();
+    assert_eq!(s.high, code(HandCategory::OnePair, "K9"));
+    let s = HandStrength::of(Variant::Razz, &cards("Ah 4s 7d 7c")).unwrap();
+    assert_eq!(s, HandStrength { high: None, low: code(HandCategory::OnePair, "74A") });
+    let s = HandStrength::of(Variant::Stud8, &cards("Ah 2s 4d 6c 8h Kd Ks")).unwrap();
+    assert_eq!(s.high, code(HandCategory::OnePair, "KA86"));
+    assert_eq!(s.low, code(HandCategory::HighCard, "8642A"));
+    let s = HandStrength::of(Variant::Stud, &cards("Ah Kh Qh Jh Th 2c 3c")).unwrap();
+    assert_eq!(s.high, code(HandCategory::StraightFlush, "A"));
+}
