@@ -225,3 +225,73 @@ async fn the_database_going_away_refuses_inputs_and_play_resumes_when_it_is_back
 async fn exec(admin: &sqlx::PgPool, sql: &str) {
     sqlx::query(sqlx::AssertSqlSafe(sql.to_owned())).execute(admin).await.unwrap();
 }
+
+/// A journal that fails its checks is the one case that voids a hand: the stacks the ledger
+/// holds at that table go back to their players, and the operators' log says which table,
+/// which hand and why.
+#[tokio::test]
+async fn a_damaged_journal_voids_the_hand_refunds_it_and_says_so_in_the_audit_log() {
+    let dir = std::env::temp_dir().join("stud-e2e-void");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.db", Uuid::new_v4().simple()));
+    let url = format!("sqlite://{}", path.display());
+    let config = |url: String| {
+        move |c: &mut stud_server::Config| {
+            c.database_url = url;
+            c.operator_key = Some("void-test-operator-key-0123456789".into());
+        }
+    };
+    let (server, addr) = spawn_app(config(url.clone())).await;
+    let table = table_of(&addr, Variant::Stud).await;
+    let mut players = Vec::new();
+    for seat in 1..=2 {
+        let mut p = Player::new(&addr, &format!("v{seat}")).await;
+        p.sit(&table, seat).await;
+        players.push(p);
+    }
+    // Mid-hand: the bring-in is up.
+    let hand_id = loop {
+        if let ServerMsg::YourTurn { hand_id, .. } = players[0].recv().await {
+            break hand_id;
+        }
+        if let Ok(ServerMsg::YourTurn { hand_id, .. }) =
+            tokio::time::timeout(std::time::Duration::from_millis(50), players[1].recv()).await
+        {
+            break hand_id;
+        }
+    };
+    server.shutdown().await;
+    // Damage the entry after the last one (as a torn or foreign write would).
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let (n,): (i64,) = sqlx::query_as("SELECT MAX(n) FROM table_journal WHERE table_id = $1")
+        .bind(table.id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO table_journal (table_id, n, at_ms, entry) VALUES ($1, $2, 0, '{\"v\":1,\"n\":')")
+        .bind(table.id)
+        .bind(n + 1)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+
+    let (server, addr) = spawn_app(config(url.clone())).await;
+    let key = "void-test-operator-key-0123456789";
+    let (status, log) = stud_client::http_as(&addr, "GET", "/api/admin/log", None, Some(key)).await.unwrap();
+    assert_eq!(status, 200, "{log}");
+    assert!(log.contains("void_hand") && log.contains(&table.id.to_string()), "{log}");
+    assert!(log.contains(&hand_id.to_string()), "the log names the hand: {log}");
+    let store = stud_store::open(&url).await.unwrap();
+    let totals = store.totals().await.unwrap();
+    assert!(totals.conserved(), "{totals:?}");
+    assert!(store.open_stacks().await.unwrap().iter().all(|o| o.table_id != table.id), "refunded");
+    for p in &players {
+        assert_eq!(store.balance(p.player_id).await.unwrap(), 100_000, "the voided hand's chips are back");
+    }
+    // The table plays again, empty.
+    let summary = table_of(&addr, Variant::Stud).await;
+    assert_eq!((summary.id, summary.seats_taken), (table.id, 0));
+    server.shutdown().await;
+    let _ = std::fs::remove_file(&path);
+}
