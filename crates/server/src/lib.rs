@@ -109,7 +109,10 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     let (mut resumed, mut voided) = (0usize, 0usize);
     for spec in specs {
         let Some(journal) = journals.get(&spec.id) else {
-            tables.push(app.open_table(spec));
+            // Its journal starts before anyone can connect.
+            let core = stud_table::TableCore::new(app.timing(), spec, stud_store::now_ms());
+            app.journal.reset(core.spec().id, core.applied(), &core.snapshot()).await?;
+            tables.push(app.open_core(core, Start::Started));
             continue;
         };
         match resume::rebuild(&app, journal) {
@@ -120,7 +123,8 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
             Err(e) => {
                 voided += 1;
                 let core = resume::void(&app, spec, journal, &e).await?;
-                tables.push(app.open_core(core, Start::Fresh));
+                app.journal.reset(core.spec().id, core.applied(), &core.snapshot()).await?;
+                tables.push(app.open_core(core, Start::Started));
             }
         }
     }

@@ -64,16 +64,7 @@ impl $store {
 
     /// The tables' marks and snapshots of a batch, inside its transaction.
     async fn write_table_state(&self, tx: &mut sqlx::Transaction<'static, $db>, p: &Plan) -> Result<()> {
-        for (table, n) in &p.marks {
-            sqlx::query(
-                "UPDATE table_state SET stored_n = CASE WHEN stored_n > $2 THEN stored_n ELSE $2 END
-                 WHERE table_id = $1",
-            )
-            .bind(*table)
-            .bind(*n)
-            .execute(&mut **tx)
-            .await?;
-        }
+        self.write_marks(tx, &p.marks).await?;
         for (table, n, snapshot) in &p.snapshots {
             sqlx::query("UPDATE table_state SET snapshot_n = $2, snapshot = $3 WHERE table_id = $1 AND snapshot_n <= $2")
                 .bind(*table)
@@ -87,21 +78,6 @@ impl $store {
                 .execute(&mut **tx)
                 .await?;
         }
-        Ok(())
-    }
-
-    async fn append_journal(&self, rows: &[JournalRow]) -> Result<()> {
-        // A pool of its own: a table's every input waits for this, so it must not queue
-        // behind a burst of logins or history reads.
-        let mut tx = self.journal_pool.begin().await?;
-        for chunk in rows.chunks(1000) {
-            let mut b: QueryBuilder<$db> = QueryBuilder::new("INSERT INTO table_journal (table_id, n, at_ms, entry) ");
-            b.push_values(chunk, |mut v, r| {
-                v.push_bind(r.table_id).push_bind(ms_i64(r.n)).push_bind(ms_i64(r.at_ms)).push_bind(r.entry.as_str());
-            });
-            b.build().execute(&mut *tx).await?;
-        }
-        tx.commit().await?;
         Ok(())
     }
 

@@ -168,4 +168,44 @@ impl PgStore {
     }
 }
 
+impl PgStore {
+    async fn append_journal(&self, rows: &[JournalRow]) -> Result<()> {
+        // A pool of its own: a table's every input waits for this, so it must not queue
+        // behind a burst of logins or history reads. One statement text for any group size
+        // (arrays), so it is prepared once per connection.
+        let tables: Vec<Uuid> = rows.iter().map(|r| r.table_id).collect();
+        let ns: Vec<i64> = rows.iter().map(|r| ms_i64(r.n)).collect();
+        let ats: Vec<i64> = rows.iter().map(|r| ms_i64(r.at_ms)).collect();
+        let entries: Vec<&str> = rows.iter().map(|r| r.entry.as_str()).collect();
+        sqlx::query(
+            "INSERT INTO table_journal (table_id, n, at_ms, entry)
+             SELECT * FROM UNNEST($1::uuid[], $2::int8[], $3::int8[], $4::text[])",
+        )
+        .bind(&tables)
+        .bind(&ns)
+        .bind(&ats)
+        .bind(&entries)
+        .execute(&self.journal_pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Moves each table's stored mark forward (never back), in one statement.
+    async fn write_marks(&self, tx: &mut sqlx::Transaction<'static, Postgres>, marks: &[(Uuid, i64)]) -> Result<()> {
+        if marks.is_empty() {
+            return Ok(());
+        }
+        let (tables, ns): (Vec<Uuid>, Vec<i64>) = marks.iter().copied().unzip();
+        sqlx::query(
+            "UPDATE table_state t SET stored_n = GREATEST(t.stored_n, x.n)
+             FROM UNNEST($1::uuid[], $2::int8[]) AS x(table_id, n) WHERE t.table_id = x.table_id",
+        )
+        .bind(&tables)
+        .bind(&ns)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}
+
 store_impl!(PgStore, Postgres, Backend::Postgres);

@@ -167,4 +167,34 @@ impl SqliteStore {
     }
 }
 
+impl SqliteStore {
+    async fn append_journal(&self, rows: &[JournalRow]) -> Result<()> {
+        // A pool of its own: a table's every input waits for this, so it must not queue
+        // behind a burst of logins or history reads.
+        let mut tx = self.journal_pool.begin().await?;
+        for chunk in rows.chunks(1000) {
+            let mut b: QueryBuilder<Sqlite> =
+                QueryBuilder::new("INSERT INTO table_journal (table_id, n, at_ms, entry) ");
+            b.push_values(chunk, |mut v, r| {
+                v.push_bind(r.table_id).push_bind(ms_i64(r.n)).push_bind(ms_i64(r.at_ms)).push_bind(r.entry.as_str());
+            });
+            b.build().execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Moves each table's stored mark forward (never back).
+    async fn write_marks(&self, tx: &mut sqlx::Transaction<'static, Sqlite>, marks: &[(Uuid, i64)]) -> Result<()> {
+        for (table, n) in marks {
+            sqlx::query("UPDATE table_state SET stored_n = MAX(stored_n, $2) WHERE table_id = $1")
+                .bind(*table)
+                .bind(*n)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+}
+
 store_impl!(SqliteStore, Sqlite, Backend::Sqlite);

@@ -79,6 +79,7 @@ pub async fn run_table(env: Arc<dyn TableEnv>, core: TableCore, start: Start, mu
             // a later replay charges the time bank from the same moment).
             actor.journal_and_apply(now, Input::Resume, None, None).await;
         }
+        Start::Started => {}
         Start::Fresh => {
             // The journal starts at this snapshot before the first input can be appended.
             let snapshot = actor.core.snapshot();

@@ -293,6 +293,8 @@ pub enum Start {
     Fresh,
     /// rebuilt from its journal: the hand in progress goes on
     Resumed,
+    /// a new table whose journal the caller has already started
+    Started,
 }
 
 /// Starts a table task on `core`; returns its handle.
