@@ -8,11 +8,13 @@
 mod bad_input;
 mod history;
 mod hygiene;
+mod identity;
 mod journal;
 mod ledger;
 mod operators;
 mod play;
 mod protocol;
+mod sessions;
 mod web;
 
 use std::time::Duration;
