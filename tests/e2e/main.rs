@@ -15,6 +15,7 @@ mod operators;
 mod play;
 mod protocol;
 mod sessions;
+mod slowloris;
 mod web;
 
 use std::time::Duration;

@@ -167,7 +167,12 @@ async fn abandoned_sessions_leave_nothing_behind() {
     assert!(server.app.sessions_cached() > 0);
     let deadline = Instant::now() + WAIT;
     while server.app.sessions_cached() > 0 || !server.app.bank.is_empty() {
-        assert!(Instant::now() < deadline, "{} sessions, {} accounts", server.app.sessions_cached(), server.app.bank.len());
+        assert!(
+            Instant::now() < deadline,
+            "{} sessions, {} accounts",
+            server.app.sessions_cached(),
+            server.app.bank.len()
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(server.app.bank.issued(), 0);

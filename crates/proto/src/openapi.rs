@@ -7,8 +7,8 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
 use crate::{
-    AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, HandDetail, HandPage, KickRequest,
-    KickResult, LastHandReport, LedgerPage, SessionCreated, SessionRequest, TableSettings, TableSettingsPatch, TableSummary,
+    AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, HandDetail, HandPage, KickRequest, KickResult,
+    LastHandReport, LedgerPage, SessionCreated, SessionRequest, TableSettings, TableSettingsPatch, TableSummary,
 };
 
 /// Who may call a route.

@@ -487,8 +487,11 @@ pub trait Store: Send + Sync + 'static {
 
     /// The session whose token hashes to `token_hash`, if it was last used at or after
     /// `used_since_ms` (an idle session has expired: it is never returned again).
-    fn live_session<'a>(&'a self, token_hash: &'a str, used_since_ms: u64)
-    -> BoxFuture<'a, Result<Option<StoredSession>>>;
+    fn live_session<'a>(
+        &'a self,
+        token_hash: &'a str,
+        used_since_ms: u64,
+    ) -> BoxFuture<'a, Result<Option<StoredSession>>>;
 
     /// Records that the session was used at `at_ms` (never moves the mark back). The server
     /// calls it at most about once a minute per session.

@@ -87,9 +87,7 @@ impl Verifier {
                         Algorithm::ES256
                     }
                     (None, AlgorithmParameters::RSA(_)) => Algorithm::RS256,
-                    (None, AlgorithmParameters::EllipticCurve(p)) if p.curve == EllipticCurve::P256 => {
-                        Algorithm::ES256
-                    }
+                    (None, AlgorithmParameters::EllipticCurve(p)) if p.curve == EllipticCurve::P256 => Algorithm::ES256,
                     // Other algorithms are not ones we accept: skipped, not an error, so one
                     // JWKS can serve several services.
                     _ => continue,
