@@ -35,7 +35,7 @@ pub use stud_store::StoredHand;
 
 use std::collections::{HashMap, HashSet};
 
-use stud_store::{LedgerEntry, LedgerKind, Store, StoreError, TableJournal, Write, Writer, writer::WriterConfig};
+use stud_store::{Store, StoreError, TableJournal, Writer, writer::WriterConfig};
 
 use crate::journal::StoreJournal;
 use crate::table::{SpecExt, Start, TableCmd, TableSpec};
@@ -164,18 +164,7 @@ async fn recover(store: &dyn Store, resuming: &HashMap<Uuid, TableJournal>) -> R
     }
     let at_ms = stud_store::now_ms();
     let total: u64 = open.iter().map(|o| o.stack).sum();
-    let writes: Vec<Write> = open
-        .iter()
-        .map(|o| {
-            Write::Ledger(LedgerEntry {
-                player_id: o.player_id,
-                table_id: Some(o.table_id),
-                kind: LedgerKind::CashOut,
-                amount: o.stack,
-                at_ms,
-            })
-        })
-        .collect();
+    let writes = resume::cash_outs(&open, at_ms);
     store.write_batch(&writes).await?;
     tracing::warn!(stacks = open.len(), chips = total, "cashed out chips left on tables that have no journal");
     Ok(())

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use stud_store::{AdminLogEntry, LedgerEntry, LedgerKind, StoreError, TableJournal, TableWrites, Write};
+use stud_store::{AdminLogEntry, LedgerEntry, LedgerKind, OpenStack, StoreError, TableJournal, TableWrites, Write};
 use stud_table::{Entry, Input, Output, RestoreError, TableCore, TableSpec};
 use uuid::Uuid;
 
@@ -77,22 +77,9 @@ pub(crate) async fn void(
     let hand = last_hand(j);
     tracing::error!(table = %j.table_id, hand = ?hand, error = %why, "journal cannot be replayed: the hand in progress is void");
     let at_ms = stud_store::now_ms();
-    let stacks: Vec<Write> = app
-        .store
-        .open_stacks()
-        .await?
-        .into_iter()
-        .filter(|o| o.table_id == j.table_id)
-        .map(|o| {
-            Write::Ledger(LedgerEntry {
-                player_id: o.player_id,
-                table_id: Some(o.table_id),
-                kind: LedgerKind::CashOut,
-                amount: o.stack,
-                at_ms,
-            })
-        })
-        .collect();
+    let open: Vec<OpenStack> =
+        app.store.open_stacks().await?.into_iter().filter(|o| o.table_id == j.table_id).collect();
+    let stacks = cash_outs(&open, at_ms);
     app.store.write_batch(&stacks).await?;
     let detail = serde_json::json!({
         "reason": why.to_string(),
@@ -119,4 +106,19 @@ fn last_hand(j: &TableJournal) -> Option<Uuid> {
         Input::StartHand { hand_id, .. } => Some(hand_id),
         _ => None,
     })
+}
+
+/// Ledger cash-outs of `open` stacks back to their players' accounts.
+pub(crate) fn cash_outs(open: &[OpenStack], at_ms: u64) -> Vec<Write> {
+    open.iter()
+        .map(|o| {
+            Write::Ledger(LedgerEntry {
+                player_id: o.player_id,
+                table_id: Some(o.table_id),
+                kind: LedgerKind::CashOut,
+                amount: o.stack,
+                at_ms,
+            })
+        })
+        .collect()
 }
