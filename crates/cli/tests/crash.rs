@@ -380,7 +380,41 @@ async fn run(db: &str) {
     }
     let (server, _) = Server::start(db, port);
     verify_exports(&addr).await;
+    pokerkit_replays(&addr, &resumed).await;
     server.stop();
+}
+
+/// The resumed hands replay in PokerKit, the reference implementation, like any other hand:
+/// their PHH goes through `scripts/pokerkit_check.py` with the Python that
+/// `STUD_POKERKIT_PYTHON` names (`.ci/run` installs PokerKit 0.7.7 in a venv for it). No hand
+/// may disagree; a hand that touches one of the rule differences the script lists is counted
+/// apart, as for any hand. Without that variable the check is skipped with a notice.
+async fn pokerkit_replays(addr: &str, resumed: &BTreeSet<Uuid>) {
+    let Some(python) = std::env::var_os("STUD_POKERKIT_PYTHON") else {
+        eprintln!("notice: STUD_POKERKIT_PYTHON is not set: the PokerKit replay of the resumed hands is skipped");
+        return;
+    };
+    // One `[k]` section per hand: the script reads the `.phhs` form.
+    let mut phhs = String::new();
+    for (k, id) in resumed.iter().enumerate() {
+        let (status, phh) =
+            http_as(addr, "GET", &format!("/api/hands/{id}?format=phh"), None, Some(KEY)).await.unwrap();
+        assert_eq!(status, 200, "{phh}");
+        phhs.push_str(&format!("[{}]\n{phh}\n\n", k + 1));
+    }
+    let file = std::env::temp_dir().join(format!("stud-resumed-{}.phhs", Uuid::new_v4().simple()));
+    std::fs::write(&file, &phhs).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/pokerkit_check.py");
+    let out = Command::new(python).arg(script).arg(&file).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "PokerKit disagrees on a resumed hand:\n{stdout}\n{stderr}");
+    let counts: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap_or("")).unwrap();
+    assert_eq!(counts["hands"], resumed.len(), "{stdout}");
+    assert_eq!(counts["disagree"], 0, "{stdout}");
+    assert!(counts["agree"].as_u64().unwrap() > 0, "no resumed hand was compared: {stdout}");
+    eprintln!("PokerKit replayed the {} resumed hands: {stdout}", resumed.len());
+    let _ = std::fs::remove_file(&file);
 }
 
 /// The two runs one at a time: each plays against the clock on a small machine.

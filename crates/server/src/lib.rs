@@ -95,8 +95,6 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         .collect();
     recover(store.as_ref(), &journals).await?;
     let specs = open_tables(&config, store.as_ref(), &stored, &journals).await?;
-    let listener = tokio::net::TcpListener::bind(config.bind).await?;
-    let addr = listener.local_addr()?;
     let (writer, writer_task) = Writer::spawn(
         store.clone(),
         WriterConfig { max_batch: config.store_batch, backlog_limit: config.store_backlog },
@@ -139,6 +137,11 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         ms = u64::try_from(rebuild_started.elapsed().as_millis()).unwrap_or(u64::MAX),
         "tables rebuilt from their journals"
     );
+    // Bound only now: while the tables rebuild, clients that come back get a refusal at once
+    // and retry, instead of filling an accept queue nobody drains (the kernel then drops their
+    // SYNs, and they wait out TCP's retransmission timeouts: 1, 3, 7 s...).
+    let listener = listen(app.config.bind)?;
+    let addr = listener.local_addr()?;
     let shutdown = CancellationToken::new();
     let router = http::router(app.clone(), shutdown.clone());
     let stop = shutdown.clone();
@@ -151,6 +154,22 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     });
     info!("listening on http://{addr}");
     Ok(Server { addr, app, shutdown, http, tables, writer_task, journal_task })
+}
+
+/// How many connections may wait to be accepted: after a restart every player of every table
+/// reconnects at once (the kernel caps this at `net.core.somaxconn`).
+const ACCEPT_BACKLOG: u32 = 8_192;
+
+/// A listening socket on `addr` with room for a reconnect storm in its accept queue.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = match addr {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    // A restarted server takes its port back at once, as `TcpListener::bind` does.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(ACCEPT_BACKLOG)
 }
 
 /// Tables without a journal to resume from (a database from before journals, or a table

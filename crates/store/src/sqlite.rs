@@ -1,7 +1,8 @@
 //! The SQLite store: the embedded default. WAL journal, `synchronous = NORMAL` (a committed
 //! batch survives a process crash; a power cut may lose the last batches, never half of one),
 //! except the tables' journal appends, which have a connection of their own synced at every
-//! commit (`FULL`).
+//! commit (`FULL`). The writer's batches and the journal's appends take turns through one async
+//! lock, so neither waits in SQLite's sleeping busy handler for the other.
 //! Batches go in as multi-row `INSERT … VALUES` statements.
 
 use std::str::FromStr;
@@ -34,6 +35,11 @@ pub struct SqliteStore {
     /// the tables' journal appends only (the same pool for an in-memory database, which
     /// lives in its one connection)
     journal_pool: SqlitePool,
+    /// Taken by the writer's batches and the journal's appends, the two steady writers: SQLite
+    /// lets one connection write at a time, and one that finds the file locked waits in
+    /// SQLite's busy handler, which sleeps up to 100 ms between tries. Queued here instead,
+    /// an append starts the moment the batch before it commits.
+    write_gate: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 impl SqliteStore {
@@ -65,7 +71,7 @@ impl SqliteStore {
                 .max_connections(1)
                 .connect_lazy_with(options.synchronous(SqliteSynchronous::Full)),
         };
-        Ok(SqliteStore { pool, journal_pool })
+        Ok(SqliteStore { pool, journal_pool, write_gate: std::sync::Arc::default() })
     }
 }
 
@@ -97,6 +103,7 @@ impl Cols for SqliteRow {
 impl SqliteStore {
     async fn write(&self, batch: &[Write]) -> Result<()> {
         let p = Plan::new(batch)?;
+        let _gate = self.write_gate.lock().await;
         let mut tx = self.pool.begin().await?;
         for rows in (0..p.hand_id.len()).collect::<Vec<_>>().chunks(CHUNK) {
             let mut b: QueryBuilder<Sqlite> = QueryBuilder::new(
@@ -171,6 +178,7 @@ impl SqliteStore {
     async fn append_journal(&self, rows: &[JournalRow]) -> Result<()> {
         // A pool of its own: a table's every input waits for this, so it must not queue
         // behind a burst of logins or history reads.
+        let _gate = self.write_gate.lock().await;
         let mut tx = self.journal_pool.begin().await?;
         for chunk in rows.chunks(1000) {
             let mut b: QueryBuilder<Sqlite> =
