@@ -692,7 +692,31 @@ fn play(players: u32, seats: u8, seed: u64, late_entries: bool) -> Result<Driver
     }
     let _ = snapshots;
     prop_assert_eq!(d.t.status(), Status::Finished, "no winner after the step limit");
+    check_rounds(&d.log)?;
     Ok(d)
+}
+
+/// From the outputs alone: while hand-for-hand is on, no table deals twice in one round, and
+/// no table deals before the first round is announced.
+fn check_rounds(log: &[Output]) -> Result<(), TestCaseError> {
+    let mut on = false;
+    let mut round: Option<BTreeSet<TableNo>> = None;
+    for o in log {
+        match o {
+            Output::HandForHand { on: now } => {
+                on = *now;
+                round = None;
+            }
+            Output::NextRound { .. } => round = Some(BTreeSet::new()),
+            Output::Deal { table, .. } if on => {
+                let dealt = round.as_mut();
+                prop_assert!(dealt.is_some(), "table {} dealt before the round began", table);
+                prop_assert!(dealt.is_some_and(|d| d.insert(*table)), "table {} dealt twice in a round", table);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn check_end(d: &Driver) -> Result<(), TestCaseError> {
@@ -742,4 +766,28 @@ proptest! {
         let d = play(players, seats, seed, late_entries)?;
         check_end(&d)?;
     }
+}
+
+/// The random play below reaches every rule it is meant to check (else its properties would
+/// hold vacuously).
+#[test]
+fn random_play_reaches_every_rule() {
+    let (mut hfh, mut reentries, mut late, mut balance, mut breaks) = (0, 0, 0, 0, 0);
+    for seed in 0..60u64 {
+        let players = 2 + (seed * 7 % 58) as u32;
+        let seats = 2 + (seed % 7) as u8;
+        let d = play(players, seats, seed, seed % 2 == 0).unwrap();
+        check_end(&d).unwrap();
+        hfh += usize::from(d.t.hand_for_hand_rounds() > 0);
+        let distinct: BTreeSet<Uuid> = d.t.entries().iter().map(|e| e.player).collect();
+        reentries += d.t.entries().len() - distinct.len();
+        late += distinct.iter().filter(|p| p.as_u128() > 1_000 + u128::from(players)).count();
+        balance +=
+            count(&d.log, |o| matches!(o, Output::Move { step, .. } if step.reason == crate::MoveReason::Balance));
+        breaks += count(&d.log, |o| matches!(o, Output::TableClosed { .. }));
+    }
+    assert!(
+        hfh >= 5 && reentries >= 5 && late >= 5 && balance >= 20 && breaks >= 20,
+        "{hfh} {reentries} {late} {balance} {breaks}"
+    );
 }
