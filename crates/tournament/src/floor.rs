@@ -23,7 +23,8 @@
 //!   open at the short table is the seat filled". So the player moved is the one sitting, at
 //!   the big table, in the seat number of the short table's highest empty seat, or the first
 //!   occupied seat after it going round; they take that seat. It needs no draw, anyone can
-//!   check it, and nobody can choose to dodge it.
+//!   check it, and nobody can choose to dodge it. ("Last seat open" could also be read as the
+//!   seat that emptied last; we read it as the highest-numbered one, which needs no history.)
 
 use std::collections::BTreeMap;
 

@@ -41,6 +41,6 @@ pub use spec::{
     MAX_ENTRIES, Millis, ROTATION, SpecError, TournamentSpec,
 };
 pub use tournament::{
-    Accepted, Command, Due, Entry, EntryState, HandForHand, Input, Output, Placed, RestoreError, Status,
+    Accepted, Command, Due, Entry, EntryState, HandForHand, Input, Journaled, Output, Placed, RestoreError, Status,
     TOURNAMENT_VERSION, Tournament, TournamentError,
 };

@@ -791,3 +791,39 @@ fn random_play_reaches_every_rule() {
         "{hfh} {reentries} {late} {balance} {breaks}"
     );
 }
+
+#[test]
+fn journal_entries_and_snapshots_round_trip_and_check_their_version() {
+    let mut d = Driver::new(sng(3, 8));
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let (at, input) = d.journal.last().cloned().unwrap();
+    let entry = crate::Journaled { v: crate::TOURNAMENT_VERSION, n: d.t.applied(), at, input };
+    assert_eq!(crate::Journaled::decode(&entry.encode()), Ok(entry.clone()));
+    // The seed is in the journal (operators only), never in Debug output.
+    assert!(entry.encode().contains("\"draw\":\""));
+    let debug = format!("{entry:?}");
+    assert!(debug.contains("Draw(<redacted>)") && !debug.contains("0707070707"), "{debug}");
+    let old = crate::Journaled { v: 0, ..entry };
+    assert_eq!(crate::Journaled::decode(&old.encode()), Err(crate::RestoreError::Version(0)));
+    assert!(matches!(crate::Journaled::decode("{}"), Err(crate::RestoreError::Corrupt(_))));
+    let snap = d.t.snapshot();
+    assert_eq!(Tournament::restore(&snap).unwrap(), d.t);
+    let older = snap.replacen("\"v\":1", "\"v\":2", 1);
+    assert_eq!(Tournament::restore(&older), Err(crate::RestoreError::Version(2)));
+    assert!(matches!(Tournament::restore("nonsense"), Err(crate::RestoreError::Corrupt(_))));
+}
+
+#[test]
+fn the_lobby_sees_the_time_to_the_next_level() {
+    let mut d = Driver::new(sng(2, 8));
+    assert_eq!(d.t.next_level_at(), None);
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    d.tick(5_000);
+    assert_eq!(d.t.next_level_at(), Some(605_000));
+    d.tick(605_000);
+    assert_eq!(d.t.next_level_at(), Some(1_205_000));
+}

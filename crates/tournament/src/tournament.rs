@@ -22,6 +22,9 @@
 //!   until all of those hands are over (one round). Players eliminated in one round place
 //!   together by their chips at the start of their hands. It ends at the end of the round in
 //!   which the field reaches the paid places.
+//! - **Eliminations outside hand-for-hand** at different tables are not simultaneous: they
+//!   place in the order the tables report their hands. Players busted in the same hand place
+//!   by their chips at its start.
 //! - **Places** are final when registration and re-entry are closed (the number of entries is
 //!   then known): eliminations before that are kept in order and placed then. Each entry
 //!   places (a player who re-entered can place twice). The pool is the entry fees of every
@@ -409,6 +412,38 @@ impl TournamentError {
     }
 }
 
+/// One journal entry: an input, its number and when it was accepted (ms since the Unix epoch).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Journaled {
+    /// [`TOURNAMENT_VERSION`]
+    pub v: u32,
+    /// the tournament's input number, 1, 2, ... ([`Tournament::applied`] after applying it)
+    pub n: u64,
+    /// when it was accepted
+    pub at: Millis,
+    /// what
+    pub input: Input,
+}
+
+impl Journaled {
+    /// The entry as a journal stores it.
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a stored entry.
+    ///
+    /// # Errors
+    /// It does not parse, or another version wrote it.
+    pub fn decode(text: &str) -> Result<Journaled, RestoreError> {
+        let entry: Journaled = serde_json::from_str(text).map_err(|e| RestoreError::Corrupt(e.to_string()))?;
+        if entry.v != TOURNAMENT_VERSION {
+            return Err(RestoreError::Version(entry.v));
+        }
+        Ok(entry)
+    }
+}
+
 /// A snapshot that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RestoreError {
@@ -602,6 +637,12 @@ impl Tournament {
             Status::Running => self.level_ends_at(),
             Status::Finished | Status::Cancelled => None,
         }
+    }
+
+    /// When the current level ends (levels by minutes; `None` for levels by hands and the
+    /// last level). The lobby's "time to next level".
+    pub fn next_level_at(&self) -> Option<Millis> {
+        if self.status == Status::Running { self.level_ends_at() } else { None }
     }
 
     fn level_ends_at(&self) -> Option<Millis> {
