@@ -681,6 +681,22 @@ fn play(players: u32, seats: u8, seed: u64, late_entries: bool) -> Result<Driver
         prop_assert!(counts.iter().all(|&(c, busy)| busy || c <= min + 1), "unbalanced: {:?}", counts);
         if counts.iter().all(|c| !c.1) && d.t.status() == Status::Running {
             prop_assert_eq!(counts.len(), d.t.floor().tables_needed(d.t.live()).max(1), "too many tables");
+            // Between rounds, hand-for-hand is on exactly at the bubble with two tables or more.
+            let paid = d.t.payout_table().len();
+            let bubble = d.t.is_closed() && d.t.live() == paid + 1 && counts.len() >= 2;
+            // Eliminations wait for the round's end only while a table has still to deal in it.
+            if let Some(h) = d.t.hand_for_hand().filter(|h| !h.pending.is_empty()) {
+                let waiting = d.t.floor().tables().iter().any(|(n, t)| t.count() >= 2 && !h.dealt.contains(n));
+                prop_assert!(waiting, "eliminations left unplaced after the round");
+            }
+            if bubble {
+                prop_assert!(d.t.hand_for_hand().is_some(), "no hand-for-hand at the bubble");
+            }
+            // A round, once begun, is played out (its eliminations are simultaneous); a new
+            // round begins only before the bubble has burst.
+            if d.t.hand_for_hand().is_some_and(|h| h.dealt.is_empty()) {
+                prop_assert!(d.t.live() > paid && counts.len() >= 2, "hand-for-hand past the bubble");
+            }
         }
         // Now and then the process restarts from a snapshot.
         if dice.below(50) == 0 {

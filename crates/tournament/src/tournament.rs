@@ -1063,9 +1063,16 @@ impl Tournament {
         let ready: Vec<TableNo> = self.floor.tables().iter().filter(|(_, t)| t.count() >= 2).map(|(&n, _)| n).collect();
         if let Some(h) = &mut self.hand_for_hand {
             if h.draining {
-                if !in_hand {
-                    h.draining = false;
-                    out.push(Output::NextRound { tables: ready.clone() });
+                if in_hand {
+                    return;
+                }
+                h.draining = false;
+                // The hands that finished before the first round may have burst the bubble.
+                if self.live() <= self.paid_places() || self.floor.tables().len() < 2 {
+                    self.hand_for_hand = None;
+                    out.push(Output::HandForHand { on: false });
+                } else {
+                    out.push(Output::NextRound { tables: ready });
                 }
                 return;
             }
