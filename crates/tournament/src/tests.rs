@@ -9,8 +9,8 @@ use stud_engine::{Chips, Variant};
 use uuid::Uuid;
 
 use crate::{
-    Command, CreateTournament, Draw, Due, EntryState, GameChoice, Input, Kind, LevelRequest, Millis, Output, Status,
-    TableNo, Tournament, TournamentError, TournamentSpec,
+    Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, LevelRequest, Millis, Output,
+    Spot, Status, TableNo, Tournament, TournamentError, TournamentSpec,
 };
 
 fn level(bring_in: u64, minutes: Option<u32>, hands: Option<u32>) -> LevelRequest {
@@ -56,6 +56,8 @@ struct Driver {
     now: Millis,
     /// every output, in order
     log: Vec<Output>,
+    /// who sits where, kept only from the outputs (as the server will)
+    mirror: BTreeMap<EntryNo, Spot>,
 }
 
 impl Driver {
@@ -67,6 +69,7 @@ impl Driver {
             draws: 0,
             now: 0,
             log: Vec::new(),
+            mirror: BTreeMap::new(),
         }
     }
 
@@ -84,8 +87,31 @@ impl Driver {
             match o {
                 Output::Refund { player, amount } => *self.accounts.entry(*player).or_default() += *amount as i64,
                 Output::Placed(p) => *self.accounts.entry(p.player_id).or_default() += p.prize as i64,
+                Output::Seat { entry, at, .. } => {
+                    assert!(self.mirror.insert(*entry, *at).is_none(), "entry {entry} seated twice");
+                }
+                Output::Move { step, .. } => {
+                    assert_eq!(self.mirror.insert(step.entry, step.to), Some(step.from), "moved from elsewhere");
+                }
+                Output::Eliminated { entry, table, .. } => {
+                    assert_eq!(self.mirror.remove(entry).map(|s| s.table), Some(*table));
+                }
+                Output::TableClosed { table } => {
+                    assert!(self.mirror.values().all(|s| s.table != *table), "table {table} closed with players");
+                }
                 _ => {}
             }
+        }
+        // Carrying out the outputs seats everyone where the core has them.
+        let seated: BTreeMap<EntryNo, Spot> = self
+            .t
+            .floor()
+            .tables()
+            .iter()
+            .flat_map(|(&table, t)| t.seats.iter().map(move |(&seat, &no)| (no, Spot { table, seat })))
+            .collect();
+        if self.t.status() == Status::Running {
+            assert_eq!(self.mirror, seated, "the outputs and the floor disagree");
         }
         self.log.extend(out.iter().cloned());
         out
@@ -312,6 +338,8 @@ fn a_busted_player_re_enters_until_the_level_ends() {
     assert_eq!(d.command(Command::ReEnter { player: a, draw }), Err(TournamentError::StillPlaying));
     d.bust(1, a, &[b]);
     assert_eq!(d.t.live_entry(b), None);
+    assert_eq!(d.t.seat_of(b), None);
+    assert_eq!(d.t.seat_of(a).map(|s| s.table), Some(1));
     let draw = d.draw();
     let out = d.command(Command::ReEnter { player: b, draw }).unwrap();
     assert!(matches!(out.as_slice(), [Output::Seat { entry: 4, chips: 1_000, .. }]));

@@ -699,6 +699,11 @@ impl Tournament {
         self.entries.iter().rev().find(|e| e.player == player && e.state != EntryState::Withdrawn)
     }
 
+    /// Where a player sits now.
+    pub fn seat_of(&self, player: Uuid) -> Option<Spot> {
+        self.live_entry(player).and_then(|e| self.floor.spot_of(e.no))
+    }
+
     /// The entry a player is playing now.
     pub fn live_entry(&self, player: Uuid) -> Option<&Entry> {
         self.entries.iter().find(|e| e.player == player && e.state == EntryState::Playing)
