@@ -6,8 +6,8 @@
 //!   differing by at most one; each table's occupied seats are drawn at random and the
 //!   shuffled entries fill them (TDA: random seating). Tables are numbered 1, 2, ...
 //! - **Late entries and re-entries** sit at the table with the fewest players (lowest number
-//!   on a tie), in a random empty seat; when every table is full a new table opens (the
-//!   lowest unused number) and balancing fills it.
+//!   on a tie), in a random empty seat; when every table is full a new table opens (the next
+//!   number never used: a closed table's number is never reused) and balancing fills it.
 //! - **When**: moves are worked out after every hand, for the tables that are between hands
 //!   (a table in a hand is never touched; it is looked at again when its hand ends). A player
 //!   moved to a table that is in a hand waits for its next one.
@@ -112,12 +112,14 @@ pub struct Rebalance {
 pub struct Floor {
     seats_per_table: u8,
     tables: BTreeMap<TableNo, Table>,
+    /// tables ever opened: a new table takes the next number, never a closed table's
+    opened: TableNo,
 }
 
 impl Floor {
     /// No tables yet.
     pub fn new(seats_per_table: u8) -> Floor {
-        Floor { seats_per_table: seats_per_table.max(2), tables: BTreeMap::new() }
+        Floor { seats_per_table: seats_per_table.max(2), tables: BTreeMap::new(), opened: 0 }
     }
 
     /// The open tables.
@@ -165,6 +167,7 @@ impl Floor {
             seats.truncate(size.min(spt));
             seats.sort_unstable();
             self.tables.insert(t as TableNo + 1, Table::default());
+            self.opened = t as TableNo + 1;
             spots.extend(seats.into_iter().map(|seat| Spot { table: t as TableNo + 1, seat }));
         }
         let mut order = entries.to_vec();
@@ -192,9 +195,9 @@ impl Floor {
         let table = match open {
             Some(n) => n,
             None => {
-                let n = (1..).find(|n| !self.tables.contains_key(n)).unwrap_or(1);
-                self.tables.insert(n, Table::default());
-                n
+                self.opened += 1;
+                self.tables.insert(self.opened, Table::default());
+                self.opened
             }
         };
         let t = self.tables.entry(table).or_default();
@@ -313,6 +316,7 @@ mod tests {
     /// 1..=n taken.
     fn floor_of(spt: u8, sizes: &[usize]) -> Floor {
         let mut f = Floor::new(spt);
+        f.opened = sizes.len() as TableNo;
         for (i, &n) in sizes.iter().enumerate() {
             let table = i as TableNo + 1;
             let seats = (1..=n as u8).map(|s| (s, table * 100 + u32::from(s))).collect();
@@ -414,6 +418,10 @@ mod tests {
         assert_eq!(spot, Spot { table: 2, seat: 2 });
         let spot = f.seat_new(8, &mut drawer(1));
         assert_eq!(spot.table, 3);
+        // A closed table's number is not reused.
+        f.tables.remove(&3);
+        f.tables.get_mut(&2).unwrap().seats.insert(1, 9);
+        assert_eq!(f.seat_new(10, &mut drawer(1)).table, 4);
     }
 
     /// Every entry sits exactly once, no table is over size, seats are in range.

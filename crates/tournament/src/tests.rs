@@ -871,3 +871,30 @@ fn the_lobby_sees_the_time_to_the_next_level() {
     d.tick(605_000);
     assert_eq!(d.t.next_level_at(), Some(1_205_000));
 }
+
+#[test]
+fn late_entries_open_a_table_and_the_final_table_waits_for_registration_to_close() {
+    let mut r = request(Kind::Scheduled, 2, 2);
+    r.max_entrants = 20;
+    r.late_registration_until_level = Some(1);
+    let mut d = Driver::new(r.validate().unwrap());
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    let out = d.tick(60_000);
+    assert!(!out.iter().any(|o| matches!(o, Output::FinalTable { .. })), "final table while entries may come");
+    // Table 1 is full: the third entry opens table 2, the fourth joins it.
+    let out = d.register(3).unwrap();
+    assert!(matches!(out.as_slice(), [Output::Seat { at, .. }] if at.table == 2));
+    let out = d.register(4).unwrap();
+    assert!(matches!(out.as_slice(), [Output::Seat { at, .. }] if at.table == 2));
+    let out = d.tick(60_000 + 600_000);
+    assert!(out.iter().any(|o| matches!(o, Output::RegistrationClosed { entries: 4, .. })));
+    assert!(!out.iter().any(|o| matches!(o, Output::FinalTable { .. })));
+    // One bust at each table: 2 left, one table.
+    let s = d.seated(1);
+    d.bust(1, s[0], &[s[1]]);
+    let s = d.seated(2);
+    let out = d.bust(2, s[0], &[s[1]]);
+    assert_eq!(count(&out, |o| matches!(o, Output::FinalTable { .. })), 1, "{out:?}");
+    assert_eq!(count(&d.log, |o| matches!(o, Output::FinalTable { .. })), 1);
+}

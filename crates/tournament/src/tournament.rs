@@ -937,7 +937,6 @@ impl Tournament {
             out.push(Output::Seat { player: self.player_of(entry), entry, at, chips });
         }
         out.push(Output::Level { level: 1 });
-        self.check_final_table(out);
         self.maybe_close(out);
     }
 
@@ -970,6 +969,7 @@ impl Tournament {
         self.closed = true;
         out.push(Output::RegistrationClosed { entries: self.entry_count(), pool: self.pool(), prizes: self.prizes() });
         self.place_groups(out);
+        self.check_final_table(out);
     }
 
     fn hand_started(&mut self, table: TableNo, out: &mut Vec<Output>) {
@@ -1049,8 +1049,9 @@ impl Tournament {
         self.check_end(out);
     }
 
+    /// One table left, and no late entry can open another.
     fn check_final_table(&mut self, out: &mut Vec<Output>) {
-        if !self.final_table && self.floor.tables().len() == 1 && self.live() > 1 {
+        if self.closed && !self.final_table && self.floor.tables().len() == 1 && self.live() > 1 {
             self.final_table = true;
             if let Some(&table) = self.floor.tables().keys().next() {
                 out.push(Output::FinalTable { table });
