@@ -112,6 +112,11 @@ mod tests {
         assert_eq!(default_payouts(4), [10_000]);
         assert_eq!(default_payouts(6), [6_500, 3_500]);
         assert_eq!(default_payouts(12), [5_000, 3_000, 2_000]);
+        // 1,000 entries: 150 paid, about 15% to the winner; 150th gets the floor of 10 points (one
+        // entry) plus 8500 / 150 / H(150) = 10.1 points of the curve: two entries back.
+        let big = default_payouts(1_000);
+        assert!((1_500..1_600).contains(&big[0]), "{}", big[0]);
+        assert_eq!(big.last(), Some(&20));
     }
 
     #[test]
