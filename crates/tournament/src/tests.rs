@@ -898,3 +898,12 @@ fn late_entries_open_a_table_and_the_final_table_waits_for_registration_to_close
     assert_eq!(count(&out, |o| matches!(o, Output::FinalTable { .. })), 1, "{out:?}");
     assert_eq!(count(&d.log, |o| matches!(o, Output::FinalTable { .. })), 1);
 }
+
+/// A seed whose hand-for-hand round burst the bubble at its first table while the second had
+/// still to deal: the round is played out and its eliminations placed together.
+#[test]
+fn a_round_that_bursts_the_bubble_is_played_out() {
+    let d = play(52, 4, 15_141_003_269_071_752_509, false).unwrap();
+    check_end(&d).unwrap();
+    assert!(d.t.hand_for_hand_rounds() >= 1);
+}
