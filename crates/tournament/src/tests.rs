@@ -906,4 +906,11 @@ fn a_round_that_bursts_the_bubble_is_played_out() {
     let d = play(52, 4, 15_141_003_269_071_752_509, false).unwrap();
     check_end(&d).unwrap();
     assert!(d.t.hand_for_hand_rounds() >= 1);
+    // The last round eliminated several players (9 left, 8 paid): all placed at its end.
+    let off = d.log.iter().position(|o| *o == Output::HandForHand { on: false }).unwrap();
+    let begun = d.log[..off].iter().rposition(|o| matches!(o, Output::NextRound { .. })).unwrap();
+    let eliminated = count(&d.log[begun..off], |o| matches!(o, Output::Eliminated { .. }));
+    assert!(eliminated >= 2, "{eliminated}");
+    let placed = d.log[off..].iter().take_while(|o| matches!(o, Output::HandForHand { .. } | Output::Placed(_)));
+    assert_eq!(placed.filter(|o| matches!(o, Output::Placed(_))).count(), eliminated);
 }
