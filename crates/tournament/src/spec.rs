@@ -1,0 +1,615 @@
+//! The create request (`POST /api/admin/tournaments`) and its validation into a
+//! [`TournamentSpec`].
+//!
+//! Field names are the ones issue 14 fixes (other tools send them): `name`, `variant`, `kind`,
+//! `start_at`, `min_entrants`, `max_entrants`, `seats_per_table`, `entry_fee`, `house_fee`,
+//! `starting_chips`, `levels` (`ante`, `bring_in`, `small_bet`, `big_bet`, `minutes` or
+//! `hands`), `payouts`. Added here: `late_registration_until_level`, `reentry_until_level`,
+//! `invite_code` (private when set) and `rotation_hands`. Unknown fields are refused, so a
+//! misspelt optional field is an error instead of a silent default.
+//!
+//! Every refusal is a [`SpecError`] naming the field (`levels[2].bring_in`, `payouts`), which
+//! the server answers as a 400.
+//!
+//! Decisions:
+//! - Money (`entry_fee`, `house_fee`, prizes) is in cents; tournament chips are another unit.
+//! - `start_at` is milliseconds since the Unix epoch, like every time in the table core.
+//! - `payouts` are percents with at most two decimals (`27.5`): a 1,000-player field pays 150
+//!   places, which whole percents cannot express. They are turned into basis points (1/100 of
+//!   a percent, total 10,000) at once; no float is kept or used for money.
+//! - A sit-and-go starts when `max_entrants` have registered; `min_entrants` must not exceed
+//!   it. A scheduled tournament starts at `start_at` with at least `min_entrants`.
+//! - An explicit payout table may not pay more places than the fewest entries the tournament
+//!   can start with (`min_entrants`, or `max_entrants` for a sit-and-go), so it never has to
+//!   be cut or renormalised at the start.
+//! - Every level says how long it lasts (`minutes` or `hands`, exactly one); the last level's
+//!   length is never reached (it is played to the end).
+
+use serde::{Deserialize, Serialize};
+use stud_engine::{Chips, TableConfig, Variant};
+use thiserror::Error;
+
+/// Money: play-money cents (the ledger's unit). Tournament chips are [`Chips`].
+pub type Cents = u64;
+
+/// Milliseconds since the Unix epoch.
+pub type Millis = u64;
+
+/// Basis points of the prize pool (1/100 of a percent; a whole payout table is 10,000).
+pub type BasisPoints = u32;
+
+/// A whole payout table in basis points.
+pub const WHOLE: BasisPoints = 10_000;
+
+/// The most entrants a tournament may take.
+pub const MAX_ENTRANTS: u32 = 10_000;
+
+/// The most entries (first entries and re-entries) a tournament sells: with the limits below,
+/// every sum of fees and chips stays far inside `u64` and every stack inside the engine's
+/// `MAX_CHIPS` (2^48).
+pub const MAX_ENTRIES: u32 = 100_000;
+
+/// The largest entry or house fee, in cents.
+pub const MAX_FEE: Cents = 1_000_000_000;
+
+/// The largest starting stack.
+pub const MAX_STARTING_CHIPS: Chips = 1_000_000_000;
+
+/// The most seats at a stud table.
+pub const MAX_SEATS: u8 = 8;
+
+/// The game named by `variant`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameChoice {
+    /// Seven Card Stud High
+    Stud,
+    /// Stud Hi/Lo eight or better
+    Stud8,
+    /// Razz
+    Razz,
+    /// the mixed rotation (see [`Games`])
+    Rotation,
+}
+
+/// `sit_and_go` or `scheduled`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// starts as soon as `max_entrants` have registered
+    SitAndGo,
+    /// starts at `start_at` if `min_entrants` have registered (else it is cancelled)
+    Scheduled,
+}
+
+/// One level of the structure as the request gives it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelRequest {
+    /// posted by every player dealt in
+    pub ante: Chips,
+    /// the forced opening bet on 3rd street
+    pub bring_in: Chips,
+    /// 3rd and 4th street bets
+    pub small_bet: Chips,
+    /// 5th to 7th street bets
+    pub big_bet: Chips,
+    /// the level lasts this many minutes ...
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    /// ... or this many hands (see [`crate::Tournament`] for how hands are counted)
+    #[serde(default)]
+    pub hands: Option<u32>,
+}
+
+/// The body of `POST /api/admin/tournaments`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTournament {
+    /// display name
+    pub name: String,
+    /// `stud`, `stud8`, `razz` or `rotation`
+    pub variant: GameChoice,
+    /// `sit_and_go` or `scheduled`
+    pub kind: Kind,
+    /// scheduled only: ms since the Unix epoch
+    #[serde(default)]
+    pub start_at: Option<Millis>,
+    /// fewest entrants to start (scheduled)
+    pub min_entrants: u32,
+    /// most entrants (a sit-and-go starts when this many registered)
+    pub max_entrants: u32,
+    /// 2..=8
+    pub seats_per_table: u8,
+    /// cents into the prize pool per entry
+    pub entry_fee: Cents,
+    /// cents to the house per entry
+    pub house_fee: Cents,
+    /// the stack each entry gets
+    pub starting_chips: Chips,
+    /// the structure, in order
+    pub levels: Vec<LevelRequest>,
+    /// percents by place (at most two decimals, adding to 100); default by field size
+    #[serde(default)]
+    pub payouts: Option<Vec<f64>>,
+    /// scheduled: registration stays open to the end of this level (1 = the first)
+    #[serde(default)]
+    pub late_registration_until_level: Option<u32>,
+    /// a busted player may buy a new entry until the end of this level
+    #[serde(default)]
+    pub reentry_until_level: Option<u32>,
+    /// private: registering needs this code
+    #[serde(default)]
+    pub invite_code: Option<String>,
+    /// rotation only: change the game every this many hands at each table (default: per level)
+    #[serde(default)]
+    pub rotation_hands: Option<u32>,
+}
+
+/// How long a level lasts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LevelLength {
+    /// wall-clock minutes from the level's start
+    Minutes(u32),
+    /// hands (see [`crate::Tournament`])
+    Hands(u32),
+}
+
+/// A validated level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Level {
+    /// ante
+    pub ante: Chips,
+    /// bring-in
+    pub bring_in: Chips,
+    /// small bet
+    pub small_bet: Chips,
+    /// big bet
+    pub big_bet: Chips,
+    /// length
+    pub length: LevelLength,
+}
+
+impl Level {
+    /// The table configuration for a hand of `variant` at this level (engine defaults for
+    /// the variant: three raises, open pair on 4th street except in razz).
+    pub fn config(&self, variant: Variant) -> TableConfig {
+        TableConfig::new(variant, self.ante, self.bring_in, self.small_bet, self.big_bet)
+    }
+}
+
+/// The order of the mixed rotation: stud's part of H.O.R.S.E. (Razz, Stud, Stud Hi/Lo), the
+/// order the issue names and H.O.R.S.E. sites use.
+pub const ROTATION: [Variant; 3] = [Variant::Razz, Variant::Stud, Variant::Stud8];
+
+/// The game or games played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Games {
+    /// one game throughout
+    Fixed(Variant),
+    /// [`ROTATION`], changing with every level (the tournament default: a whole level of each
+    /// game, so stakes and game change together and every table plays the same game)
+    PerLevel,
+    /// [`ROTATION`], changing every this many hands at each table (an orbit is 8)
+    PerHands(u32),
+}
+
+impl Games {
+    /// The game of a table's next hand: `level` is 0-based, `table_hands` the hands that table
+    /// has dealt so far.
+    pub fn variant(&self, level: usize, table_hands: u64) -> Variant {
+        let pick = |i: u64| ROTATION.get((i % ROTATION.len() as u64) as usize).copied().unwrap_or(Variant::Stud);
+        match *self {
+            Games::Fixed(v) => v,
+            Games::PerLevel => pick(level as u64),
+            Games::PerHands(n) => pick(table_hands / u64::from(n.max(1))),
+        }
+    }
+}
+
+/// A tournament's validated settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentSpec {
+    /// display name
+    pub name: String,
+    /// the game(s)
+    pub games: Games,
+    /// how it starts
+    pub kind: Kind,
+    /// scheduled start
+    pub start_at: Option<Millis>,
+    /// fewest entrants to start
+    pub min_entrants: u32,
+    /// most entrants
+    pub max_entrants: u32,
+    /// seats used at each table
+    pub seats_per_table: u8,
+    /// cents to the prize pool per entry
+    pub entry_fee: Cents,
+    /// cents to the house per entry
+    pub house_fee: Cents,
+    /// the stack per entry
+    pub starting_chips: Chips,
+    /// the structure (at least one)
+    pub levels: Vec<Level>,
+    /// basis points by place (adding to [`WHOLE`]); `None`: [`crate::default_payouts`]
+    pub payouts: Option<Vec<BasisPoints>>,
+    /// 1-based level to the end of which registration stays open after the start
+    pub late_registration_until_level: Option<u32>,
+    /// 1-based level to the end of which a busted player may re-enter
+    pub reentry_until_level: Option<u32>,
+    /// private tournaments' code
+    pub invite_code: Option<String>,
+}
+
+impl TournamentSpec {
+    /// What a registration costs: entry fee plus house fee.
+    pub fn buy_in(&self) -> Cents {
+        self.entry_fee + self.house_fee
+    }
+}
+
+/// A refused create request: the field at fault and why.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{field}: {message}")]
+pub struct SpecError {
+    /// the field, as the request names it (`levels[0].bring_in`)
+    pub field: String,
+    /// what is wrong
+    pub message: String,
+}
+
+fn fail<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, SpecError> {
+    Err(SpecError { field: field.into(), message: message.into() })
+}
+
+impl CreateTournament {
+    /// Checks the request and builds the spec.
+    ///
+    /// # Errors
+    /// The first problem found, naming its field.
+    pub fn validate(&self) -> Result<TournamentSpec, SpecError> {
+        let name = self.name.trim();
+        if name.is_empty() || name.chars().count() > 64 {
+            return fail("name", "must be 1 to 64 characters");
+        }
+        match (self.kind, self.start_at) {
+            (Kind::Scheduled, None) => return fail("start_at", "a scheduled tournament needs a start time"),
+            (Kind::SitAndGo, Some(_)) => {
+                return fail("start_at", "a sit-and-go starts when it is full; it has no start time");
+            }
+            _ => {}
+        }
+        if self.min_entrants < 2 {
+            return fail("min_entrants", "must be at least 2");
+        }
+        if self.max_entrants < self.min_entrants {
+            return fail("max_entrants", "must not be below min_entrants");
+        }
+        if self.max_entrants > MAX_ENTRANTS {
+            return fail("max_entrants", format!("must not exceed {MAX_ENTRANTS}"));
+        }
+        if self.kind == Kind::SitAndGo && self.max_entrants > 64 {
+            return fail("max_entrants", "a sit-and-go takes 2 to 64 players");
+        }
+        if !(2..=MAX_SEATS).contains(&self.seats_per_table) {
+            return fail("seats_per_table", format!("must be 2 to {MAX_SEATS}"));
+        }
+        if self.entry_fee > MAX_FEE {
+            return fail("entry_fee", format!("must not exceed {MAX_FEE} cents"));
+        }
+        if self.house_fee > MAX_FEE {
+            return fail("house_fee", format!("must not exceed {MAX_FEE} cents"));
+        }
+        if self.starting_chips == 0 || self.starting_chips > MAX_STARTING_CHIPS {
+            return fail("starting_chips", format!("must be 1 to {MAX_STARTING_CHIPS}"));
+        }
+        let levels = self.levels()?;
+        let games = match (self.variant, self.rotation_hands) {
+            (GameChoice::Rotation, None) => Games::PerLevel,
+            (GameChoice::Rotation, Some(0)) => return fail("rotation_hands", "must be at least 1"),
+            (GameChoice::Rotation, Some(n)) => Games::PerHands(n),
+            (_, Some(_)) => return fail("rotation_hands", "only a rotation changes games"),
+            (GameChoice::Stud, None) => Games::Fixed(Variant::Stud),
+            (GameChoice::Stud8, None) => Games::Fixed(Variant::Stud8),
+            (GameChoice::Razz, None) => Games::Fixed(Variant::Razz),
+        };
+        let within = |field: &str, level: Option<u32>| match level {
+            // Below the last level: the last level never ends, so registration would never
+            // close (and the field, the places and the bubble would never be known).
+            Some(l) if l == 0 || l as usize >= levels.len() => {
+                fail(field, format!("must name a level from 1 to {} (before the last)", levels.len() - 1))
+            }
+            _ => Ok(level),
+        };
+        let late = within("late_registration_until_level", self.late_registration_until_level)?;
+        if late.is_some() && self.kind == Kind::SitAndGo {
+            return fail("late_registration_until_level", "a sit-and-go starts full; it has no late registration");
+        }
+        let reentry = within("reentry_until_level", self.reentry_until_level)?;
+        if let Some(code) = &self.invite_code
+            && (!(4..=64).contains(&code.len())
+                || !code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        {
+            return fail("invite_code", "must be 4 to 64 letters, digits, '-' or '_'");
+        }
+        let fewest = match self.kind {
+            Kind::SitAndGo => self.max_entrants,
+            Kind::Scheduled => self.min_entrants,
+        };
+        let payouts = match &self.payouts {
+            None => None,
+            Some(percents) => Some(payout_points(percents, fewest)?),
+        };
+        Ok(TournamentSpec {
+            name: name.to_owned(),
+            games,
+            kind: self.kind,
+            start_at: self.start_at,
+            min_entrants: self.min_entrants,
+            max_entrants: self.max_entrants,
+            seats_per_table: self.seats_per_table,
+            entry_fee: self.entry_fee,
+            house_fee: self.house_fee,
+            starting_chips: self.starting_chips,
+            levels,
+            payouts,
+            late_registration_until_level: late,
+            reentry_until_level: reentry,
+            invite_code: self.invite_code.clone(),
+        })
+    }
+
+    fn levels(&self) -> Result<Vec<Level>, SpecError> {
+        if self.levels.is_empty() {
+            return fail("levels", "at least one level is needed");
+        }
+        let mut out = Vec::with_capacity(self.levels.len());
+        for (i, l) in self.levels.iter().enumerate() {
+            let field = |name: &str| format!("levels[{i}].{name}");
+            if l.bring_in == 0 {
+                return fail(field("bring_in"), "must be greater than 0");
+            }
+            if l.bring_in > l.small_bet {
+                return fail(field("bring_in"), format!("{} is above the small bet ({})", l.bring_in, l.small_bet));
+            }
+            if l.small_bet > l.big_bet {
+                return fail(field("small_bet"), format!("{} is above the big bet ({})", l.small_bet, l.big_bet));
+            }
+            if l.big_bet > MAX_STARTING_CHIPS {
+                return fail(field("big_bet"), format!("must not exceed {MAX_STARTING_CHIPS}"));
+            }
+            if l.ante > MAX_STARTING_CHIPS {
+                return fail(field("ante"), format!("must not exceed {MAX_STARTING_CHIPS}"));
+            }
+            let length = match (l.minutes, l.hands) {
+                (Some(0), _) => return fail(field("minutes"), "must be at least 1"),
+                (_, Some(0)) => return fail(field("hands"), "must be at least 1"),
+                (Some(m), None) => LevelLength::Minutes(m),
+                (None, Some(h)) => LevelLength::Hands(h),
+                (Some(_), Some(_)) => return fail(field("minutes"), "give minutes or hands, not both"),
+                (None, None) => return fail(field("minutes"), "give the level's length in minutes or hands"),
+            };
+            let level =
+                Level { ante: l.ante, bring_in: l.bring_in, small_bet: l.small_bet, big_bet: l.big_bet, length };
+            // The engine's own check for each game the level may be played in.
+            if let Err(e) = level.config(Variant::Stud).validate() {
+                return fail(format!("levels[{i}]"), e.to_string());
+            }
+            out.push(level);
+        }
+        Ok(out)
+    }
+}
+
+/// Percents (at most two decimals, adding to 100, non-increasing, at most `fewest` places)
+/// to basis points.
+fn payout_points(percents: &[f64], fewest: u32) -> Result<Vec<BasisPoints>, SpecError> {
+    if percents.is_empty() {
+        return fail("payouts", "at least one place must be paid");
+    }
+    if percents.len() > fewest as usize {
+        return fail(
+            "payouts",
+            format!("{} paid places but the tournament may start with {fewest} entrants", percents.len()),
+        );
+    }
+    let mut points = Vec::with_capacity(percents.len());
+    for (i, &p) in percents.iter().enumerate() {
+        let scaled = p * 100.0;
+        let rounded = scaled.round();
+        if !p.is_finite() || p <= 0.0 || p > 100.0 || (scaled - rounded).abs() > 1e-6 {
+            return fail(format!("payouts[{i}]"), "must be a percent above 0 with at most two decimals");
+        }
+        // In 1..=10_000 by the checks above.
+        let bp = rounded as BasisPoints;
+        if let Some(&above) = points.last()
+            && bp > above
+        {
+            return fail(format!("payouts[{i}]"), "pays more than the place above it");
+        }
+        points.push(bp);
+    }
+    let total: u64 = points.iter().map(|&p| u64::from(p)).sum();
+    if total != u64::from(WHOLE) {
+        return fail("payouts", format!("add up to {}.{:02}, not 100", total / 100, total % 100));
+    }
+    Ok(points)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request() -> CreateTournament {
+        serde_json::from_value(serde_json::json!({
+            "name": "Sunday Stud",
+            "variant": "stud",
+            "kind": "scheduled",
+            "start_at": 1_000_000,
+            "min_entrants": 4,
+            "max_entrants": 24,
+            "seats_per_table": 8,
+            "entry_fee": 1000,
+            "house_fee": 100,
+            "starting_chips": 1500,
+            "levels": [
+                {"ante": 5, "bring_in": 10, "small_bet": 20, "big_bet": 40, "minutes": 10},
+                {"ante": 10, "bring_in": 15, "small_bet": 30, "big_bet": 60, "hands": 12}
+            ]
+        }))
+        .unwrap()
+    }
+
+    fn field_of(req: &CreateTournament) -> String {
+        req.validate().unwrap_err().field
+    }
+
+    #[test]
+    fn a_good_request_validates() {
+        let spec = request().validate().unwrap();
+        assert_eq!(spec.games, Games::Fixed(Variant::Stud));
+        assert_eq!(spec.levels[0].length, LevelLength::Minutes(10));
+        assert_eq!(spec.levels[1].length, LevelLength::Hands(12));
+        assert_eq!(spec.payouts, None);
+        assert_eq!(spec.buy_in(), 1100);
+    }
+
+    #[test]
+    fn bad_structures_name_their_field() {
+        let mut r = request();
+        r.levels.clear();
+        assert_eq!(field_of(&r), "levels");
+
+        let mut r = request();
+        r.levels[1].bring_in = 31;
+        let e = r.validate().unwrap_err();
+        assert_eq!(e.field, "levels[1].bring_in");
+        assert!(e.message.contains("above the small bet"), "{e}");
+
+        let mut r = request();
+        r.levels[0].small_bet = 50;
+        assert_eq!(field_of(&r), "levels[0].small_bet");
+
+        let mut r = request();
+        r.levels[0].bring_in = 0;
+        assert_eq!(field_of(&r), "levels[0].bring_in");
+
+        let mut r = request();
+        r.levels[0].minutes = None;
+        assert_eq!(field_of(&r), "levels[0].minutes");
+        r.levels[0].minutes = Some(3);
+        r.levels[0].hands = Some(3);
+        assert_eq!(field_of(&r), "levels[0].minutes");
+        r.levels[0].minutes = None;
+        r.levels[0].hands = Some(0);
+        assert_eq!(field_of(&r), "levels[0].hands");
+
+        let mut r = request();
+        r.payouts = Some(vec![50.0, 30.0, 15.0]);
+        let e = r.validate().unwrap_err();
+        assert_eq!(e.field, "payouts");
+        assert!(e.message.contains("95.00"), "{e}");
+
+        let mut r = request();
+        r.payouts = Some(vec![40.0, 20.0, 15.0, 15.0, 10.0]);
+        let e = r.validate().unwrap_err();
+        assert_eq!(e.field, "payouts");
+        assert!(e.message.contains("5 paid places"), "{e}");
+
+        let mut r = request();
+        r.payouts = Some(vec![30.0, 70.0]);
+        assert_eq!(field_of(&r), "payouts[1]");
+        r.payouts = Some(vec![33.333, 33.333, 33.334]);
+        assert_eq!(field_of(&r), "payouts[0]");
+        r.payouts = Some(vec![100.0, 0.0]);
+        assert_eq!(field_of(&r), "payouts[1]");
+        r.payouts = Some(vec![]);
+        assert_eq!(field_of(&r), "payouts");
+    }
+
+    #[test]
+    fn other_fields_are_checked() {
+        type Change = Box<dyn Fn(&mut CreateTournament)>;
+        let cases: Vec<(&str, Change)> = vec![
+            ("name", Box::new(|r| r.name = "   ".into())),
+            ("start_at", Box::new(|r| r.start_at = None)),
+            ("start_at", Box::new(|r| r.kind = Kind::SitAndGo)),
+            ("min_entrants", Box::new(|r| r.min_entrants = 1)),
+            ("max_entrants", Box::new(|r| r.max_entrants = 3)),
+            ("max_entrants", Box::new(|r| r.max_entrants = MAX_ENTRANTS + 1)),
+            ("seats_per_table", Box::new(|r| r.seats_per_table = 9)),
+            ("seats_per_table", Box::new(|r| r.seats_per_table = 1)),
+            ("entry_fee", Box::new(|r| r.entry_fee = MAX_FEE + 1)),
+            ("house_fee", Box::new(|r| r.house_fee = MAX_FEE + 1)),
+            ("starting_chips", Box::new(|r| r.starting_chips = 0)),
+            ("late_registration_until_level", Box::new(|r| r.late_registration_until_level = Some(3))),
+            ("late_registration_until_level", Box::new(|r| r.late_registration_until_level = Some(0))),
+            ("reentry_until_level", Box::new(|r| r.reentry_until_level = Some(2))),
+            ("invite_code", Box::new(|r| r.invite_code = Some("a b c d".into()))),
+            ("rotation_hands", Box::new(|r| r.rotation_hands = Some(8))),
+        ];
+        for (field, change) in cases {
+            let mut r = request();
+            change(&mut r);
+            assert_eq!(field_of(&r), field);
+        }
+        // A sit-and-go: no start time, no late registration, at most 64 players.
+        let mut r = request();
+        r.kind = Kind::SitAndGo;
+        r.start_at = None;
+        r.min_entrants = 6;
+        r.max_entrants = 6;
+        assert!(r.validate().is_ok());
+        r.late_registration_until_level = Some(1);
+        assert_eq!(field_of(&r), "late_registration_until_level");
+        r.late_registration_until_level = None;
+        r.max_entrants = 65;
+        assert_eq!(field_of(&r), "max_entrants");
+    }
+
+    #[test]
+    fn payouts_become_basis_points() {
+        let mut r = request();
+        r.payouts = Some(vec![50.0, 27.5, 22.5]);
+        assert_eq!(r.validate().unwrap().payouts, Some(vec![5000, 2750, 2250]));
+        // A sit-and-go is checked against the field it starts with.
+        r.kind = Kind::SitAndGo;
+        r.start_at = None;
+        r.min_entrants = 2;
+        r.max_entrants = 3;
+        assert!(r.validate().is_ok());
+        r.max_entrants = 2;
+        assert_eq!(field_of(&r), "payouts");
+    }
+
+    #[test]
+    fn rotation_is_per_level_unless_hands_are_given() {
+        let mut r = request();
+        r.variant = GameChoice::Rotation;
+        let spec = r.validate().unwrap();
+        assert_eq!(spec.games, Games::PerLevel);
+        let per_level: Vec<Variant> = (0..4).map(|l| spec.games.variant(l, 99)).collect();
+        assert_eq!(per_level, [Variant::Razz, Variant::Stud, Variant::Stud8, Variant::Razz]);
+        r.rotation_hands = Some(8);
+        let games = r.validate().unwrap().games;
+        assert_eq!(games, Games::PerHands(8));
+        let by_hand: Vec<Variant> = [0, 7, 8, 15, 16, 23, 24].iter().map(|&h| games.variant(3, h)).collect();
+        use Variant::{Razz, Stud, Stud8};
+        assert_eq!(by_hand, [Razz, Razz, Stud, Stud, Stud8, Stud8, Razz]);
+        r.rotation_hands = Some(0);
+        assert_eq!(field_of(&r), "rotation_hands");
+    }
+
+    #[test]
+    fn unknown_and_misspelt_fields_are_refused() {
+        let mut v = serde_json::to_value(request()).unwrap();
+        v["payout"] = serde_json::json!([100]);
+        assert!(serde_json::from_value::<CreateTournament>(v).is_err());
+        let mut v = serde_json::to_value(request()).unwrap();
+        v["variant"] = serde_json::json!("holdem");
+        assert!(serde_json::from_value::<CreateTournament>(v).is_err());
+    }
+}

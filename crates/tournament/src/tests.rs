@@ -1,0 +1,916 @@
+//! The tournament without a server: a driver plays it the way the server will (handle, journal,
+//! apply, the clock, tables reporting hands), keeping the accounts a ledger would.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proptest::prelude::*;
+use stud_engine::{Chips, Variant};
+use uuid::Uuid;
+
+use crate::{
+    Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, LevelRequest, Millis, Output,
+    Spot, Status, TableNo, Tournament, TournamentError, TournamentSpec,
+};
+
+fn level(bring_in: u64, minutes: Option<u32>, hands: Option<u32>) -> LevelRequest {
+    LevelRequest { ante: bring_in / 2, bring_in, small_bet: bring_in * 2, big_bet: bring_in * 4, minutes, hands }
+}
+
+fn request(kind: Kind, players: u32, seats: u8) -> CreateTournament {
+    CreateTournament {
+        name: "t".into(),
+        variant: GameChoice::Stud,
+        kind,
+        start_at: (kind == Kind::Scheduled).then_some(60_000),
+        min_entrants: players,
+        max_entrants: players,
+        seats_per_table: seats,
+        entry_fee: 1_000,
+        house_fee: 100,
+        starting_chips: 1_000,
+        levels: vec![level(10, Some(10), None), level(20, Some(10), None), level(40, Some(10), None)],
+        payouts: None,
+        late_registration_until_level: None,
+        reentry_until_level: None,
+        invite_code: None,
+        rotation_hands: None,
+    }
+}
+
+fn sng(players: u32, seats: u8) -> TournamentSpec {
+    request(Kind::SitAndGo, players, seats).validate().unwrap()
+}
+
+fn player(n: u32) -> Uuid {
+    Uuid::from_u128(1_000 + u128::from(n))
+}
+
+/// Plays a tournament as the server will, keeping the journal and the accounts.
+struct Driver {
+    t: Tournament,
+    journal: Vec<(Millis, Input)>,
+    /// cents in each account (starting at 0; may go negative)
+    accounts: BTreeMap<Uuid, i64>,
+    draws: u64,
+    now: Millis,
+    /// every output, in order
+    log: Vec<Output>,
+    /// who sits where, kept only from the outputs (as the server will)
+    mirror: BTreeMap<EntryNo, Spot>,
+}
+
+impl Driver {
+    fn new(spec: TournamentSpec) -> Driver {
+        Driver {
+            t: Tournament::new(Uuid::from_u128(1), spec),
+            journal: Vec::new(),
+            accounts: BTreeMap::new(),
+            draws: 0,
+            now: 0,
+            log: Vec::new(),
+            mirror: BTreeMap::new(),
+        }
+    }
+
+    fn draw(&mut self) -> Draw {
+        self.draws += 1;
+        let mut bytes = [7u8; 32];
+        bytes[..8].copy_from_slice(&self.draws.to_le_bytes());
+        Draw(bytes)
+    }
+
+    fn apply(&mut self, input: Input) -> Vec<Output> {
+        self.journal.push((self.now, input.clone()));
+        let out = self.t.apply(self.now, &input);
+        for o in &out {
+            match o {
+                Output::Refund { player, amount } => *self.accounts.entry(*player).or_default() += *amount as i64,
+                Output::Placed(p) => *self.accounts.entry(p.player_id).or_default() += p.prize as i64,
+                Output::Seat { entry, at, .. } => {
+                    assert!(self.mirror.insert(*entry, *at).is_none(), "entry {entry} seated twice");
+                }
+                Output::Move { step, .. } => {
+                    assert_eq!(self.mirror.insert(step.entry, step.to), Some(step.from), "moved from elsewhere");
+                }
+                Output::Eliminated { entry, table, .. } => {
+                    assert_eq!(self.mirror.remove(entry).map(|s| s.table), Some(*table));
+                }
+                Output::TableClosed { table } => {
+                    assert!(self.mirror.values().all(|s| s.table != *table), "table {table} closed with players");
+                }
+                _ => {}
+            }
+        }
+        // Carrying out the outputs seats everyone where the core has them.
+        let seated: BTreeMap<EntryNo, Spot> = self
+            .t
+            .floor()
+            .tables()
+            .iter()
+            .flat_map(|(&table, t)| t.seats.iter().map(move |(&seat, &no)| (no, Spot { table, seat })))
+            .collect();
+        if self.t.status() == Status::Running {
+            assert_eq!(self.mirror, seated, "the outputs and the floor disagree");
+        }
+        self.log.extend(out.iter().cloned());
+        out
+    }
+
+    fn command(&mut self, cmd: Command) -> Result<Vec<Output>, TournamentError> {
+        let accepted = self.t.handle(cmd)?;
+        if let Some((player, cents)) = accepted.debit {
+            *self.accounts.entry(player).or_default() -= cents as i64;
+        }
+        Ok(self.apply(accepted.input))
+    }
+
+    fn register(&mut self, n: u32) -> Result<Vec<Output>, TournamentError> {
+        let draw = self.draw();
+        self.command(Command::Register { player: player(n), name: format!("p{n}"), invite_code: None, draw })
+    }
+
+    /// Runs the clock at `now` until it wants nothing.
+    fn tick(&mut self, now: Millis) -> Vec<Output> {
+        self.now = now;
+        let mut out = Vec::new();
+        while let Some(due) = self.t.due(now) {
+            let input = match due {
+                Due::Start => Input::Start { draw: self.draw() },
+                Due::Input(input) => input,
+            };
+            out.extend(self.apply(input));
+        }
+        out
+    }
+
+    fn start_hand(&mut self, table: TableNo) -> Result<Vec<Output>, TournamentError> {
+        self.command(Command::StartHand { table })
+    }
+
+    fn chips(&self, p: Uuid) -> Chips {
+        self.t.live_entry(p).map_or(0, |e| e.chips)
+    }
+
+    /// The players dealt into `table`'s hand.
+    fn dealt(&self, table: TableNo) -> Vec<Uuid> {
+        let hand = self.t.floor().tables()[&table].hand.clone().unwrap();
+        hand.iter().map(|(no, _)| self.t.entries()[*no as usize - 1].player).collect()
+    }
+
+    /// Ends `table`'s hand: `losers` give all their chips to `winner` (dealt players only).
+    fn finish(&mut self, table: TableNo, winner: Uuid, losers: &[Uuid]) -> Result<Vec<Output>, TournamentError> {
+        let mut stacks: BTreeMap<Uuid, Chips> = self.dealt(table).into_iter().map(|p| (p, self.chips(p))).collect();
+        let won: Chips = losers.iter().map(|p| stacks.get(p).copied().unwrap_or(0)).sum();
+        for p in losers {
+            stacks.insert(*p, 0);
+        }
+        *stacks.get_mut(&winner).unwrap() += won;
+        let draw = self.draw();
+        self.command(Command::HandFinished { table, stacks: stacks.into_iter().collect(), draw })
+    }
+
+    /// Plays one hand at `table` in which `losers` bust to `winner`.
+    fn bust(&mut self, table: TableNo, winner: Uuid, losers: &[Uuid]) -> Vec<Output> {
+        self.start_hand(table).unwrap();
+        self.finish(table, winner, losers).unwrap()
+    }
+
+    fn seated(&self, table: TableNo) -> Vec<Uuid> {
+        self.t.floor().tables()[&table].seats.values().map(|&no| self.t.entries()[no as usize - 1].player).collect()
+    }
+
+    /// Replays the journal into a fresh tournament: the same state.
+    fn replayed(&self) -> Tournament {
+        let mut fresh = Tournament::new(self.t.id(), self.t.spec().clone());
+        let mut log = Vec::new();
+        for (at, input) in &self.journal {
+            let text = serde_json::to_string(input).unwrap();
+            let input: Input = serde_json::from_str(&text).unwrap();
+            log.extend(fresh.apply(*at, &input));
+        }
+        assert_eq!(log, self.log, "replaying the journal gives other outputs");
+        fresh
+    }
+}
+
+fn count<F: Fn(&Output) -> bool>(out: &[Output], f: F) -> usize {
+    out.iter().filter(|o| f(o)).count()
+}
+
+#[test]
+fn a_sit_and_go_starts_when_full_for_2_6_and_8() {
+    for n in [2, 6, 8] {
+        let mut d = Driver::new(sng(n, 8));
+        for i in 1..n {
+            d.register(i).unwrap();
+            assert_eq!(d.t.due(0), None, "{n}: started with {i}");
+        }
+        d.register(n).unwrap();
+        let out = d.tick(0);
+        assert_eq!(d.t.status(), Status::Running);
+        assert_eq!(out.first(), Some(&Output::Started { entries: n, tables: vec![1] }));
+        assert_eq!(count(&out, |o| matches!(o, Output::Seat { chips: 1_000, .. })), n as usize);
+        assert!(out.contains(&Output::FinalTable { table: 1 }));
+        assert!(out.iter().any(|o| matches!(o, Output::RegistrationClosed { entries, pool, .. }
+            if *entries == n && *pool == 1_000 * u64::from(n))));
+        assert_eq!(d.register(n + 1), Err(TournamentError::RegistrationClosed));
+        // Everyone paid entry + house fee.
+        assert!(d.accounts.values().all(|&c| c == -1_100));
+    }
+}
+
+#[test]
+fn a_sit_and_go_of_18_seats_three_tables_of_six() {
+    let mut d = Driver::new(sng(18, 8));
+    for i in 1..=18 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let sizes: Vec<usize> = d.t.floor().tables().values().map(|t| t.count()).collect();
+    assert_eq!(sizes, [6, 6, 6]);
+    assert_eq!(d.t.prizes(), [9_000, 5_400, 3_600]);
+}
+
+#[test]
+fn unregistering_refunds_and_a_full_tournament_says_so() {
+    let mut d = Driver::new(request(Kind::Scheduled, 3, 8).validate().unwrap());
+    d.register(1).unwrap();
+    assert_eq!(d.register(1), Err(TournamentError::AlreadyRegistered));
+    d.register(2).unwrap();
+    d.register(3).unwrap();
+    assert_eq!(d.register(4), Err(TournamentError::Full));
+    assert_eq!(d.accounts.get(&player(4)), None, "a refused registration charges nothing");
+    let out = d.command(Command::Unregister { player: player(2) }).unwrap();
+    assert_eq!(out, [Output::Refund { player: player(2), amount: 1_100 }]);
+    assert_eq!(d.accounts[&player(2)], 0);
+    assert_eq!(d.command(Command::Unregister { player: player(2) }), Err(TournamentError::NotRegistered));
+    // The freed place can be taken again.
+    d.register(4).unwrap();
+    assert_eq!(d.t.due(59_999), None);
+    d.tick(60_000);
+    assert_eq!(d.t.status(), Status::Running);
+    assert_eq!(d.t.entry_count(), 3);
+    assert_eq!(d.command(Command::Unregister { player: player(1) }), Err(TournamentError::Started));
+}
+
+#[test]
+fn a_scheduled_tournament_without_enough_entrants_is_cancelled_and_refunded() {
+    let mut d = Driver::new(request(Kind::Scheduled, 4, 8).validate().unwrap());
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    let out = d.tick(60_000);
+    assert_eq!(d.t.status(), Status::Cancelled);
+    assert_eq!(count(&out, |o| matches!(o, Output::Refund { amount: 1_100, .. })), 3);
+    assert!(out.contains(&Output::Cancelled));
+    assert!(d.accounts.values().all(|&c| c == 0));
+    assert_eq!(d.register(9), Err(TournamentError::RegistrationClosed));
+}
+
+#[test]
+fn an_operator_cancels_before_the_start_only() {
+    let mut d = Driver::new(sng(2, 8));
+    d.register(1).unwrap();
+    d.command(Command::Cancel).unwrap();
+    assert_eq!(d.accounts[&player(1)], 0);
+    let mut d = Driver::new(sng(2, 8));
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    d.tick(0);
+    assert_eq!(d.command(Command::Cancel), Err(TournamentError::Started));
+}
+
+#[test]
+fn a_private_tournament_needs_its_code() {
+    let mut r = request(Kind::SitAndGo, 2, 8);
+    r.start_at = None;
+    r.invite_code = Some("secret-1".into());
+    let mut d = Driver::new(r.validate().unwrap());
+    let draw = d.draw();
+    let reg = |code: Option<&str>| Command::Register {
+        player: player(1),
+        name: "p".into(),
+        invite_code: code.map(String::from),
+        draw: draw.clone(),
+    };
+    assert_eq!(d.command(reg(None)), Err(TournamentError::WrongInviteCode));
+    assert_eq!(d.command(reg(Some("secret-2"))), Err(TournamentError::WrongInviteCode));
+    assert!(d.command(reg(Some("secret-1"))).is_ok());
+}
+
+/// A scheduled tournament of `n` with late registration and re-entry until level 1.
+fn late(n: u32) -> Driver {
+    let mut r = request(Kind::Scheduled, n, 8);
+    r.max_entrants = 20;
+    r.late_registration_until_level = Some(1);
+    r.reentry_until_level = Some(1);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=n {
+        d.register(i).unwrap();
+    }
+    d.tick(60_000);
+    d
+}
+
+#[test]
+fn late_registration_closes_at_the_end_of_its_level() {
+    let mut d = late(3);
+    assert!(!d.t.is_closed());
+    let out = d.register(4).unwrap();
+    assert!(matches!(out.as_slice(), [Output::Seat { entry: 4, chips: 1_000, at, .. }] if at.table == 1));
+    assert_eq!(d.accounts[&player(4)], -1_100);
+    // Level 1 lasts 10 minutes from the start.
+    assert_eq!(d.t.wake_at(), Some(60_000 + 600_000));
+    assert!(d.tick(60_000 + 599_999).is_empty());
+    let out = d.tick(60_000 + 600_000);
+    assert_eq!(out[0], Output::Level { level: 2 });
+    assert!(matches!(&out[1], Output::RegistrationClosed { entries: 4, pool: 4_000, prizes } if prizes == &[4_000]));
+    assert_eq!(d.register(5), Err(TournamentError::RegistrationClosed));
+    assert_eq!(d.accounts.get(&player(5)), None);
+}
+
+#[test]
+fn a_busted_player_re_enters_until_the_level_ends() {
+    let mut d = late(3);
+    let (a, b) = (player(1), player(2));
+    let draw = d.draw();
+    assert_eq!(d.command(Command::ReEnter { player: a, draw }), Err(TournamentError::StillPlaying));
+    d.bust(1, a, &[b]);
+    assert_eq!(d.t.live_entry(b), None);
+    assert_eq!(d.t.seat_of(b), None);
+    assert_eq!(d.t.seat_of(a).map(|s| s.table), Some(1));
+    let draw = d.draw();
+    let out = d.command(Command::ReEnter { player: b, draw }).unwrap();
+    assert!(matches!(out.as_slice(), [Output::Seat { entry: 4, chips: 1_000, .. }]));
+    assert_eq!(d.accounts[&player(2)], -2_200);
+    assert_eq!(d.t.entry_count(), 4);
+    // Chips: 4 entries' worth on the table.
+    let total: Chips = d.t.entries().iter().map(|e| e.chips).sum();
+    assert_eq!(total, 4_000);
+    let draw = d.draw();
+    assert_eq!(d.command(Command::ReEnter { player: player(9), draw }), Err(TournamentError::NotRegistered));
+    d.tick(60_000 + 600_000);
+    d.bust(1, a, &[b]);
+    let draw = d.draw();
+    assert_eq!(d.command(Command::ReEnter { player: b, draw }), Err(TournamentError::ReentryClosed));
+    // Places are final now: b's two entries are 4th and 3rd.
+    let places: Vec<(u32, u32)> = d.t.results().iter().map(|p| (p.place, p.entry)).collect();
+    assert_eq!(places, [(3, 4), (4, 2)]);
+}
+
+#[test]
+fn a_level_change_applies_from_the_next_hand() {
+    let mut d = Driver::new(sng(2, 8));
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    d.tick(0);
+    let out = d.start_hand(1).unwrap();
+    assert!(matches!(&out[..], [Output::Deal { level: 1, config, .. }] if config.bring_in == 10));
+    let out = d.tick(600_000);
+    assert_eq!(out, [Output::Level { level: 2 }]);
+    assert_eq!(d.start_hand(1), Err(TournamentError::HandInPlay(1)));
+    d.finish(1, player(1), &[]).unwrap();
+    let out = d.start_hand(1).unwrap();
+    assert!(
+        matches!(&out[..], [Output::Deal { level: 2, config, .. }] if config.bring_in == 20 && config.big_bet == 80)
+    );
+    // The last level never ends.
+    d.tick(1_200_000);
+    assert_eq!(d.t.level(), 3);
+    assert_eq!(d.t.wake_at(), None);
+    assert_eq!(d.tick(100_000_000), Vec::<Output>::new());
+}
+
+#[test]
+fn levels_by_hands_count_the_busiest_table() {
+    let mut r = request(Kind::SitAndGo, 4, 2);
+    r.start_at = None;
+    r.levels = vec![level(10, None, Some(3)), level(20, None, Some(3)), level(40, None, Some(3))];
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=4 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    assert_eq!(d.t.floor().tables().len(), 2);
+    for _ in 0..2 {
+        d.start_hand(1).unwrap();
+        d.finish(1, d.seated(1)[0], &[]).unwrap();
+    }
+    d.start_hand(2).unwrap();
+    d.start_hand(1).unwrap();
+    let out = d.finish(1, d.seated(1)[0], &[]).unwrap();
+    assert!(out.contains(&Output::Level { level: 2 }), "{out:?}");
+    // Table 2's hand in play keeps level 1's stakes; its next hand has level 2's.
+    d.finish(2, d.seated(2)[0], &[]).unwrap();
+    let out = d.start_hand(2).unwrap();
+    assert!(matches!(&out[..], [Output::Deal { level: 2, .. }]));
+}
+
+#[test]
+fn the_rotation_changes_the_game_exactly_on_schedule() {
+    // Per level: razz, stud, stud8.
+    let mut r = request(Kind::SitAndGo, 2, 8);
+    r.start_at = None;
+    r.variant = GameChoice::Rotation;
+    let mut d = Driver::new(r.clone().validate().unwrap());
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    d.tick(0);
+    let mut games = Vec::new();
+    for minute in [0, 5, 10, 15, 20, 25] {
+        d.tick(minute * 60_000);
+        let out = d.start_hand(1).unwrap();
+        let Output::Deal { config, .. } = &out[0] else { panic!("{out:?}") };
+        // Razz never has the open-pair big bet; stud and stud8 do.
+        assert_eq!(config.open_pair_big_bet, config.variant != Variant::Razz);
+        games.push(config.variant);
+        d.finish(1, player(1), &[]).unwrap();
+    }
+    use Variant::{Razz, Stud, Stud8};
+    assert_eq!(games, [Razz, Razz, Stud, Stud, Stud8, Stud8]);
+    // Every 2 hands at the table.
+    r.rotation_hands = Some(2);
+    let mut d = Driver::new(r.validate().unwrap());
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    d.tick(0);
+    let mut games = Vec::new();
+    for _ in 0..7 {
+        let out = d.start_hand(1).unwrap();
+        let Output::Deal { config, .. } = &out[0] else { panic!("{out:?}") };
+        games.push(config.variant);
+        d.finish(1, player(1), &[]).unwrap();
+    }
+    assert_eq!(games, [Razz, Razz, Stud, Stud, Stud8, Stud8, Razz]);
+    assert_eq!(d.t.next_variant(1), Some(Razz));
+}
+
+#[test]
+fn hand_reports_must_match_the_table() {
+    let mut d = Driver::new(sng(3, 8));
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let draw = d.draw();
+    let finish = |stacks: Vec<(Uuid, Chips)>| Command::HandFinished { table: 1, stacks, draw: draw.clone() };
+    assert_eq!(d.command(finish(vec![])), Err(TournamentError::NoHand(1)));
+    d.start_hand(1).unwrap();
+    let (a, b, c) = (player(1), player(2), player(3));
+    let bad = d.command(finish(vec![(a, 1_500), (b, 1_000), (c, 1_000)]));
+    assert!(matches!(bad, Err(TournamentError::BadReport(ref why)) if why.contains("3500")), "{bad:?}");
+    let bad = d.command(finish(vec![(a, 2_000), (b, 1_000)]));
+    assert!(matches!(bad, Err(TournamentError::BadReport(_))));
+    let bad = d.command(finish(vec![(a, 1_000), (a, 1_000), (c, 1_000)]));
+    assert!(matches!(bad, Err(TournamentError::BadReport(_))));
+    assert_eq!(d.start_hand(2), Err(TournamentError::NoSuchTable(2)));
+    assert!(d.command(finish(vec![(a, 1_500), (b, 500), (c, 1_000)])).is_ok());
+    assert_eq!(d.chips(a), 1_500);
+}
+
+#[test]
+fn players_busted_in_one_hand_place_by_their_starting_stacks() {
+    let mut d = Driver::new(sng(4, 8));
+    for i in 1..=4 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let (a, b, c, e) = (player(1), player(2), player(3), player(4));
+    // a takes 400 from c: c starts the next hand with 600, e with 1000.
+    d.start_hand(1).unwrap();
+    let draw = d.draw();
+    let stacks = vec![(a, 1_400), (b, 1_000), (c, 600), (e, 1_000)];
+    d.command(Command::HandFinished { table: 1, stacks, draw }).unwrap();
+    let out = d.bust(1, a, &[c, e]);
+    // 4 entries pay 1 place; e (1000 at the start) is 3rd, c (600) is 4th.
+    let placed: Vec<(u32, Uuid)> = out
+        .iter()
+        .filter_map(|o| if let Output::Placed(p) = o { Some((p.place, p.player_id)) } else { None })
+        .collect();
+    assert_eq!(placed, [(3, e), (4, c)]);
+    let out = d.bust(1, b, &[a]);
+    assert!(out.contains(&Output::Ended { winner: b }));
+    let results: Vec<(u32, Uuid, u64)> = d.t.results().iter().map(|p| (p.place, p.player_id, p.prize)).collect();
+    assert_eq!(results, [(1, b, 4_000), (2, a, 0), (3, e, 0), (4, c, 0)]);
+    assert_eq!(d.accounts[&b], 4_000 - 1_100);
+    assert_eq!(d.t.status(), Status::Finished);
+    assert_eq!(d.start_hand(1), Err(TournamentError::NotRunning));
+    assert_eq!(d.replayed(), d.t);
+}
+
+/// 12 players, 4 seats a table, 5 paid places: the bubble is at 6 players on 2 tables.
+fn bubble() -> Driver {
+    let mut r = request(Kind::SitAndGo, 12, 4);
+    r.start_at = None;
+    r.payouts = Some(vec![40.0, 25.0, 15.0, 12.0, 8.0]);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=12 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    assert_eq!(d.t.floor().tables().len(), 3);
+    // One player busts per hand at the first table until 6 are left.
+    while d.t.live() > 6 {
+        assert!(d.t.hand_for_hand().is_none());
+        let table = *d.t.floor().tables().keys().next().unwrap();
+        let seated = d.seated(table);
+        d.bust(table, seated[0], &[seated[1]]);
+    }
+    assert_eq!(d.t.floor().tables().len(), 2);
+    assert!(d.log.contains(&Output::HandForHand { on: true }));
+    let hfh = d.t.hand_for_hand().expect("hand-for-hand at 6 left with 5 paid");
+    assert!(!hfh.draining);
+    d
+}
+
+impl Driver {
+    /// Ends `table`'s hand with `loser` left holding `keep` chips (the rest to `winner`).
+    fn leave_with(&mut self, table: TableNo, winner: Uuid, loser: Uuid, keep: Chips) -> Vec<Output> {
+        let mut stacks: BTreeMap<Uuid, Chips> = self.dealt(table).into_iter().map(|p| (p, self.chips(p))).collect();
+        let given = stacks[&loser] - keep;
+        stacks.insert(loser, keep);
+        *stacks.get_mut(&winner).unwrap() += given;
+        let draw = self.draw();
+        self.command(Command::HandFinished { table, stacks: stacks.into_iter().collect(), draw }).unwrap()
+    }
+}
+
+/// At the bubble: round 1 leaves one player at each table with `keep` chips; round 2 busts
+/// both. Returns the outputs of round 2's last hand and the two losers.
+fn bubble_round(keep: [Chips; 2]) -> (Driver, Vec<Output>, [Uuid; 2]) {
+    let mut d = bubble();
+    let tables: Vec<TableNo> = d.t.floor().tables().keys().copied().collect();
+    let mut losers = [Uuid::nil(); 2];
+    let mut winners = [Uuid::nil(); 2];
+    for (i, &t) in tables.iter().enumerate() {
+        let s = d.seated(t);
+        (winners[i], losers[i]) = (s[0], s[1]);
+    }
+    // Round 1: table 1 deals and must then wait for table 2.
+    d.start_hand(tables[0]).unwrap();
+    d.leave_with(tables[0], winners[0], losers[0], keep[0]);
+    assert_eq!(d.start_hand(tables[0]), Err(TournamentError::HandForHand(tables[0])));
+    d.start_hand(tables[1]).unwrap();
+    let out = d.leave_with(tables[1], winners[1], losers[1], keep[1]);
+    assert_eq!(out.last(), Some(&Output::NextRound { tables: tables.clone() }));
+    // Round 2: both deal, both lose everything; places come at the round's end.
+    d.start_hand(tables[0]).unwrap();
+    d.start_hand(tables[1]).unwrap();
+    let first = d.finish(tables[0], winners[0], &[losers[0]]).unwrap();
+    assert!(!first.iter().any(|o| matches!(o, Output::Placed(_))), "placed before the round ended");
+    let out = d.finish(tables[1], winners[1], &[losers[1]]).unwrap();
+    (d, out, losers)
+}
+
+fn placed(out: &[Output]) -> Vec<(u32, Uuid, u64)> {
+    out.iter()
+        .filter_map(|o| if let Output::Placed(p) = o { Some((p.place, p.player_id, p.prize)) } else { None })
+        .collect()
+}
+
+#[test]
+fn hand_for_hand_places_a_round_s_eliminations_by_starting_stacks() {
+    // The loser at the second table started the hand with more chips: 5th (8% of 12000).
+    let (d, out, [small, big]) = bubble_round([300, 500]);
+    assert_eq!(placed(&out), [(5, big, 960), (6, small, 0)]);
+    assert!(out.contains(&Output::HandForHand { on: false }));
+    assert!(out.contains(&Output::FinalTable { table: 1 }) || d.t.floor().tables().len() == 1);
+    assert_eq!(d.t.hand_for_hand(), None);
+    assert_eq!(d.t.hand_for_hand_rounds(), 2);
+    assert_eq!(d.t.live(), 4);
+    assert_eq!(d.t.floor().tables().len(), 1);
+    assert_eq!(d.replayed(), d.t);
+}
+
+#[test]
+fn equal_stacks_busted_in_one_round_share_the_prizes() {
+    let (_, out, [a, b]) = bubble_round([400, 400]);
+    // 5th pays 960 and 6th nothing: 480 each; the place numbers go by entry order.
+    let got = placed(&out);
+    assert_eq!(got.iter().map(|p| (p.0, p.2)).collect::<Vec<_>>(), [(5, 480), (6, 480)]);
+    let who: BTreeSet<Uuid> = got.iter().map(|p| p.1).collect();
+    assert_eq!(who, BTreeSet::from([a, b]));
+}
+
+/// Checks what must hold after every input.
+fn check(t: &Tournament, starting: Chips) -> Result<(), TestCaseError> {
+    let floor = t.floor();
+    let mut seen = BTreeSet::new();
+    for table in floor.tables().values() {
+        prop_assert!(table.count() <= usize::from(floor.seats_per_table()));
+        for (&seat, &no) in &table.seats {
+            prop_assert!((1..=floor.seats_per_table()).contains(&seat));
+            prop_assert!(seen.insert(no), "entry {} seated twice", no);
+        }
+    }
+    let playing: BTreeSet<u32> = t.entries().iter().filter(|e| e.state == EntryState::Playing).map(|e| e.no).collect();
+    if t.status() == Status::Running {
+        prop_assert_eq!(&seen, &playing, "seated and playing differ");
+    }
+    let chips: Chips = t.entries().iter().map(|e| e.chips).sum();
+    prop_assert_eq!(chips, starting * Chips::from(t.entry_count()), "chips not conserved");
+    prop_assert!(t.entries().iter().filter(|e| e.state == EntryState::Out).all(|e| e.chips == 0));
+    Ok(())
+}
+
+/// A small deterministic generator for hand outcomes (splitmix64).
+struct Dice(u64);
+
+impl Dice {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Plays a whole tournament with random hand results; tables deal and finish in a random
+/// interleaving. Returns the driver at the end.
+fn play(players: u32, seats: u8, seed: u64, late_entries: bool) -> Result<Driver, TestCaseError> {
+    let mut r = request(Kind::Scheduled, players, seats);
+    r.min_entrants = 2;
+    r.max_entrants = players + 10;
+    r.levels =
+        vec![level(10, None, Some(4)), level(20, None, Some(4)), level(50, None, Some(8)), level(100, None, Some(8))];
+    if late_entries {
+        r.late_registration_until_level = Some(2);
+        r.reentry_until_level = Some(2);
+    }
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=players {
+        d.register(i).unwrap();
+    }
+    d.tick(60_000);
+    prop_assert_eq!(d.t.status(), Status::Running);
+    let mut dice = Dice(seed);
+    let mut newcomers = players;
+    let mut snapshots = 0;
+    for step in 0..200_000 {
+        check(&d.t, 1_000)?;
+        if d.t.status() == Status::Finished {
+            break;
+        }
+        let tables: Vec<TableNo> = d.t.floor().tables().keys().copied().collect();
+        let in_hand: Vec<TableNo> = tables.iter().copied().filter(|t| d.t.floor().tables()[t].in_hand()).collect();
+        let can_start: Vec<TableNo> =
+            tables.iter().copied().filter(|&t| d.t.handle(Command::StartHand { table: t }).is_ok()).collect();
+        prop_assert!(!in_hand.is_empty() || !can_start.is_empty(), "stuck at step {}: {:?}", step, d.t.floor());
+        if late_entries && dice.below(20) == 0 {
+            // Someone busted re-enters, or a newcomer registers (refused once closed).
+            let out_player = d.t.entries().iter().find(|e| e.state == EntryState::Out).map(|e| e.player);
+            match out_player {
+                Some(p) if dice.below(2) == 0 && d.t.live_entry(p).is_none() => {
+                    let draw = d.draw();
+                    let _ = d.command(Command::ReEnter { player: p, draw });
+                }
+                _ => {
+                    newcomers += 1;
+                    let _ = d.register(newcomers);
+                }
+            }
+            continue;
+        }
+        if !can_start.is_empty() && (in_hand.is_empty() || dice.below(2) == 0) {
+            let t = can_start[dice.below(can_start.len())];
+            d.start_hand(t).unwrap();
+            continue;
+        }
+        let t = in_hand[dice.below(in_hand.len())];
+        // A random result: a winner; each other player loses nothing, part, or everything.
+        let dealt = d.dealt(t);
+        let winner = dealt[dice.below(dealt.len())];
+        let mut stacks: BTreeMap<Uuid, Chips> = dealt.iter().map(|&p| (p, d.chips(p))).collect();
+        let mut won = 0;
+        for (&p, chips) in stacks.iter_mut() {
+            if p == winner {
+                continue;
+            }
+            let lost = match dice.below(4) {
+                0 => *chips,
+                1 => *chips / 3,
+                _ => 0,
+            };
+            *chips -= lost;
+            won += lost;
+        }
+        *stacks.get_mut(&winner).unwrap() += won;
+        let draw = d.draw();
+        d.command(Command::HandFinished { table: t, stacks: stacks.into_iter().collect(), draw }).unwrap();
+        // Tables between hands are within one player of the smallest table.
+        let counts: Vec<(usize, bool)> = d.t.floor().tables().values().map(|t| (t.count(), t.in_hand())).collect();
+        let min = counts.iter().map(|c| c.0).min().unwrap_or(0);
+        prop_assert!(counts.iter().all(|&(c, busy)| busy || c <= min + 1), "unbalanced: {:?}", counts);
+        if counts.iter().all(|c| !c.1) && d.t.status() == Status::Running {
+            prop_assert_eq!(counts.len(), d.t.floor().tables_needed(d.t.live()).max(1), "too many tables");
+            // Between rounds, hand-for-hand is on exactly at the bubble with two tables or more.
+            let paid = d.t.payout_table().len();
+            let bubble = d.t.is_closed() && d.t.live() == paid + 1 && counts.len() >= 2;
+            // Eliminations wait for the round's end only while a table has still to deal in it.
+            if let Some(h) = d.t.hand_for_hand().filter(|h| !h.pending.is_empty()) {
+                let waiting = d.t.floor().tables().iter().any(|(n, t)| t.count() >= 2 && !h.dealt.contains(n));
+                prop_assert!(waiting, "eliminations left unplaced after the round");
+            }
+            if bubble {
+                prop_assert!(d.t.hand_for_hand().is_some(), "no hand-for-hand at the bubble");
+            }
+            // A round, once begun, is played out (its eliminations are simultaneous); a new
+            // round begins only before the bubble has burst.
+            if d.t.hand_for_hand().is_some_and(|h| h.dealt.is_empty()) {
+                prop_assert!(d.t.live() > paid && counts.len() >= 2, "hand-for-hand past the bubble");
+            }
+        }
+        // Now and then the process restarts from a snapshot.
+        if dice.below(50) == 0 {
+            let back = Tournament::restore(&d.t.snapshot()).unwrap();
+            prop_assert_eq!(&back, &d.t);
+            d.t = back;
+            snapshots += 1;
+        }
+    }
+    let _ = snapshots;
+    prop_assert_eq!(d.t.status(), Status::Finished, "no winner after the step limit");
+    check_rounds(&d.log)?;
+    Ok(d)
+}
+
+/// From the outputs alone: while hand-for-hand is on, no table deals twice in one round, and
+/// no table deals before the first round is announced.
+fn check_rounds(log: &[Output]) -> Result<(), TestCaseError> {
+    let mut on = false;
+    let mut round: Option<BTreeSet<TableNo>> = None;
+    for o in log {
+        match o {
+            Output::HandForHand { on: now } => {
+                on = *now;
+                round = None;
+            }
+            Output::NextRound { .. } => round = Some(BTreeSet::new()),
+            Output::Deal { table, .. } if on => {
+                let dealt = round.as_mut();
+                prop_assert!(dealt.is_some(), "table {} dealt before the round began", table);
+                prop_assert!(dealt.is_some_and(|d| d.insert(*table)), "table {} dealt twice in a round", table);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn check_end(d: &Driver) -> Result<(), TestCaseError> {
+    let t = &d.t;
+    let n = t.entry_count();
+    let results = t.results();
+    let places: Vec<u32> = results.iter().map(|p| p.place).collect();
+    prop_assert_eq!(places, (1..=n).collect::<Vec<_>>(), "every place once");
+    prop_assert_eq!(results.iter().map(|p| p.prize).sum::<u64>(), t.pool(), "the pool is paid in full");
+    let winner = t.entries().iter().find(|e| e.place == Some(1)).unwrap();
+    prop_assert_eq!(winner.chips, 1_000 * Chips::from(n), "the winner holds every chip");
+    prop_assert_eq!(t.live(), 1);
+    // The ledger: what accounts paid = house fees (entries * 100); the pool came back.
+    let net: i64 = d.accounts.values().sum();
+    prop_assert_eq!(net, -100 * i64::from(n));
+    // Ended once, last.
+    prop_assert_eq!(d.log.iter().filter(|o| matches!(o, Output::Ended { .. })).count(), 1);
+    let ended_last = matches!(d.log.last(), Some(Output::Ended { .. }));
+    prop_assert!(ended_last, "the last output is not the end");
+    prop_assert_eq!(&d.replayed(), t);
+    Ok(())
+}
+
+#[test]
+fn a_24_player_tournament_plays_to_the_end_with_hand_for_hand() {
+    // 4 seats a table, so the bubble (5 left, 4 paid) is on two tables.
+    let d = play(24, 4, 42, false).unwrap();
+    check_end(&d).unwrap();
+    assert_eq!(d.t.prizes().len(), 4);
+    assert!(d.log.contains(&Output::HandForHand { on: true }), "no hand-for-hand");
+    assert!(d.t.hand_for_hand_rounds() >= 1);
+    let moves = count(&d.log, |o| matches!(o, Output::Move { .. }));
+    assert!(moves > 0);
+    assert_eq!(count(&d.log, |o| matches!(o, Output::FinalTable { .. })), 1);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_tournaments_end_with_one_player_holding_every_chip(
+        players in 2u32..60,
+        seats in 2u8..=8,
+        seed in any::<u64>(),
+        late_entries in any::<bool>(),
+    ) {
+        let d = play(players, seats, seed, late_entries)?;
+        check_end(&d)?;
+    }
+}
+
+/// The random play below reaches every rule it is meant to check (else its properties would
+/// hold vacuously).
+#[test]
+fn random_play_reaches_every_rule() {
+    let (mut hfh, mut reentries, mut late, mut balance, mut breaks) = (0, 0, 0, 0, 0);
+    for seed in 0..60u64 {
+        let players = 2 + (seed * 7 % 58) as u32;
+        let seats = 2 + (seed % 7) as u8;
+        let d = play(players, seats, seed, seed % 2 == 0).unwrap();
+        check_end(&d).unwrap();
+        hfh += usize::from(d.t.hand_for_hand_rounds() > 0);
+        let distinct: BTreeSet<Uuid> = d.t.entries().iter().map(|e| e.player).collect();
+        reentries += d.t.entries().len() - distinct.len();
+        late += distinct.iter().filter(|p| p.as_u128() > 1_000 + u128::from(players)).count();
+        balance +=
+            count(&d.log, |o| matches!(o, Output::Move { step, .. } if step.reason == crate::MoveReason::Balance));
+        breaks += count(&d.log, |o| matches!(o, Output::TableClosed { .. }));
+    }
+    assert!(
+        hfh >= 5 && reentries >= 5 && late >= 5 && balance >= 20 && breaks >= 20,
+        "{hfh} {reentries} {late} {balance} {breaks}"
+    );
+}
+
+#[test]
+fn journal_entries_and_snapshots_round_trip_and_check_their_version() {
+    let mut d = Driver::new(sng(3, 8));
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let (at, input) = d.journal.last().cloned().unwrap();
+    let entry = crate::Journaled { v: crate::TOURNAMENT_VERSION, n: d.t.applied(), at, input };
+    assert_eq!(crate::Journaled::decode(&entry.encode()), Ok(entry.clone()));
+    // The seed is in the journal (operators only), never in Debug output.
+    assert!(entry.encode().contains("\"draw\":\""));
+    let debug = format!("{entry:?}");
+    assert!(debug.contains("Draw(<redacted>)") && !debug.contains("0707070707"), "{debug}");
+    let old = crate::Journaled { v: 0, ..entry };
+    assert_eq!(crate::Journaled::decode(&old.encode()), Err(crate::RestoreError::Version(0)));
+    assert!(matches!(crate::Journaled::decode("{}"), Err(crate::RestoreError::Corrupt(_))));
+    let snap = d.t.snapshot();
+    assert_eq!(Tournament::restore(&snap).unwrap(), d.t);
+    let older = snap.replacen("\"v\":1", "\"v\":2", 1);
+    assert_eq!(Tournament::restore(&older), Err(crate::RestoreError::Version(2)));
+    assert!(matches!(Tournament::restore("nonsense"), Err(crate::RestoreError::Corrupt(_))));
+}
+
+#[test]
+fn the_lobby_sees_the_time_to_the_next_level() {
+    let mut d = Driver::new(sng(2, 8));
+    assert_eq!(d.t.next_level_at(), None);
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    d.tick(5_000);
+    assert_eq!(d.t.next_level_at(), Some(605_000));
+    d.tick(605_000);
+    assert_eq!(d.t.next_level_at(), Some(1_205_000));
+}
+
+#[test]
+fn late_entries_open_a_table_and_the_final_table_waits_for_registration_to_close() {
+    let mut r = request(Kind::Scheduled, 2, 2);
+    r.max_entrants = 20;
+    r.late_registration_until_level = Some(1);
+    let mut d = Driver::new(r.validate().unwrap());
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    let out = d.tick(60_000);
+    assert!(!out.iter().any(|o| matches!(o, Output::FinalTable { .. })), "final table while entries may come");
+    // Table 1 is full: the third entry opens table 2, the fourth joins it.
+    let out = d.register(3).unwrap();
+    assert!(matches!(out.as_slice(), [Output::Seat { at, .. }] if at.table == 2));
+    let out = d.register(4).unwrap();
+    assert!(matches!(out.as_slice(), [Output::Seat { at, .. }] if at.table == 2));
+    let out = d.tick(60_000 + 600_000);
+    assert!(out.iter().any(|o| matches!(o, Output::RegistrationClosed { entries: 4, .. })));
+    assert!(!out.iter().any(|o| matches!(o, Output::FinalTable { .. })));
+    // One bust at each table: 2 left, one table.
+    let s = d.seated(1);
+    d.bust(1, s[0], &[s[1]]);
+    let s = d.seated(2);
+    let out = d.bust(2, s[0], &[s[1]]);
+    assert_eq!(count(&out, |o| matches!(o, Output::FinalTable { .. })), 1, "{out:?}");
+    assert_eq!(count(&d.log, |o| matches!(o, Output::FinalTable { .. })), 1);
+}
+
+/// A seed whose hand-for-hand round burst the bubble at its first table while the second had
+/// still to deal: the round is played out and its eliminations placed together.
+#[test]
+fn a_round_that_bursts_the_bubble_is_played_out() {
+    let d = play(52, 4, 15_141_003_269_071_752_509, false).unwrap();
+    check_end(&d).unwrap();
+    assert!(d.t.hand_for_hand_rounds() >= 1);
+    // The last round eliminated several players (9 left, 8 paid): all placed at its end.
+    let off = d.log.iter().position(|o| *o == Output::HandForHand { on: false }).unwrap();
+    let begun = d.log[..off].iter().rposition(|o| matches!(o, Output::NextRound { .. })).unwrap();
+    let eliminated = count(&d.log[begun..off], |o| matches!(o, Output::Eliminated { .. }));
+    assert!(eliminated >= 2, "{eliminated}");
+    let placed = d.log[off..].iter().take_while(|o| matches!(o, Output::HandForHand { .. } | Output::Placed(_)));
+    assert_eq!(placed.filter(|o| matches!(o, Output::Placed(_))).count(), eliminated);
+}

@@ -1,0 +1,1158 @@
+//! [`Tournament`]: registration, the start, levels, hands, eliminations, places and prizes as
+//! a pure state machine driven like the table core.
+//!
+//! [`Tournament::handle`] checks a [`Command`] (a player's, an operator's or a table's report)
+//! and answers the [`Input`] to journal, or a [`TournamentError`]. [`Tournament::apply`]
+//! applies a journaled input and cannot be refused; it returns the [`Output`]s for the server
+//! to carry out (refunds, seats, moves, deals, places and prizes). [`Tournament::due`] is what
+//! the clock wants (the start, a cancellation, the next level). Every random choice draws from
+//! a [`Draw`] carried by the input, so replaying the journal gives the same tournament.
+//!
+//! Decisions (the issue left them open):
+//! - **Levels by hands** count the hands of the table that has played the most in the level:
+//!   when any table has played N hands at the level, the next level starts and applies to every
+//!   table's next hand (time levels do the same on the clock). A level change never touches a
+//!   hand in play: the stakes are fixed when a hand starts ([`Output::Deal`]).
+//! - **Rotation** (`variant: rotation`): Razz, Stud, Stud Hi/Lo in that order, one game per
+//!   level by default (every table plays the same game with the level's stakes); with
+//!   `rotation_hands: N` each table changes game every N hands it deals (8 = an orbit).
+//! - **Hand-for-hand** runs when registration is closed, two or more tables play, and one more
+//!   elimination would reach the money (players left = paid places + 1). Hands in play finish
+//!   first; then every table with two or more players deals one hand, and no table deals again
+//!   until all of those hands are over (one round). Players eliminated in one round place
+//!   together by their chips at the start of their hands. It ends at the end of the round in
+//!   which the field reaches the paid places.
+//! - **Eliminations outside hand-for-hand** at different tables are not simultaneous: they
+//!   place in the order the tables report their hands. Players busted in the same hand place
+//!   by their chips at its start.
+//! - **Places** are final when registration and re-entry are closed (the number of entries is
+//!   then known): eliminations before that are kept in order and placed then. Each entry
+//!   places (a player who re-entered can place twice). The pool is the entry fees of every
+//!   entry; house fees are not in it.
+//! - **The end**: when one entry holds every chip the tournament ends at once, closing late
+//!   registration and re-entry if they were still open.
+//! - `max_entrants` caps the players who register; re-entries are not capped by it (a
+//!   re-entry takes the seat count a bust freed) but by [`crate::MAX_ENTRIES`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use stud_engine::{Chips, TableConfig, Variant};
+use thiserror::Error;
+use uuid::Uuid;
+
+use crate::draw::{Draw, Drawer};
+use crate::floor::{EntryNo, Floor, Move, Spot, TableNo};
+use crate::payout::{default_payouts, place_group, prizes};
+use crate::spec::{BasisPoints, Cents, Kind, LevelLength, MAX_ENTRIES, Millis, TournamentSpec};
+
+/// The format of snapshots and journaled inputs.
+pub const TOURNAMENT_VERSION: u32 = 1;
+
+/// Where a tournament is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// taking registrations
+    Registering,
+    /// playing
+    Running,
+    /// one entry holds every chip
+    Finished,
+    /// cancelled before the start (everyone refunded)
+    Cancelled,
+}
+
+/// Where an entry is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryState {
+    /// registered, waiting for the start
+    Registered,
+    /// unregistered before the start (refunded)
+    Withdrawn,
+    /// at a table
+    Playing,
+    /// eliminated (or the tournament was cancelled)
+    Out,
+}
+
+/// One entry bought into the tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// 1, 2, ... in the order bought
+    pub no: EntryNo,
+    /// the player
+    pub player: Uuid,
+    /// display name
+    pub name: String,
+    /// tournament chips
+    pub chips: Chips,
+    /// where it is
+    pub state: EntryState,
+    /// hands dealt in
+    pub hands: u64,
+    /// the finishing place, once known
+    pub place: Option<u32>,
+    /// the prize in cents, once the place is known
+    pub prize: Option<Cents>,
+}
+
+/// A line of the results.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placed {
+    /// 1 = the winner
+    pub place: u32,
+    /// the entry
+    pub entry: EntryNo,
+    /// the player
+    pub player_id: Uuid,
+    /// display name
+    pub name: String,
+    /// cents (0 outside the money)
+    pub prize: Cents,
+    /// hands dealt in
+    pub hands: u64,
+}
+
+/// The hand-for-hand state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandForHand {
+    /// hands that started before hand-for-hand are still being played
+    pub draining: bool,
+    /// tables that dealt in this round
+    pub dealt: BTreeSet<TableNo>,
+    /// rounds completed
+    pub rounds: u32,
+    /// eliminated in this round (placed together at its end): entry, chips at the hand's start
+    pub pending: Vec<(EntryNo, Chips)>,
+}
+
+/// A player's, an operator's, the clock's or a table's request, checked by
+/// [`Tournament::handle`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Register (or late-register). `draw` seats a late entry.
+    Register {
+        /// who
+        player: Uuid,
+        /// display name
+        name: String,
+        /// the code of a private tournament
+        invite_code: Option<String>,
+        /// a fresh seed
+        draw: Draw,
+    },
+    /// Unregister before the start (refunded).
+    Unregister {
+        /// who
+        player: Uuid,
+    },
+    /// A busted player buys a new entry.
+    ReEnter {
+        /// who
+        player: Uuid,
+        /// a fresh seed
+        draw: Draw,
+    },
+    /// A table wants to deal its next hand.
+    StartHand {
+        /// the table
+        table: TableNo,
+    },
+    /// A table's hand ended: every player dealt in and their chips now.
+    HandFinished {
+        /// the table
+        table: TableNo,
+        /// (player, chips after the hand) for everyone dealt in
+        stacks: Vec<(Uuid, Chips)>,
+        /// a fresh seed (for breaking tables)
+        draw: Draw,
+    },
+    /// An operator cancels before the start.
+    Cancel,
+}
+
+/// What a tournament journals: the inputs that change it, each already checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Input {
+    /// a registration (paid)
+    Register {
+        /// who
+        player: Uuid,
+        /// display name
+        name: String,
+        /// seats a late entry
+        draw: Draw,
+    },
+    /// an unregistration (refunded)
+    Unregister {
+        /// who
+        player: Uuid,
+    },
+    /// a re-entry (paid)
+    ReEnter {
+        /// who
+        player: Uuid,
+        /// seats it
+        draw: Draw,
+    },
+    /// the start
+    Start {
+        /// seats everyone
+        draw: Draw,
+    },
+    /// cancelled (everyone refunded)
+    Cancel,
+    /// the next level (time levels; hand levels change inside [`Input::HandFinished`])
+    NextLevel,
+    /// a table deals
+    HandStarted {
+        /// the table
+        table: TableNo,
+    },
+    /// a table's hand ended
+    HandFinished {
+        /// the table
+        table: TableNo,
+        /// (player, chips after)
+        stacks: Vec<(Uuid, Chips)>,
+        /// breaks tables
+        draw: Draw,
+    },
+}
+
+/// What `handle` accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Accepted {
+    /// journal it, then [`Tournament::apply`] it
+    pub input: Input,
+    /// (player, cents) the account must give first (refuse the command if it cannot)
+    pub debit: Option<(Uuid, Cents)>,
+}
+
+/// What the clock wants.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Due {
+    /// Start now: journal [`Input::Start`] with a fresh draw.
+    Start,
+    /// Journal and apply this input.
+    Input(Input),
+}
+
+/// Something for the server to do or tell.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    /// Give cents back to an account (unregistering, cancellation).
+    Refund {
+        /// who
+        player: Uuid,
+        /// cents
+        amount: Cents,
+    },
+    /// The tournament started with these tables.
+    Started {
+        /// entries at the start
+        entries: u32,
+        /// tables opened
+        tables: Vec<TableNo>,
+    },
+    /// Seat an entry (the start, a late entry, a re-entry) with its chips.
+    Seat {
+        /// who
+        player: Uuid,
+        /// which entry
+        entry: EntryNo,
+        /// where
+        at: Spot,
+        /// its chips
+        chips: Chips,
+    },
+    /// Move a player between hands.
+    Move {
+        /// who
+        player: Uuid,
+        /// the move
+        step: Move,
+    },
+    /// This table has broken (empty, close it).
+    TableClosed {
+        /// the table
+        table: TableNo,
+    },
+    /// One table is left.
+    FinalTable {
+        /// the table
+        table: TableNo,
+    },
+    /// Deal this table's hand with these stakes and game.
+    Deal {
+        /// the table
+        table: TableNo,
+        /// 1-based level
+        level: u32,
+        /// the game and stakes
+        config: TableConfig,
+    },
+    /// A new level applies from each table's next hand.
+    Level {
+        /// 1-based
+        level: u32,
+    },
+    /// No more entries: the field and the payouts are known.
+    RegistrationClosed {
+        /// entries sold
+        entries: u32,
+        /// the prize pool in cents
+        pool: Cents,
+        /// prize by place
+        prizes: Vec<Cents>,
+    },
+    /// An entry is out of chips (its place may come later).
+    Eliminated {
+        /// who
+        player: Uuid,
+        /// which entry
+        entry: EntryNo,
+        /// where
+        table: TableNo,
+    },
+    /// An entry's final place and prize (pay `prize` to the player's account if above 0).
+    Placed(Placed),
+    /// Hand-for-hand starts (true) or ends (false).
+    HandForHand {
+        /// on or off
+        on: bool,
+    },
+    /// A hand-for-hand round is over: these tables may deal again.
+    NextRound {
+        /// the tables
+        tables: Vec<TableNo>,
+    },
+    /// The tournament is over.
+    Ended {
+        /// the winner
+        winner: Uuid,
+    },
+    /// The tournament was cancelled (refunds are their own outputs).
+    Cancelled,
+}
+
+/// A refused command. Nothing was journaled or charged.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TournamentError {
+    /// registration is not open (started without late registration, past it, or over)
+    #[error("registration is closed")]
+    RegistrationClosed,
+    /// every place is taken
+    #[error("the tournament is full")]
+    Full,
+    /// already registered (or still playing)
+    #[error("already registered")]
+    AlreadyRegistered,
+    /// not registered
+    #[error("not registered")]
+    NotRegistered,
+    /// private: wrong or missing code
+    #[error("wrong invite code")]
+    WrongInviteCode,
+    /// too late to unregister
+    #[error("the tournament has started")]
+    Started,
+    /// re-entry is not open
+    #[error("re-entry is closed")]
+    ReentryClosed,
+    /// a re-entry needs the previous entry to be out
+    #[error("still playing")]
+    StillPlaying,
+    /// not running
+    #[error("the tournament is not running")]
+    NotRunning,
+    /// no such table
+    #[error("no table {0}")]
+    NoSuchTable(TableNo),
+    /// that table is in a hand
+    #[error("table {0} is in a hand")]
+    HandInPlay(TableNo),
+    /// that table is between hands
+    #[error("table {0} is not in a hand")]
+    NoHand(TableNo),
+    /// fewer than two players at the table (wait for balancing)
+    #[error("table {0} waits for players")]
+    WaitForPlayers(TableNo),
+    /// hand-for-hand: wait for the other tables
+    #[error("table {0} waits for the hand-for-hand round")]
+    HandForHand(TableNo),
+    /// a hand's report does not match the table (players or chips)
+    #[error("bad hand report: {0}")]
+    BadReport(String),
+}
+
+impl TournamentError {
+    /// A stable snake_case code for the wire.
+    pub fn code(&self) -> &'static str {
+        match self {
+            TournamentError::RegistrationClosed => "registration_closed",
+            TournamentError::Full => "tournament_full",
+            TournamentError::AlreadyRegistered => "already_registered",
+            TournamentError::NotRegistered => "not_registered",
+            TournamentError::WrongInviteCode => "wrong_invite_code",
+            TournamentError::Started => "tournament_started",
+            TournamentError::ReentryClosed => "reentry_closed",
+            TournamentError::StillPlaying => "still_playing",
+            TournamentError::NotRunning => "not_running",
+            TournamentError::NoSuchTable(_) => "no_such_table",
+            TournamentError::HandInPlay(_) => "hand_in_play",
+            TournamentError::NoHand(_) => "no_hand",
+            TournamentError::WaitForPlayers(_) => "wait_for_players",
+            TournamentError::HandForHand(_) => "hand_for_hand",
+            TournamentError::BadReport(_) => "bad_report",
+        }
+    }
+}
+
+/// One journal entry: an input, its number and when it was accepted (ms since the Unix epoch).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Journaled {
+    /// [`TOURNAMENT_VERSION`]
+    pub v: u32,
+    /// the tournament's input number, 1, 2, ... ([`Tournament::applied`] after applying it)
+    pub n: u64,
+    /// when it was accepted
+    pub at: Millis,
+    /// what
+    pub input: Input,
+}
+
+impl Journaled {
+    /// The entry as a journal stores it.
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a stored entry.
+    ///
+    /// # Errors
+    /// It does not parse, or another version wrote it.
+    pub fn decode(text: &str) -> Result<Journaled, RestoreError> {
+        let entry: Journaled = serde_json::from_str(text).map_err(|e| RestoreError::Corrupt(e.to_string()))?;
+        if entry.v != TOURNAMENT_VERSION {
+            return Err(RestoreError::Version(entry.v));
+        }
+        Ok(entry)
+    }
+}
+
+/// A snapshot that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RestoreError {
+    /// not JSON of a tournament
+    #[error("corrupt snapshot: {0}")]
+    Corrupt(String),
+    /// written by another version
+    #[error("snapshot version {0} is not {TOURNAMENT_VERSION}")]
+    Version(u32),
+}
+
+/// One tournament: everything is durable (there is no presence), so the whole state is the
+/// snapshot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tournament {
+    v: u32,
+    id: Uuid,
+    spec: TournamentSpec,
+    status: Status,
+    entries: Vec<Entry>,
+    floor: Floor,
+    /// 0-based
+    level: usize,
+    level_started_at: Millis,
+    /// hands each table played at this level
+    level_hands: BTreeMap<TableNo, u64>,
+    /// no more entries can come
+    closed: bool,
+    /// eliminations in order, one group per hand (or hand-for-hand round): entry, chips at
+    /// the start of the hand
+    busts: Vec<Vec<(EntryNo, Chips)>>,
+    /// groups already placed
+    placed: usize,
+    hand_for_hand: Option<HandForHand>,
+    /// the hand-for-hand rounds played (kept after it ends)
+    hfh_rounds: u32,
+    final_table: bool,
+    applied: u64,
+}
+
+impl Tournament {
+    /// A tournament taking registrations.
+    pub fn new(id: Uuid, spec: TournamentSpec) -> Tournament {
+        let floor = Floor::new(spec.seats_per_table);
+        Tournament {
+            v: TOURNAMENT_VERSION,
+            id,
+            spec,
+            status: Status::Registering,
+            entries: Vec::new(),
+            floor,
+            level: 0,
+            level_started_at: 0,
+            level_hands: BTreeMap::new(),
+            closed: false,
+            busts: Vec::new(),
+            placed: 0,
+            hand_for_hand: None,
+            hfh_rounds: 0,
+            final_table: false,
+            applied: 0,
+        }
+    }
+
+    /// The whole state as JSON (take it between inputs; any time will do).
+    pub fn snapshot(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a snapshot.
+    ///
+    /// # Errors
+    /// It does not parse, or another version wrote it.
+    pub fn restore(text: &str) -> Result<Tournament, RestoreError> {
+        let t: Tournament = serde_json::from_str(text).map_err(|e| RestoreError::Corrupt(e.to_string()))?;
+        if t.v != TOURNAMENT_VERSION {
+            return Err(RestoreError::Version(t.v));
+        }
+        Ok(t)
+    }
+
+    /// The id.
+    pub fn id(&self) -> Uuid {
+        self.id
+    }
+
+    /// The settings.
+    pub fn spec(&self) -> &TournamentSpec {
+        &self.spec
+    }
+
+    /// Where it is.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Every entry, in order bought.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The tables and who sits where.
+    pub fn floor(&self) -> &Floor {
+        &self.floor
+    }
+
+    /// The current level, 1-based.
+    pub fn level(&self) -> u32 {
+        self.level as u32 + 1
+    }
+
+    /// Inputs applied.
+    pub fn applied(&self) -> u64 {
+        self.applied
+    }
+
+    /// Hand-for-hand, when on.
+    pub fn hand_for_hand(&self) -> Option<&HandForHand> {
+        self.hand_for_hand.as_ref()
+    }
+
+    /// Hand-for-hand rounds completed so far.
+    pub fn hand_for_hand_rounds(&self) -> u32 {
+        self.hfh_rounds
+    }
+
+    /// Entries that count (bought and not withdrawn).
+    pub fn entry_count(&self) -> u32 {
+        self.entries.iter().filter(|e| e.state != EntryState::Withdrawn).count() as u32
+    }
+
+    /// Entries still playing.
+    pub fn live(&self) -> usize {
+        self.entries.iter().filter(|e| e.state == EntryState::Playing).count()
+    }
+
+    /// The prize pool in cents: the entry fee of every entry.
+    pub fn pool(&self) -> Cents {
+        self.spec.entry_fee * Cents::from(self.entry_count())
+    }
+
+    /// Registration and re-entry are closed: the field and the payouts are final.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// The payout table for the current field (final once closed).
+    pub fn payout_table(&self) -> Vec<BasisPoints> {
+        self.spec.payouts.clone().unwrap_or_else(|| default_payouts(self.entry_count()))
+    }
+
+    /// The prize of each place for the current field.
+    pub fn prizes(&self) -> Vec<Cents> {
+        prizes(self.pool(), &self.payout_table())
+    }
+
+    /// The results so far, best place first.
+    pub fn results(&self) -> Vec<Placed> {
+        let mut out: Vec<Placed> = self.entries.iter().filter_map(|e| self.placed_line(e)).collect();
+        out.sort_by_key(|p| p.place);
+        out
+    }
+
+    fn placed_line(&self, e: &Entry) -> Option<Placed> {
+        Some(Placed {
+            place: e.place?,
+            entry: e.no,
+            player_id: e.player,
+            name: e.name.clone(),
+            prize: e.prize.unwrap_or(0),
+            hands: e.hands,
+        })
+    }
+
+    /// The game and stakes of a table's next hand.
+    pub fn next_config(&self, table: TableNo) -> Option<TableConfig> {
+        let hands = self.floor.tables().get(&table)?.hands;
+        let level = self.spec.levels.get(self.level)?;
+        Some(level.config(self.spec.games.variant(self.level, hands)))
+    }
+
+    /// The game of a table's next hand.
+    pub fn next_variant(&self, table: TableNo) -> Option<Variant> {
+        self.next_config(table).map(|c| c.variant)
+    }
+
+    /// When the clock next wants [`Tournament::due`].
+    pub fn wake_at(&self) -> Option<Millis> {
+        match self.status {
+            Status::Registering => self.spec.start_at,
+            Status::Running => self.level_ends_at(),
+            Status::Finished | Status::Cancelled => None,
+        }
+    }
+
+    /// When the current level ends (levels by minutes; `None` for levels by hands and the
+    /// last level). The lobby's "time to next level".
+    pub fn next_level_at(&self) -> Option<Millis> {
+        if self.status == Status::Running { self.level_ends_at() } else { None }
+    }
+
+    fn level_ends_at(&self) -> Option<Millis> {
+        if self.level + 1 >= self.spec.levels.len() {
+            return None;
+        }
+        match self.spec.levels.get(self.level)?.length {
+            LevelLength::Minutes(m) => Some(self.level_started_at + u64::from(m) * 60_000),
+            LevelLength::Hands(_) => None,
+        }
+    }
+
+    fn registered(&self) -> usize {
+        self.entries.iter().filter(|e| e.state == EntryState::Registered).count()
+    }
+
+    /// What the clock wants at `now`, if anything.
+    pub fn due(&self, now: Millis) -> Option<Due> {
+        match self.status {
+            Status::Registering => match self.spec.kind {
+                Kind::SitAndGo => (self.registered() >= self.spec.max_entrants as usize).then_some(Due::Start),
+                Kind::Scheduled => {
+                    let at = self.spec.start_at?;
+                    if now < at {
+                        None
+                    } else if self.registered() >= self.spec.min_entrants as usize {
+                        Some(Due::Start)
+                    } else {
+                        Some(Due::Input(Input::Cancel))
+                    }
+                }
+            },
+            Status::Running => {
+                let ends = self.level_ends_at()?;
+                (now >= ends).then_some(Due::Input(Input::NextLevel))
+            }
+            Status::Finished | Status::Cancelled => None,
+        }
+    }
+
+    fn late_registration_open(&self) -> bool {
+        !self.closed && self.spec.late_registration_until_level.is_some_and(|l| self.level() <= l)
+    }
+
+    fn reentry_open(&self) -> bool {
+        !self.closed && self.spec.reentry_until_level.is_some_and(|l| self.level() <= l)
+    }
+
+    fn players(&self) -> BTreeSet<Uuid> {
+        self.entries.iter().filter(|e| e.state != EntryState::Withdrawn).map(|e| e.player).collect()
+    }
+
+    fn latest_entry(&self, player: Uuid) -> Option<&Entry> {
+        self.entries.iter().rev().find(|e| e.player == player && e.state != EntryState::Withdrawn)
+    }
+
+    /// Where a player sits now.
+    pub fn seat_of(&self, player: Uuid) -> Option<Spot> {
+        self.live_entry(player).and_then(|e| self.floor.spot_of(e.no))
+    }
+
+    /// The entry a player is playing now.
+    pub fn live_entry(&self, player: Uuid) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.player == player && e.state == EntryState::Playing)
+    }
+
+    /// Checks a command.
+    ///
+    /// # Errors
+    /// Why it is refused; nothing is to be journaled or charged.
+    pub fn handle(&self, cmd: Command) -> Result<Accepted, TournamentError> {
+        let charge = |player: Uuid, input: Input| Accepted { input, debit: Some((player, self.spec.buy_in())) };
+        match cmd {
+            Command::Register { player, name, invite_code, draw } => {
+                let open = match self.status {
+                    Status::Registering => true,
+                    Status::Running => self.late_registration_open(),
+                    Status::Finished | Status::Cancelled => false,
+                };
+                if !open {
+                    return Err(TournamentError::RegistrationClosed);
+                }
+                if self.spec.invite_code.is_some() && self.spec.invite_code != invite_code {
+                    return Err(TournamentError::WrongInviteCode);
+                }
+                if self.latest_entry(player).is_some() {
+                    return Err(TournamentError::AlreadyRegistered);
+                }
+                if self.players().len() >= self.spec.max_entrants as usize || self.entry_count() >= MAX_ENTRIES {
+                    return Err(TournamentError::Full);
+                }
+                Ok(charge(player, Input::Register { player, name, draw }))
+            }
+            Command::Unregister { player } => match self.latest_entry(player) {
+                None => Err(TournamentError::NotRegistered),
+                Some(e) if e.state == EntryState::Registered && self.status == Status::Registering => {
+                    Ok(Accepted { input: Input::Unregister { player }, debit: None })
+                }
+                Some(_) => Err(TournamentError::Started),
+            },
+            Command::ReEnter { player, draw } => {
+                if self.status != Status::Running || !self.reentry_open() {
+                    return Err(TournamentError::ReentryClosed);
+                }
+                match self.latest_entry(player) {
+                    None => Err(TournamentError::NotRegistered),
+                    Some(e) if e.state != EntryState::Out => Err(TournamentError::StillPlaying),
+                    Some(_) if self.entry_count() >= MAX_ENTRIES => Err(TournamentError::Full),
+                    Some(_) => Ok(charge(player, Input::ReEnter { player, draw })),
+                }
+            }
+            Command::StartHand { table } => {
+                self.check_start(table).map(|()| Accepted { input: Input::HandStarted { table }, debit: None })
+            }
+            Command::HandFinished { table, stacks, draw } => {
+                self.check_report(table, &stacks)?;
+                Ok(Accepted { input: Input::HandFinished { table, stacks, draw }, debit: None })
+            }
+            Command::Cancel => match self.status {
+                Status::Registering => Ok(Accepted { input: Input::Cancel, debit: None }),
+                _ => Err(TournamentError::Started),
+            },
+        }
+    }
+
+    fn check_start(&self, table: TableNo) -> Result<(), TournamentError> {
+        if self.status != Status::Running {
+            return Err(TournamentError::NotRunning);
+        }
+        let t = self.floor.tables().get(&table).ok_or(TournamentError::NoSuchTable(table))?;
+        if t.in_hand() {
+            return Err(TournamentError::HandInPlay(table));
+        }
+        if t.count() < 2 {
+            return Err(TournamentError::WaitForPlayers(table));
+        }
+        if let Some(h) = &self.hand_for_hand
+            && (h.draining || h.dealt.contains(&table))
+        {
+            return Err(TournamentError::HandForHand(table));
+        }
+        Ok(())
+    }
+
+    fn check_report(&self, table: TableNo, stacks: &[(Uuid, Chips)]) -> Result<(), TournamentError> {
+        if self.status != Status::Running {
+            return Err(TournamentError::NotRunning);
+        }
+        let t = self.floor.tables().get(&table).ok_or(TournamentError::NoSuchTable(table))?;
+        let dealt = t.hand.as_ref().ok_or(TournamentError::NoHand(table))?;
+        let bad = |why: &str| Err(TournamentError::BadReport(why.to_owned()));
+        let reported: BTreeSet<Uuid> = stacks.iter().map(|s| s.0).collect();
+        if reported.len() != stacks.len() {
+            return bad("a player is listed twice");
+        }
+        let expected: BTreeSet<Uuid> = dealt.iter().filter_map(|(e, _)| self.entry(*e)).map(|e| e.player).collect();
+        if reported != expected {
+            return bad("the players are not the ones dealt in");
+        }
+        let before: u128 = dealt.iter().map(|(_, c)| u128::from(*c)).sum();
+        let after: u128 = stacks.iter().map(|(_, c)| u128::from(*c)).sum();
+        if before != after {
+            return bad(&format!("chips {before} at the start, {after} after"));
+        }
+        Ok(())
+    }
+
+    fn entry(&self, no: EntryNo) -> Option<&Entry> {
+        self.entries.get(no.checked_sub(1)? as usize)
+    }
+
+    fn entry_mut(&mut self, no: EntryNo) -> Option<&mut Entry> {
+        self.entries.get_mut(no.checked_sub(1)? as usize)
+    }
+
+    fn player_of(&self, no: EntryNo) -> Uuid {
+        self.entry(no).map(|e| e.player).unwrap_or_default()
+    }
+
+    /// Applies a journaled input. Cannot be refused: `handle` checked it (an input that no
+    /// longer fits, say from a damaged journal, changes nothing).
+    pub fn apply(&mut self, now: Millis, input: &Input) -> Vec<Output> {
+        let mut out = Vec::new();
+        self.applied += 1;
+        match input {
+            Input::Register { player, name, draw } => self.register(*player, name, draw, &mut out),
+            Input::Unregister { player } => {
+                let buy_in = self.spec.buy_in();
+                if let Some(e) =
+                    self.entries.iter_mut().find(|e| e.player == *player && e.state == EntryState::Registered)
+                {
+                    e.state = EntryState::Withdrawn;
+                    out.push(Output::Refund { player: *player, amount: buy_in });
+                }
+            }
+            Input::ReEnter { player, draw } => {
+                let name = self.latest_entry(*player).map(|e| e.name.clone()).unwrap_or_default();
+                self.add_entry(*player, &name, draw, &mut out);
+            }
+            Input::Start { draw } => self.start(now, draw, &mut out),
+            Input::Cancel => self.cancel(&mut out),
+            Input::NextLevel => {
+                let next = self.level_ends_at().unwrap_or(now);
+                self.next_level(next, &mut out);
+            }
+            Input::HandStarted { table } => self.hand_started(*table, &mut out),
+            Input::HandFinished { table, stacks, draw } => self.hand_finished(now, *table, stacks, draw, &mut out),
+        }
+        out
+    }
+
+    fn register(&mut self, player: Uuid, name: &str, draw: &Draw, out: &mut Vec<Output>) {
+        match self.status {
+            Status::Registering => {
+                let no = self.entries.len() as EntryNo + 1;
+                self.entries.push(Entry {
+                    no,
+                    player,
+                    name: name.to_owned(),
+                    chips: 0,
+                    state: EntryState::Registered,
+                    hands: 0,
+                    place: None,
+                    prize: None,
+                });
+            }
+            Status::Running => self.add_entry(player, name, draw, out),
+            Status::Finished | Status::Cancelled => {}
+        }
+    }
+
+    /// A late entry or a re-entry: seated at once with a starting stack.
+    fn add_entry(&mut self, player: Uuid, name: &str, draw: &Draw, out: &mut Vec<Output>) {
+        if self.status != Status::Running {
+            return;
+        }
+        let no = self.entries.len() as EntryNo + 1;
+        let chips = self.spec.starting_chips;
+        self.entries.push(Entry {
+            no,
+            player,
+            name: name.to_owned(),
+            chips,
+            state: EntryState::Playing,
+            hands: 0,
+            place: None,
+            prize: None,
+        });
+        let at = self.floor.seat_new(no, &mut Drawer::new(draw));
+        out.push(Output::Seat { player, entry: no, at, chips });
+    }
+
+    fn cancel(&mut self, out: &mut Vec<Output>) {
+        if self.status != Status::Registering {
+            return;
+        }
+        let buy_in = self.spec.buy_in();
+        for e in &mut self.entries {
+            if e.state == EntryState::Registered {
+                e.state = EntryState::Out;
+                out.push(Output::Refund { player: e.player, amount: buy_in });
+            }
+        }
+        self.status = Status::Cancelled;
+        out.push(Output::Cancelled);
+    }
+
+    fn start(&mut self, now: Millis, draw: &Draw, out: &mut Vec<Output>) {
+        if self.status != Status::Registering {
+            return;
+        }
+        if self.registered() < (self.spec.min_entrants as usize).max(2) {
+            self.cancel(out);
+            return;
+        }
+        let chips = self.spec.starting_chips;
+        let mut ids = Vec::new();
+        for e in &mut self.entries {
+            if e.state == EntryState::Registered {
+                e.state = EntryState::Playing;
+                e.chips = chips;
+                ids.push(e.no);
+            }
+        }
+        let spots = self.floor.seat_start(&ids, &mut Drawer::new(draw));
+        self.status = Status::Running;
+        self.level = 0;
+        self.level_started_at = now;
+        let tables: Vec<TableNo> = self.floor.tables().keys().copied().collect();
+        out.push(Output::Started { entries: ids.len() as u32, tables: tables.clone() });
+        for (entry, at) in spots {
+            out.push(Output::Seat { player: self.player_of(entry), entry, at, chips });
+        }
+        out.push(Output::Level { level: 1 });
+        self.maybe_close(out);
+    }
+
+    fn next_level(&mut self, started_at: Millis, out: &mut Vec<Output>) {
+        if self.status != Status::Running || self.level + 1 >= self.spec.levels.len() {
+            return;
+        }
+        self.level += 1;
+        self.level_started_at = started_at;
+        self.level_hands.clear();
+        out.push(Output::Level { level: self.level() });
+        self.maybe_close(out);
+    }
+
+    /// Closes registration once neither late registration nor re-entry is open.
+    fn maybe_close(&mut self, out: &mut Vec<Output>) {
+        if self.closed || self.status != Status::Running {
+            return;
+        }
+        if self.late_registration_open() || self.reentry_open() {
+            return;
+        }
+        self.close(out);
+    }
+
+    fn close(&mut self, out: &mut Vec<Output>) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        out.push(Output::RegistrationClosed { entries: self.entry_count(), pool: self.pool(), prizes: self.prizes() });
+        self.place_groups(out);
+        self.check_final_table(out);
+    }
+
+    fn hand_started(&mut self, table: TableNo, out: &mut Vec<Output>) {
+        let Some(config) = self.next_config(table) else { return };
+        let level = self.level();
+        let Some(t) = self.floor.table_mut(table) else { return };
+        if t.in_hand() {
+            return;
+        }
+        let dealt: Vec<EntryNo> = t.seats.values().copied().collect();
+        let stacks: Vec<(EntryNo, Chips)> =
+            dealt.iter().map(|&no| (no, self.entry(no).map_or(0, |e| e.chips))).collect();
+        if let Some(t) = self.floor.table_mut(table) {
+            t.hand = Some(stacks);
+        }
+        for no in dealt {
+            if let Some(e) = self.entry_mut(no) {
+                e.hands += 1;
+            }
+        }
+        if let Some(h) = &mut self.hand_for_hand {
+            h.dealt.insert(table);
+        }
+        out.push(Output::Deal { table, level, config });
+    }
+
+    fn hand_finished(
+        &mut self,
+        now: Millis,
+        table: TableNo,
+        stacks: &[(Uuid, Chips)],
+        draw: &Draw,
+        out: &mut Vec<Output>,
+    ) {
+        let Some(t) = self.floor.table_mut(table) else { return };
+        let Some(dealt) = t.hand.take() else { return };
+        t.hands += 1;
+        *self.level_hands.entry(table).or_default() += 1;
+        let after: BTreeMap<Uuid, Chips> = stacks.iter().copied().collect();
+        let mut busted = Vec::new();
+        for &(no, start) in &dealt {
+            let Some(e) = self.entry_mut(no) else { continue };
+            e.chips = after.get(&e.player).copied().unwrap_or(e.chips);
+            if e.chips == 0 {
+                e.state = EntryState::Out;
+                busted.push((no, start));
+            }
+        }
+        for &(no, _) in &busted {
+            self.floor.remove(no);
+            out.push(Output::Eliminated { player: self.player_of(no), entry: no, table });
+        }
+        match &mut self.hand_for_hand {
+            Some(h) if !h.draining => h.pending.extend(busted),
+            _ if busted.is_empty() => {}
+            _ => self.busts.push(busted),
+        }
+        // Levels by hands: the busiest table's count at this level.
+        if let Some(LevelLength::Hands(n)) = self.spec.levels.get(self.level).map(|l| l.length)
+            && self.level_hands.values().any(|&h| h >= u64::from(n))
+        {
+            self.next_level(now, out);
+        }
+        let r = self.floor.rebalance(&mut Drawer::new(draw));
+        for step in r.moves {
+            out.push(Output::Move { player: self.player_of(step.entry), step });
+        }
+        for table in r.closed {
+            self.level_hands.remove(&table);
+            out.push(Output::TableClosed { table });
+        }
+        self.check_final_table(out);
+        self.hand_for_hand_step(out);
+        if self.closed {
+            self.place_groups(out);
+        }
+        self.check_end(out);
+    }
+
+    /// One table left, and no late entry can open another.
+    fn check_final_table(&mut self, out: &mut Vec<Output>) {
+        if self.closed && !self.final_table && self.floor.tables().len() == 1 && self.live() > 1 {
+            self.final_table = true;
+            if let Some(&table) = self.floor.tables().keys().next() {
+                out.push(Output::FinalTable { table });
+            }
+        }
+    }
+
+    fn paid_places(&self) -> usize {
+        self.payout_table().len()
+    }
+
+    /// Hand-for-hand: advance the round, switch it on at the bubble and off past it.
+    fn hand_for_hand_step(&mut self, out: &mut Vec<Output>) {
+        let in_hand = self.floor.tables().values().any(|t| t.in_hand());
+        let ready: Vec<TableNo> = self.floor.tables().iter().filter(|(_, t)| t.count() >= 2).map(|(&n, _)| n).collect();
+        if let Some(h) = &mut self.hand_for_hand {
+            if h.draining {
+                if in_hand {
+                    return;
+                }
+                h.draining = false;
+                // The hands that finished before the first round may have burst the bubble.
+                if self.live() <= self.paid_places() || self.floor.tables().len() < 2 {
+                    self.hand_for_hand = None;
+                    out.push(Output::HandForHand { on: false });
+                } else {
+                    out.push(Output::NextRound { tables: ready });
+                }
+                return;
+            }
+            let round_over = !in_hand && ready.iter().all(|t| h.dealt.contains(t));
+            if !round_over {
+                return;
+            }
+            h.rounds += 1;
+            self.hfh_rounds += 1;
+            h.dealt.clear();
+            let group = std::mem::take(&mut h.pending);
+            if !group.is_empty() {
+                self.busts.push(group);
+            }
+            if self.live() <= self.paid_places() || self.floor.tables().len() < 2 {
+                self.hand_for_hand = None;
+                out.push(Output::HandForHand { on: false });
+            } else {
+                out.push(Output::NextRound { tables: ready });
+            }
+            return;
+        }
+        if self.closed && self.live() == self.paid_places() + 1 && self.floor.tables().len() >= 2 {
+            self.hand_for_hand =
+                Some(HandForHand { draining: in_hand, dealt: BTreeSet::new(), rounds: 0, pending: Vec::new() });
+            out.push(Output::HandForHand { on: true });
+            if !in_hand {
+                out.push(Output::NextRound { tables: ready });
+            }
+        }
+    }
+
+    /// Places every elimination group not placed yet (registration must be closed).
+    fn place_groups(&mut self, out: &mut Vec<Output>) {
+        let total = self.entry_count();
+        let prizes = self.prizes();
+        let mut busted_before: u32 = self.busts.iter().take(self.placed).map(|g| g.len() as u32).sum();
+        while self.placed < self.busts.len() {
+            let group = self.busts.get(self.placed).cloned().unwrap_or_default();
+            busted_before += group.len() as u32;
+            let best = total.saturating_sub(busted_before) + 1;
+            for (no, place, prize) in place_group(&group, best, &prizes) {
+                if let Some(e) = self.entry_mut(no) {
+                    e.place = Some(place);
+                    e.prize = Some(prize);
+                }
+                if let Some(line) = self.entry(no).and_then(|e| self.placed_line(e)) {
+                    out.push(Output::Placed(line));
+                }
+            }
+            self.placed += 1;
+        }
+    }
+
+    fn check_end(&mut self, out: &mut Vec<Output>) {
+        if self.status != Status::Running || self.live() != 1 {
+            return;
+        }
+        if self.hand_for_hand.as_ref().is_some_and(|h| !h.pending.is_empty()) {
+            return;
+        }
+        self.hand_for_hand = None;
+        self.close(out);
+        let prize = self.prizes().first().copied().unwrap_or(0);
+        let Some(winner) = self.entries.iter_mut().find(|e| e.state == EntryState::Playing) else { return };
+        winner.place = Some(1);
+        winner.prize = Some(prize);
+        let player = winner.player;
+        if let Some(line) = self.entries.iter().find(|e| e.player == player && e.place == Some(1)) {
+            if let Some(line) = self.placed_line(line) {
+                out.push(Output::Placed(line));
+            }
+        }
+        self.status = Status::Finished;
+        out.push(Output::Ended { winner: player });
+    }
+}
