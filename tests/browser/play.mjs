@@ -28,8 +28,9 @@ import Ajv2020 from 'ajv/dist/2020.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
-const SHOTS = path.join(HERE, 'screenshots');
 const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
+// Screenshots (a CI artefact) under the cargo target directory; STUD_SCREENSHOTS overrides.
+const SHOTS = process.env.STUD_SCREENSHOTS ? path.resolve(process.env.STUD_SCREENSHOTS) : path.join(TARGET, 'browser-screenshots');
 const BIN = process.env.STUD_BIN ? path.resolve(process.env.STUD_BIN) : path.join(TARGET, 'debug', 'stud');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const HANDS = 3; // complete hands both pages must see before the reconnect
@@ -265,6 +266,12 @@ class Player {
     PLAYERS.push(this);
     this.logSeen = new Set(); // every [data-testid=log-line] text seen
     this.lastResultAt = 0;
+    this.chats = []; // `chat` frames received
+    this.reports = new Map(); // hand id -> the LAST HAND report received
+    this.errorFrames = []; // `error` frames received
+    this.sentChats = 0; // `chat` frames the page sent
+    this.pauses = []; // ms from a showdown hand's result to the next hand's start (the server's pause)
+    this.lastShowdownResultAt = null;
 
     page.on('console', (m) => {
       if (m.type() !== 'error') return;
@@ -286,6 +293,7 @@ class Player {
           const m = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
           checkFrame(this, 'out', m);
           if (m.type === 'act') this.acts.push({ seq: m.seq, kind: m.action.kind, at: Date.now() });
+          if (m.type === 'chat') this.sentChats += 1;
         } catch {
           // not JSON: not ours to check
         }
@@ -310,7 +318,18 @@ class Player {
     }
     checkFrame(this, 'in', m);
     switch (m.type) {
+      case 'chat':
+        this.chats.push(m);
+        break;
+      case 'last_hand':
+        this.reports.set(m.report.summary.hand_id, m.report);
+        break;
+      case 'error':
+        this.errorFrames.push(m);
+        break;
       case 'hand_started':
+        if (this.lastShowdownResultAt !== null) this.pauses.push(Date.now() - this.lastShowdownResultAt);
+        this.lastShowdownResultAt = null;
         this.hand(m.hand_id).number = m.number;
         this.current = m.hand_id;
         this.promptState = 'none';
@@ -354,6 +373,7 @@ class Player {
         })().catch(() => {});
         this.hand(m.hand_id).ended = true;
         this.lastResultAt = Date.now();
+        this.lastShowdownResultAt = this.hand(m.hand_id).showdown ? Date.now() : null;
         this.results.push(m.hand_id);
         this.promptState = 'none';
         break;
@@ -566,10 +586,10 @@ async function runBot(p, opp) {
 // The page at one window size, at a prompt: every action button inside the window without
 // scrolling (the page is at the top), no horizontal overflow, the table visible, the viewer's
 // seat the lowest one and centred; a screenshot of the window.
-async function checkLayout(p, width, height) {
-  await p.page.setViewportSize({ width, height });
+async function checkLayout(p, width, height, { seats = 2, resize = true, file = `viewport-${width}x${height}.png` } = {}) {
+  if (resize) await p.page.setViewportSize({ width, height });
   await p.page.evaluate(() => window.scrollTo(0, 0));
-  await sleep(250);
+  await sleep(resize ? 250 : 50);
   await eventually(`${p.name} at ${width}x${height}`, async () => {
     const r = await p.page.evaluate(() => {
       const box = (e) => {
@@ -596,12 +616,103 @@ async function checkLayout(p, width, height) {
       check(b.x >= -1 && b.x + b.w <= r.innerWidth + 1 && b.y >= -1 && b.y + b.h <= r.innerHeight + 1, `action button ${i} lies outside the ${r.innerWidth}x${r.innerHeight} window without scrolling (${JSON.stringify(b)})`);
     });
     const me = r.seats.find((x) => x.me);
-    check(me && r.seats.length === 2, `expected 2 occupied seats, one data-me: ${JSON.stringify(r.seats)}`);
+    check(me && r.seats.length === seats, `expected ${seats} occupied seats, one data-me: ${JSON.stringify(r.seats)}`);
     for (const o of r.seats.filter((x) => !x.me)) check(me.cy > o.cy, `the viewer's seat (centre y ${me.cy.toFixed(0)}) is not below another seat (${o.cy.toFixed(0)})`);
     const mid = r.area.x + r.area.w / 2;
     check(Math.abs(me.cx - mid) < r.area.w * 0.1, `the viewer's seat is not at the centre (x ${me.cx.toFixed(0)}, the table's centre ${mid.toFixed(0)})`);
   });
-  await p.shot(`v${width}x${height}`, `viewport-${width}x${height}.png`, { fullPage: false });
+  if (file) await p.shot(`v${width}x${height}`, file, { fullPage: false });
+}
+
+// Two and three pages play hands to showdown at each window size (two new tables made through
+// the operator API, 2 and 3 seats): at every size each page's action buttons are checked
+// inside the window at a prompt (its seat at the bottom), and each table is photographed at
+// its showdown (viewport-WxH-2p.png, viewport-WxH-3p.png). The bots check and call, so every
+// hand goes to showdown.
+async function viewportShowdowns(browser, addr) {
+  const make = async (name, seats) => {
+    const res = await fetch(`http://${addr}/api/admin/tables`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_KEY}` },
+      body: JSON.stringify({ name, variant: 'stud', ante: 10, bring_in: 20, small_bet: 40, big_bet: 80, seats, min_buy_in: 4000, max_buy_in: 4000, action_timeout_ms: 30000, time_bank_ms: 0 }),
+    });
+    const body = await res.json();
+    check(res.ok && body.id, `creating the ${seats}-seat table: ${res.status} ${JSON.stringify(body)}`);
+    return body.id;
+  };
+  const groups = [
+    { label: '2p', id: await make('Two to showdown', 2), names: ['Eve', 'Fay'], players: [] },
+    { label: '3p', id: await make('Three to showdown', 3), names: ['Gil', 'Hal', 'Ivy'], players: [] },
+  ];
+  const size = { key: null };
+  const all = [];
+  for (const g of groups) {
+    for (const name of g.names) {
+      const context = await browser.newContext({ viewport: { width: VIEWPORTS[0][0], height: VIEWPORTS[0][1] } });
+      const p = new Player(name, context, await context.newPage());
+      p.checked = new Set();
+      g.players.push(p);
+      all.push(p);
+      await p.page.goto(`http://${addr}/`);
+      await p.page.locator('[data-testid=name]').fill(name);
+      await p.page.locator('[data-testid=start]').click();
+      const row = p.page.locator(`[data-testid=table-row][data-table-id="${g.id}"]`);
+      await until(`${name}: the ${g.label} table in the lobby`, async () => (await row.count()) === 1, 15000);
+      await row.locator('[data-testid=sit]').click();
+      await until(`${name}: seated at the ${g.label} table`, async () => (await p.page.locator('[data-testid=seat][data-me=true]').count()) === 1, 10000);
+    }
+  }
+  const play = async (p, seats) => {
+    while (!p.stop) {
+      if (aborted) return;
+      const prompt = p.prompt;
+      const buttons = p.page.locator('[data-testid=actions] [data-testid=action]');
+      if (!prompt || p.promptState !== 'mine' || prompt.seq <= p.clickedSeq || (await buttons.count()) === 0) {
+        await sleep(60);
+        continue;
+      }
+      const key = size.key;
+      if (key && !p.checked.has(key) && !prompt.legal.some((a) => a.kind === 'show' || a.kind === 'muck')) {
+        const [w, h] = key.split('x').map(Number);
+        await checkLayout(p, w, h, { seats, resize: false, file: null });
+        p.checked.add(key);
+      }
+      const kinds = await buttons.evaluateAll((bs) => bs.map((b) => b.getAttribute('data-action')));
+      const pick = ['check', 'call', 'bring_in', 'show'].find((k) => kinds.includes(k)) ?? kinds.find((k) => k !== 'fold' && k !== 'muck') ?? kinds[0];
+      p.clickedSeq = prompt.seq;
+      await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${pick}"]`).first().click({ timeout: 5000 });
+    }
+  };
+  const bots = groups.flatMap((g) => g.players.map((p) => play(p, g.names.length).catch((e) => abort(e instanceof Failure ? new Failure(`${p.name}: ${e.message}`) : e))));
+  try {
+    for (const [w, h] of VIEWPORTS) {
+      for (const p of all) await p.page.setViewportSize({ width: w, height: h });
+      size.key = `${w}x${h}`;
+      const marks = groups.map((g) => g.players[0].order.length);
+      const shot = new Set();
+      await until(`${w}x${h}: a hand to showdown at both tables, each page's buttons checked`, async () => {
+        for (const [i, g] of groups.entries()) {
+          const first = g.players[0];
+          const done = first.order.slice(marks[i]).some((id) => first.hands.get(id).showdown && first.hands.get(id).ended && first.hands.get(id).number !== null);
+          if (done && !shot.has(g.label)) {
+            // The showdown stays up (the server's pause): the cards and the winner are on screen.
+            await first.shot(`v${w}x${h}-${g.label}`, `viewport-${w}x${h}-${g.label}.png`, { fullPage: false });
+            shot.add(g.label);
+          }
+        }
+        return shot.size === groups.length && all.every((p) => p.checked.has(size.key));
+      }, 90000, 150);
+      log(`${w}x${h}: two and three pages played to showdown; every page's buttons inside the window`);
+    }
+  } finally {
+    for (const p of all) p.stop = true;
+    await Promise.all(bots);
+  }
+  for (const p of all) {
+    PLAYERS.splice(PLAYERS.indexOf(p), 1);
+    check(p.errors.length === 0, `${p.name}: console errors: ${p.errors.join('; ')}`);
+    await p.context.close();
+  }
 }
 
 // axe-core in the page: no serious or critical accessibility violation.
@@ -805,15 +916,18 @@ async function lastHand(a) {
       names: [...r.querySelectorAll('[data-testid=replay-name]')].map((e) => e.textContent.trim()),
       cards: [...r.querySelectorAll('[data-testid=replay-seat]')].map((e) => e.querySelectorAll('[data-testid=card]').length),
       lines: [...r.querySelectorAll('[data-testid=replay-log] li')].map((e) => e.textContent.trim()),
+      potText: r.querySelector('[data-testid=replay-pot]').textContent.trim(),
       last: r.querySelector('[data-testid=replay-next]').disabled,
     }));
     steps.push(st);
     check(st.step === i, `replayer step ${st.step}, expected ${i}`);
     check(st.names.includes(a.name) && st.names.every((n) => !/^Seat \d/.test(n)), `replayer step ${i} names ${JSON.stringify(st.names)}`);
     check(st.lines.length > 0, `replayer step ${i} (${st.label}) has no lines`);
+    check(st.pot > 0 && st.potText.includes(usd(st.pot)), `replayer step ${i}: the pot is ${st.pot} cents, shown as ${JSON.stringify(st.potText)}`);
     if (i > 0) {
       const prev = steps[i - 1];
       check(st.cards.every((n, j) => n >= prev.cards[j]), `replayer step ${i}: fewer cards than the step before (${prev.cards} -> ${st.cards})`);
+      check(st.pot >= prev.pot, `replayer step ${i}: the pot went down (${prev.pot} -> ${st.pot})`);
     }
     if (st.last) break;
     await replayer.locator('[data-testid=replay-next]').click();
@@ -821,6 +935,14 @@ async function lastHand(a) {
   const labels = steps.map((x) => x.label);
   check(labels[0] === 'third' && labels.at(-1) === 'step_end' && labels.includes('step_showdown'), `replayer steps ${JSON.stringify(labels)}: expected 3rd street first, the showdown, the result last`);
   check(steps.at(-2).cards.every((n) => n === 7), `the showdown step does not show 7 cards a seat (${steps.at(-2).cards})`);
+  // The pot as it was: at the result, the pot that was awarded (the awards add up to it).
+  const rep = a.reports.get(showdownId);
+  check(rep, `no last_hand frame for hand ${showdownId} was received`);
+  check(Array.isArray(rep.pots) && rep.pots.length === rep.events.length, `the report's pots (${rep.pots?.length}) do not follow its ${rep.events.length} events one to one`);
+  const names = new Map((rep.names ?? []).map((x) => [x.seat, x.name]));
+  check(names.get(a.mySeat) === a.name, `the report's names ${JSON.stringify(rep.names)} do not name ${a.name} at seat ${a.mySeat}`);
+  const awardedTotal = rep.events.filter((e) => e.event === 'award').reduce((n, e) => n + e.amount, 0);
+  check(steps.at(-1).pot === awardedTotal, `the replayer's result shows a pot of ${steps.at(-1).pot} cents, the awards add up to ${awardedTotal}`);
   log(`${a.name}: replayer stepped through ${labels.join(' > ')}`);
   await a.shot('replayer', 'replayer.png', { fullPage: false });
   await checkAxe(a, 'in LAST HAND with the replayer');
@@ -840,6 +962,53 @@ async function lastHand(a) {
   }
   await page.locator('[data-testid=last-hand-close]').click();
   await dialog.waitFor({ state: 'hidden', timeout: 5000 });
+}
+
+// Table chat between the two seated players: a message with markup arrives on both pages as
+// text (no element made, nothing run); the frame names the writer and carries no seq; the
+// server's rate limit answers with a typed error the page shows; a message over 200
+// characters is not sent.
+async function chat(a, b) {
+  for (const p of [a, b]) {
+    await until(`${p.name}: the chat box at the table`, async () => (await p.page.locator('[data-testid=chat]').isVisible()) && (await p.page.locator('[data-testid=chat-form]').isVisible()), 5000);
+  }
+  const text = '<b>Hello</b> & <img src=x onerror="window.__chatRan=1"> é😀 <script>window.__chatRan=2</script>';
+  await a.page.locator('[data-testid=chat-input]').fill(text);
+  await a.page.locator('[data-testid=chat-send]').click();
+  const lines = (p) => p.page.locator('[data-testid=chat-line]').evaluateAll((ls) => ls.map((l) => ({
+    name: l.querySelector('[data-testid=chat-name]')?.textContent,
+    text: l.querySelector('[data-testid=chat-text]')?.textContent,
+    markup: l.querySelectorAll('b, img, script').length,
+    seat: l.getAttribute('data-seat'),
+  })));
+  for (const p of [a, b]) {
+    await until(`${p.name}: Ann's chat line, as text`, async () => (await lines(p)).some((l) => l.name === a.name && l.text === text), 8000);
+    const got = (await lines(p)).find((l) => l.text === text);
+    check(got.markup === 0, `${p.name}: the chat line holds ${got.markup} element(s) made from the message's markup`);
+    check(Number(got.seat) === a.mySeat, `${p.name}: the chat line's data-seat is ${got.seat}, Ann sits at ${a.mySeat}`);
+    check(await p.page.evaluate(() => window.__chatRan === undefined), `${p.name}: markup in a chat message ran`);
+    const frame = p.chats.find((m) => m.text === text);
+    check(frame && frame.name === a.name && frame.seat === a.mySeat && !('seq' in frame), `${p.name}: the chat frame ${JSON.stringify(frame)}`);
+  }
+  // Over 200 characters: the page does not send it (the input's maxlength is bypassed here).
+  const sentBefore = a.sentChats;
+  await a.page.locator('[data-testid=chat-input]').evaluate((i) => { i.value = 'x'.repeat(201); });
+  await a.page.locator('[data-testid=chat-send]').click();
+  await sleep(300);
+  check(a.sentChats === sentBefore, `${a.name}: a 201-character chat message was sent`);
+  check(/too long/i.test(await a.page.locator('#notice').textContent()), `${a.name}: no "too long" notice: ${JSON.stringify(await a.page.locator('#notice').textContent())}`);
+  await a.page.locator('[data-testid=chat-input]').fill('');
+  // The rate limit: Bob writes 7 at once; the server answers rate_limited, the page says so.
+  const errorsBefore = b.errorFrames.length;
+  for (let i = 0; i < 7; i++) {
+    await b.page.locator('[data-testid=chat-input]').fill(`quick ${i}`);
+    await b.page.locator('[data-testid=chat-input]').press('Enter');
+  }
+  await until(`${b.name}: a rate_limited error for the 6th chat message`, async () => b.errorFrames.slice(errorsBefore).some((m) => m.code === 'rate_limited'), 5000);
+  await until(`${b.name}: the rate limit shown`, async () => /too many/i.test(await b.page.locator('#notice').textContent()), 3000);
+  await until(`${a.name}: Bob's first 5 quick messages`, async () => a.chats.filter((m) => m.text.startsWith('quick ')).length === 5, 5000);
+  await a.shot('chat', 'chat.png', { fullPage: false });
+  log(`chat: markup shown as text on both pages, 201 characters not sent, the 6th quick message refused (rate_limited)`);
 }
 
 // The lobby sorts and filters, and keeps its order (after a reload too); no serious
@@ -936,6 +1105,16 @@ async function fastTable(browser, addr) {
       await row.locator('[data-testid=watch]').click();
       const spots = p.page.locator('[data-testid=seat][data-empty=true] [data-testid=sit-here]');
       await until('Cat, watching: 7 "Sit here" spots', async () => (await spots.count()) === 7, 10000);
+      // Watching, Cat reads the chat but has no box to write in; Dan (seated) writes to her.
+      await until('Cat, watching: the chat shown, read only', async () =>
+        (await p.page.locator('[data-testid=chat]').isVisible()) && !(await p.page.locator('[data-testid=chat-form]').isVisible())
+        && (await p.page.locator('[data-testid=chat-note]').isVisible()), 5000);
+      const danPage = people[0].page;
+      await danPage.locator('[data-testid=chat-input]').fill('hi Cat, take a seat');
+      await danPage.locator('[data-testid=chat-send]').click();
+      await until('Cat, watching: Dan\'s chat line', async () =>
+        (await p.page.locator('[data-testid=chat-text]').allTextContents()).includes('hi Cat, take a seat'), 8000);
+      log('Cat, watching: reads Dan\'s chat line, has no chat box');
       const seat = await spots.nth(2).evaluate((b) => b.closest('[data-testid=seat]').getAttribute('data-seat'));
       await spots.nth(2).click();
       await until(`Cat: seated at seat ${seat} from its "Sit here" spot`, async () => (await p.page.locator(`[data-testid=seat][data-me=true][data-seat="${seat}"]`).count()) === 1, 10000);
@@ -965,6 +1144,22 @@ async function fastTable(browser, addr) {
     !(await noticeBox.isVisible()) && (await out.page.locator('[data-testid=seat][data-me=true]').getAttribute('data-sitting-out')) !== 'true', 10000);
   log(`${out.name}: sat out by the clock; the notice and "I'm back" work`);
 
+  // The operator turns the chat off and the money display to chips (PATCH, from the next hand).
+  const patch = await fetch(`http://${addr}/api/admin/tables/${body.id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_KEY}` },
+    body: JSON.stringify({ chat: false, display: 'chips' }),
+  });
+  const patched = await patch.json();
+  check(patch.ok && patched.settings.chat === false && patched.settings.display === 'chips', `PATCH chat/display: ${patch.status} ${JSON.stringify(patched.settings)}`);
+  for (const p of people) {
+    await until(`${p.name}: no chat and stacks in chips after the operator's change`, async () => {
+      const stack = (await p.page.locator('[data-testid=seat][data-me=true] [data-testid=seat-stack]').textContent()).trim();
+      return !(await p.page.locator('[data-testid=chat]').isVisible()) && /^\d{1,3}(,\d{3})*$/.test(stack);
+    }, 30000);
+  }
+  log('fast table: the operator turned the chat off and the display to chips; both pages follow');
+
   // The session lasts: a reload, then a new tab, continue as Dan in his seat.
   const seat = await dan.page.locator('[data-testid=seat][data-me=true]').getAttribute('data-seat');
   await dan.page.reload();
@@ -977,7 +1172,22 @@ async function fastTable(browser, addr) {
       (await page.locator('[data-testid=who]').textContent()) === 'Dan'
       && (await page.locator(`[data-testid=seat][data-me=true][data-seat="${seat}"]`).count()) === 1, 15000);
     if (page !== dan.page) {
+      // Log out ends the session on the server: DELETE /api/sessions/{id} with the token (a
+      // server without that route answers 404/405 and the page forgets the token anyway).
+      const token = await page.evaluate(() => localStorage.getItem('stud.token'));
+      const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/api\/sessions\/[0-9a-f-]{36}$/.test(r.url()), { timeout: 10000 });
       await page.locator('[data-testid=logout]').click();
+      const res = await deleted;
+      const auth = await res.request().headerValue('authorization');
+      check(auth === `Bearer ${token}`, `log out: the DELETE went with ${JSON.stringify(auth)}, not the session's token`);
+      check([204, 404, 405].includes(res.status()), `log out: DELETE ${res.url()} answered ${res.status()}`);
+      if (res.status() === 204) {
+        const after = await fetch(`http://${addr}${new URL(res.url()).pathname}/ledger`, { headers: { authorization: `Bearer ${token}` } });
+        check(after.status === 401, `the token still works after log out (GET .../ledger: ${after.status})`);
+        log('log out: DELETE /api/sessions/{id} 204, the token no longer works');
+      } else {
+        log(`log out: DELETE /api/sessions/{id} answered ${res.status()} (no such route on this server yet); the page forgot the token`);
+      }
       await until('Dan: the name field again after log out', async () => page.locator('[data-testid=name]').isVisible(), 5000);
       check((await page.evaluate(() => localStorage.getItem('stud.token'))) === null, 'the token is still in localStorage after log out');
       await page.close();
@@ -1074,11 +1284,24 @@ async function main() {
       check(rc.some((r) => r.started), `${p.name}: no result strip was seen into the next hand`);
     }
     log(`result strip up at least 4 s after each hand: ${a.resultChecks.length} + ${b.resultChecks.length} checks; ${b.name} played ${b.keys ?? 0} action(s) by keyboard`);
+    // The server's pause after a showdown (4 s by default; STUD_HAND_PAUSE_MS=800 is only the
+    // pause after a hand won without one): the next hand's antes come no sooner.
+    for (const p of players) {
+      check(p.pauses.length > 0, `${p.name}: no hand started after a showdown`);
+      // Measured between two frames' arrival in this process: a late first frame (the test's
+      // own event loop, Playwright) shortens what it sees, so 300 ms of slack.
+      const short = p.pauses.filter((ms) => ms < 3700);
+      check(short.length === 0, `${p.name}: a hand started ${short.join(', ')} ms after a showdown (at least 4 s expected)`);
+    }
+    log(`showdown pauses seen: ${a.pauses.map((x) => (x / 1000).toFixed(1)).join(', ')} s`);
     check((b.keys ?? 0) > 0, `${b.name} never played by keyboard`);
+    await chat(a, b);
     await lastHand(a);
     await languages(a);
     await preferences(a);
     await fast;
+    if (aborted) throw aborted;
+    await viewportShowdowns(browser, addr);
     if (aborted) throw aborted;
 
     for (const p of players) {

@@ -1,9 +1,15 @@
-// Unit tests of the page's pure parts (web/app.js exports them; the page starts only in a
-// browser): money, translations and hand names, seat rotation, log text, the replayer's steps,
-// pre-action choice, the lobby's order. Run: node --test unit.test.mjs
+// Unit tests of the page's pure parts, the modules with no DOM (web/i18n.js, web/format.js,
+// web/model.js): money, translations and hand names, seat rotation, log text, the replayer's
+// steps and pots, pre-action choice, the lobby's order, chat. They import under Node, which has
+// no document: that they load at all shows they touch no DOM. Run: node --test unit.test.mjs
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import test from 'node:test';
-import * as app from '../../web/app.js';
+import * as format from '../../web/format.js';
+import * as i18n from '../../web/i18n.js';
+import * as model from '../../web/model.js';
+
+const app = { ...i18n, ...format, ...model };
 
 const nbsp = (s) => s.replace(/[\u00a0\u202f]/g, ' ');
 
@@ -92,9 +98,15 @@ test('replay steps go street by street, then showdown and result', () => {
   const steps = app.replaySteps(events);
   assert.deepEqual(steps.map((s) => s.label), ['third', 'fourth', 'step_showdown', 'step_end']);
   assert.equal(steps.at(-1).end, events.length);
-  const mid = app.replayState(events, steps[0].end);
+  // The pot is the server's (`pots[i]` after `events[i]`); after the award, the pot awarded.
+  const pots = events.map((e, i) => (i < 1 ? [] : e.event === 'award' || e.event === 'hand_ended' ? [] : [{ amount: i < 3 ? 10 * i : 30, eligible: [1, 2] }]));
+  const mid = app.replayState(events, steps[0].end, 'stud', pots);
   assert.equal(mid.pot, 30);
   assert.equal(mid.view.seats.find((s) => s.seat === 1).cards.length, 1);
+  assert.equal(app.replayState(events, 2, 'stud', pots).pot, 10);
+  assert.equal(app.replayState(events, events.length, 'stud', pots).pot, 30, 'the result step shows the pot awarded');
+  assert.equal(app.replayState(events, events.length, 'stud', []).pot, 0, 'no server pots: no pot of the page\'s own');
+  assert.deepEqual(app.potsAt([[{ amount: 5, eligible: [1] }], []], 2), [{ amount: 5, eligible: [1] }]);
 });
 
 test('pre-action boxes answer only with a legal action', () => {
@@ -155,4 +167,32 @@ test('the pots are the server\'s: an event applies the pots its frame carried', 
   assert.deepEqual(view.pots, [{ amount: 10, eligible: [1, 2] }], 'no pots on the frame: unchanged');
   app.applyEvent(view, { event: 'hand_ended', stacks: [[1, 110], [2, 40]] });
   assert.deepEqual(view.pots, []);
+});
+
+test('chat: who may write, what is sent', () => {
+  assert.equal(app.chatMode(null), 'off');
+  assert.equal(app.chatMode({ chat: false, your_seat: 2 }), 'off');
+  assert.equal(app.chatMode({ chat: true, your_seat: null }), 'read');
+  assert.equal(app.chatMode({ chat: true, your_seat: 3 }), 'write');
+  assert.equal(app.chatMessage('  hi there  '), 'hi there');
+  assert.equal(app.chatMessage('   '), null);
+  // Counted in characters, as the server counts: 200 emoji fit, 201 do not.
+  assert.equal(app.chatMessage('😀'.repeat(200)), '😀'.repeat(200));
+  assert.equal(app.chatMessage('😀'.repeat(201)), null);
+  assert.equal(app.chatMessage('<b>x</b>'), '<b>x</b>', 'markup is sent as text, never dropped or interpreted');
+});
+
+test('every language has every English key (errors, chat and labels translated)', () => {
+  for (const code of Object.keys(app.LANGS)) {
+    const missing = Object.keys(app.EN).filter((k) => !(k in app.DICTS[code]) && !['al', 'hand_rank'].includes(k));
+    assert.deepEqual(missing, [], `${code} lacks ${missing.join(', ')}`);
+  }
+});
+
+test('every error code of proto/schema.json has words in the page', () => {
+  const schema = JSON.parse(readFileSync(new URL('../../proto/schema.json', import.meta.url), 'utf8'));
+  const codes = schema.$defs.ErrorCode.oneOf.map((x) => x.const ?? x.enum?.[0]);
+  const page = ['seat_taken', 'table_full', 'already_seated', 'buy_in_out_of_range', 'insufficient_balance', 'not_seated', 'not_now', 'not_your_turn', 'illegal_action', 'stale', 'rate_limited', 'unavailable', 'unknown_table', 'forbidden', 'chat_off', 'too_long'];
+  for (const code of page) assert.ok(codes.includes(code), `${code} is not an error code of the protocol`);
+  for (const code of page) assert.ok(app.EN[`err_${code}`], `no words for ${code}`);
 });

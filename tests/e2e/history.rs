@@ -2,7 +2,7 @@
 //! and for every kind of caller, and a restart that keeps it all.
 
 use stud_client::http_as;
-use stud_engine::Variant;
+use stud_engine::{Event, Variant};
 use stud_proto::{ClientMsg, HandDetail, HandPage, LastHandReport, ServerMsg};
 use uuid::Uuid;
 
@@ -57,6 +57,24 @@ async fn history_api_every_format_every_caller_and_a_restart() {
     assert!(reports.len() >= 6, "{}", reports.len());
     assert!(reports.windows(2).all(|w| w[0].summary.number > w[1].summary.number), "newest first");
     assert!(reports.iter().all(|r| r.seed.is_none() && r.commitment.is_some()));
+    // Names and pots as they were: every seat named as its player was, a pot after each event,
+    // and the pot awarded is what the awards add up to.
+    for r in &reports {
+        let mut names: Vec<(u8, String)> = r.names.iter().map(|n| (n.seat, n.name.clone())).collect();
+        names.sort();
+        let want: Vec<(u8, String)> =
+            r.view.seats.iter().map(|s| (s.seat.number(), format!("Player {}", s.seat.number()))).collect();
+        assert_eq!(names, want, "hand {}", r.summary.number);
+        assert_eq!(r.pots.len(), r.events.len(), "one pots entry per event");
+        let awarded: u64 = r
+            .events
+            .iter()
+            .filter_map(|e| if let Event::Award { amount, .. } = e { Some(*amount) } else { None })
+            .sum();
+        let last_pots = r.pots.iter().rev().find(|p| !p.is_empty()).expect("pots before the award");
+        assert_eq!(last_pots.iter().map(|p| p.amount).sum::<u64>(), awarded, "hand {}", r.summary.number);
+        assert!(r.pots.last().is_some_and(Vec::is_empty), "no pot once awarded");
+    }
     let hand_id = reports[0].summary.hand_id;
     let (status, body) = get(&addr, &format!("/api/sessions/{}/hands?limit=2", me.session_id), Some(&me.token)).await;
     assert_eq!(status, 200);

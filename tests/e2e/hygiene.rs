@@ -23,6 +23,7 @@ fn config() -> Config {
     Config {
         bind: "127.0.0.1:0".parse().unwrap(),
         hand_pause_ms: 20,
+        showdown_pause_ms: 20,
         operator_key: Some(KEY.into()),
         ..Config::default()
     }
@@ -45,6 +46,7 @@ fn settings() -> String {
         time_bank_ms: 0,
         observers: true,
         display: stud_proto::MoneyDisplay::default(),
+        chat: None,
         private: false,
     })
     .unwrap()

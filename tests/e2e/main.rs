@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
 mod bad_input;
+mod chat;
 mod history;
 mod hygiene;
 mod journal;
@@ -30,6 +31,7 @@ pub async fn spawn_app(tweak: impl FnOnce(&mut Config)) -> (Server, String) {
     let mut config = Config {
         bind: "127.0.0.1:0".parse().unwrap(),
         hand_pause_ms: 20,
+        showdown_pause_ms: 20,
         action_timeout_ms: 3_000,
         time_bank_ms: 0,
         disconnect_grace_ms: 3_000,

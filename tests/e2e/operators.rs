@@ -78,6 +78,7 @@ fn settings() -> TableSettings {
         observers: true,
         private: true,
         display: MoneyDisplay::Chips,
+        chat: None,
     }
 }
 

@@ -184,6 +184,7 @@ async fn joining_without_an_invite_code_is_not_a_wrong_guess() {
         time_bank_ms: 0,
         observers: true,
         display: stud_proto::MoneyDisplay::default(),
+        chat: None,
         private: true,
     };
     let (status, body) =

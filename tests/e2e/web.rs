@@ -38,3 +38,30 @@ async fn the_page_and_its_files_are_served_and_self_contained() {
     }
     server.shutdown().await;
 }
+
+/// Every ES module the page imports (followed from `app.js`, as the browser does) is served,
+/// as JavaScript, and loads nothing from elsewhere.
+#[tokio::test]
+async fn every_module_the_page_imports_is_served() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    let mut todo = vec!["/app.js".to_owned()];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(path) = todo.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let (status, body) = http(&addr, "GET", &path, None).await.unwrap();
+        assert_eq!(status, 200, "{path} is imported but not served");
+        for line in body.lines().filter(|l| l.starts_with("import ")) {
+            let from = line.rsplit_once(" from ").map(|(_, f)| f.trim().trim_end_matches(';').trim_matches('\''));
+            let Some(module) = from.and_then(|f| f.strip_prefix("./")) else {
+                panic!("{path}: an import from outside the page: {line}")
+            };
+            todo.push(format!("/{module}"));
+        }
+    }
+    for module in ["/connection.js", "/state.js", "/render.js", "/model.js", "/chat.js"] {
+        assert!(seen.contains(module), "{module} is not reached from app.js: {seen:?}");
+    }
+    server.shutdown().await;
+}

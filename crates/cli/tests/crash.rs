@@ -36,6 +36,7 @@ impl Server {
             .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--database-url", db])
             .args(["--tables-per-variant", "1"])
             .env("STUD_HAND_PAUSE_MS", "30")
+            .env("STUD_SHOWDOWN_PAUSE_MS", "30")
             .env("STUD_ACTION_TIMEOUT_MS", "4000")
             .env("STUD_DISCONNECT_GRACE_MS", "4000")
             .env("STUD_OPERATOR_KEY", KEY)

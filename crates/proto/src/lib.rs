@@ -130,6 +130,18 @@ pub enum ClientMsg {
         /// the hand
         hand_id: Uuid,
     },
+    /// Say something in the table's chat (seated players only, where the table has chat on):
+    /// at most [`CHAT_MAX_CHARS`] characters, a few a second at most. Everyone watching the
+    /// table gets it as a `chat` frame. Chat is not journaled and not in snapshots.
+    Chat {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+        /// the message: plain text (clients must never interpret it as markup)
+        text: String,
+    },
     /// Keep-alive.
     Ping {
         /// echoed in the reply
@@ -155,6 +167,7 @@ impl ClientMsg {
         "snapshot",
         "last_hands",
         "last_hand",
+        "chat",
         "ping",
     ];
 
@@ -172,6 +185,7 @@ impl ClientMsg {
             | ClientMsg::Snapshot { request_id, .. }
             | ClientMsg::LastHands { request_id }
             | ClientMsg::LastHand { request_id, .. }
+            | ClientMsg::Chat { request_id, .. }
             | ClientMsg::Ping { request_id, .. } => request_id.clone(),
         }
     }
@@ -338,7 +352,26 @@ pub enum ServerMsg {
         /// the report
         report: LastHandReport,
     },
+    /// A chat message at a table, to everyone watching it. Outside the table's numbered
+    /// sequence: it carries no `seq`, is not journaled, and snapshots do not repeat it.
+    Chat {
+        /// the table
+        table_id: Uuid,
+        /// the writer's seat
+        seat: u8,
+        /// the writer
+        player_id: Uuid,
+        /// the writer's display name
+        name: String,
+        /// plain text, at most [`CHAT_MAX_CHARS`] characters (never markup)
+        text: String,
+        /// when the table took it, milliseconds since the Unix epoch
+        at_ms: u64,
+    },
 }
+
+/// The longest chat message, in characters (Unicode scalar values).
+pub const CHAT_MAX_CHARS: usize = 200;
 
 /// Why a request failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -390,6 +423,10 @@ pub enum ErrorCode {
     Unavailable,
     /// A `hello` on a socket that already said one: one socket, one session.
     AlreadyAuthenticated,
+    /// The table's chat is off (an operator's setting).
+    ChatOff,
+    /// A chat message longer than [`CHAT_MAX_CHARS`] characters.
+    TooLong,
 }
 
 /// A seat at a table.
@@ -460,6 +497,9 @@ pub struct TableState {
     /// how to show amounts
     #[serde(default)]
     pub display: MoneyDisplay,
+    /// whether the table's chat is on (seated players may write; everyone watching reads)
+    #[serde(default)]
+    pub chat: bool,
 }
 
 /// The hand in play.
@@ -523,6 +563,13 @@ pub struct LastHandReport {
     pub view: HandView,
     /// every event, with the cards LAST HAND may show
     pub events: Vec<Event>,
+    /// the pots after each event (as on `event` frames: main pot first, split only at all-in
+    /// levels; empty once awarded): `pots[i]` follows `events[i]`
+    #[serde(default)]
+    pub pots: Vec<Vec<Pot>>,
+    /// who played each seat, by the names they had in the hand
+    #[serde(default)]
+    pub names: Vec<SeatName>,
     /// every action in order
     pub actions: Vec<RecordedAction>,
     /// sha256 of the seed, as published at the start
@@ -530,6 +577,15 @@ pub struct LastHandReport {
     /// the seed: only in operator reports. A player's report leaves it out, because the deck
     /// it derives would show the folded players' down cards.
     pub seed: Option<String>,
+}
+
+/// The player at a seat of a stored hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatName {
+    /// 1..=8
+    pub seat: u8,
+    /// their display name at the time
+    pub name: String,
 }
 
 /// `POST /api/sessions` body.
@@ -594,6 +650,9 @@ pub struct TableSummary {
     /// how to show amounts
     #[serde(default)]
     pub display: MoneyDisplay,
+    /// whether the table's chat is on
+    #[serde(default)]
+    pub chat: bool,
 }
 
 fn eight() -> u8 {
@@ -660,6 +719,10 @@ pub struct TableSettings {
     /// how clients show amounts: `cash` (chips are cents: `$2/$4`) or `chips`
     #[serde(default)]
     pub display: MoneyDisplay,
+    /// table chat: on or off; not set means the default, on for public tables and off for
+    /// private ones
+    #[serde(default)]
+    pub chat: Option<bool>,
 }
 
 /// `PATCH /api/admin/tables/{id}`: any subset of the settings; applies from the next hand.
@@ -681,6 +744,8 @@ pub struct TableSettingsPatch {
     pub time_bank_ms: Option<u64>,
     pub observers: Option<bool>,
     pub private: Option<bool>,
+    pub display: Option<MoneyDisplay>,
+    pub chat: Option<bool>,
 }
 
 /// A table as the operator sees it: settings, live status and the invite code.

@@ -156,8 +156,12 @@ fn patched(mut s: TableSettings, p: TableSettingsPatch) -> TableSettings {
         action_timeout_ms,
         time_bank_ms,
         observers,
-        private
+        private,
+        display
     );
+    if p.chat.is_some() {
+        s.chat = p.chat;
+    }
     if p.open_pair_big_bet.is_some() {
         s.open_pair_big_bet = p.open_pair_big_bet;
     }

@@ -307,7 +307,11 @@ impl App {
 
     /// The server's timers that tables use.
     pub fn timing(&self) -> Timing {
-        Timing { hand_pause_ms: self.config.hand_pause_ms, disconnect_grace_ms: self.config.disconnect_grace_ms }
+        Timing {
+            hand_pause_ms: self.config.hand_pause_ms,
+            showdown_pause_ms: self.config.showdown_pause_ms,
+            disconnect_grace_ms: self.config.disconnect_grace_ms,
+        }
     }
 
     /// Keeps a table task opened while serving, so shutdown can wait for it.

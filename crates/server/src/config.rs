@@ -90,6 +90,9 @@ pub struct Config {
     pub disconnect_grace_ms: u64,
     /// pause between hands, milliseconds
     pub hand_pause_ms: u64,
+    /// pause after a hand that went to showdown, milliseconds (the longer of this and
+    /// `hand_pause_ms` applies): the cards shown and the winning hand stay readable
+    pub showdown_pause_ms: u64,
     /// play-money balance of a new player
     pub starting_balance: Chips,
     /// largest accepted WebSocket text frame, bytes
@@ -133,6 +136,7 @@ impl Default for Config {
             time_bank_ms: 30_000,
             disconnect_grace_ms: 5_000,
             hand_pause_ms: 2_000,
+            showdown_pause_ms: 4_000,
             starting_balance: 100_000,
             max_frame_bytes: 16 * 1024,
             outbound_queue: 256,
@@ -163,6 +167,7 @@ impl std::fmt::Debug for Config {
             time_bank_ms,
             disconnect_grace_ms,
             hand_pause_ms,
+            showdown_pause_ms,
             starting_balance,
             max_frame_bytes,
             outbound_queue,
@@ -187,6 +192,7 @@ impl std::fmt::Debug for Config {
             .field("time_bank_ms", time_bank_ms)
             .field("disconnect_grace_ms", disconnect_grace_ms)
             .field("hand_pause_ms", hand_pause_ms)
+            .field("showdown_pause_ms", showdown_pause_ms)
             .field("starting_balance", starting_balance)
             .field("max_frame_bytes", max_frame_bytes)
             .field("outbound_queue", outbound_queue)
@@ -272,6 +278,7 @@ impl Config {
             "STUD_TIME_BANK_MS" => self.time_bank_ms = num(name, value)?,
             "STUD_DISCONNECT_GRACE_MS" => self.disconnect_grace_ms = num(name, value)?,
             "STUD_HAND_PAUSE_MS" => self.hand_pause_ms = num(name, value)?,
+            "STUD_SHOWDOWN_PAUSE_MS" => self.showdown_pause_ms = num(name, value)?,
             "STUD_STARTING_BALANCE" => self.starting_balance = num(name, value)?,
             "STUD_MAX_FRAME_BYTES" => self.max_frame_bytes = num(name, value)?,
             "STUD_OUTBOUND_QUEUE" => self.outbound_queue = num(name, value)?,

@@ -247,6 +247,7 @@ pub fn placeholder_summary(spec: &TableSpec) -> stud_proto::TableSummary {
         players: Vec::new(),
         hands_per_hour: 0.0,
         display: spec.display,
+        chat: spec.chat_on(),
     }
 }
 

@@ -9,7 +9,7 @@ use stud_proto::ErrorCode;
 /// Upper bounds (seconds) of the action latency histogram buckets.
 const BUCKETS: [f64; 12] = [0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5];
 
-const ERROR_CODES: [ErrorCode; 23] = [
+const ERROR_CODES: [ErrorCode; 25] = [
     ErrorCode::Malformed,
     ErrorCode::UnknownType,
     ErrorCode::FrameTooLarge,
@@ -33,6 +33,8 @@ const ERROR_CODES: [ErrorCode; 23] = [
     ErrorCode::InviteRequired,
     ErrorCode::Forbidden,
     ErrorCode::AlreadyAuthenticated,
+    ErrorCode::ChatOff,
+    ErrorCode::TooLong,
 ];
 
 /// The server's counters.
@@ -58,7 +60,7 @@ pub struct Metrics {
     pub sink_dropped: AtomicU64,
     /// times a table waited to start a hand because the store writer was behind
     pub store_waits: AtomicU64,
-    errors: [AtomicU64; 23],
+    errors: [AtomicU64; ERROR_CODES.len()],
     latency_buckets: [AtomicU64; 12],
     latency_count: AtomicU64,
     latency_sum_ns: AtomicU64,

@@ -1,7 +1,7 @@
 //! Engine values to wire messages: the one place that knows the serialization.
 
-use stud_engine::{HandRecord, Viewer};
-use stud_proto::{HandSummary, LastHandReport};
+use stud_engine::{HandRecord, PotTracker, Viewer};
+use stud_proto::{HandSummary, LastHandReport, SeatName};
 use uuid::Uuid;
 
 use stud_store::StoredHand;
@@ -28,9 +28,22 @@ pub fn last_hand_report(hand: &StoredHand, player: Uuid) -> Option<LastHandRepor
     let viewer = Viewer::Seat(stud_engine::Seat::new(summary.seat)?);
     let record: &HandRecord = &hand.record;
     let (replayed, events) = record.replay().ok()?;
+    let events = replayed.last_hand_events(&events, viewer);
+    // The pots as the table showed them after each event (the same tracker the live frames use).
+    let mut tracker = PotTracker::default();
+    let pots = events
+        .iter()
+        .map(|e| {
+            tracker.apply(e);
+            tracker.pots()
+        })
+        .collect();
+    let names = hand.seats.iter().map(|s| SeatName { seat: s.seat.number(), name: s.name.clone() }).collect();
     Some(LastHandReport {
         view: replayed.last_hand_view(viewer),
-        events: replayed.last_hand_events(&events, viewer),
+        events,
+        pots,
+        names,
         actions: record.actions.clone(),
         commitment: record.commitment.clone(),
         // The seed would give away the folded players' down cards (and the undealt deck):

@@ -260,6 +260,7 @@ impl Connection {
             }
             ClientMsg::Leave { request_id, table_id } => (table_id, TableCmd::Leave { conn_id, request_id }),
             ClientMsg::Snapshot { request_id, table_id } => (table_id, TableCmd::Snapshot { conn_id, request_id }),
+            ClientMsg::Chat { request_id, table_id, text } => (table_id, TableCmd::Chat { conn_id, request_id, text }),
         };
         let Some(handle) = self.app.lobby.get(table_id) else {
             return self.error(request_id, ErrorCode::UnknownTable, format!("no table {table_id}"));

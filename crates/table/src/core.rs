@@ -26,6 +26,12 @@ use crate::wire::{self, Frame};
 /// Idempotency keys remembered per seat.
 const KEYS_KEPT: usize = 64;
 
+/// Chat: messages a player may write at once, then one per `CHAT_INTERVAL_MS` (a GCRA
+/// bucket per player and table, presence only).
+const CHAT_BURST: u64 = 5;
+/// Chat: the sustained rate, one message per this many milliseconds.
+const CHAT_INTERVAL_MS: u64 = 2_000;
+
 /// Events of the hand in play kept for snapshots (a stud hand has a few hundred at most;
 /// past this a snapshot's `events` stop, and the client's log with them).
 const EVENTS_KEPT: usize = 2_000;
@@ -41,6 +47,9 @@ pub type Millis = u64;
 pub struct Timing {
     /// pause between hands
     pub hand_pause_ms: u64,
+    /// pause after a hand that went to showdown (the longer of the two applies), so the cards
+    /// and the winning hand stay readable
+    pub showdown_pause_ms: u64,
     /// how long a disconnected player to act is waited for
     pub disconnect_grace_ms: u64,
 }
@@ -118,6 +127,17 @@ pub enum Command {
         conn: ConnId,
         /// echoed
         request_id: RequestId,
+    },
+    /// A chat message (not journaled: answered and broadcast by `handle`).
+    Chat {
+        /// the connection
+        conn: ConnId,
+        /// echoed
+        request_id: RequestId,
+        /// what was written
+        text: String,
+        /// the writer is banned here (the server's list decides): muted
+        banned: bool,
     },
     /// The socket closed, or the table dropped it.
     Disconnect {
@@ -383,6 +403,8 @@ pub struct TableCore {
     closed: bool,
     /// inputs applied so far (the journal position)
     applied: u64,
+    /// presence: each chatting player's next free moment (GCRA theoretical arrival time)
+    chat_tat: BTreeMap<Uuid, Millis>,
 }
 
 fn seat_index(seat: Seat) -> usize {
@@ -406,6 +428,7 @@ impl TableCore {
             closing: false,
             closed: false,
             applied: 0,
+            chat_tat: BTreeMap::new(),
         }
     }
 
@@ -443,6 +466,7 @@ impl TableCore {
             closing: saved.closing,
             closed: false,
             applied: saved.applied,
+            chat_tat: BTreeMap::new(),
         })
     }
 
@@ -585,6 +609,7 @@ impl TableCore {
             players,
             hands_per_hour: if hours > 0.0 { (self.hands_played as f64 / hours).round() } else { 0.0 },
             display: self.spec.display,
+            chat: self.spec.chat_on(),
         }
     }
 
@@ -653,6 +678,7 @@ impl TableCore {
             },
             hand: self.live.as_ref().map(|l| self.hand_state(l, viewer, player, now)),
             display: self.spec.display,
+            chat: self.spec.chat_on(),
         }
     }
 
@@ -822,6 +848,10 @@ impl TableCore {
                 self.remove_sub(now, conn, out);
                 Decision::Done
             }
+            Command::Chat { conn, request_id, text, banned } => {
+                self.chat(now, conn, request_id, &text, banned, out);
+                Decision::Done
+            }
             Command::Update { spec } => Decision::Journal { input: Input::Update { spec }, debit: None },
             Command::Pause { paused } => Decision::Journal { input: Input::Pause { paused }, debit: None },
             Command::Close => Decision::Journal { input: Input::Close, debit: None },
@@ -834,6 +864,70 @@ impl TableCore {
                 }
             }
         }
+    }
+
+    /// A chat message: checked (a seated writer, chat on, not banned, not empty, not too
+    /// long, not too fast) and sent to everyone watching. Nothing durable changes, so nothing
+    /// is journaled; the frame carries no `seq` (a replay of the journal does not repeat it).
+    fn chat(
+        &mut self,
+        now: Millis,
+        conn: ConnId,
+        request_id: RequestId,
+        text: &str,
+        banned: bool,
+        out: &mut Vec<Output>,
+    ) {
+        let Some(who) = self.subs.get(&conn).cloned() else {
+            return Self::error(out, conn, request_id, ErrorCode::NotSeated, "join the table first");
+        };
+        if banned {
+            return Self::error(out, conn, request_id, ErrorCode::Forbidden, "you are banned from this table: muted");
+        }
+        if !self.spec.chat_on() {
+            return Self::error(out, conn, request_id, ErrorCode::ChatOff, "this table's chat is off");
+        }
+        let Some(seat) = self.seat_of(who.player_id) else {
+            return Self::error(
+                out,
+                conn,
+                request_id,
+                ErrorCode::NotSeated,
+                "observers read the chat; take a seat to write",
+            );
+        };
+        // Plain text on one line: control characters (newlines too) become spaces.
+        let text: String = text.trim().chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        if text.is_empty() {
+            return Self::error(out, conn, request_id, ErrorCode::Malformed, "an empty chat message");
+        }
+        let chars = text.chars().count();
+        if chars > stud_proto::CHAT_MAX_CHARS {
+            let message = format!("chat messages are at most {} characters, not {chars}", stud_proto::CHAT_MAX_CHARS);
+            return Self::error(out, conn, request_id, ErrorCode::TooLong, message);
+        }
+        self.chat_tat.retain(|_, tat| *tat > now);
+        let tat = self.chat_tat.get(&who.player_id).copied().unwrap_or(now).max(now);
+        let allowance = (CHAT_BURST - 1) * CHAT_INTERVAL_MS;
+        if tat - now > allowance {
+            let wait = tat - now - allowance;
+            let message = format!(
+                "at most {CHAT_BURST} chat messages at once, then one every {} s; wait {wait} ms",
+                CHAT_INTERVAL_MS / 1_000
+            );
+            return Self::error(out, conn, request_id, ErrorCode::RateLimited, message);
+        }
+        self.chat_tat.insert(who.player_id, tat + CHAT_INTERVAL_MS);
+        let frame = wire::frame(&ServerMsg::Chat {
+            table_id: self.spec.id,
+            seat: seat.number(),
+            player_id: who.player_id,
+            name: who.name,
+            text,
+            at_ms: now,
+        });
+        self.broadcast(out, &frame, None);
+        self.ack(out, conn, request_id, "sent");
     }
 
     /// After a refusal outside the core (the account could not pay, the journal failed):
@@ -1597,6 +1691,7 @@ impl TableCore {
         let (hand_id, number, started_at_ms) = (live.id, live.number, live.started_at_ms);
         let stacks: Vec<(Seat, Chips)> = live.hand.stacks().iter().map(|s| (s.seat, s.chips)).collect();
         let awards = record.result.as_ref().map(|r| r.awards.clone()).unwrap_or_default();
+        let showdown = record.result.as_ref().is_some_and(|r| !r.showdown.is_empty());
         self.seq += 1;
         let result = wire::frame(&ServerMsg::HandResult {
             table_id: self.spec.id,
@@ -1658,7 +1753,13 @@ impl TableCore {
         }
         self.apply_pending(at, out);
         self.broadcast_snapshots(at, out);
-        self.schedule_hand(at);
+        if showdown {
+            // The cards shown and the winning hand stay up at least the showdown pause.
+            let pause = self.timing.showdown_pause_ms.max(self.timing.hand_pause_ms);
+            self.next_hand_at = Some(at + pause);
+        } else {
+            self.schedule_hand(at);
+        }
     }
 }
 

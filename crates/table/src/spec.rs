@@ -38,6 +38,9 @@ pub struct TableSpec {
     /// how clients show amounts
     #[serde(default)]
     pub display: MoneyDisplay,
+    /// table chat on or off; none: the default ([`TableSpec::chat_on`])
+    #[serde(default)]
+    pub chat: Option<bool>,
 }
 
 impl TableSpec {
@@ -64,7 +67,14 @@ impl TableSpec {
             paused: false,
             hands_before: 0,
             display: MoneyDisplay::Cash,
+            chat: None,
         }
+    }
+
+    /// Whether the table's chat is on: as the operator set it, else on for public tables and
+    /// off for private ones.
+    pub fn chat_on(&self) -> bool {
+        self.chat.unwrap_or(!self.private)
     }
 
     /// A table from an operator's settings.
@@ -109,6 +119,7 @@ impl TableSpec {
             paused: false,
             hands_before: 0,
             display: s.display,
+            chat: s.chat,
         })
     }
 
@@ -131,6 +142,7 @@ impl TableSpec {
             observers: self.observers,
             private: self.private,
             display: self.display,
+            chat: self.chat,
         }
     }
 }

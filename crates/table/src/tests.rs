@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::{Command, ConnId, Decision, Due, Entry, Input, JOURNAL_VERSION, JournalSeed, Millis, Movement, Output};
 use crate::{TableCore, TableSpec, Timing, Who};
 
-const TIMING: Timing = Timing { hand_pause_ms: 100, disconnect_grace_ms: 500 };
+const TIMING: Timing = Timing { hand_pause_ms: 100, showdown_pause_ms: 300, disconnect_grace_ms: 500 };
 
 /// One call the actor made on the core, in order: what a recorded input log holds.
 #[derive(Clone, Debug)]
@@ -151,6 +151,13 @@ fn play(d: &mut Driver, players: u8, steps: u64, bot_seed: u64, mut each: impl F
     for step in 0..steps {
         now = step * 50;
         let mut out = d.tick(now);
+        if step % 37 == 5 {
+            // Table talk now and then (answered by `handle`, journaled never): part of the
+            // recorded calls the replay tests compare byte for byte.
+            let conn = ConnId::from(step % u64::from(players)) + 1;
+            let text = format!("gl {step} <i>from</i> {conn}");
+            out.extend(d.command(now, Command::Chat { conn, request_id: None, text, banned: false }));
+        }
         for (conn, msg) in std::mem::take(&mut pending) {
             if let ServerMsg::YourTurn { hand_id, seq, legal, .. } = msg {
                 let bot = &mut bots[usize::try_from(conn).unwrap() - 1];
@@ -197,6 +204,8 @@ fn same_inputs_give_the_same_outputs_byte_for_byte() {
         assert!(d.core.status().1 >= 5, "{variant:?}: hands were played");
         let frames: usize = d.calls.iter().flat_map(|(_, o)| o).filter(|o| matches!(o, Output::Send { .. })).count();
         assert!(frames > 1_000, "{frames} frames");
+        let chats = d.calls.iter().filter(|(c, o)| matches!(c, Call::Handle(_, Command::Chat { .. })) && !o.is_empty());
+        assert!(chats.count() > 5, "chat is among the calls replayed");
 
         // Replay the recorded calls into a fresh core: every output, frame bytes included.
         let mut core = TableCore::new(TIMING, spec(variant), 0);
@@ -524,4 +533,116 @@ fn seats_say_why_they_sit_out_and_tables_how_to_show_money() {
     let core = TableCore::new(TIMING, spec, 0);
     assert_eq!(core.summary(0).display, MoneyDisplay::Chips);
     assert_eq!(core.spec().settings().display, MoneyDisplay::Chips);
+}
+
+#[test]
+fn chat_reaches_everyone_watching_from_seated_players_only_and_journals_nothing() {
+    let mut d = Driver::new(Variant::Stud);
+    seat_players(&mut d, 2);
+    d.command(0, Command::Join { conn: 9, who: who(9), request_id: None, watch: true, banned: false });
+    let applied = d.core.applied();
+    let chat = |conn: ConnId, text: &str, banned: bool| Command::Chat {
+        conn,
+        request_id: Some(format!("c{conn}")),
+        text: text.to_owned(),
+        banned,
+    };
+    let error_of = |out: &[Output], conn: ConnId| {
+        frames_to(out, conn).into_iter().find_map(|m| match m {
+            ServerMsg::Error { code, .. } => Some(code),
+            _ => None,
+        })
+    };
+
+    // One frame for everyone (the watcher too): the seat, the name, the text as sent (trimmed,
+    // a newline made a space; markup is the client's to show as text), the table's time.
+    let out = d.command(10, chat(1, "  hello <b>all</b>\nok ", false));
+    for conn in [1, 2, 9] {
+        let got: Vec<ServerMsg> =
+            frames_to(&out, conn).into_iter().filter(|m| matches!(m, ServerMsg::Chat { .. })).collect();
+        assert_eq!(
+            got,
+            vec![ServerMsg::Chat {
+                table_id: d.core.spec().id,
+                seat: 1,
+                player_id: who(1).player_id,
+                name: "p1".into(),
+                text: "hello <b>all</b> ok".into(),
+                at_ms: 10,
+            }],
+            "conn {conn}"
+        );
+    }
+    assert!(frames_to(&out, 1).iter().any(|m| matches!(m, ServerMsg::Ack { detail, .. } if detail == "sent")));
+
+    // Refusals, typed, to the writer only.
+    assert_eq!(error_of(&d.command(11, chat(9, "hi", false)), 9), Some(ErrorCode::NotSeated), "observers read only");
+    assert_eq!(error_of(&d.command(11, chat(2, "hi", true)), 2), Some(ErrorCode::Forbidden), "banned: muted");
+    assert_eq!(error_of(&d.command(11, chat(2, " \n ", false)), 2), Some(ErrorCode::Malformed), "empty");
+    let long = "é".repeat(stud_proto::CHAT_MAX_CHARS + 1);
+    assert_eq!(error_of(&d.command(11, chat(2, &long, false)), 2), Some(ErrorCode::TooLong));
+    let out = d.command(11, chat(2, &"é".repeat(stud_proto::CHAT_MAX_CHARS), false));
+    assert_eq!(error_of(&out, 2), None, "exactly the limit is fine (characters, not bytes)");
+    let refused = d.command(11, chat(9, "hi", false));
+    assert!(frames_to(&refused, 1).is_empty(), "a refusal goes to the writer only");
+
+    // The rate: five at once (one was just sent), then one every 2 s.
+    for i in 0..4 {
+        assert_eq!(error_of(&d.command(12, chat(2, &format!("m{i}"), false)), 2), None, "message {i}");
+    }
+    assert_eq!(error_of(&d.command(12, chat(2, "one too many", false)), 2), Some(ErrorCode::RateLimited));
+    assert_eq!(error_of(&d.command(12, chat(1, "p1 has its own bucket", false)), 1), None);
+    assert_eq!(error_of(&d.command(2_012, chat(2, "later", false)), 2), None, "one more after 2 s");
+
+    // Nothing of it is journaled: a replay of the journal sends no chat.
+    assert_eq!(d.core.applied(), applied);
+
+    // The operator's switch: off, and the snapshot says so; a private table is off by default.
+    let mut spec = d.core.spec().clone();
+    spec.chat = Some(false);
+    d.command(3_000, Command::Update { spec: Box::new(spec.clone()) });
+    assert_eq!(error_of(&d.command(3_001, chat(1, "hi", false)), 1), Some(ErrorCode::ChatOff));
+    let snap = d.core.snapshot_frame(9, 3_001);
+    let ServerMsg::Snapshot { table, .. } = serde_json::from_str(&snap).unwrap() else { panic!("{snap}") };
+    assert!(!table.chat);
+    spec.chat = None;
+    spec.private = true;
+    assert!(!spec.chat_on(), "private tables: off unless turned on");
+    spec.chat = Some(true);
+    assert!(spec.chat_on());
+    spec.private = false;
+    spec.chat = None;
+    assert!(spec.chat_on(), "public tables: on by default");
+}
+
+#[test]
+fn a_showdown_keeps_the_next_hand_waiting_for_the_showdown_pause() {
+    let mut d = Driver::new(Variant::Stud);
+    seat_players(&mut d, 4);
+    play(&mut d, 4, 3_000, 21, |_, _| {});
+    // Every hand start after a showdown comes at least the showdown pause after its end; one
+    // without a showdown at least the (shorter) hand pause after it.
+    let (mut showdown_gaps, mut short_gaps, mut other_gaps) = (0, 0, 0);
+    let mut ended: Option<(Millis, bool)> = None;
+    for (call, out) in &d.calls {
+        let Call::Apply(at, input, _) = call else { continue };
+        if let (Input::StartHand { .. }, Some((end, showdown))) = (input, ended.take()) {
+            let gap = at - end;
+            if showdown {
+                assert!(gap >= TIMING.showdown_pause_ms, "{gap} ms after a showdown");
+                showdown_gaps += 1;
+            } else {
+                assert!(gap >= TIMING.hand_pause_ms, "{gap} ms after a hand without a showdown");
+                other_gaps += 1;
+                short_gaps += usize::from(gap < TIMING.showdown_pause_ms);
+            }
+        }
+        for o in out {
+            if let Output::Hand(h) = o {
+                ended = Some((*at, h.record.result.as_ref().is_some_and(|r| !r.showdown.is_empty())));
+            }
+        }
+    }
+    assert!(showdown_gaps > 3 && other_gaps > 0, "{showdown_gaps} showdowns, {other_gaps} others");
+    assert!(short_gaps > 0, "a hand without a showdown waits only the hand pause");
 }

@@ -153,6 +153,12 @@ impl Actor {
                 (Command::Snapshot { conn: conn_id, request_id }, None)
             }
             TableCmd::Disconnect { conn_id } => (Command::Disconnect { conn: conn_id }, None),
+            TableCmd::Chat { conn_id, request_id, text } => {
+                // Banned players are muted (a ban may come after they joined).
+                let table = self.core.spec().id;
+                let banned = self.delivery.player(conn_id).is_some_and(|p| self.env.is_banned(p, table));
+                (Command::Chat { conn: conn_id, request_id, text, banned }, None)
+            }
             TableCmd::Shutdown { reply } => {
                 let _ = reply.send(());
                 return;

@@ -104,6 +104,11 @@ impl Delivery {
         gone
     }
 
+    /// The player on a connection.
+    pub(super) fn player(&self, conn: ConnId) -> Option<uuid::Uuid> {
+        self.outboxes.get(&conn).map(|o| o.conn.session.player_id)
+    }
+
     /// The connection's outbox, for answers the core does not make (it never joined).
     pub(super) fn reply(&self, conn: ConnId, frame: Frame) {
         if let Some(o) = self.outboxes.get(&conn) {

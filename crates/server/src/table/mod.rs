@@ -148,6 +148,15 @@ pub enum TableCmd {
         /// echoed
         request_id: RequestId,
     },
+    /// A chat message.
+    Chat {
+        /// the connection
+        conn_id: u64,
+        /// echoed
+        request_id: RequestId,
+        /// what was written
+        text: String,
+    },
     /// The socket closed.
     Disconnect {
         /// the connection

@@ -28,7 +28,7 @@ struct Fixture {
 
 /// A table on a fresh in-memory store; pauses time once the store is open.
 async fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
-    let mut config = Config { hand_pause_ms: 0, ..Config::default() };
+    let mut config = Config { hand_pause_ms: 0, showdown_pause_ms: 0, ..Config::default() };
     tweak(&mut config);
     let store = stud_store::open("sqlite::memory:").await.unwrap();
     let (writer, writes) = Writer::new(WriterConfig::default());
@@ -216,6 +216,7 @@ async fn regression_a_newcomer_in_a_seat_does_not_see_the_previous_players_cards
         c.action_timeout_ms = 1_000;
         c.time_bank_ms = 0;
         c.hand_pause_ms = 1_000;
+        c.showdown_pause_ms = 1_000;
     })
     .await;
     let mut a = join(&f, "a", 1024).await;

@@ -1,0 +1,159 @@
+// Acting: the action buttons, pre-action boxes, the keyboard, the your-turn alert.
+
+import { send } from './connection.js';
+import { money } from './format.js';
+import { errorText, language, t } from './i18n.js';
+import { $, el, notice } from './render.js';
+import { prefs, state } from './state.js';
+
+// ---- acting --------------------------------------------------------------------------------
+
+export function setPrompt(prompt) {
+  const same = JSON.stringify(prompt) === JSON.stringify(state.prompt);
+  state.prompt = prompt;
+  if (!same) renderActions();
+}
+
+export function actionLabel(a) {
+  const tb = state.table;
+  switch (a.kind) {
+    // The amounts of bring-in and call are the server's (`bring_in_amount`, `to_call`).
+    case 'bring_in': return t('act_bring_in', { amount: money(state.prompt?.bringIn ?? tb.info.config.bring_in) });
+    case 'complete': return t('act_complete', { amount: money(a.to) });
+    case 'bet': return t(bigBetOption(a) ? 'act_bet_big' : 'act_bet', { amount: money(a.to) });
+    case 'raise': return t('act_raise', { amount: money(a.to) });
+    case 'call': return state.prompt?.toCall != null ? t('act_call', { amount: money(state.prompt.toCall) }) : t('act_call_plain');
+    default: return t(`act_${a.kind}`);
+  }
+}
+
+/** On 4th street with an open pair, two bets are legal: the small one and the big one. */
+export function bigBetOption(a) {
+  const bets = state.prompt?.legal.filter((x) => x.kind === 'bet') ?? [];
+  return bets.length > 1 && a.to === Math.max(...bets.map((x) => x.to));
+}
+
+// Keyboard shortcuts: the first legal action of one of these kinds.
+export const KEYS = { f: ['fold'], c: ['check', 'call'], b: ['bet', 'raise', 'complete'], i: ['bring_in'], s: ['show'], m: ['muck'] };
+export const SHORTCUT = { fold: 'F', check: 'C', call: 'C', bet: 'B', raise: 'B', complete: 'B', bring_in: 'I', show: 'S', muck: 'M' };
+
+/** Exactly the legal actions, as buttons; empty when it is not our turn (or we just acted). */
+export function renderActions() {
+  const box = $('actions');
+  const p = state.prompt;
+  if (!p || p.sent) {
+    box.replaceChildren();
+    stopTitleFlash();
+    renderPreActions();
+    return;
+  }
+  box.replaceChildren(...p.legal.map((a) => el('button', {
+    'data-testid': 'action', 'data-action': a.kind, 'data-amount': a.to, type: 'button',
+    class: `action action-${a.kind}`, onclick: () => act(a), 'aria-keyshortcuts': SHORTCUT[a.kind],
+  }, actionLabel(a), el('kbd', { text: SHORTCUT[a.kind], 'aria-hidden': 'true' }))));
+  renderPreActions();
+}
+
+/** The pre-action boxes, while someone else is to act in a hand we are still in. */
+export function renderPreActions() {
+  const box = $('pre-actions');
+  const tb = state.table;
+  const h = tb?.hand;
+  const mine = h?.view.seats.find((s) => s.seat === tb.info?.your_seat);
+  const show = Boolean(h && mine && !mine.folded && !mine.all_in && h.view.phase === 'betting' && !(state.prompt && !state.prompt.sent));
+  // Drawn again only when something it shows changed (keeps the keyboard focus on a box).
+  const keyOf = () => JSON.stringify([show, state.pre?.kind ?? null, state.autoBringIn, h?.view.street ?? null, language()]);
+  const key = keyOf();
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.hidden = !show;
+  if (!show) return box.replaceChildren();
+  const box1 = (kind, label, checked, onchange) => el('label', { class: 'pre' },
+    el('input', { type: 'checkbox', 'data-testid': 'pre-action', 'data-pre': kind, checked: checked || null, onchange }), ` ${label}`);
+  // A tick updates the boxes in place (one of the three at most), not by drawing them again.
+  const pick = (kind) => (e) => {
+    state.pre = e.target.checked ? { kind, bet: h.view.current_bet } : null;
+    for (const input of box.querySelectorAll('input[data-pre]')) if (input.dataset.pre !== 'bring_in') input.checked = input.dataset.pre === state.pre?.kind;
+    box.dataset.key = keyOf();
+  };
+  const parts = ['check_fold', 'check', 'call_any'].map((k) => box1(k, t(`pre_${k}`), state.pre?.kind === k, pick(k)));
+  if (h.view.street === 'third') {
+    parts.push(box1('bring_in', t('pre_bring_in'), state.autoBringIn, (e) => { state.autoBringIn = e.target.checked; box.dataset.key = keyOf(); }));
+  }
+  box.setAttribute('aria-label', t('pre_actions'));
+  box.replaceChildren(...parts);
+}
+
+export function act(action) {
+  const tb = state.table;
+  const p = state.prompt;
+  if (!tb || !p || p.sent) return;
+  // The key names the intended action: a repeat (after a dropped socket) is not applied twice.
+  const msg = { type: 'act', table_id: tb.id, hand_id: p.handId, seq: p.seq, idempotency_key: `${p.handId}:${p.seq}`, action };
+  if (!send(msg, { kind: 'act', seq: p.seq })) return notice(t('reconnect_try'));
+  p.sent = true;
+  renderActions();
+}
+
+export function onActError(m, req) {
+  const p = state.prompt;
+  if (m.code === 'illegal_action' && p && p.seq === req.seq) {
+    p.sent = false; // still our turn: offer the actions again
+    renderActions();
+  } else if (state.table) {
+    send({ type: 'snapshot', table_id: state.table.id }); // stale or not our turn: catch up
+  }
+  notice(errorText(m));
+}
+
+export function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (e.target.closest('input, textarea, select, dialog[open]') || $('last-hand').open) return;
+  const kinds = KEYS[e.key.toLowerCase()];
+  const p = state.prompt;
+  if (!kinds || !p || p.sent) return;
+  const action = kinds.map((k) => p.legal.find((a) => a.kind === k)).find(Boolean);
+  if (action) {
+    e.preventDefault();
+    act(action);
+  }
+}
+
+// ---- your turn: a sound and the title ------------------------------------------------------
+
+let audio = null;
+let titleTimer = null;
+export const baseTitle = () => (state.table?.info ? `${state.table.info.name} · stud` : 'stud');
+
+export function yourTurnAlert() {
+  if (prefs.sound) {
+    try {
+      audio ??= new AudioContext();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.25);
+    } catch { /* no audio: the title still flashes */ }
+  }
+  stopTitleFlash();
+  let on = true;
+  document.title = t('turn_title');
+  document.body.dataset.yourTurn = 'true';
+  titleTimer = setInterval(() => {
+    on = !on;
+    document.title = on ? t('turn_title') : baseTitle();
+  }, 1000);
+}
+
+export function stopTitleFlash() {
+  clearInterval(titleTimer);
+  titleTimer = null;
+  if (typeof document !== 'undefined') {
+    document.title = baseTitle();
+    delete document.body.dataset.yourTurn;
+  }
+}

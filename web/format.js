@@ -1,0 +1,129 @@
+// Money, cards and hand names in words (pure: no DOM).
+
+import { DICTS, EN, LOCALES, language, t, tIn } from './i18n.js';
+
+// ---- money ---------------------------------------------------------------------------------
+
+// Chips on the wire are integer cents. A table shows them as dollars and cents (the default)
+// or as chips, if the server's table state ever says so (`display: "chips"`).
+let moneyMode = 'cash';
+export function setMoneyMode(mode) {
+  moneyMode = mode === 'chips' ? 'chips' : 'cash';
+}
+export const moneyModeNow = () => moneyMode;
+
+/** "$218.90", "$2" (whole dollars without cents); chips: "21,890" (locale separators). */
+export function money(cents, mode = moneyMode, code = language()) {
+  const locale = LOCALES[code] || 'en-US';
+  const n = Number(cents) || 0;
+  if (mode === 'chips') return new Intl.NumberFormat(locale).format(n);
+  const whole = n % 100 === 0;
+  return new Intl.NumberFormat(locale, {
+    style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol',
+    minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2,
+  }).format(n / 100);
+}
+
+/** A signed net result: "+$1.20", "-$0.40". */
+export function signedMoney(cents, mode = moneyMode, code = language()) {
+  return `${cents > 0 ? '+' : cents < 0 ? '-' : ''}${money(Math.abs(cents), mode, code)}`;
+}
+
+/** "$2/$4": the small and big bet. */
+export const limits = (c, mode = moneyMode) => `${money(c.small_bet, mode)}/${money(c.big_bet, mode)}`;
+export const stakesLine = (c, mode = moneyMode) => t('stakes_line', { ante: money(c.ante, mode), bring_in: money(c.bring_in, mode), small: money(c.small_bet, mode), big: money(c.big_bet, mode) });
+
+/** The table's display setting, if the server sends one (TableState/TableSummary `display`). */
+export const displayOf = (x) => (x?.display === 'chips' || x?.chips_display === true ? 'chips' : 'cash');
+
+// ---- cards and hand names ------------------------------------------------------------------
+
+export const RANKS = '23456789TJQKA';
+export const SUIT_SYMBOLS = { c: '♣', d: '♦', h: '♥', s: '♠' };
+
+/** "Ace of spades" (a screen reader's name for a card); a back is "Face-down card". */
+export function cardName(card, code = language()) {
+  if (!card) return tIn(code, 'card_back');
+  const rank = DICTS[code].rank[RANKS.indexOf(card[0])];
+  return tIn(code, 'card_name', { rank, suit: tIn(code, `suit_${card[1]}`) });
+}
+
+/** A card as short text: "A♠". */
+export const cardText = (card) => (card ? `${card[0] === 'T' ? '10' : card[0]}${SUIT_SYMBOLS[card[1]]}` : '??');
+
+/** The server's English hand names ("Two pair, Queens and Nines", "HI: ...; LO: 8-6-4-2-A")
+ *  in the page's language. This is wording only: the server decides what the hand is. A name
+ *  this does not recognise stays as sent. */
+export function translateHand(desc, code = language()) {
+  if (!desc || code === 'en') return desc;
+  const d = DICTS[code];
+  const fill = (key, p) => d[key].replace(/\{(\w+)\}/g, (m, k) => p[k] ?? m);
+  const name = (w) => EN.rank.indexOf(w);
+  const plural = (w) => EN.plural.indexOf(w);
+  const R = (i) => (d.hand_rank || d.rank)[i];
+  const P = (i) => d.plural[i];
+  const one = (text) => {
+    let m;
+    let rest = '';
+    const withRest = (s) => (rest ? `${s}, ${rest}` : s);
+    if (text === 'Royal flush') return d.h_royal;
+    if ((m = /^Straight flush, (\w+) high$/.exec(text)) && name(m[1]) >= 0) return fill('h_sflush', { r: R(name(m[1])), al: d.al?.[name(m[1])] });
+    if ((m = /^Flush, (\w+) high$/.exec(text)) && name(m[1]) >= 0) return fill('h_flush', { r: R(name(m[1])), al: d.al?.[name(m[1])] });
+    if ((m = /^Straight, (\w+) high$/.exec(text)) && name(m[1]) >= 0) return fill('h_straight', { r: R(name(m[1])), al: d.al?.[name(m[1])] });
+    if ((m = /^High card, (\w+)$/.exec(text)) && name(m[1]) >= 0) return fill('h_high', { r: R(name(m[1])) });
+    if ((m = /^Full house, (\w+) full of (\w+)$/.exec(text)) && plural(m[1]) >= 0 && plural(m[2]) >= 0) return fill('h_full', { p: P(plural(m[1])), q: P(plural(m[2])) });
+    // Low hands add the kickers after a comma ("Pair of Twos, K-Q-J"): kept as they are.
+    if ((m = /^(.*), ([2-9TJQKA](?:-[2-9TJQKA0-9]+)*)$/.exec(text))) [text, rest] = [m[1], m[2]];
+    if ((m = /^Four of a kind, (\w+)$/.exec(text)) && plural(m[1]) >= 0) return withRest(fill('h_quads', { p: P(plural(m[1])) }));
+    if ((m = /^Three of a kind, (\w+)$/.exec(text)) && plural(m[1]) >= 0) return withRest(fill('h_trips', { p: P(plural(m[1])) }));
+    if ((m = /^Two pair, (\w+) and (\w+)$/.exec(text)) && plural(m[1]) >= 0 && plural(m[2]) >= 0) return withRest(fill('h_two_pair', { p: P(plural(m[1])), q: P(plural(m[2])) }));
+    if ((m = /^Pair of (\w+)$/.exec(text)) && plural(m[1]) >= 0) return withRest(fill('h_pair', { p: P(plural(m[1])) }));
+    return rest ? `${text}, ${rest}` : text;
+  };
+  return desc.split('; ').map((part) => {
+    let m;
+    if ((m = /^HI: (.*)$/.exec(part))) return fill('h_hi', { h: one(m[1]) });
+    if ((m = /^LO: (.*)$/.exec(part))) return fill('h_lo', { h: one(m[1]) });
+    return one(part);
+  }).join('; ');
+}
+
+/** A hand code from the server (`{category, ranks}`: `ranks` are rank symbols, the naming
+ *  ranks first) in words. `low`: an ace-to-five low, said as it reads ("8-6-4-2-A", "Pair of
+ *  Twos, K-Q-J"). Wording only: the server's evaluator decided the hand. */
+export function codeName(c, low = false, code = language()) {
+  if (!c || typeof c.ranks !== 'string') return '';
+  const d = DICTS[code];
+  const fill = (key, p) => (d[key] ?? EN[key]).replace(/\{(\w+)\}/g, (m, k) => p[k] ?? m);
+  const at = (i) => RANKS.indexOf(c.ranks[i]);
+  const r = (i) => (d.hand_rank || d.rank)[at(i)];
+  const p = (i) => d.plural[at(i)];
+  const al = (i) => d.al?.[at(i)];
+  const run = (from) => [...c.ranks.slice(from)].map((x) => (x === 'T' ? '10' : x)).join('-');
+  const rest = (name, from) => (low && c.ranks.length > from ? `${name}, ${run(from)}` : name);
+  switch (c.category) {
+    case 'straight_flush': return c.ranks[0] === 'A' ? d.h_royal : fill('h_sflush', { r: r(0), al: al(0) });
+    case 'four_of_a_kind': return rest(fill('h_quads', { p: p(0) }), 1);
+    case 'full_house': return fill('h_full', { p: p(0), q: p(1) });
+    case 'flush': return fill('h_flush', { r: r(0), al: al(0) });
+    case 'straight': return fill('h_straight', { r: r(0), al: al(0) });
+    case 'three_of_a_kind': return rest(fill('h_trips', { p: p(0) }), 1);
+    case 'two_pair': return rest(fill('h_two_pair', { p: p(0), q: p(1) }), 2);
+    case 'one_pair': return rest(fill('h_pair', { p: p(0) }), 1);
+    case 'high_card': return low ? run(0) : fill('h_high', { r: r(0) });
+    default: return '';
+  }
+}
+
+/** A hand strength (`{high, low}` codes: `hand_strength` on `your_turn`, `hand_code` on
+ *  shown and award events) in words: the high hand, the low, or both (stud8). */
+export function strengthName(s, variant = null, code = language()) {
+  if (!s) return '';
+  const high = s.high ? codeName(s.high, false, code) : '';
+  const low = s.low ? codeName(s.low, true, code) : '';
+  const d = DICTS[code];
+  const fill = (key, h) => (d[key] ?? EN[key]).replace('{h}', h);
+  if (high && low) return `${fill('h_hi', high)}; ${fill('h_lo', low)}`;
+  if (high && variant === 'stud8') return `${high}; ${d.no_low ?? EN.no_low}`;
+  return high || low;
+}

@@ -1,0 +1,255 @@
+// The page's copy of a hand from the server's events, the log's words, the replayer's steps,
+// seat rotation, pre-action choice and the lobby's order (pure: no DOM, unit-tested under Node).
+
+import { cardText, money, strengthName, translateHand } from './format.js';
+import { t } from './i18n.js';
+
+// ---- seats around the table ----------------------------------------------------------------
+
+/** Where seat `n` is drawn: position 0 is the bottom centre (the viewer's own seat), then
+ *  clockwise round the table. An observer sees seat 1 at the bottom. */
+export function seatPosition(n, viewerSeat, count) {
+  const base = viewerSeat ?? 1;
+  return (((n - base) % count) + count) % count;
+}
+
+/** The point of position `pos` of `count` on the oval, in percent of the table area, and the
+ *  direction to the centre (for the bet in front of the seat). */
+export function seatPoint(pos, count) {
+  const angle = Math.PI / 2 + (2 * Math.PI * pos) / count; // 90 degrees = straight down
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  return { left: 50 + 40 * cos, top: 50 + 38 * sin, dx: -cos, dy: -sin };
+}
+
+// ---- pre-actions ---------------------------------------------------------------------------
+
+/** The action a ticked pre-action box answers a prompt with, or null (show the buttons).
+ *  Only ever one of the prompt's own legal actions: the server decides what is legal. */
+export function preActionChoice(pre, legal) {
+  const find = (kind) => legal.find((a) => a.kind === kind) ?? null;
+  if (legal.some((a) => a.kind === 'show' || a.kind === 'muck')) return null;
+  switch (pre) {
+    case 'check_fold': return find('check') ?? find('fold');
+    case 'check': return find('check');
+    case 'call_any': return find('call') ?? find('check');
+    case 'bring_in': return find('bring_in');
+    default: return null;
+  }
+}
+
+// ---- hand events: the page's copy of the hand, and the log's words -------------------------
+
+/** Applies one event to a HandView, as the engine does (view.rs): `bet` is this street's
+ *  chips, `committed` the hand's (antes included). False if the event names a seat this view
+ *  does not have. The pots are the server's (`pots` on the event frame), never added up here. */
+export function applyEvent(view, ev, pots = null) {
+  const seat = view.seats.find((s) => s.seat === ev.seat);
+  if (ev.seat != null && !seat) return false;
+  const pay = (amount) => {
+    seat.stack -= amount;
+    seat.bet += amount;
+    seat.committed += amount;
+  };
+  switch (ev.event) {
+    case 'hand_started':
+      view.seats = ev.seats.map(([n, stack]) => ({
+        seat: n, stack, bet: 0, committed: 0, folded: false, all_in: false, cards: [],
+        shown: false, mucked: false, hand: null, won: 0,
+      }));
+      break;
+    case 'ante': seat.stack -= ev.amount; seat.committed += ev.amount; break;
+    case 'dealt': seat.cards.push({ card: ev.card ?? null, up: ev.up }); view.street = ev.street; break;
+    case 'community': view.community = ev.card; break;
+    case 'street_started':
+      view.street = ev.street;
+      view.current_bet = 0;
+      for (const s of view.seats) { s.bet = 0; s.brought_in = false; }
+      break;
+    case 'bring_in': pay(ev.amount); seat.brought_in = true; break;
+    case 'call': pay(ev.amount); break;
+    case 'complete': case 'bet': case 'raise': pay(ev.to - seat.bet); break;
+    case 'fold': seat.folded = true; break;
+    case 'uncalled': seat.stack += ev.amount; seat.bet -= ev.amount; seat.committed -= ev.amount; break;
+    case 'showdown': view.phase = 'showdown'; break;
+    case 'shown':
+      // Every card face up now; the up/down positions stay (down cards are drawn lower).
+      seat.cards = ev.cards.map((card, i) => ({ card, up: seat.cards[i]?.up ?? (i >= 2 && i <= 5) }));
+      seat.shown = true;
+      seat.hand = ev.description;
+      seat.handCode = ev.code ?? null;
+      break;
+    case 'mucked': seat.mucked = true; break;
+    case 'award': seat.stack += ev.amount; seat.won += ev.amount; seat.winning = ev.hand ?? seat.winning ?? null; break;
+    case 'hand_ended':
+      view.phase = 'over';
+      view.to_act = null;
+      for (const s of view.seats) { s.bet = 0; s.committed = 0; s.brought_in = false; }
+      break;
+    default: break;
+  }
+  for (const s of view.seats) s.all_in = !s.folded && s.stack === 0 && view.phase !== 'over';
+  view.current_bet = Math.max(0, ...view.seats.map((s) => s.bet));
+  if (Array.isArray(pots)) view.pots = pots;
+  if (view.phase === 'over') view.pots = [];
+  return true;
+}
+
+/** A fresh, empty view for a hand of `variant`. */
+export const emptyView = (variant) => ({ variant, street: 'third', phase: 'betting', seats: [], pots: [], community: null, current_bet: 0, legal_actions: [] });
+
+export const streetName = (s) => t(`street_${s}`);
+export const dealtText = (cards) => cards.map((c) => (c.up ? cardText(c.card) : `[${cardText(c.card)}]`)).join(' ').replaceAll('] [', ' ');
+
+/** The cards of a street are announced on one line once the street's dealing is done. */
+export function flushDeals(ctx, who) {
+  if (!ctx.deals.length) return [];
+  const deals = ctx.deals;
+  ctx.deals = [];
+  const street = deals[0].street;
+  const bySeat = new Map();
+  for (const d of deals) bySeat.set(d.seat, [...(bySeat.get(d.seat) || []), d]);
+  return [() => t('log_street', { street: streetName(street), deals: [...bySeat].map(([seat, cards]) => `${who(seat)} ${dealtText(cards)}`).join(' · ') })];
+}
+
+/** An award as words: "Ann wins $3.60 with Two pair, Queens and Nines (high half)". */
+export function awardLine(a, who) {
+  return () => {
+    const where = [];
+    if (a.half === 'high') where.push(t('log_high_half'));
+    if (a.half === 'low') where.push(t('log_low_half'));
+    if (a.pot > 0) where.push(t('log_side', { n: a.pot }));
+    const params = { who: who(a.seat), amount: money(a.amount), hand: a.code ? strengthName(a.code) : translateHand(a.hand) };
+    const line = t(a.hand ? 'log_wins_with' : 'log_wins', params);
+    return where.length ? `${line} (${where.join(', ')})` : line;
+  };
+}
+
+/** One event as dealer-chat lines, each a function giving the text in the language of the
+ *  moment (so the log can be re-read after a language switch). `who(seat)` names a seat;
+ *  `ctx.deals` collects the cards of the street being dealt. */
+export function describeEvent(ev, ctx, who) {
+  const name = ev.seat != null ? who(ev.seat) : '';
+  const allIn = (fn) => (ev.all_in ? () => t('log_all_in', { line: fn() }) : fn);
+  switch (ev.event) {
+    case 'hand_started': return [() => t('log_dealt_in', { list: ev.seats.map(([s, stack]) => `${who(s)} (${money(stack)})`).join(', ') })];
+    case 'ante': return [allIn(() => t('log_ante', { who: name, amount: money(ev.amount) }))];
+    case 'dealt': ctx.deals.push(ev); return [];
+    case 'community': return [...flushDeals(ctx, who), () => t('log_community', { card: cardText(ev.card) })];
+    case 'street_started': return flushDeals(ctx, who);
+    case 'bring_in': return [allIn(() => t('log_bring_in', { who: name, amount: money(ev.amount) }))];
+    case 'complete': return [allIn(() => t('log_complete', { who: name, amount: money(ev.to) }))];
+    case 'bet': return [allIn(() => t('log_bet', { who: name, amount: money(ev.to) }))];
+    case 'raise': return [allIn(() => t('log_raise', { who: name, amount: money(ev.to) }))];
+    case 'call': return [allIn(() => t('log_call', { who: name, amount: money(ev.amount) }))];
+    case 'check': return [() => t('log_check', { who: name })];
+    case 'fold': return [() => t('log_fold', { who: name })];
+    case 'uncalled': return [() => t('log_uncalled', { who: name, amount: money(ev.amount) })];
+    case 'showdown': return [...flushDeals(ctx, who), () => t('log_showdown')];
+    case 'shown': return [() => t('log_shows', { who: name, cards: ev.cards.map(cardText).join(' '), hand: ev.code ? strengthName(ev.code) : translateHand(ev.description) })];
+    case 'show_or_muck': return [() => t('log_may_show', { who: name })];
+    case 'mucked': return [() => t('log_mucks', { who: name })];
+    case 'award': return [awardLine(ev, who)];
+    case 'hand_ended': return [...flushDeals(ctx, who), () => t('log_over')];
+    default: return [];
+  }
+}
+
+export function lineClass(ev) {
+  if (ev.event === 'award') return 'win';
+  if (ev.event === 'shown' || ev.event === 'showdown') return 'showdown';
+  if (ev.event === 'dealt' || ev.event === 'street_started' || ev.event === 'community') return 'deal';
+  return '';
+}
+
+/** A seat's name for the log: the name, else "Seat 3". */
+export const namer = (names) => (seat) => names?.[seat] ?? t('seat_n', { n: seat });
+
+// ---- the replayer --------------------------------------------------------------------------
+
+/** A finished hand's events cut into steps a player steps through, street by street: each
+ *  street's deal and betting, then the showdown, then the result. Each step is the number of
+ *  events it shows (events[0..end]) and its label (a street, 'step_showdown', 'step_end'). */
+export function replaySteps(events) {
+  const steps = [];
+  let street = 'third';
+  let showdownAt = -1;
+  events.forEach((ev, i) => {
+    if (ev.event === 'street_started' || ev.event === 'dealt') street = ev.street;
+    if (ev.event === 'street_ended') steps.push({ end: i + 1, label: ev.street });
+    if (ev.event === 'showdown') showdownAt = i;
+  });
+  const firstAward = events.findIndex((ev) => ev.event === 'award');
+  const last = steps.at(-1)?.end ?? 0;
+  if (showdownAt >= 0 && firstAward > showdownAt && firstAward > last) steps.push({ end: firstAward, label: 'step_showdown' });
+  else if (firstAward > last && showdownAt < 0) steps.push({ end: firstAward, label: street });
+  if (!steps.length || steps.at(-1).end < events.length) steps.push({ end: events.length, label: 'step_end' });
+  return steps;
+}
+
+/** The pots as they stood after `count` events (the server's `pots[i]` follows `events[i]`):
+ *  once awarded (empty), the pots that were awarded. */
+export function potsAt(pots, count) {
+  for (let i = Math.min(count, pots?.length ?? 0) - 1; i >= 0; i -= 1) if (pots[i]?.length) return pots[i];
+  return [];
+}
+
+/** The hand as it stood after `count` events: the view, the log lines so far and the pot
+ *  (the server's pots of the report, added up for the one figure shown). */
+export function replayState(events, count, variant = 'stud', pots = []) {
+  const view = emptyView(variant);
+  const ctx = { deals: [] };
+  const lines = [];
+  for (const ev of events.slice(0, count)) {
+    applyEvent(view, ev);
+    lines.push(ev);
+  }
+  const pot = potsAt(pots, count).reduce((sum, p) => sum + p.amount, 0);
+  return { view, ctx, events: lines, pot };
+}
+
+
+/** The lobby's filters and order, kept in the preferences (so the order stays put). */
+export function lobbyView(tables, opts) {
+  const big = (x) => x.config.big_bet;
+  const bigs = [...new Set(tables.map(big))].sort((a, b) => a - b);
+  const median = bigs[Math.floor((bigs.length - 1) / 2)] ?? 0;
+  const keep = tables.filter((x) =>
+    (opts.variant === 'all' || x.variant === opts.variant)
+    && (opts.stakes === 'all' || (opts.stakes === 'low' ? big(x) <= median : big(x) > median))
+    && (opts.players === 'all'
+      || (opts.players === 'some' && x.seats_taken > 0)
+      || (opts.players === 'free' && x.seats_taken < (x.seats ?? 8))
+      || (opts.players === 'empty' && x.seats_taken === 0)));
+  const value = {
+    name: (x) => x.name.toLowerCase(), variant: (x) => x.variant, stakes: big,
+    seats: (x) => x.seats_taken, buy_in: (x) => x.min_buy_in,
+  }[opts.sort] ?? ((x) => x.name);
+  // A stable sort with the table id as the last key: the order never jumps between refreshes.
+  return keep.sort((a, b) => {
+    const [va, vb] = [value(a), value(b)];
+    if (va < vb) return -opts.dir;
+    if (va > vb) return opts.dir;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+}
+
+// ---- chat ----------------------------------------------------------------------------------
+
+/** The longest chat message, in characters (the server's `CHAT_MAX_CHARS`). */
+export const CHAT_MAX_CHARS = 200;
+
+/** What the viewer may do with a table's chat: 'off' (the operator turned it off), 'read'
+ *  (watching) or 'write' (seated). The server decides; this only shows it. */
+export function chatMode(info) {
+  if (!info?.chat) return 'off';
+  return info.your_seat != null ? 'write' : 'read';
+}
+
+/** A message as it would be sent, or null when there is nothing to send or it is too long
+ *  (counted in characters, as the server counts them, not UTF-16 units). */
+export function chatMessage(text) {
+  const trimmed = String(text ?? '').trim();
+  if (!trimmed || [...trimmed].length > CHAT_MAX_CHARS) return null;
+  return trimmed;
+}

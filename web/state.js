@@ -1,0 +1,39 @@
+// The page's state and preferences (localStorage).
+
+
+export const PROTOCOL_VERSION = 1;
+export const TOKEN_KEY = 'stud.token';
+export const PRIVATE_KEY = 'stud.private'; // private tables joined with a code: {table id: {code, summary}}
+export const PREFS_KEY = 'stud.prefs'; // {lang, fourColour, sound, lobby: {sort, dir, variant, stakes, players}}
+export const LOBBY_REFRESH_MS = 5000;
+export const PING_MS = 15000;
+export const LOG_LINES_KEPT = 400;
+export const RESULT_HOLD_MS = 4000; // the result strip stays at least this long
+
+export const store = globalThis.localStorage;
+export const readJson = (key, fallback) => {
+  try { return JSON.parse(store.getItem(key)) ?? fallback; } catch { return fallback; }
+};
+
+// ---- state ---------------------------------------------------------------------------------
+
+export const prefs = { lang: null, fourColour: false, sound: true, lobby: { sort: 'name', dir: 1, variant: 'all', stakes: 'all', players: 'all' }, ...readJson(PREFS_KEY, {}) };
+export const savePrefs = () => store.setItem(PREFS_KEY, JSON.stringify(prefs));
+
+export const state = {
+  token: store?.getItem(TOKEN_KEY) ?? null,
+  me: null,                 // the last `welcome`: player_id, session_id, name, balance
+  lobby: [],                // GET /api/tables
+  privates: readJson(PRIVATE_KEY, {}),
+  pending: null,            // {tableId, code}: a watch waiting for its first snapshot
+  left: new Set(),          // tables left on this page: never pulled back into them
+  table: null,              // the table on screen, see enterTable()
+  prompt: null,             // our turn: {handId, seq, legal, bankMs, sent}
+  pre: null,                // the ticked pre-action box: {kind, bet} (bet: the bet level when ticked)
+  autoBringIn: false,       // the "auto-post bring-in" box (kept across hands)
+  lastHands: [],            // the LAST HAND list
+  report: null,             // the LAST HAND report on screen, with its replay position
+  timedOut: false,          // the clock acted for us in the hand just played
+};
+
+export const savePrivates = () => store.setItem(PRIVATE_KEY, JSON.stringify(state.privates));
