@@ -75,9 +75,12 @@ async fn round_trip_equals_the_sqlite_journal() {
         }))])
         .await
         .unwrap();
+    assert_eq!(messages_on(&cfg, t1).await, 7, "a reset marker and six entries");
     assert!(js_journal.snapshot(t1, 4, "t1 at 4").await.unwrap());
+    assert_eq!(messages_on(&cfg, t1).await, 3, "the snapshot purged what is below entry 4");
     // An older snapshot never replaces a newer one.
     assert!(!js_journal.snapshot(t1, 2, "t1 at 2").await.unwrap());
+    assert_eq!(messages_on(&cfg, t2).await, 2, "the second reset's marker and entry 4");
 
     let from_sql = sql_journal.load().await.unwrap();
     let from_js = js_journal.load().await.unwrap();
@@ -94,6 +97,54 @@ async fn round_trip_equals_the_sqlite_journal() {
     assert_eq!(js_journal.load_table(t1).await.unwrap().as_ref(), Some(t1j));
     assert_eq!(js_journal.load_table(Uuid::new_v4()).await.unwrap(), None);
     assert_eq!(js_journal.stats().appends.load(std::sync::atomic::Ordering::Relaxed), 13);
+}
+
+/// With the shared store given, a table's stored-writes mark is the store's when it is past
+/// the snapshot (the writer stored inputs after it); without, it is the snapshot's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stored_marks_come_from_the_shared_store() {
+    let Some(nats) = NatsServer::start() else { return };
+    let cfg = config(&nats, Duration::from_secs(30));
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::connect("sqlite::memory:").await.unwrap());
+    let (client, js) = cluster::connect(&cfg).await.unwrap();
+    let with_marks = JetStreamJournal::open(client, js.clone(), &cfg, Some(store.clone())).await.unwrap();
+    let (plain, leases) = worker(&cfg, "w1").await;
+    let table = Uuid::new_v4();
+
+    let lease = leases.claim(table).await.unwrap().expect("unowned");
+    with_marks.acquire(&lease).await.unwrap();
+    with_marks.reset(table, 0, "at 0").await.unwrap();
+    for n in 1..=6 {
+        with_marks.append(row(table, n, "x")).await.unwrap();
+    }
+    assert!(with_marks.snapshot(table, 3, "at 3").await.unwrap());
+    store.journal_reset(table, 0, "at 0").await.unwrap();
+    let writes = TableWrites { table_id: table, n: 5, writes: Vec::new(), snapshot: None };
+    store.write_batch(&[Write::Table(Arc::new(writes))]).await.unwrap();
+
+    let marked = with_marks.load().await.unwrap();
+    assert_eq!(marked.len(), 1);
+    assert_eq!(marked[0].stored_n, 5);
+    assert_eq!(marked[0].snapshot, Some((3, "at 3".to_owned())));
+    assert_eq!(marked[0].entries.iter().map(|e| e.0).collect::<Vec<_>>(), vec![4, 5, 6]);
+    let unmarked = plain.load().await.unwrap();
+    assert_eq!(unmarked[0].stored_n, 3);
+    assert_eq!(unmarked[0].entries, marked[0].entries);
+    // `plain` never acquired the table: it cannot write to it.
+    assert!(plain.append(row(table, 7, "y")).await.is_err());
+}
+
+/// Messages on a table's journal subject, as the server counts them.
+async fn messages_on(cfg: &ClusterConfig, table: Uuid) -> u64 {
+    use futures_util::TryStreamExt as _;
+    let (_, js) = cluster::connect(cfg).await.unwrap();
+    let stream = js.get_stream(&cfg.journal_stream).await.unwrap();
+    let mut subjects = stream.info_with_subjects(format!("{}.{table}", cfg.journal_prefix)).await.unwrap();
+    let mut total = 0;
+    while let Some((_, count)) = subjects.try_next().await.unwrap() {
+        total += count as u64;
+    }
+    total
 }
 
 /// A worker whose lease lapsed and was taken can never append to the table again: JetStream
