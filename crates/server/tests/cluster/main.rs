@@ -316,3 +316,104 @@ async fn nats_down_refuses_appends_and_back_accepts_them() {
         vec![(1, row(table, 1, "up").entry), (2, row(table, 2, "back").entry), (3, row(table, 3, "back").entry)]
     );
 }
+
+/// A worker process killed with SIGKILL while its heartbeat runs: its lease lapses within the
+/// TTL of its last renewal, and another worker claims the table. The worker is this test
+/// binary again, running `lease_holder_child` (which does nothing unless told to).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_holders_lease_lapses_within_its_ttl() {
+    use std::io::BufRead as _;
+    let Some(nats) = NatsServer::start() else { return };
+    let ttl = Duration::from_secs(2);
+    let cfg = config(&nats, ttl);
+    let (_, b) = worker(&cfg, "b").await;
+    let table = Uuid::new_v4();
+
+    let mut child = KillOnDrop(
+        std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "lease_holder_child", "--ignored", "--nocapture", "--test-threads=1"])
+            .env("STUD_TEST_LEASE_HOLDER", format!("{} {table}", nats.url()))
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let stdout = child.0.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.starts_with("renewed") {
+                let _ = tx.send(Instant::now());
+            }
+        }
+    });
+    // Wait for a renewal or two: the child holds the lease and keeps it past one TTL.
+    let first = rx.recv_timeout(Duration::from_secs(20)).expect("the child claims and renews");
+    assert_eq!(b.owners().await.unwrap().get(&table).map(String::as_str), Some("child"));
+    while first.elapsed() < ttl + Duration::from_millis(500) {
+        assert_eq!(b.claim(table).await.unwrap(), None, "claimed a lease its holder renews");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    child.0.kill().unwrap(); // SIGKILL
+    child.0.wait().unwrap();
+    let killed = Instant::now();
+    let last_renewal = rx.try_iter().last().unwrap_or(first);
+    loop {
+        if b.claim(table).await.unwrap().is_some() {
+            break;
+        }
+        assert!(killed.elapsed() < ttl * 3, "the dead holder's lease never lapsed");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let (since_kill, since_renewal) = (killed.elapsed(), last_renewal.elapsed());
+    eprintln!(
+        "killed holder's lease ({ttl:?} TTL) claimed {since_kill:?} after SIGKILL, {since_renewal:?} after its last renewal"
+    );
+    assert!(since_kill <= ttl + Duration::from_millis(1_500), "lapsed late: {since_kill:?}");
+    assert!(
+        since_renewal < ttl + Duration::from_millis(1_500),
+        "lapsed late after the last renewal: {since_renewal:?}"
+    );
+}
+
+/// A child process that does not outlive a failed test.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The lease holder of `a_killed_holders_lease_lapses_within_its_ttl`, run as a child process;
+/// without `STUD_TEST_LEASE_HOLDER` it returns at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a child process of a_killed_holders_lease_lapses_within_its_ttl"]
+async fn lease_holder_child() {
+    let Ok(spec) = std::env::var("STUD_TEST_LEASE_HOLDER") else { return };
+    let (url, table) = spec.split_once(' ').unwrap();
+    let table = Uuid::parse_str(table).unwrap();
+    let mut cfg = ClusterConfig::new(url);
+    cfg.lease_ttl = Duration::from_secs(2);
+    let (_, leases) = worker(&cfg, "child").await;
+    let lease = leases.claim(table).await.unwrap().expect("unowned");
+    let held: cluster::Held = Arc::new(Mutex::new([(table, lease)].into_iter().collect()));
+    let (lost_tx, _lost_rx) = tokio::sync::mpsc::unbounded_channel();
+    let _beat = cluster::spawn_heartbeat(leases, held.clone(), lost_tx, CancellationToken::new());
+    let mut revision = 0;
+    let started = Instant::now();
+    // Killed by the parent long before; the bound only keeps an orphan from running on.
+    while started.elapsed() < Duration::from_secs(60) {
+        let now = held.lock().unwrap().get(&table).map(|l| l.revision);
+        match now {
+            Some(r) if r != revision => {
+                revision = r;
+                println!("renewed {r}");
+            }
+            Some(_) => {}
+            None => panic!("the child lost its lease"),
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
