@@ -5,6 +5,8 @@
 //! headers carry its input number, time and the writer's lease epoch) or a marker: a claim
 //! (a worker took the table) or a reset (the journal starts again). Markers fence: they move
 //! the subject's last sequence on, and every append names the last sequence its writer saw.
+//! So a table has one append in flight at a time (as its task does): a second one at once
+//! would be refused as if the table had been taken.
 //!
 //! Snapshots are kept in a KV bucket (`ClusterConfig::snapshot_bucket`), one key per table
 //! holding its latest snapshot and that snapshot's input number, and only ever moved forward
