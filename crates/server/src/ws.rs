@@ -67,11 +67,21 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
     });
     let mut conn =
         Connection { app: app.clone(), id, peer, outbox, kick: kick.clone(), session: None, joined: HashSet::new() };
+    // A socket that never says hello holds a task, buffers and one of its address's
+    // connection slots: it gets `hello_timeout_ms`, then a 1008 close.
+    let hello_by = tokio::time::sleep(std::time::Duration::from_millis(app.config.hello_timeout_ms));
+    tokio::pin!(hello_by);
     loop {
         let msg = tokio::select! {
             m = stream.next() => m,
             () = kick.cancelled() => break,
             () = shutdown.cancelled() => break,
+            () = &mut hello_by, if conn.session.is_none() => {
+                let reason = format!("no hello within {} ms", app.config.hello_timeout_ms);
+                *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    Some(CloseFrame { code: close_code::POLICY, reason: Utf8Bytes::from(reason) });
+                break;
+            }
         };
         match msg {
             Some(Ok(Message::Text(text))) => conn.on_text(text.as_str()).await,
@@ -345,7 +355,7 @@ impl Connection {
                 return self.error(
                     None,
                     ErrorCode::NotAuthenticated,
-                    "unknown session token: POST /api/sessions first",
+                    "unknown or expired session token: POST /api/sessions first",
                 );
             }
             Err(e) => {
