@@ -178,3 +178,69 @@ async fn abandoned_sessions_leave_nothing_behind() {
     assert_eq!(server.app.bank.issued(), 0);
     server.shutdown().await;
 }
+
+/// `DELETE /api/sessions/{id}` status with `token` (none: no `Authorization`).
+async fn log_out(addr: &str, session: impl std::fmt::Display, token: Option<&str>) -> (u16, String) {
+    http_as(addr, "DELETE", &format!("/api/sessions/{session}"), None, token).await.unwrap()
+}
+
+#[tokio::test]
+async fn log_out_revokes_the_token_and_closes_the_sessions_sockets() {
+    let (server, addr) = spawn_app(|c| c.sessions_per_minute_per_ip = 0).await;
+    let table = table_of(&addr, Variant::Stud).await;
+    let ann = create_session(&addr, "Ann").await.unwrap();
+    let bob = create_session(&addr, "Bob").await.unwrap();
+    // Ann on two devices: one watches a table, the other is only connected.
+    let (mut watching, _) = Client::connect(&addr, &ann.token).await.unwrap();
+    watching
+        .send(&ClientMsg::JoinTable { request_id: Some("join".into()), table_id: table.id, invite_code: None })
+        .await
+        .unwrap();
+    loop {
+        if let ServerMsg::Snapshot { .. } = watching.recv(WAIT).await.unwrap() {
+            break;
+        }
+    }
+    let (mut idle, _) = Client::connect(&addr, &ann.token).await.unwrap();
+
+    // Nobody else can end Ann's session; a request without a token is 401 before its path
+    // is read.
+    assert_eq!(log_out(&addr, ann.session_id, None).await.0, 401);
+    assert_eq!(log_out(&addr, "not-a-uuid", None).await.0, 401);
+    assert_eq!(log_out(&addr, "not-a-uuid", Some(&ann.token)).await.0, 400);
+    let (status, body) = log_out(&addr, ann.session_id, Some(&bob.token)).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("\"forbidden\""), "{body}");
+    assert_eq!(log_out(&addr, bob.session_id, Some(&ann.token)).await.0, 403, "Ann cannot end Bob's either");
+    assert_eq!(hands_status(&addr, ann.session_id, &ann.token).await, 200, "still Ann's");
+    idle.send(&ClientMsg::Ping { request_id: None, nonce: 7 }).await.unwrap();
+    assert!(matches!(idle.recv(WAIT).await.unwrap(), ServerMsg::Pong { nonce: 7, .. }));
+
+    let (status, body) = log_out(&addr, ann.session_id, Some(&ann.token)).await;
+    assert_eq!((status, body.as_str()), (204, ""));
+    // Both of Ann's sockets are closed by the server, with 1008 and why.
+    for socket in [&mut watching, &mut idle] {
+        let frame = socket.close_frame(WAIT).await.unwrap();
+        assert_eq!(frame, Some((1008, stud_server::ws::LOGGED_OUT.to_owned())));
+    }
+    // The token is refused everywhere from now on, and the store no longer has the session
+    // (a restart does not bring it back).
+    let (status, body) =
+        http_as(&addr, "GET", &format!("/api/sessions/{}/hands", ann.session_id), None, Some(&ann.token))
+            .await
+            .unwrap();
+    assert_eq!(status, 401, "{body}");
+    assert!(body.contains("\"unauthorized\""), "{body}");
+    assert_eq!(log_out(&addr, ann.session_id, Some(&ann.token)).await.0, 401, "already ended");
+    match hello(&addr, &ann.token).await {
+        ServerMsg::Error { code: ErrorCode::NotAuthenticated, .. } => {}
+        other => panic!("a logged-out token said hello: {other:?}"),
+    }
+    assert!(server.app.store.session_by_token(&stud_store::token_hash(&ann.token)).await.unwrap().is_none());
+    // The player stays (their ledger and balance), and Bob is untouched.
+    assert_eq!(server.app.store.balance(ann.player_id).await.unwrap(), ann.balance);
+    assert_eq!(hands_status(&addr, bob.session_id, &bob.token).await, 200);
+    let (_, welcome) = Client::connect(&addr, &bob.token).await.unwrap();
+    assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
+    server.shutdown().await;
+}

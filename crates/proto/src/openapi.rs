@@ -146,6 +146,19 @@ fn ops() -> Vec<Op> {
             formats: false,
         },
         Op {
+            method: "delete",
+            path: "/api/sessions/{id}",
+            summary: "Log out: ends the session of the token sent (its own id). From then on the token gets 401 \
+                      (and `not_authenticated` on a WebSocket hello); the session's open WebSockets are closed with \
+                      code 1008. The player, their balance and hands stay; a seat they hold stays until the table's \
+                      clock sits it out.",
+            auth: Session,
+            params: &[ID],
+            body: Option::None,
+            ok: (204, "ended", Option::None),
+            formats: false,
+        },
+        Op {
             method: "get",
             path: "/api/sessions/{id}/hands",
             summary: "LAST HAND: the session's last hands, newest first, as the player may see them.",
@@ -562,6 +575,7 @@ mod tests {
         assert_eq!(responses("/api/tables", "get"), ["200"]);
         assert_eq!(responses("/api/sessions", "post"), ["201", "400", "401", "413", "429", "503"]);
         assert_eq!(responses("/api/sessions/{id}/ledger", "get"), ["200", "400", "401", "403", "503"]);
+        assert_eq!(responses("/api/sessions/{id}", "delete"), ["204", "400", "401", "403", "503"]);
         assert_eq!(responses("/api/admin/tables/{id}", "patch"), ["200", "400", "401", "404", "413", "503"]);
         assert_eq!(
             doc["paths"]["/healthz"]["get"]["responses"]["200"]["content"]["text/plain; charset=utf-8"]["schema"]["type"],

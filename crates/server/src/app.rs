@@ -28,6 +28,25 @@ pub struct Session {
     pub session_id: Uuid,
     /// display name
     pub name: String,
+    /// cancelled when the session is logged out ([`App::end_session`]): its sockets close
+    ended: tokio_util::sync::CancellationToken,
+}
+
+impl Session {
+    /// A session (not yet ended).
+    pub fn new(token: String, player_id: Uuid, session_id: Uuid, name: String) -> Session {
+        Session { token, player_id, session_id, name, ended: tokio_util::sync::CancellationToken::new() }
+    }
+
+    /// Resolves when the session is logged out (at once if it is already).
+    pub async fn ended(&self) {
+        self.ended.cancelled().await;
+    }
+
+    /// Whether the session has been logged out.
+    pub fn is_ended(&self) -> bool {
+        self.ended.is_cancelled()
+    }
 }
 
 impl std::fmt::Debug for Session {
@@ -37,6 +56,7 @@ impl std::fmt::Debug for Session {
             .field("player_id", &self.player_id)
             .field("session_id", &self.session_id)
             .field("name", &self.name)
+            .field("ended", &self.is_ended())
             .finish()
     }
 }
@@ -293,6 +313,15 @@ fn per_minute<K: Eq + std::hash::Hash + Clone>(n: u32) -> RateLimiter<K> {
 }
 
 impl Limits {
+    /// Drops every rate limiter's full buckets (they also prune themselves as they are used;
+    /// this catches the buckets of clients that went quiet). Run by [`App::sweep`].
+    pub fn prune(&self) {
+        self.sessions.prune();
+        self.messages.prune();
+        self.invites.prune();
+        self.invites_by_ip.prune();
+    }
+
     fn new(c: &Config) -> Limits {
         let messages = match c.messages_per_second {
             0 => RateLimiter::new(u32::MAX, f64::INFINITY),
@@ -329,6 +358,9 @@ pub struct App {
     /// the tables' write-ahead journal
     pub journal: Arc<dyn Journal>,
     sessions: RwLock<HashMap<String, Cached>>,
+    /// sessions logged out in the last [`ENDED_KEPT_MS`] (id -> when): a lookup in the store
+    /// that began before a log out cannot bring its session back into memory
+    ended: Mutex<HashMap<Uuid, u64>>,
     /// sessions expired or dropped from memory, and accounts dropped, since start
     pub sweeps: SweepCounts,
     /// operator-signed JWTs (`None`: not accepted)
@@ -355,6 +387,7 @@ impl App {
             store,
             writer,
             sessions: RwLock::default(),
+            ended: Mutex::default(),
             sweeps: SweepCounts::default(),
             jwt: match crate::http::jwt::Verifier::from_config(&config) {
                 Ok(v) => v,
@@ -453,12 +486,8 @@ impl App {
     pub async fn create_identity_session(&self, subject: &str, name: String) -> Result<Arc<Session>, StoreError> {
         let (session, new) = self.new_session(Uuid::new_v4(), name);
         let player_id = self.store.identity_session(subject, &new).await?;
-        let session = Arc::new(Session {
-            token: session.token.clone(),
-            player_id,
-            session_id: session.session_id,
-            name: session.name.clone(),
-        });
+        let session =
+            Arc::new(Session::new(session.token.clone(), player_id, session.session_id, session.name.clone()));
         if player_id == new.player_id {
             self.remember(session.clone(), new.created_at_ms);
             self.bank.open(player_id, new.starting_balance);
@@ -472,12 +501,12 @@ impl App {
     }
 
     fn new_session(&self, player_id: Uuid, name: String) -> (Arc<Session>, NewSession) {
-        let session = Arc::new(Session {
-            token: format!("{}{}", Uuid::new_v4().simple(), Uuid::new_v4().simple()),
+        let session = Arc::new(Session::new(
+            format!("{}{}", Uuid::new_v4().simple(), Uuid::new_v4().simple()),
             player_id,
-            session_id: Uuid::new_v4(),
+            Uuid::new_v4(),
             name,
-        });
+        ));
         let new = NewSession {
             player_id: session.player_id,
             session_id: session.session_id,
@@ -507,8 +536,27 @@ impl App {
 
     /// Keeps a session in memory, dropping the least recently used ones past the cap.
     fn remember(&self, session: Arc<Session>, now: u64) {
-        let cap = self.config.session_cache;
         let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
+        self.remember_locked(&mut sessions, session, now);
+    }
+
+    /// A session just read from the store: the one memory holds for its token if there is one,
+    /// else this one, kept; `None` if it was logged out meanwhile (checked under the cache's
+    /// lock, which [`App::end_session`] holds too).
+    fn remember_resolved(&self, session: Arc<Session>, now: u64) -> Option<Arc<Session>> {
+        let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
+        if self.ended.lock().unwrap_or_else(PoisonError::into_inner).contains_key(&session.session_id) {
+            return None;
+        }
+        if let Some(known) = sessions.get(&session.token) {
+            return Some(known.session.clone());
+        }
+        self.remember_locked(&mut sessions, session.clone(), now);
+        Some(session)
+    }
+
+    fn remember_locked(&self, sessions: &mut HashMap<String, Cached>, session: Arc<Session>, now: u64) {
+        let cap = self.config.session_cache;
         sessions.insert(session.token.clone(), Cached::new(session, now));
         if sessions.len() > cap {
             // Down to 7/8 of the cap at once, so the sort is paid once per cap/8 sessions.
@@ -572,19 +620,9 @@ impl App {
         };
         self.load_account(stored.player_id).await?;
         self.touch_later(stored.session_id, now);
-        let session = Arc::new(Session {
-            token: token.to_owned(),
-            player_id: stored.player_id,
-            session_id: stored.session_id,
-            name: stored.name,
-        });
-        let known = self.sessions.read().unwrap_or_else(PoisonError::into_inner).get(token).map(|c| c.session.clone());
-        let session = match known {
-            Some(s) => s,
-            None => {
-                self.remember(session.clone(), now);
-                session
-            }
+        let session = Arc::new(Session::new(token.to_owned(), stored.player_id, stored.session_id, stored.name));
+        let Some(session) = self.remember_resolved(session, now) else {
+            return Ok(None);
         };
         // A sweep drops no account whose session it sees cached; one that ran between the load
         // and `remember` may have dropped it: load it again (a no-op when it is held).
@@ -614,6 +652,32 @@ impl App {
         }
     }
 
+    /// Logs a session out: deletes it from the store (a restart does not bring it back), drops
+    /// it from memory, and ends it, which closes its open WebSockets (`ws.rs`). From then on its
+    /// token resolves to nothing (401 over HTTP, `not_authenticated` on a hello). The player,
+    /// the balance, the hands and any seat stay.
+    ///
+    /// # Errors
+    /// The store refused or cannot be reached (nothing changed then).
+    pub async fn end_session(&self, session: &Arc<Session>) -> Result<(), StoreError> {
+        self.store.delete_session(session.session_id).await?;
+        let cached = {
+            let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
+            let now = stud_store::now_ms();
+            let mut ended = self.ended.lock().unwrap_or_else(PoisonError::into_inner);
+            // Bounded: only the last minute's log outs (each needed a session of its own).
+            ended.retain(|_, at| now.saturating_sub(*at) < ENDED_KEPT_MS);
+            ended.insert(session.session_id, now);
+            sessions.remove(&session.token).map(|c| c.session)
+        };
+        session.ended.cancel();
+        if let Some(cached) = cached {
+            cached.ended.cancel();
+        }
+        tracing::info!(session_id = %session.session_id, "logged out");
+        Ok(())
+    }
+
     /// The session of a token, if this process holds it (expired or not).
     pub fn session(&self, token: &str) -> Option<Arc<Session>> {
         self.sessions.read().unwrap_or_else(PoisonError::into_inner).get(token).map(|c| c.session.clone())
@@ -624,12 +688,14 @@ impl App {
         self.sessions.read().unwrap_or_else(PoisonError::into_inner).len()
     }
 
-    /// Bounds memory: drops the sessions not used for `min(idle expiry, 10 min)` (a session a
-    /// socket or a table holds counts as used now), deletes the expired ones from the store, and
+    /// Bounds memory: prunes the rate limiters' full buckets, drops the sessions not used for
+    /// `min(idle expiry, 10 min)` (a session a socket or a table holds counts as used now),
+    /// deletes the expired ones from the store, and
     /// drops the accounts of players who have no session here, no seat, and no use since the
     /// sweep began (after the writer has stored their movements). Run every
     /// [`App::sweep_every`] by [`sweep_sessions`].
     pub async fn sweep(&self) {
+        self.limits.prune();
         let now = stud_store::now_ms();
         let idle = self.config.session_idle_ms();
         let keep_for = idle.min(CACHE_IDLE_MS);
@@ -771,6 +837,9 @@ pub struct SweepCounts {
     pub accounts: AtomicU64,
 }
 
+/// How long a logged-out session's id is remembered (a store lookup in flight takes far less).
+const ENDED_KEPT_MS: u64 = 60_000;
+
 /// A session unused this long leaves memory (it stays valid in the store until it expires).
 const CACHE_IDLE_MS: u64 = 10 * 60 * 1000;
 
@@ -812,7 +881,7 @@ mod tests {
     #[test]
     fn session_debug_shows_no_token() {
         let token = "0123456789abcdef0123456789abcdef-secret-token";
-        let s = Session { token: token.into(), player_id: Uuid::nil(), session_id: Uuid::nil(), name: "Ann".into() };
+        let s = Session::new(token.into(), Uuid::nil(), Uuid::nil(), "Ann".into());
         for text in [format!("{s:?}"), format!("{s:#?}"), format!("{:?}", Arc::new(s))] {
             assert!(!text.contains(token) && !text.contains("secret"), "{text}");
             assert!(text.contains("Ann") && text.contains("<redacted>"), "{text}");

@@ -8,7 +8,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, Request, State, WebS
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use std::net::SocketAddr;
 use stud_proto::{SessionCreated, SessionRequest, TableSummary};
 use tokio_util::sync::CancellationToken;
@@ -40,6 +40,7 @@ pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
     Router::new()
         .route("/api/tables", get(tables))
         .route("/api/sessions", post(create_session))
+        .route("/api/sessions/{id}", delete(end_session))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/api/openapi.json", get(openapi))
         .route("/metrics", get(metrics))
@@ -105,6 +106,18 @@ async fn create_session(
             balance: ctx.app.bank.balance(session.player_id),
         }),
     ))
+}
+
+/// Log out: the caller's own session ends (`App::end_session`). Another session's token or an
+/// operator key: 403, like the session's other routes.
+async fn end_session(
+    caller: extract::Caller,
+    State(ctx): State<Ctx>,
+    extract::PathId(id): extract::PathId,
+) -> Result<StatusCode, ApiError> {
+    let session = crate::history::own_session(caller, id)?;
+    ctx.app.end_session(&session).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// A display name by the schema's rule (1 to 24 characters as sent, not all blank, no control

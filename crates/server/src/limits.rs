@@ -81,6 +81,10 @@ impl<K: Eq + Hash> ShardState<K> {
 
     fn prune(&mut self, now: Instant) -> usize {
         self.full_at.retain(|_, full_at| *full_at > now);
+        // A burst of keys (a wave of clients) leaves no table behind at its peak size.
+        if self.full_at.capacity() > 64 && self.full_at.capacity() > 4 * self.full_at.len() {
+            self.full_at.shrink_to_fit();
+        }
         self.checks = 0;
         self.kept = self.full_at.len();
         self.kept

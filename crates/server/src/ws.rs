@@ -72,10 +72,23 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
     let hello_by = tokio::time::sleep(std::time::Duration::from_millis(app.config.hello_timeout_ms));
     tokio::pin!(hello_by);
     loop {
+        // Logged out (`DELETE /api/sessions/{id}`, maybe from another device): the socket closes.
+        let session = conn.session.clone();
+        let ended = async {
+            match &session {
+                Some(s) => s.ended().await,
+                None => std::future::pending().await,
+            }
+        };
         let msg = tokio::select! {
             m = stream.next() => m,
             () = kick.cancelled() => break,
             () = shutdown.cancelled() => break,
+            () = ended => {
+                *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    Some(CloseFrame { code: close_code::POLICY, reason: Utf8Bytes::from_static(LOGGED_OUT) });
+                break;
+            }
             () = &mut hello_by, if conn.session.is_none() => {
                 let reason = format!("no hello within {} ms", app.config.hello_timeout_ms);
                 *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
@@ -106,6 +119,9 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
     let _ = writer.await;
     app.metrics.connections.fetch_sub(1, Relaxed);
 }
+
+/// The reason of the close frame a logged-out session's sockets get (code 1008).
+pub const LOGGED_OUT: &str = "logged out: this session has ended";
 
 /// The close frame owed to a client whose frame the WebSocket layer refused: 1009 for a frame
 /// over the hard limit (4x `max_frame_bytes`), 1007 for text that is not UTF-8. Other errors
@@ -350,8 +366,8 @@ impl Connection {
             );
         }
         let session = match self.app.resolve_session(token).await {
-            Ok(Some(s)) => s,
-            Ok(None) => {
+            Ok(Some(s)) if !s.is_ended() => s,
+            Ok(_) => {
                 return self.error(
                     None,
                     ErrorCode::NotAuthenticated,

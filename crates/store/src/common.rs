@@ -463,6 +463,13 @@ impl Store for $store {
         })
     }
 
+    fn delete_session(&self, session: Uuid) -> BoxFuture<'_, Result<bool>> {
+        Box::pin(async move {
+            let done = sqlx::query("DELETE FROM sessions WHERE id = $1").bind(session).execute(&self.pool).await?;
+            Ok(done.rows_affected() > 0)
+        })
+    }
+
     fn identity_session<'a>(&'a self, subject: &'a str, s: &'a NewSession) -> BoxFuture<'a, Result<Uuid>> {
         Box::pin(async move {
             let now = ms_i64(s.created_at_ms);

@@ -501,6 +501,10 @@ pub trait Store: Send + Sync + 'static {
     /// stay); returns how many.
     fn expire_sessions(&self, before_ms: u64) -> BoxFuture<'_, Result<u64>>;
 
+    /// Deletes one session (a log out): its token never resolves again; its player, balance
+    /// and hands stay. Returns whether it was there.
+    fn delete_session(&self, session: Uuid) -> BoxFuture<'_, Result<bool>>;
+
     /// A session for the player that `subject` (an operator's user id) maps to: the first time,
     /// a new player with `session.player_id` and an account holding `session.starting_balance`,
     /// and the mapping, all in one transaction; later, the same player (`session.player_id` and

@@ -511,6 +511,12 @@ async fn sessions_expire_and_identities_map(b: &Backend) {
     assert!(s.session_by_token(&ann.token_hash).await.unwrap().is_none());
     assert!(s.live_session(&bo.token_hash, 6_000).await.unwrap().is_some());
     assert_eq!(s.balance(ann.player_id).await.unwrap(), 100_000);
+    // A log out deletes one session, once; the player stays.
+    assert!(s.delete_session(bo.session_id).await.unwrap());
+    assert!(!s.delete_session(bo.session_id).await.unwrap(), "already gone");
+    assert!(s.session_by_token(&bo.token_hash).await.unwrap().is_none());
+    assert!(s.live_session(&bo.token_hash, 0).await.unwrap().is_none());
+    assert_eq!(s.balance(bo.player_id).await.unwrap(), 100_000);
 
     // The same subject on two devices: one player, issued once.
     let subject = format!("user-{}", Uuid::new_v4());
