@@ -156,12 +156,13 @@ async fn abandoned_sessions_give_their_memory_back() {
     let expired = metric(&addr, "stud_sessions_expired_total").await;
     eprintln!(
         "soak ({}): {n} sessions in {:.1} s ({} cached at the end of creation); RSS KiB: boot {boot}, \
-         first wave's peak {warm_peak}, after it {before}, peak {peak}, after expiry {after} ({:+.1}% of before), drained {:.1} s after; \
+         first wave's peak {warm_peak}, after it {before}, peak {peak}, after expiry {after} ({:+.1}% of before, {:+.1}% of boot), drained {:.1} s after; \
          {expired} expired",
         if postgres { "postgres" } else { "sqlite" },
         created_in.as_secs_f64(),
         peak_cached,
         (after as f64 - before as f64) * 100.0 / before as f64,
+        (after as f64 - boot as f64) * 100.0 / boot as f64,
         wait.as_secs_f64(),
     );
     child.kill().unwrap();
