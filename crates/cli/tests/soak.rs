@@ -169,6 +169,8 @@ async fn abandoned_sessions_give_their_memory_back() {
     child.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(expired >= n as u64, "{expired} of {n} expired");
-    assert!(peak > before, "the sessions took no memory: the test measures nothing");
+    // The first wave is where the sessions show: the second one may reuse what the allocator
+    // still holds from it (its peak can equal "before").
+    assert!(warm_peak > boot, "the sessions took no memory: the test measures nothing");
     assert!(after * 10 <= before * 11, "RSS {after} KiB after expiry, {before} KiB before: over 10% more");
 }
