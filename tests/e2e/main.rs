@@ -9,11 +9,14 @@ mod bad_input;
 mod chat;
 mod history;
 mod hygiene;
+mod identity;
 mod journal;
 mod ledger;
 mod operators;
 mod play;
 mod protocol;
+mod sessions;
+mod slowloris;
 mod view;
 mod web;
 

@@ -602,6 +602,27 @@ pub struct CreateSession {
     pub name: String,
 }
 
+/// `POST /api/sessions` body for an operator's user: a JWT the operator signed (HS256, RS256
+/// or ES256) with `sub` (the operator's user id), `exp`, `aud` and optionally `name` and
+/// `nbf`. The same `sub` is the same player on every device.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JwtSession {
+    /// the compact JWT
+    #[schemars(length(min = 1, max = 8192))]
+    pub jwt: String,
+}
+
+/// `POST /api/sessions` body: a guest's name, or an operator-signed JWT.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SessionRequest {
+    /// an operator's user
+    Jwt(JwtSession),
+    /// a guest
+    Guest(CreateSession),
+}
+
 /// `POST /api/sessions` reply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SessionCreated {
@@ -936,6 +957,7 @@ struct Protocol {
     client: ClientMsg,
     server: ServerMsg,
     create_session: CreateSession,
+    session_request: SessionRequest,
     session_created: SessionCreated,
     table_summary: TableSummary,
     api_error: ApiErrorBody,

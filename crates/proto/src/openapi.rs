@@ -7,8 +7,8 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
 use crate::{
-    AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, CreateSession, HandDetail, HandPage, KickRequest,
-    KickResult, LastHandReport, LedgerPage, SessionCreated, TableSettings, TableSettingsPatch, TableSummary,
+    AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, HandDetail, HandPage, KickRequest, KickResult,
+    LastHandReport, LedgerPage, SessionCreated, SessionRequest, TableSettings, TableSettingsPatch, TableSummary,
 };
 
 /// Who may call a route.
@@ -127,10 +127,11 @@ fn ops() -> Vec<Op> {
         Op {
             method: "post",
             path: "/api/sessions",
-            summary: "Create a guest session (rate limited per IP).",
+            summary: "Create a session: a guest's (a name), or an operator's user's (an operator-signed JWT; \
+                      401 when it is invalid, expired, not yet valid or for another audience). Rate limited per IP.",
             auth: None,
             params: &[],
-            body: Some(schema::<CreateSession>),
+            body: Some(schema::<SessionRequest>),
             ok: (201, "the session and its token", Some(schema::<SessionCreated>)),
             formats: false,
         },
@@ -142,6 +143,19 @@ fn ops() -> Vec<Op> {
             params: &[],
             body: Option::None,
             ok: (101, "switching protocols", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "delete",
+            path: "/api/sessions/{id}",
+            summary: "Log out: ends the session of the token sent (its own id). From then on the token gets 401 \
+                      (and `not_authenticated` on a WebSocket hello); the session's open WebSockets are closed with \
+                      code 1008. The player, their balance and hands stay; a seat they hold stays until the table's \
+                      clock sits it out.",
+            auth: Session,
+            params: &[ID],
+            body: Option::None,
+            ok: (204, "ended", Option::None),
             formats: false,
         },
         Op {
@@ -385,6 +399,9 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
     if op.auth != Auth::None {
         errors.push((401, "no valid token or key"));
     }
+    if op.path == "/api/sessions" {
+        errors.push((401, "the JWT is refused (code token_invalid, token_expired, token_not_yet_valid, token_audience or jwt_disabled)"));
+    }
     if op.auth == Auth::Session {
         errors.push((403, "another session's token, or an operator key"));
     }
@@ -556,8 +573,9 @@ mod tests {
             doc["paths"][path][method]["responses"].as_object().unwrap().keys().cloned().collect()
         };
         assert_eq!(responses("/api/tables", "get"), ["200"]);
-        assert_eq!(responses("/api/sessions", "post"), ["201", "400", "413", "429", "503"]);
+        assert_eq!(responses("/api/sessions", "post"), ["201", "400", "401", "413", "429", "503"]);
         assert_eq!(responses("/api/sessions/{id}/ledger", "get"), ["200", "400", "401", "403", "503"]);
+        assert_eq!(responses("/api/sessions/{id}", "delete"), ["204", "400", "401", "403", "503"]);
         assert_eq!(responses("/api/admin/tables/{id}", "patch"), ["200", "400", "401", "404", "413", "503"]);
         assert_eq!(
             doc["paths"]["/healthz"]["get"]["responses"]["200"]["content"]["text/plain; charset=utf-8"]["schema"]["type"],

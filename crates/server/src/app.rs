@@ -28,6 +28,25 @@ pub struct Session {
     pub session_id: Uuid,
     /// display name
     pub name: String,
+    /// cancelled when the session is logged out ([`App::end_session`]): its sockets close
+    ended: tokio_util::sync::CancellationToken,
+}
+
+impl Session {
+    /// A session (not yet ended).
+    pub fn new(token: String, player_id: Uuid, session_id: Uuid, name: String) -> Session {
+        Session { token, player_id, session_id, name, ended: tokio_util::sync::CancellationToken::new() }
+    }
+
+    /// Resolves when the session is logged out (at once if it is already).
+    pub async fn ended(&self) {
+        self.ended.cancelled().await;
+    }
+
+    /// Whether the session has been logged out.
+    pub fn is_ended(&self) -> bool {
+        self.ended.is_cancelled()
+    }
 }
 
 impl std::fmt::Debug for Session {
@@ -37,33 +56,77 @@ impl std::fmt::Debug for Session {
             .field("player_id", &self.player_id)
             .field("session_id", &self.session_id)
             .field("name", &self.name)
+            .field("ended", &self.is_ended())
             .finish()
     }
 }
 
 /// The play-money bank: balances off the tables. Chips move between it and table stacks only.
+///
+/// It holds the accounts of players who are active; [`App::sweep`] drops the others (their
+/// balance is in the store, which loads it again when they come back), so it stays bounded.
 #[derive(Default)]
 pub struct Bank {
-    balances: Mutex<HashMap<Uuid, Chips>>,
+    accounts: Mutex<Accounts>,
     issued: AtomicU64,
 }
 
+#[derive(Default)]
+struct Accounts {
+    /// per player: the balance and the `tick` of the last time the account was used
+    map: HashMap<Uuid, (Chips, u64)>,
+    /// counts every use, so a sweep can tell an account used since it looked
+    tick: u64,
+}
+
+impl Accounts {
+    fn used(&mut self, player: Uuid) -> Option<&mut Chips> {
+        self.tick += 1;
+        let tick = self.tick;
+        self.map.get_mut(&player).map(|(balance, used)| {
+            *used = tick;
+            balance
+        })
+    }
+}
+
 impl Bank {
+    fn accounts(&self) -> std::sync::MutexGuard<'_, Accounts> {
+        self.accounts.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Opens an account with `amount` new chips (counted as issued).
     pub fn open(&self, player: Uuid, amount: Chips) {
         self.issued.fetch_add(amount, Relaxed);
-        self.balances.lock().unwrap_or_else(PoisonError::into_inner).insert(player, amount);
+        let mut a = self.accounts();
+        a.tick += 1;
+        let tick = a.tick;
+        a.map.insert(player, (amount, tick));
     }
 
     /// The balance.
     pub fn balance(&self, player: Uuid) -> Chips {
-        self.balances.lock().unwrap_or_else(PoisonError::into_inner).get(&player).copied().unwrap_or(0)
+        self.accounts().map.get(&player).map_or(0, |(b, _)| *b)
+    }
+
+    /// Whether this process holds the player's account.
+    pub fn holds(&self, player: Uuid) -> bool {
+        self.accounts().map.contains_key(&player)
+    }
+
+    /// Accounts held.
+    pub fn len(&self) -> usize {
+        self.accounts().map.len()
+    }
+
+    /// Whether no account is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Takes `amount` out, or returns false and changes nothing.
     pub fn withdraw(&self, player: Uuid, amount: Chips) -> bool {
-        let mut b = self.balances.lock().unwrap_or_else(PoisonError::into_inner);
-        match b.get_mut(&player) {
+        match self.accounts().used(player) {
             Some(balance) if *balance >= amount => {
                 *balance -= amount;
                 true
@@ -75,16 +138,24 @@ impl Bank {
     /// Loads an account kept in the store (a returning session after a restart), unless this
     /// process already holds it. The loaded chips count as issued here.
     pub fn load(&self, player: Uuid, amount: Chips) {
-        let mut b = self.balances.lock().unwrap_or_else(PoisonError::into_inner);
-        if let std::collections::hash_map::Entry::Vacant(slot) = b.entry(player) {
-            slot.insert(amount);
+        let mut a = self.accounts();
+        if a.used(player).is_none() {
+            let tick = a.tick;
+            a.map.insert(player, (amount, tick));
             self.issued.fetch_add(amount, Relaxed);
         }
     }
 
     /// Puts `amount` back.
     pub fn deposit(&self, player: Uuid, amount: Chips) {
-        *self.balances.lock().unwrap_or_else(PoisonError::into_inner).entry(player).or_insert(0) += amount;
+        let mut a = self.accounts();
+        match a.used(player) {
+            Some(balance) => *balance += amount,
+            None => {
+                let tick = a.tick;
+                a.map.insert(player, (amount, tick));
+            }
+        }
     }
 
     /// All chips ever issued.
@@ -94,7 +165,38 @@ impl Bank {
 
     /// Sum of all balances.
     pub fn total_balances(&self) -> Chips {
-        self.balances.lock().unwrap_or_else(PoisonError::into_inner).values().sum()
+        self.accounts().map.values().map(|(b, _)| b).sum()
+    }
+
+    /// A new use count: every account used before this call has a smaller one, every use
+    /// after it a larger one (see [`Bank::forget`]).
+    fn tick(&self) -> u64 {
+        let mut a = self.accounts();
+        a.tick += 1;
+        a.tick
+    }
+
+    /// Players whose accounts were last used before `tick`.
+    fn idle(&self, tick: u64) -> Vec<Uuid> {
+        self.accounts().map.iter().filter(|(_, (_, used))| *used < tick).map(|(p, _)| *p).collect()
+    }
+
+    /// Drops the accounts of `players` not used since `tick` (their chips leave `issued` with
+    /// them, so `issued = balances + stacks` still holds); returns how many.
+    fn forget(&self, players: &[Uuid], tick: u64) -> usize {
+        let mut a = self.accounts();
+        let mut dropped = 0;
+        for p in players {
+            if let Some((balance, _)) = a.map.get(p).filter(|(_, used)| *used < tick).copied() {
+                a.map.remove(p);
+                self.issued.fetch_sub(balance, Relaxed);
+                dropped += 1;
+            }
+        }
+        if a.map.capacity() > 64 && a.map.capacity() > 4 * a.map.len() {
+            a.map.shrink_to_fit();
+        }
+        dropped
     }
 }
 
@@ -211,6 +313,15 @@ fn per_minute<K: Eq + std::hash::Hash + Clone>(n: u32) -> RateLimiter<K> {
 }
 
 impl Limits {
+    /// Drops every rate limiter's full buckets (they also prune themselves as they are used;
+    /// this catches the buckets of clients that went quiet). Run by [`App::sweep`].
+    pub fn prune(&self) {
+        self.sessions.prune();
+        self.messages.prune();
+        self.invites.prune();
+        self.invites_by_ip.prune();
+    }
+
     fn new(c: &Config) -> Limits {
         let messages = match c.messages_per_second {
             0 => RateLimiter::new(u32::MAX, f64::INFINITY),
@@ -246,7 +357,14 @@ pub struct App {
     pub writer: Writer,
     /// the tables' write-ahead journal
     pub journal: Arc<dyn Journal>,
-    sessions: RwLock<HashMap<String, Arc<Session>>>,
+    sessions: RwLock<HashMap<String, Cached>>,
+    /// sessions logged out in the last [`ENDED_KEPT_MS`] (id -> when): a lookup in the store
+    /// that began before a log out cannot bring its session back into memory
+    ended: Mutex<HashMap<Uuid, u64>>,
+    /// sessions expired or dropped from memory, and accounts dropped, since start
+    pub sweeps: SweepCounts,
+    /// operator-signed JWTs (`None`: not accepted)
+    pub(crate) jwt: Option<crate::http::jwt::Verifier>,
     seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
     next_conn: AtomicU64,
     bans: RwLock<HashSet<(Uuid, BanScope)>>,
@@ -263,19 +381,28 @@ impl App {
         App {
             journal,
             limits: Limits::new(&config),
-            config,
             metrics: Metrics::default(),
             bank: Bank::default(),
             lobby: Lobby::default(),
             store,
             writer,
             sessions: RwLock::default(),
+            ended: Mutex::default(),
+            sweeps: SweepCounts::default(),
+            jwt: match crate::http::jwt::Verifier::from_config(&config) {
+                Ok(v) => v,
+                Err(e) => {
+                    tracing::error!(error = %e, "JWT keys unusable: JWTs are refused");
+                    None
+                }
+            },
             seated: Mutex::default(),
             next_conn: AtomicU64::new(1),
             bans: RwLock::default(),
             tasks: Mutex::default(),
             admin_lock: tokio::sync::Mutex::new(()),
             stopping: std::sync::atomic::AtomicBool::new(false),
+            config,
         }
     }
 
@@ -347,55 +474,284 @@ impl App {
     /// # Errors
     /// The store refused or cannot be reached.
     pub async fn create_session(&self, name: String) -> Result<Arc<Session>, StoreError> {
-        let session = Arc::new(Session {
-            token: format!("{}{}", Uuid::new_v4().simple(), Uuid::new_v4().simple()),
-            player_id: Uuid::new_v4(),
-            session_id: Uuid::new_v4(),
-            name,
-        });
-        let amount = self.config.starting_balance;
-        self.store
-            .create_session(&NewSession {
-                player_id: session.player_id,
-                session_id: session.session_id,
-                name: session.name.clone(),
-                token_hash: stud_store::token_hash(&session.token),
-                starting_balance: amount,
-                created_at_ms: stud_store::now_ms(),
-            })
-            .await?;
-        self.bank.open(session.player_id, amount);
-        self.sessions.write().unwrap_or_else(PoisonError::into_inner).insert(session.token.clone(), session.clone());
+        let (session, new) = self.new_session(Uuid::new_v4(), name);
+        self.store.create_session(&new).await?;
+        // Cached before the account opens: a sweep drops no account whose session it sees.
+        self.remember(session.clone(), new.created_at_ms);
+        self.bank.open(session.player_id, new.starting_balance);
         Ok(session)
     }
 
+    /// Creates a session for the player an operator's user (`subject`) maps to: the same player
+    /// every time, with their balance and history (a new player the first time).
+    ///
+    /// # Errors
+    /// The store refused or cannot be reached.
+    pub async fn create_identity_session(&self, subject: &str, name: String) -> Result<Arc<Session>, StoreError> {
+        let (session, new) = self.new_session(Uuid::new_v4(), name);
+        let player_id = self.store.identity_session(subject, &new).await?;
+        let session =
+            Arc::new(Session::new(session.token.clone(), player_id, session.session_id, session.name.clone()));
+        if player_id == new.player_id {
+            self.remember(session.clone(), new.created_at_ms);
+            self.bank.open(player_id, new.starting_balance);
+        } else {
+            self.load_account(player_id).await?;
+            self.remember(session.clone(), new.created_at_ms);
+            // A sweep may have dropped the account between the two lines above.
+            self.load_account(player_id).await?;
+        }
+        Ok(session)
+    }
+
+    fn new_session(&self, player_id: Uuid, name: String) -> (Arc<Session>, NewSession) {
+        let session = Arc::new(Session::new(
+            format!("{}{}", Uuid::new_v4().simple(), Uuid::new_v4().simple()),
+            player_id,
+            Uuid::new_v4(),
+            name,
+        ));
+        let new = NewSession {
+            player_id: session.player_id,
+            session_id: session.session_id,
+            name: session.name.clone(),
+            token_hash: stud_store::token_hash(&session.token),
+            starting_balance: self.config.starting_balance,
+            created_at_ms: stud_store::now_ms(),
+        };
+        (session, new)
+    }
+
+    /// Loads the player's account from the store unless this process holds it. The writer is
+    /// flushed first: a sweep may have dropped the account while its last movements were
+    /// still queued.
+    async fn load_account(&self, player: Uuid) -> Result<(), StoreError> {
+        if self.bank.holds(player) {
+            return Ok(());
+        }
+        if !matches!(tokio::time::timeout(ACCOUNT_FLUSH_WAIT, self.writer.flush()).await, Ok(true)) {
+            // The database is down or far behind: its balance may be stale.
+            return Err(StoreError::Db(sqlx_timeout()));
+        }
+        let balance = self.store.balance(player).await?;
+        self.bank.load(player, balance);
+        Ok(())
+    }
+
+    /// Keeps a session in memory, dropping the least recently used ones past the cap.
+    fn remember(&self, session: Arc<Session>, now: u64) {
+        let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
+        self.remember_locked(&mut sessions, session, now);
+    }
+
+    /// A session just read from the store: the one memory holds for its token if there is one,
+    /// else this one, kept; `None` if it was logged out meanwhile (checked under the cache's
+    /// lock, which [`App::end_session`] holds too).
+    fn remember_resolved(&self, session: Arc<Session>, now: u64) -> Option<Arc<Session>> {
+        let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
+        if self.ended.lock().unwrap_or_else(PoisonError::into_inner).contains_key(&session.session_id) {
+            return None;
+        }
+        if let Some(known) = sessions.get(&session.token) {
+            return Some(known.session.clone());
+        }
+        self.remember_locked(&mut sessions, session.clone(), now);
+        Some(session)
+    }
+
+    fn remember_locked(&self, sessions: &mut HashMap<String, Cached>, session: Arc<Session>, now: u64) {
+        let cap = self.config.session_cache;
+        sessions.insert(session.token.clone(), Cached::new(session, now));
+        if sessions.len() > cap {
+            // Down to 7/8 of the cap at once, so the sort is paid once per cap/8 sessions.
+            let keep = cap - cap / 8;
+            let mut idle: Vec<(u64, String)> = sessions
+                .iter()
+                .filter(|(_, c)| Arc::strong_count(&c.session) == 1)
+                .map(|(t, c)| (c.used_ms.load(Relaxed), t.clone()))
+                .collect();
+            let excess = sessions.len().saturating_sub(keep).min(idle.len());
+            if excess > 0 {
+                idle.select_nth_unstable(excess - 1);
+                for (_, token) in &idle[..excess] {
+                    sessions.remove(token);
+                }
+            }
+            self.sweeps.evicted.fetch_add(u64::try_from(excess).unwrap_or(u64::MAX), Relaxed);
+        }
+    }
+
     /// The session of a token: from memory, or from the store (a session from before a
-    /// restart; its balance is loaded into the bank).
+    /// restart, or dropped from memory; its balance is loaded into the bank). A session idle
+    /// for longer than `session_idle_days` has expired: `None`, now and for good. A session's
+    /// use is stored at most once per [`App::touch_every_ms`].
     ///
     /// # Errors
     /// The store cannot be reached.
     pub async fn resolve_session(&self, token: &str) -> Result<Option<Arc<Session>>, StoreError> {
-        if let Some(s) = self.session(token) {
-            return Ok(Some(s));
+        let now = stud_store::now_ms();
+        let idle = self.config.session_idle_ms();
+        let cached = {
+            let sessions = self.sessions.read().unwrap_or_else(PoisonError::into_inner);
+            sessions.get(token).map(|c| {
+                let used = c.used_ms.load(Relaxed);
+                let expired = now.saturating_sub(used) > idle;
+                if !expired {
+                    c.used_ms.fetch_max(now, Relaxed);
+                    let stored = c.stored_ms.load(Relaxed);
+                    if now.saturating_sub(stored) >= self.touch_every_ms()
+                        && c.stored_ms.compare_exchange(stored, now, Relaxed, Relaxed).is_ok()
+                    {
+                        self.touch_later(c.session.session_id, now);
+                    }
+                }
+                (c.session.clone(), expired)
+            })
+        };
+        match cached {
+            Some((session, false)) => return Ok(Some(session)),
+            Some((_, true)) => {
+                // The store's mark is never newer than memory's: it has expired there too.
+                self.sessions.write().unwrap_or_else(PoisonError::into_inner).remove(token);
+                self.sweeps.expired.fetch_add(1, Relaxed);
+                return Ok(None);
+            }
+            None => {}
         }
-        let Some(stored) = self.store.session_by_token(&stud_store::token_hash(token)).await? else {
+        let hash = stud_store::token_hash(token);
+        let Some(stored) = self.store.live_session(&hash, now.saturating_sub(idle)).await? else {
             return Ok(None);
         };
-        let balance = self.store.balance(stored.player_id).await?;
-        self.bank.load(stored.player_id, balance);
-        let session = Arc::new(Session {
-            token: token.to_owned(),
-            player_id: stored.player_id,
-            session_id: stored.session_id,
-            name: stored.name,
-        });
-        let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
-        Ok(Some(sessions.entry(token.to_owned()).or_insert(session).clone()))
+        self.load_account(stored.player_id).await?;
+        self.touch_later(stored.session_id, now);
+        let session = Arc::new(Session::new(token.to_owned(), stored.player_id, stored.session_id, stored.name));
+        let Some(session) = self.remember_resolved(session, now) else {
+            return Ok(None);
+        };
+        // A sweep drops no account whose session it sees cached; one that ran between the load
+        // and `remember` may have dropped it: load it again (a no-op when it is held).
+        self.load_account(session.player_id).await?;
+        Ok(Some(session))
     }
 
-    /// The session of a token.
+    /// A session's use is stored at most this often: a minute, or a tenth of the idle
+    /// expiry when that is shorter (tests use expiries of seconds).
+    pub fn touch_every_ms(&self) -> u64 {
+        (self.config.session_idle_ms() / 10).clamp(1, 60_000)
+    }
+
+    /// How often [`App::sweep`] runs: a minute, or a quarter of the idle expiry.
+    pub fn sweep_every(&self) -> std::time::Duration {
+        std::time::Duration::from_millis((self.config.session_idle_ms() / 4).clamp(50, 60_000))
+    }
+
+    fn touch_later(&self, session: Uuid, at_ms: u64) {
+        let store = self.store.clone();
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                if let Err(e) = store.touch_session(session, at_ms).await {
+                    tracing::warn!(error = %e, "could not store a session's last use");
+                }
+            });
+        }
+    }
+
+    /// Logs a session out: deletes it from the store (a restart does not bring it back), drops
+    /// it from memory, and ends it, which closes its open WebSockets (`ws.rs`). From then on its
+    /// token resolves to nothing (401 over HTTP, `not_authenticated` on a hello). The player,
+    /// the balance, the hands and any seat stay.
+    ///
+    /// # Errors
+    /// The store refused or cannot be reached (nothing changed then).
+    pub async fn end_session(&self, session: &Arc<Session>) -> Result<(), StoreError> {
+        self.store.delete_session(session.session_id).await?;
+        let cached = {
+            let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
+            let now = stud_store::now_ms();
+            let mut ended = self.ended.lock().unwrap_or_else(PoisonError::into_inner);
+            // Bounded: only the last minute's log outs (each needed a session of its own).
+            ended.retain(|_, at| now.saturating_sub(*at) < ENDED_KEPT_MS);
+            ended.insert(session.session_id, now);
+            sessions.remove(&session.token).map(|c| c.session)
+        };
+        session.ended.cancel();
+        if let Some(cached) = cached {
+            cached.ended.cancel();
+        }
+        tracing::info!(session_id = %session.session_id, "logged out");
+        Ok(())
+    }
+
+    /// The session of a token, if this process holds it (expired or not).
     pub fn session(&self, token: &str) -> Option<Arc<Session>> {
-        self.sessions.read().unwrap_or_else(PoisonError::into_inner).get(token).cloned()
+        self.sessions.read().unwrap_or_else(PoisonError::into_inner).get(token).map(|c| c.session.clone())
+    }
+
+    /// Sessions held in memory.
+    pub fn sessions_cached(&self) -> usize {
+        self.sessions.read().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    /// Bounds memory: prunes the rate limiters' full buckets, drops the sessions not used for
+    /// `min(idle expiry, 10 min)` (a session a socket or a table holds counts as used now),
+    /// deletes the expired ones from the store, and
+    /// drops the accounts of players who have no session here, no seat, and no use since the
+    /// sweep began (after the writer has stored their movements). Run every
+    /// [`App::sweep_every`] by [`sweep_sessions`].
+    pub async fn sweep(&self) {
+        self.limits.prune();
+        let now = stud_store::now_ms();
+        let idle = self.config.session_idle_ms();
+        let keep_for = idle.min(CACHE_IDLE_MS);
+        let tick = self.bank.tick();
+        let mut touches = Vec::new();
+        {
+            let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
+            let before = sessions.len();
+            sessions.retain(|_, c| {
+                if Arc::strong_count(&c.session) > 1 {
+                    c.used_ms.fetch_max(now, Relaxed);
+                    if now.saturating_sub(c.stored_ms.load(Relaxed)) >= self.touch_every_ms() {
+                        c.stored_ms.store(now, Relaxed);
+                        touches.push(c.session.session_id);
+                    }
+                    return true;
+                }
+                now.saturating_sub(c.used_ms.load(Relaxed)) <= keep_for
+            });
+            self.sweeps.evicted.fetch_add(u64::try_from(before - sessions.len()).unwrap_or(0), Relaxed);
+            if sessions.capacity() > 64 && sessions.capacity() > 4 * sessions.len() {
+                sessions.shrink_to_fit();
+            }
+        }
+        for session in touches {
+            if let Err(e) = self.store.touch_session(session, now).await {
+                tracing::warn!(error = %e, "could not store a session's last use");
+            }
+        }
+        match self.store.expire_sessions(now.saturating_sub(idle)).await {
+            Ok(n) => {
+                self.sweeps.expired.fetch_add(n, Relaxed);
+            }
+            Err(e) => tracing::warn!(error = %e, "could not delete expired sessions"),
+        }
+        let idle_players: Vec<Uuid> =
+            self.bank.idle(tick).into_iter().filter(|p| self.seated_tables(*p).is_empty()).collect();
+        if idle_players.is_empty() {
+            return;
+        }
+        // Their movements are stored before their accounts go (a reload reads the store).
+        if !matches!(tokio::time::timeout(ACCOUNT_FLUSH_WAIT, self.writer.flush()).await, Ok(true)) {
+            return;
+        }
+        // Under the cache's lock: a session cached before this keeps its account; one cached
+        // after it loads (or opens) its account after caching itself.
+        let sessions = self.sessions.read().unwrap_or_else(PoisonError::into_inner);
+        let cached: HashSet<Uuid> = sessions.values().map(|c| c.session.player_id).collect();
+        let idle_players: Vec<Uuid> = idle_players.into_iter().filter(|p| !cached.contains(p)).collect();
+        let n = self.bank.forget(&idle_players, tick);
+        drop(sessions);
+        self.sweeps.accounts.fetch_add(u64::try_from(n).unwrap_or(0), Relaxed);
     }
 
     /// A fresh connection id.
@@ -406,11 +762,14 @@ impl App {
     /// Records that `player` holds a seat at `table` (or no longer does).
     pub fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
         let mut map = self.seated.lock().unwrap_or_else(PoisonError::into_inner);
-        let tables = map.entry(player).or_default();
         if seated {
-            tables.insert(table);
-        } else {
+            map.entry(player).or_default().insert(table);
+        } else if let Some(tables) = map.get_mut(&player) {
             tables.remove(&table);
+            // Only players with a seat have an entry: the map is as big as the tables' seats.
+            if tables.is_empty() {
+                map.remove(&player);
+            }
         }
     }
 
@@ -458,6 +817,56 @@ impl App {
     }
 }
 
+/// A session held in memory, with when it was last used and when that was last stored.
+struct Cached {
+    session: Arc<Session>,
+    used_ms: AtomicU64,
+    stored_ms: AtomicU64,
+}
+
+impl Cached {
+    fn new(session: Arc<Session>, now: u64) -> Cached {
+        Cached { session, used_ms: AtomicU64::new(now), stored_ms: AtomicU64::new(now) }
+    }
+}
+
+/// Memory kept bounded, counted (on `/metrics`).
+#[derive(Default)]
+pub struct SweepCounts {
+    /// sessions that expired (refused in memory, or deleted from the store)
+    pub expired: AtomicU64,
+    /// sessions dropped from memory (unused, or past the cap); they resolve again from the store
+    pub evicted: AtomicU64,
+    /// accounts dropped from the bank (loaded again from the store when their player is back)
+    pub accounts: AtomicU64,
+}
+
+/// How long a logged-out session's id is remembered (a store lookup in flight takes far less).
+const ENDED_KEPT_MS: u64 = 60_000;
+
+/// A session unused this long leaves memory (it stays valid in the store until it expires).
+const CACHE_IDLE_MS: u64 = 10 * 60 * 1000;
+
+/// How long loading an account (or dropping idle ones) waits for the writer.
+const ACCOUNT_FLUSH_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The error of a store that is too far behind to read a balance from.
+fn sqlx_timeout() -> sqlx::Error {
+    sqlx::Error::PoolTimedOut
+}
+
+/// Runs [`App::sweep`] every [`App::sweep_every`] until `stop`.
+pub async fn sweep_sessions(app: Arc<App>, stop: tokio_util::sync::CancellationToken) {
+    let mut every = tokio::time::interval(app.sweep_every());
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = every.tick() => app.sweep().await,
+        }
+    }
+}
+
 /// Why history could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
@@ -476,7 +885,7 @@ mod tests {
     #[test]
     fn session_debug_shows_no_token() {
         let token = "0123456789abcdef0123456789abcdef-secret-token";
-        let s = Session { token: token.into(), player_id: Uuid::nil(), session_id: Uuid::nil(), name: "Ann".into() };
+        let s = Session::new(token.into(), Uuid::nil(), Uuid::nil(), "Ann".into());
         for text in [format!("{s:?}"), format!("{s:#?}"), format!("{:?}", Arc::new(s))] {
             assert!(!text.contains(token) && !text.contains("secret"), "{text}");
             assert!(text.contains("Ann") && text.contains("<redacted>"), "{text}");

@@ -123,6 +123,22 @@ pub struct Config {
     pub max_connections_per_ip: usize,
     /// largest HTTP request body, bytes
     pub max_body_bytes: usize,
+    /// a guest session unused this long expires (its token is refused from then on); days,
+    /// fractions allowed
+    pub session_idle_days: f64,
+    /// sessions kept in memory at most (least recently used ones are dropped past it and
+    /// read from the store again when used)
+    pub session_cache: usize,
+    /// HS256 secret of operator-signed JWTs for `POST /api/sessions` (`STUD_JWT_SECRET`)
+    pub jwt_secret: Option<String>,
+    /// a JWKS file with the RS256/ES256 public keys of operator-signed JWTs
+    pub jwt_jwks_file: Option<String>,
+    /// the `aud` a JWT must carry (required when JWTs are accepted)
+    pub jwt_audience: Option<String>,
+    /// an HTTP request's headers must arrive within this, milliseconds
+    pub header_timeout_ms: u64,
+    /// a WebSocket must say `hello` within this after it opens, milliseconds
+    pub hello_timeout_ms: u64,
 }
 
 impl Default for Config {
@@ -151,6 +167,13 @@ impl Default for Config {
             invite_attempts_per_minute: 10,
             max_connections_per_ip: 256,
             max_body_bytes: 16 * 1024,
+            session_idle_days: 30.0,
+            session_cache: 100_000,
+            jwt_secret: None,
+            jwt_jwks_file: None,
+            jwt_audience: None,
+            header_timeout_ms: 10_000,
+            hello_timeout_ms: 10_000,
         }
     }
 }
@@ -182,6 +205,13 @@ impl std::fmt::Debug for Config {
             invite_attempts_per_minute,
             max_connections_per_ip,
             max_body_bytes,
+            session_idle_days,
+            session_cache,
+            jwt_secret,
+            jwt_jwks_file,
+            jwt_audience,
+            header_timeout_ms,
+            hello_timeout_ms,
         } = self;
         f.debug_struct("Config")
             .field("bind", bind)
@@ -207,6 +237,13 @@ impl std::fmt::Debug for Config {
             .field("invite_attempts_per_minute", invite_attempts_per_minute)
             .field("max_connections_per_ip", max_connections_per_ip)
             .field("max_body_bytes", max_body_bytes)
+            .field("session_idle_days", session_idle_days)
+            .field("session_cache", session_cache)
+            .field("jwt_secret", &jwt_secret.as_ref().map(|_| "<redacted>"))
+            .field("jwt_jwks_file", jwt_jwks_file)
+            .field("jwt_audience", jwt_audience)
+            .field("header_timeout_ms", header_timeout_ms)
+            .field("hello_timeout_ms", hello_timeout_ms)
             .finish()
     }
 }
@@ -296,6 +333,19 @@ impl Config {
             "STUD_MAX_CONNECTIONS_PER_IP" => self.max_connections_per_ip = num(name, value)?,
             "STUD_MAX_BODY_BYTES" => self.max_body_bytes = num(name, value)?,
             "STUD_STORE_BACKLOG" => self.store_backlog = num(name, value)?,
+            "STUD_SESSION_IDLE_DAYS" => {
+                self.session_idle_days = value.trim().parse().map_err(|_| ConfigLoadError::Env {
+                    name: name.to_owned(),
+                    value: value.to_owned(),
+                    message: "expected a number of days, like 30 or 0.5".into(),
+                })?;
+            }
+            "STUD_SESSION_CACHE" => self.session_cache = num(name, value)?,
+            "STUD_HEADER_TIMEOUT_MS" => self.header_timeout_ms = num(name, value)?,
+            "STUD_HELLO_TIMEOUT_MS" => self.hello_timeout_ms = num(name, value)?,
+            "STUD_JWT_SECRET" => self.jwt_secret = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_JWT_JWKS_FILE" => self.jwt_jwks_file = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_JWT_AUDIENCE" => self.jwt_audience = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_OPERATOR_KEY" => {
                 let key = value.trim();
                 self.operator_key = (!key.is_empty()).then(|| key.to_owned());
@@ -342,6 +392,26 @@ impl Config {
         if self.operator_key.as_ref().is_some_and(|k| k.len() < 16) {
             return Err(ConfigLoadError::Invalid("operator_key must be at least 16 characters".into()));
         }
+        // A second at least, a thousand years at most (milliseconds fit easily).
+        if !(self.session_idle_days.is_finite()
+            && self.session_idle_days * 86_400.0 >= 1.0
+            && self.session_idle_days <= 365_000.0)
+        {
+            return Err(ConfigLoadError::Invalid("session_idle_days must be between 1 second and 365000 days".into()));
+        }
+        if self.session_cache == 0 {
+            return Err(ConfigLoadError::Invalid("session_cache must be at least 1".into()));
+        }
+        if self.header_timeout_ms == 0 || self.hello_timeout_ms == 0 {
+            return Err(ConfigLoadError::Invalid("header_timeout_ms and hello_timeout_ms must be at least 1".into()));
+        }
+        if self.jwt_secret.as_ref().is_some_and(|k| k.len() < 32) {
+            return Err(ConfigLoadError::Invalid("jwt_secret must be at least 32 bytes".into()));
+        }
+        if (self.jwt_secret.is_some() || self.jwt_jwks_file.is_some()) && self.jwt_audience.is_none() {
+            return Err(ConfigLoadError::Invalid("jwt_audience is required when JWTs are accepted".into()));
+        }
+        crate::http::jwt::Verifier::from_config(self).map_err(ConfigLoadError::Invalid)?;
         if self.tables_per_variant > 10_000 {
             return Err(ConfigLoadError::Invalid("at most 10000 tables per variant".into()));
         }
@@ -352,6 +422,15 @@ impl Config {
     pub fn table_config(&self, variant: Variant) -> TableConfig {
         let s = &self.stakes;
         TableConfig::new(variant, s.ante, s.bring_in, s.small_bet, s.big_bet)
+    }
+
+    /// How long a session may go unused, milliseconds.
+    pub fn session_idle_ms(&self) -> u64 {
+        // validate() keeps it between 1 s and 365000 days: the cast neither truncates to 0 nor
+        // saturates.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let ms = (self.session_idle_days * 86_400_000.0).round() as u64;
+        ms.max(1)
     }
 
     /// Action time as a duration.

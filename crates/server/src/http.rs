@@ -8,9 +8,9 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, Request, State, WebS
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use std::net::SocketAddr;
-use stud_proto::{CreateSession, SessionCreated, TableSummary};
+use stud_proto::{SessionCreated, SessionRequest, TableSummary};
 use tokio_util::sync::CancellationToken;
 
 use crate::app::App;
@@ -18,6 +18,7 @@ use crate::ws::serve_socket;
 
 pub mod error;
 pub mod extract;
+pub mod jwt;
 
 pub use error::ApiError;
 use extract::Body;
@@ -39,6 +40,7 @@ pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
     Router::new()
         .route("/api/tables", get(tables))
         .route("/api/sessions", post(create_session))
+        .route("/api/sessions/{id}", delete(end_session))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/api/openapi.json", get(openapi))
         .route("/metrics", get(metrics))
@@ -70,20 +72,30 @@ async fn tables(State(ctx): State<Ctx>) -> Json<Vec<TableSummary>> {
 async fn create_session(
     State(ctx): State<Ctx>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Body<CreateSession>, ApiError>,
+    body: Result<Body<SessionRequest>, ApiError>,
 ) -> Result<(StatusCode, Json<SessionCreated>), ApiError> {
     if let Err(wait) = ctx.app.limits.sessions.check(&peer.ip()) {
         return Err(ApiError::RateLimited(wait));
     }
-    let Body(body) = body?;
-    // The same rule as the schema's: 1 to 24 characters as sent, not all blank, no control
-    // characters; stored trimmed.
-    let length = body.name.chars().count();
-    let name = body.name.trim().to_owned();
-    if !(1..=24).contains(&length) || name.is_empty() || name.chars().any(char::is_control) {
-        return Err(ApiError::BadRequest("name must be 1 to 24 printable characters".into()));
-    }
-    let session = ctx.app.create_session(name).await?;
+    let session = match body? {
+        Body(SessionRequest::Guest(body)) => {
+            let name = display_name(&body.name)
+                .ok_or_else(|| ApiError::BadRequest("name must be 1 to 24 printable characters".into()))?;
+            ctx.app.create_session(name).await?
+        }
+        Body(SessionRequest::Jwt(body)) => {
+            let verifier = ctx.app.jwt.as_ref().ok_or(ApiError::BadToken(jwt::TokenError::Disabled))?;
+            let claims = verifier.verify(&body.jwt).map_err(ApiError::BadToken)?;
+            // The operator's name for the user, when it fits our rule; else a short form of the id.
+            let name = claims
+                .name
+                .as_deref()
+                .and_then(display_name)
+                .or_else(|| display_name(&claims.sub.chars().take(24).collect::<String>()))
+                .unwrap_or_else(|| "player".to_owned());
+            ctx.app.create_identity_session(&claims.sub, name).await?
+        }
+    };
     Ok((
         StatusCode::CREATED,
         Json(SessionCreated {
@@ -96,6 +108,26 @@ async fn create_session(
     ))
 }
 
+/// Log out: the caller's own session ends (`App::end_session`). Another session's token or an
+/// operator key: 403, like the session's other routes.
+async fn end_session(
+    caller: extract::Caller,
+    State(ctx): State<Ctx>,
+    extract::PathId(id): extract::PathId,
+) -> Result<StatusCode, ApiError> {
+    let session = crate::history::own_session(caller, id)?;
+    ctx.app.end_session(&session).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A display name by the schema's rule (1 to 24 characters as sent, not all blank, no control
+/// characters), trimmed.
+fn display_name(sent: &str) -> Option<String> {
+    let length = sent.chars().count();
+    let name = sent.trim();
+    ((1..=24).contains(&length) && !name.is_empty() && !name.chars().any(char::is_control)).then(|| name.to_owned())
+}
+
 async fn openapi() -> impl IntoResponse {
     ([("content-type", "application/json")], stud_proto::openapi::document_json())
 }
@@ -104,8 +136,71 @@ async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {
     ([("content-type", "text/plain; version=0.0.4")], {
         let mut text = ctx.app.metrics.render(ctx.app.writer.stats());
         ctx.app.journal.stats().render(&mut text);
+        render_memory(&ctx.app, &mut text);
         text
     })
+}
+
+/// What grows per client, so an operator sees it stay bounded.
+fn render_memory(app: &App, text: &mut String) {
+    use std::fmt::Write as _;
+    use std::sync::atomic::Ordering::Relaxed;
+    let s = &app.sweeps;
+    let _ = write!(
+        text,
+        "# HELP stud_sessions_cached Sessions held in memory.\n# TYPE stud_sessions_cached gauge\nstud_sessions_cached {}\n\
+         # HELP stud_accounts_held Play-money accounts held in memory.\n# TYPE stud_accounts_held gauge\nstud_accounts_held {}\n\
+         # HELP stud_sessions_expired_total Sessions expired after being idle.\n# TYPE stud_sessions_expired_total counter\nstud_sessions_expired_total {}\n\
+         # HELP stud_sessions_evicted_total Sessions dropped from memory (they resolve again from the store).\n# TYPE stud_sessions_evicted_total counter\nstud_sessions_evicted_total {}\n\
+         # HELP stud_accounts_dropped_total Accounts dropped from memory (loaded again from the store).\n# TYPE stud_accounts_dropped_total counter\nstud_accounts_dropped_total {}\n",
+        app.sessions_cached(),
+        app.bank.len(),
+        s.expired.load(Relaxed),
+        s.evicted.load(Relaxed),
+        s.accounts.load(Relaxed),
+    );
+}
+
+/// Serves `router` on `listener` until `stop`, like `axum::serve` but with an HTTP/1 header
+/// timeout (`header_timeout_ms`): a client that sends its request headers a byte at a time is
+/// cut off instead of holding a task and a socket for ever. Connections in flight when `stop`
+/// fires finish their request (graceful shutdown).
+pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Router, stop: CancellationToken) {
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    use hyper_util::server::conn::auto::Builder;
+    use tower_service::Service as _;
+    let mut builder = Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(std::time::Duration::from_millis(app.config.header_timeout_ms));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut make = router.into_make_service_with_connect_info::<SocketAddr>();
+    loop {
+        let (stream, peer) = tokio::select! {
+            () = stop.cancelled() => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a little rather than spin.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(service) = make.call(peer).await;
+        let service = hyper_util::service::TowerToHyperService::new(service);
+        let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!(error = %e, "connection ended with an error");
+            }
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
 }
 
 async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, upgrade: WebSocketUpgrade) -> Response {

@@ -145,14 +145,8 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     let addr = listener.local_addr()?;
     let shutdown = CancellationToken::new();
     let router = http::router(app.clone(), shutdown.clone());
-    let stop = shutdown.clone();
-    let http = tokio::spawn(async move {
-        let serve = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async move { stop.cancelled().await });
-        if let Err(e) = serve.await {
-            tracing::error!(error = %e, "HTTP server stopped");
-        }
-    });
+    tokio::spawn(app::sweep_sessions(app.clone(), shutdown.clone()));
+    let http = tokio::spawn(http::serve(listener, app.clone(), router, shutdown.clone()));
     info!("listening on http://{addr}");
     Ok(Server { addr, app, shutdown, http, tables, writer_task, journal_task })
 }

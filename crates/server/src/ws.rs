@@ -67,11 +67,34 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
     });
     let mut conn =
         Connection { app: app.clone(), id, peer, outbox, kick: kick.clone(), session: None, joined: HashSet::new() };
+    // A socket that never says hello holds a task, buffers and one of its address's
+    // connection slots: it gets `hello_timeout_ms`, then a 1008 close.
+    let hello_by = tokio::time::sleep(std::time::Duration::from_millis(app.config.hello_timeout_ms));
+    tokio::pin!(hello_by);
     loop {
+        // Logged out (`DELETE /api/sessions/{id}`, maybe from another device): the socket closes.
+        let session = conn.session.clone();
+        let ended = async {
+            match &session {
+                Some(s) => s.ended().await,
+                None => std::future::pending().await,
+            }
+        };
         let msg = tokio::select! {
             m = stream.next() => m,
             () = kick.cancelled() => break,
             () = shutdown.cancelled() => break,
+            () = ended => {
+                *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    Some(CloseFrame { code: close_code::POLICY, reason: Utf8Bytes::from_static(LOGGED_OUT) });
+                break;
+            }
+            () = &mut hello_by, if conn.session.is_none() => {
+                let reason = format!("no hello within {} ms", app.config.hello_timeout_ms);
+                *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    Some(CloseFrame { code: close_code::POLICY, reason: Utf8Bytes::from(reason) });
+                break;
+            }
         };
         match msg {
             Some(Ok(Message::Text(text))) => conn.on_text(text.as_str()).await,
@@ -96,6 +119,9 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
     let _ = writer.await;
     app.metrics.connections.fetch_sub(1, Relaxed);
 }
+
+/// The reason of the close frame a logged-out session's sockets get (code 1008).
+pub const LOGGED_OUT: &str = "logged out: this session has ended";
 
 /// The close frame owed to a client whose frame the WebSocket layer refused: 1009 for a frame
 /// over the hard limit (4x `max_frame_bytes`), 1007 for text that is not UTF-8. Other errors
@@ -341,12 +367,12 @@ impl Connection {
             );
         }
         let session = match self.app.resolve_session(token).await {
-            Ok(Some(s)) => s,
-            Ok(None) => {
+            Ok(Some(s)) if !s.is_ended() => s,
+            Ok(_) => {
                 return self.error(
                     None,
                     ErrorCode::NotAuthenticated,
-                    "unknown session token: POST /api/sessions first",
+                    "unknown or expired session token: POST /api/sessions first",
                 );
             }
             Err(e) => {

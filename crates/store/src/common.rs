@@ -36,7 +36,8 @@ impl $store {
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "INSERT INTO sessions (id, player_id, token_hash, name, created_at_ms) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO sessions (id, player_id, token_hash, name, created_at_ms, last_used_at_ms)
+             VALUES ($1, $2, $3, $4, $5, $5)",
         )
         .bind(s.session_id)
         .bind(s.player_id)
@@ -421,6 +422,119 @@ impl Store for $store {
             b.push(" ORDER BY at_ms DESC, src DESC, hand_id DESC, n DESC LIMIT ").push_bind(i64::from(q.limit));
             let rows = b.build().fetch_all(&self.pool).await?;
             rows.iter().map(ledger_row).collect()
+        })
+    }
+
+    fn live_session<'a>(
+        &'a self,
+        token_hash: &'a str,
+        used_since_ms: u64,
+    ) -> BoxFuture<'a, Result<Option<StoredSession>>> {
+        Box::pin(async move {
+            let row = sqlx::query(
+                "SELECT id, player_id, name FROM sessions WHERE token_hash = $1 AND last_used_at_ms >= $2",
+            )
+            .bind(token_hash)
+            .bind(ms_i64(used_since_ms))
+            .fetch_optional(&self.pool)
+            .await?;
+            row.as_ref().map(session_row).transpose()
+        })
+    }
+
+    fn touch_session(&self, session: Uuid, at_ms: u64) -> BoxFuture<'_, Result<()>> {
+        Box::pin(async move {
+            sqlx::query("UPDATE sessions SET last_used_at_ms = $2 WHERE id = $1 AND last_used_at_ms < $2")
+                .bind(session)
+                .bind(ms_i64(at_ms))
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn expire_sessions(&self, before_ms: u64) -> BoxFuture<'_, Result<u64>> {
+        Box::pin(async move {
+            let done = sqlx::query("DELETE FROM sessions WHERE last_used_at_ms < $1")
+                .bind(ms_i64(before_ms))
+                .execute(&self.pool)
+                .await?;
+            Ok(done.rows_affected())
+        })
+    }
+
+    fn delete_session(&self, session: Uuid) -> BoxFuture<'_, Result<bool>> {
+        Box::pin(async move {
+            let done = sqlx::query("DELETE FROM sessions WHERE id = $1").bind(session).execute(&self.pool).await?;
+            Ok(done.rows_affected() > 0)
+        })
+    }
+
+    fn identity_session<'a>(&'a self, subject: &'a str, s: &'a NewSession) -> BoxFuture<'a, Result<Uuid>> {
+        Box::pin(async move {
+            let now = ms_i64(s.created_at_ms);
+            // Two first sign-ins of one subject at once: one inserts the mapping, the other's
+            // insert conflicts and is rolled back; its second pass finds the mapping.
+            for _ in 0..2 {
+                let mut tx = self.pool.begin().await?;
+                let known: Option<Uuid> = sqlx::query_scalar("SELECT player_id FROM identities WHERE subject = $1")
+                    .bind(subject)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                let player = match known {
+                    Some(player) => player,
+                    None => {
+                        sqlx::query("INSERT INTO players (id, name, created_at_ms) VALUES ($1, $2, $3)")
+                            .bind(s.player_id)
+                            .bind(&s.name)
+                            .bind(now)
+                            .execute(&mut *tx)
+                            .await?;
+                        let mapped = sqlx::query(
+                            "INSERT INTO identities (subject, player_id, created_at_ms) VALUES ($1, $2, $3)
+                             ON CONFLICT (subject) DO NOTHING",
+                        )
+                        .bind(subject)
+                        .bind(s.player_id)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                        if mapped.rows_affected() == 0 {
+                            tx.rollback().await?;
+                            continue;
+                        }
+                        sqlx::query(
+                            "INSERT INTO ledger (at_ms, player_id, kind, balance_delta, stack_delta)
+                             VALUES ($1, $2, 'issue', $3, 0)",
+                        )
+                        .bind(now)
+                        .bind(s.player_id)
+                        .bind(chips_i64(s.starting_balance))
+                        .execute(&mut *tx)
+                        .await?;
+                        sqlx::query("INSERT INTO accounts (player_id, balance) VALUES ($1, $2)")
+                            .bind(s.player_id)
+                            .bind(chips_i64(s.starting_balance))
+                            .execute(&mut *tx)
+                            .await?;
+                        s.player_id
+                    }
+                };
+                sqlx::query(
+                    "INSERT INTO sessions (id, player_id, token_hash, name, created_at_ms, last_used_at_ms)
+                     VALUES ($1, $2, $3, $4, $5, $5)",
+                )
+                .bind(s.session_id)
+                .bind(player)
+                .bind(&s.token_hash)
+                .bind(&s.name)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                return Ok(player);
+            }
+            Err(StoreError::Corrupt(format!("identity {subject:?} neither stored nor found")))
         })
     }
 }

@@ -484,6 +484,32 @@ pub trait Store: Send + Sync + 'static {
 
     /// Ledger lines (chip movements and hands' results) matching a query, newest first.
     fn ledger<'a>(&'a self, query: &'a LedgerQuery) -> BoxFuture<'a, Result<Vec<LedgerLine>>>;
+
+    /// The session whose token hashes to `token_hash`, if it was last used at or after
+    /// `used_since_ms` (an idle session has expired: it is never returned again).
+    fn live_session<'a>(
+        &'a self,
+        token_hash: &'a str,
+        used_since_ms: u64,
+    ) -> BoxFuture<'a, Result<Option<StoredSession>>>;
+
+    /// Records that the session was used at `at_ms` (never moves the mark back). The server
+    /// calls it at most about once a minute per session.
+    fn touch_session(&self, session: Uuid, at_ms: u64) -> BoxFuture<'_, Result<()>>;
+
+    /// Deletes the sessions last used before `before_ms` (their players, balances and hands
+    /// stay); returns how many.
+    fn expire_sessions(&self, before_ms: u64) -> BoxFuture<'_, Result<u64>>;
+
+    /// Deletes one session (a log out): its token never resolves again; its player, balance
+    /// and hands stay. Returns whether it was there.
+    fn delete_session(&self, session: Uuid) -> BoxFuture<'_, Result<bool>>;
+
+    /// A session for the player that `subject` (an operator's user id) maps to: the first time,
+    /// a new player with `session.player_id` and an account holding `session.starting_balance`,
+    /// and the mapping, all in one transaction; later, the same player (`session.player_id` and
+    /// `starting_balance` are then ignored). Returns the player's id.
+    fn identity_session<'a>(&'a self, subject: &'a str, session: &'a NewSession) -> BoxFuture<'a, Result<Uuid>>;
 }
 
 /// A ledger search, newest first.

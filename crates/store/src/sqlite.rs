@@ -18,9 +18,9 @@ use uuid::Uuid;
 
 use crate::{
     AdminLogEntry, Backend, Ban, BanScope, Cols, HandQuery, HandSeat, JournalRow, LedgerLine, LedgerQuery,
-    LedgerTotals, NewSession, OpenStack, OperatorKey, Plan, Result, Store, StoredHand, StoredSession, StoredTable,
-    TableJournal, Write, attach_seats, ban_row, chips_i64, encode_table, hand_row, key_row, ledger_row, log_row,
-    ms_i64, seat_row, session_row, stack_row, table_row, to_u64, totals_row,
+    LedgerTotals, NewSession, OpenStack, OperatorKey, Plan, Result, Store, StoreError, StoredHand, StoredSession,
+    StoredTable, TableJournal, Write, attach_seats, ban_row, chips_i64, encode_table, hand_row, key_row, ledger_row,
+    log_row, ms_i64, seat_row, session_row, stack_row, table_row, to_u64, totals_row,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");

@@ -492,6 +492,48 @@ async fn the_ledger_reads_back(b: &Backend) {
     );
 }
 
+async fn sessions_expire_and_identities_map(b: &Backend) {
+    let s = b.store.as_ref();
+    // Created at 1_000, so last used then.
+    let ann = session("Ann");
+    s.create_session(&ann).await.unwrap();
+    assert!(s.live_session(&ann.token_hash, 1_000).await.unwrap().is_some());
+    assert!(s.live_session(&ann.token_hash, 1_001).await.unwrap().is_none(), "idle since 1_000");
+    s.touch_session(ann.session_id, 5_000).await.unwrap();
+    s.touch_session(ann.session_id, 4_000).await.unwrap(); // never moves back
+    assert_eq!(s.live_session(&ann.token_hash, 5_000).await.unwrap().unwrap().player_id, ann.player_id);
+    let bo = NewSession { created_at_ms: 9_000, ..session("Bo") };
+    s.create_session(&bo).await.unwrap();
+    // Ann (and the earlier suites' sessions) were idle before 6_000: their rows go, their
+    // players and balances stay.
+    assert!(s.expire_sessions(6_000).await.unwrap() >= 1);
+    assert!(s.live_session(&ann.token_hash, 0).await.unwrap().is_none(), "deleted: never again");
+    assert!(s.session_by_token(&ann.token_hash).await.unwrap().is_none());
+    assert!(s.live_session(&bo.token_hash, 6_000).await.unwrap().is_some());
+    assert_eq!(s.balance(ann.player_id).await.unwrap(), 100_000);
+    // A log out deletes one session, once; the player stays.
+    assert!(s.delete_session(bo.session_id).await.unwrap());
+    assert!(!s.delete_session(bo.session_id).await.unwrap(), "already gone");
+    assert!(s.session_by_token(&bo.token_hash).await.unwrap().is_none());
+    assert!(s.live_session(&bo.token_hash, 0).await.unwrap().is_none());
+    assert_eq!(s.balance(bo.player_id).await.unwrap(), 100_000);
+
+    // The same subject on two devices: one player, issued once.
+    let subject = format!("user-{}", Uuid::new_v4());
+    let first = session("Cy");
+    assert_eq!(s.identity_session(&subject, &first).await.unwrap(), first.player_id);
+    let second = NewSession { starting_balance: 7, ..session("Cy on a phone") };
+    assert_eq!(s.identity_session(&subject, &second).await.unwrap(), first.player_id);
+    for t in [&first.token_hash, &second.token_hash] {
+        assert_eq!(s.live_session(t, 0).await.unwrap().unwrap().player_id, first.player_id);
+    }
+    assert_eq!(s.balance(first.player_id).await.unwrap(), 100_000);
+    assert_eq!(s.balance(second.player_id).await.unwrap(), 0, "no second account");
+    let other = session("Di");
+    assert_eq!(s.identity_session("another-user", &other).await.unwrap(), other.player_id);
+    conserved(s).await;
+}
+
 async fn suite(b: Backend) {
     the_journal(&b).await;
     sessions_and_tables(&b).await;
@@ -500,6 +542,7 @@ async fn suite(b: Backend) {
     a_failed_batch_writes_nothing(&b).await;
     the_writer_retries_until_the_database_is_back(&b).await;
     the_ledger_reads_back(&b).await;
+    sessions_expire_and_identities_map(&b).await;
 }
 
 #[tokio::test]

@@ -52,6 +52,9 @@ pub enum ApiError {
     /// Too many open connections from this client address.
     #[error("at most {0} connections per address")]
     TooManyConnections(usize),
+    /// A JWT that does not sign anyone in (401, with what is wrong as the code).
+    #[error("{0}")]
+    BadToken(crate::http::jwt::TokenError),
 }
 
 impl ApiError {
@@ -69,6 +72,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::BadToken(e) => (StatusCode::UNAUTHORIZED, e.code()),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),

@@ -55,12 +55,7 @@ struct Client {
 }
 
 async fn join(f: &Fixture, name: &str, queue: usize) -> Client {
-    let session = Arc::new(Session {
-        token: Uuid::new_v4().to_string(),
-        player_id: Uuid::new_v4(),
-        session_id: Uuid::new_v4(),
-        name: name.into(),
-    });
+    let session = Arc::new(Session::new(Uuid::new_v4().to_string(), Uuid::new_v4(), Uuid::new_v4(), name.into()));
     f.app.bank.open(session.player_id, f.app.config.starting_balance);
     let (outbox, rx) = mpsc::channel(queue);
     let kick = CancellationToken::new();
