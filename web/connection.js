@@ -48,7 +48,9 @@ export function connect() {
     conn.ws = null;
     conn.requests.clear();
     if (state.prompt) state.prompt.sent = false;
-    if (conn.loggingOut) {
+    // Logged out here, or the token was refused (logged out elsewhere, expired): nothing to
+    // reconnect as until the player starts again.
+    if (conn.loggingOut || !state.token) {
       conn.loggingOut = false;
       setStatus('idle');
       return;

@@ -124,6 +124,12 @@ async fn a_second_hello_is_refused_and_the_socket_keeps_its_player() {
     let (server, addr) = spawn_app(|_| {}).await;
     let table = table_of(&addr, stud_engine::Variant::Stud).await;
     let mut ann = Player::new(&addr, "Ann").await;
+    // The same token again refreshes: a second welcome, Ann's.
+    ann.send(ClientMsg::Hello { version: PROTOCOL_VERSION, token: ann.token.clone() }).await;
+    let again = ann.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
+    let ServerMsg::Welcome { player_id, .. } = again else { unreachable!() };
+    assert_eq!(player_id, ann.player_id);
+    // Another token is refused.
     let bob = create_session(&addr, "Bob").await.unwrap();
     ann.send(ClientMsg::Hello { version: PROTOCOL_VERSION, token: bob.token.clone() }).await;
     let (_, code, message) = next_error(&mut ann.client).await;

@@ -353,9 +353,9 @@ impl Connection {
     }
 
     async fn hello(&mut self, version: u32, token: &str) {
-        if let Some(session) = &self.session {
-            // One socket, one session: a second hello would switch players under the tables
-            // this socket has joined.
+        if let Some(session) = self.session.as_ref().filter(|s| s.token != token) {
+            // One socket, one session: a hello with another token would switch players under
+            // the tables this socket has joined.
             let message = format!("this socket is already {}'s; open another socket for another session", session.name);
             return self.error(None, ErrorCode::AlreadyAuthenticated, message);
         }
@@ -366,7 +366,12 @@ impl Connection {
                 format!("this server speaks protocol version {PROTOCOL_VERSION}, not {version}"),
             );
         }
-        let session = match self.app.resolve_session(token).await {
+        let resolved = match &self.session {
+            // The same token again: a refresh (the welcome carries the balance as it is now).
+            Some(s) => Ok(Some(s.clone())),
+            None => self.app.resolve_session(token).await,
+        };
+        let session = match resolved {
             Ok(Some(s)) if !s.is_ended() => s,
             Ok(_) => {
                 return self.error(
