@@ -13,9 +13,15 @@ const KEY: &str = "operator-key-for-protocol-0123456789";
 
 /// The next error frame: (request_id, code, message).
 async fn next_error(c: &mut Client) -> (Option<String>, ErrorCode, String) {
+    let (request_id, code, message, _) = next_error_unread(c).await;
+    (request_id, code, message)
+}
+
+/// The next error frame: (request_id, code, message, unread).
+async fn next_error_unread(c: &mut Client) -> (Option<String>, ErrorCode, String, bool) {
     loop {
-        if let ServerMsg::Error { request_id, code, message } = c.recv(WAIT).await.unwrap() {
-            return (request_id, code, message);
+        if let ServerMsg::Error { request_id, code, message, unread } = c.recv(WAIT).await.unwrap() {
+            return (request_id, code, message, unread);
         }
     }
 }
@@ -33,12 +39,11 @@ async fn errors_raised_before_parsing_carry_the_request_id_when_it_can_be_read()
     let (mut a, _) = Client::connect(&addr, &session.token).await.unwrap();
     let pad = "x".repeat(2_000);
     a.send_text(&format!(r#"{{"type":"ping","request_id":"big","nonce":1,"pad":"{pad}"}}"#)).await.unwrap();
-    let (id, code, message) = next_error(&mut a).await;
-    assert_eq!((id.as_deref(), code), (Some("big"), ErrorCode::FrameTooLarge), "{message}");
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id.as_deref(), code, unread), (Some("big"), ErrorCode::FrameTooLarge, false), "{message}");
     a.send_text(&format!(r#"{{"type":"ping","request_id":"cut","pad":"{pad}"#)).await.unwrap();
-    let (id, code, message) = next_error(&mut a).await;
-    assert_eq!((id, code), (None, ErrorCode::FrameTooLarge), "{message}");
-    assert!(message.contains("request_id could not be read"), "{message}");
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id, code, unread), (None, ErrorCode::FrameTooLarge, true), "{message}");
 
     // Rate limited (2 a second, bursts of 4; the hello took one): every ping is answered, by a
     // pong or an error, with its own id.
@@ -61,6 +66,30 @@ async fn errors_raised_before_parsing_carry_the_request_id_when_it_can_be_read()
     let expected: Vec<String> = (0..10).map(|n| format!("p{n}")).collect();
     assert_eq!(answered, expected, "one answer per request, in order, each with its id");
     assert!(limited >= 5, "{limited} limited");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_error_says_when_the_request_id_could_not_be_read() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    let session = create_session(&addr, "Ann").await.unwrap();
+    let (mut a, _) = Client::connect(&addr, &session.token).await.unwrap();
+    // Not JSON, a request_id that is not a string, a binary frame: `unread`.
+    for bad in [r#"{"type":"ping","request_id":"x""#, r#"{"type":"ping","request_id":7}"#] {
+        a.send_text(bad).await.unwrap();
+        let (id, code, message, unread) = next_error_unread(&mut a).await;
+        assert_eq!((id, code, unread), (None, ErrorCode::Malformed, true), "{bad}: {message}");
+    }
+    a.send_binary(b"{}".to_vec()).await.unwrap();
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id, code, unread), (None, ErrorCode::Malformed, true), "{message}");
+    // JSON without a request_id, or with one: not `unread`, and the id comes back.
+    a.send_text(r#"{"type":"pong"}"#).await.unwrap();
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id, code, unread), (None, ErrorCode::UnknownType, false), "{message}");
+    a.send_text(r#"{"type":"ping","request_id":"n","nonce":-1}"#).await.unwrap();
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id.as_deref(), code, unread), (Some("n"), ErrorCode::Malformed, false), "{message}");
     server.shutdown().await;
 }
 
