@@ -7,6 +7,7 @@
 
 mod bad_input;
 mod document;
+mod fuzz;
 mod history;
 mod hygiene;
 mod journal;
