@@ -256,3 +256,87 @@ async fn joining_without_an_invite_code_is_not_a_wrong_guess() {
     assert_eq!(next_error(&mut bob).await.1, ErrorCode::RateLimited);
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn every_message_with_a_request_id_gets_exactly_one_reply_carrying_it() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    let table = table_of(&addr, stud_engine::Variant::Razz).await;
+    let session = create_session(&addr, "Ann").await.unwrap();
+    let (mut c, _) = Client::connect(&addr, &session.token).await.unwrap();
+    let t = table.id;
+    let id = |s: &str| Some(s.to_owned());
+    // Alone at the table (no hand starts): each request in turn, with the reply it gets.
+    let cases: Vec<(ClientMsg, &str)> = vec![
+        (ClientMsg::Snapshot { request_id: id("m0"), table_id: t }, "error not_seated"),
+        (ClientMsg::JoinTable { request_id: id("m1"), table_id: t, invite_code: None }, "ack joined"),
+        (
+            ClientMsg::Sit {
+                request_id: id("m2"),
+                table_id: t,
+                invite_code: None,
+                seat: Some(2),
+                buy_in: table.max_buy_in,
+            },
+            "ack seated at 2",
+        ),
+        (
+            ClientMsg::Sit {
+                request_id: id("m3"),
+                table_id: t,
+                invite_code: None,
+                seat: Some(3),
+                buy_in: table.max_buy_in,
+            },
+            "error already_seated",
+        ),
+        (
+            ClientMsg::Act {
+                request_id: id("m4"),
+                table_id: t,
+                hand_id: uuid::Uuid::new_v4(),
+                seq: 1,
+                idempotency_key: "k".into(),
+                action: stud_engine::Action::Fold,
+            },
+            "error stale",
+        ),
+        (ClientMsg::SitOut { request_id: id("m5"), table_id: t }, "ack sitting out"),
+        (ClientMsg::SitIn { request_id: id("m6"), table_id: t }, "ack sitting in"),
+        (ClientMsg::TopUp { request_id: id("m7"), table_id: t, amount: 1 }, "error buy_in_out_of_range"),
+        (ClientMsg::Snapshot { request_id: id("m8"), table_id: t }, "snapshot"),
+        (ClientMsg::LastHands { request_id: id("m9") }, "last_hands"),
+        (ClientMsg::LastHand { request_id: id("m10"), hand_id: uuid::Uuid::new_v4() }, "error unknown_hand"),
+        (ClientMsg::Ping { request_id: id("m11"), nonce: 5 }, "pong"),
+        (ClientMsg::Leave { request_id: id("m12"), table_id: t }, "ack left"),
+        (ClientMsg::Snapshot { request_id: id("m13"), table_id: t }, "error not_seated"),
+        (ClientMsg::TopUp { request_id: id("m14"), table_id: uuid::Uuid::new_v4(), amount: 1 }, "error unknown_table"),
+    ];
+    for (n, (msg, want)) in cases.into_iter().enumerate() {
+        let mine = msg.request_id().unwrap();
+        c.send(&msg).await.unwrap();
+        c.send(&ClientMsg::Ping { request_id: Some(format!("end{n}")), nonce: 0 }).await.unwrap();
+        let mut replies = Vec::new();
+        loop {
+            let m = c.recv(WAIT).await.unwrap();
+            let (rid, what) = match &m {
+                ServerMsg::Ack { request_id, detail, .. } => (request_id.clone(), format!("ack {detail}")),
+                ServerMsg::Error { request_id, code, .. } => {
+                    (request_id.clone(), format!("error {}", serde_json::to_value(code).unwrap().as_str().unwrap()))
+                }
+                ServerMsg::Snapshot { request_id, .. } => (request_id.clone(), "snapshot".into()),
+                ServerMsg::LastHands { request_id, .. } => (request_id.clone(), "last_hands".into()),
+                ServerMsg::LastHand { request_id, .. } => (request_id.clone(), "last_hand".into()),
+                ServerMsg::Pong { request_id, .. } if request_id.as_deref() == Some(format!("end{n}").as_str()) => {
+                    break;
+                }
+                ServerMsg::Pong { request_id, .. } => (request_id.clone(), "pong".into()),
+                _ => (None, String::new()),
+            };
+            if rid.as_deref() == Some(mine.as_str()) {
+                replies.push(what);
+            }
+        }
+        assert_eq!(replies, vec![want.to_owned()], "{mine}");
+    }
+    server.shutdown().await;
+}
