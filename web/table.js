@@ -117,7 +117,9 @@ export function onSnapshot(m) {
       tb.log.deals = ctx.deals;
     }
   }
-  if (h && Array.isArray(h.pots)) h.view.pots = h.pots; // split only at all-in levels
+  // The server's pots, split only at all-in levels; a finished hand's are the pots awarded,
+  // already in the winners' stacks, so the middle of the table is empty.
+  if (h && Array.isArray(h.pots)) h.view.pots = h.view.phase === 'over' ? [] : h.pots;
   if (h?.hand_strength) tb.hand.strength = h.hand_strength;
   // The snapshot carries our legal actions: a prompt can be rebuilt from it (seq = now).
   const legal = h?.view.legal_actions ?? [];

@@ -148,6 +148,8 @@ async fn every_bad_input_is_a_typed_error_and_the_table_carries_on() {
     actor.send(act.clone()).await;
     actor.send(act).await;
     let ack = actor.until(|m| matches!(m, ServerMsg::Ack { .. } | ServerMsg::Error { .. })).await;
+    assert!(matches!(&ack, ServerMsg::Ack { detail, .. } if detail == "applied"), "{ack:?}");
+    let ack = actor.until(|m| matches!(m, ServerMsg::Ack { .. } | ServerMsg::Error { .. })).await;
     assert!(matches!(&ack, ServerMsg::Ack { detail, .. } if detail.contains("duplicate")), "{ack:?}");
     // And the table went on: the other player is prompted.
     waiter.until(|m| matches!(m, ServerMsg::YourTurn { .. })).await;

@@ -7,6 +7,8 @@
 
 mod bad_input;
 mod chat;
+mod document;
+mod fuzz;
 mod history;
 mod hygiene;
 mod identity;

@@ -284,6 +284,17 @@ async fn last_hand_reports_the_session_hands_with_showdown_cards() {
         };
         // The seed would reveal the folded players' cards: players get the commitment only.
         assert!(report.seed.is_none() && report.commitment.is_some(), "commitment only");
+        // The hand's totals: what each seat put in, the pots as awarded, what was won.
+        let committed: u64 = report.view.seats.iter().map(|s| s.committed).sum();
+        let won: u64 = report.view.seats.iter().map(|s| s.won).sum();
+        let pots: u64 = report.view.pots.iter().map(|p| p.amount).sum();
+        assert!(committed > 0 && committed == pots && won == pots, "{:?} {:?}", report.view.seats, report.view.pots);
+        let me = report.view.seats.iter().find(|s| Some(s.seat.number()) == p.seat).unwrap();
+        assert_eq!(
+            i64::try_from(me.won).unwrap() - i64::try_from(me.committed).unwrap(),
+            h.net,
+            "net = won - committed"
+        );
         for s in &report.view.seats {
             let visible_down = s.cards.iter().filter(|c| !c.up && c.card.is_some()).count();
             let live_at_showdown =

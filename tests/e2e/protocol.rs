@@ -13,9 +13,15 @@ const KEY: &str = "operator-key-for-protocol-0123456789";
 
 /// The next error frame: (request_id, code, message).
 async fn next_error(c: &mut Client) -> (Option<String>, ErrorCode, String) {
+    let (request_id, code, message, _) = next_error_unread(c).await;
+    (request_id, code, message)
+}
+
+/// The next error frame: (request_id, code, message, unread).
+async fn next_error_unread(c: &mut Client) -> (Option<String>, ErrorCode, String, bool) {
     loop {
-        if let ServerMsg::Error { request_id, code, message } = c.recv(WAIT).await.unwrap() {
-            return (request_id, code, message);
+        if let ServerMsg::Error { request_id, code, message, unread } = c.recv(WAIT).await.unwrap() {
+            return (request_id, code, message, unread);
         }
     }
 }
@@ -33,12 +39,11 @@ async fn errors_raised_before_parsing_carry_the_request_id_when_it_can_be_read()
     let (mut a, _) = Client::connect(&addr, &session.token).await.unwrap();
     let pad = "x".repeat(2_000);
     a.send_text(&format!(r#"{{"type":"ping","request_id":"big","nonce":1,"pad":"{pad}"}}"#)).await.unwrap();
-    let (id, code, message) = next_error(&mut a).await;
-    assert_eq!((id.as_deref(), code), (Some("big"), ErrorCode::FrameTooLarge), "{message}");
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id.as_deref(), code, unread), (Some("big"), ErrorCode::FrameTooLarge, false), "{message}");
     a.send_text(&format!(r#"{{"type":"ping","request_id":"cut","pad":"{pad}"#)).await.unwrap();
-    let (id, code, message) = next_error(&mut a).await;
-    assert_eq!((id, code), (None, ErrorCode::FrameTooLarge), "{message}");
-    assert!(message.contains("request_id could not be read"), "{message}");
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id, code, unread), (None, ErrorCode::FrameTooLarge, true), "{message}");
 
     // Rate limited (2 a second, bursts of 4; the hello took one): every ping is answered, by a
     // pong or an error, with its own id.
@@ -61,6 +66,30 @@ async fn errors_raised_before_parsing_carry_the_request_id_when_it_can_be_read()
     let expected: Vec<String> = (0..10).map(|n| format!("p{n}")).collect();
     assert_eq!(answered, expected, "one answer per request, in order, each with its id");
     assert!(limited >= 5, "{limited} limited");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_error_says_when_the_request_id_could_not_be_read() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    let session = create_session(&addr, "Ann").await.unwrap();
+    let (mut a, _) = Client::connect(&addr, &session.token).await.unwrap();
+    // Not JSON, a request_id that is not a string, a binary frame: `unread`.
+    for bad in [r#"{"type":"ping","request_id":"x""#, r#"{"type":"ping","request_id":7}"#] {
+        a.send_text(bad).await.unwrap();
+        let (id, code, message, unread) = next_error_unread(&mut a).await;
+        assert_eq!((id, code, unread), (None, ErrorCode::Malformed, true), "{bad}: {message}");
+    }
+    a.send_binary(b"{}".to_vec()).await.unwrap();
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id, code, unread), (None, ErrorCode::Malformed, true), "{message}");
+    // JSON without a request_id, or with one: not `unread`, and the id comes back.
+    a.send_text(r#"{"type":"pong"}"#).await.unwrap();
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id, code, unread), (None, ErrorCode::UnknownType, false), "{message}");
+    a.send_text(r#"{"type":"ping","request_id":"n","nonce":-1}"#).await.unwrap();
+    let (id, code, message, unread) = next_error_unread(&mut a).await;
+    assert_eq!((id.as_deref(), code, unread), (Some("n"), ErrorCode::Malformed, false), "{message}");
     server.shutdown().await;
 }
 
@@ -232,5 +261,89 @@ async fn joining_without_an_invite_code_is_not_a_wrong_guess() {
     }
     bob.send(&join("late", Some(&code))).await.unwrap();
     assert_eq!(next_error(&mut bob).await.1, ErrorCode::RateLimited);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn every_message_with_a_request_id_gets_exactly_one_reply_carrying_it() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    let table = table_of(&addr, stud_engine::Variant::Razz).await;
+    let session = create_session(&addr, "Ann").await.unwrap();
+    let (mut c, _) = Client::connect(&addr, &session.token).await.unwrap();
+    let t = table.id;
+    let id = |s: &str| Some(s.to_owned());
+    // Alone at the table (no hand starts): each request in turn, with the reply it gets.
+    let cases: Vec<(ClientMsg, &str)> = vec![
+        (ClientMsg::Snapshot { request_id: id("m0"), table_id: t }, "error not_seated"),
+        (ClientMsg::JoinTable { request_id: id("m1"), table_id: t, invite_code: None }, "ack joined"),
+        (
+            ClientMsg::Sit {
+                request_id: id("m2"),
+                table_id: t,
+                invite_code: None,
+                seat: Some(2),
+                buy_in: table.max_buy_in,
+            },
+            "ack seated at 2",
+        ),
+        (
+            ClientMsg::Sit {
+                request_id: id("m3"),
+                table_id: t,
+                invite_code: None,
+                seat: Some(3),
+                buy_in: table.max_buy_in,
+            },
+            "error already_seated",
+        ),
+        (
+            ClientMsg::Act {
+                request_id: id("m4"),
+                table_id: t,
+                hand_id: uuid::Uuid::new_v4(),
+                seq: 1,
+                idempotency_key: "k".into(),
+                action: stud_engine::Action::Fold,
+            },
+            "error stale",
+        ),
+        (ClientMsg::SitOut { request_id: id("m5"), table_id: t }, "ack sitting out"),
+        (ClientMsg::SitIn { request_id: id("m6"), table_id: t }, "ack sitting in"),
+        (ClientMsg::TopUp { request_id: id("m7"), table_id: t, amount: 1 }, "error buy_in_out_of_range"),
+        (ClientMsg::Snapshot { request_id: id("m8"), table_id: t }, "snapshot"),
+        (ClientMsg::LastHands { request_id: id("m9") }, "last_hands"),
+        (ClientMsg::LastHand { request_id: id("m10"), hand_id: uuid::Uuid::new_v4() }, "error unknown_hand"),
+        (ClientMsg::Ping { request_id: id("m11"), nonce: 5 }, "pong"),
+        (ClientMsg::Leave { request_id: id("m12"), table_id: t }, "ack left"),
+        (ClientMsg::Snapshot { request_id: id("m13"), table_id: t }, "error not_seated"),
+        (ClientMsg::TopUp { request_id: id("m14"), table_id: uuid::Uuid::new_v4(), amount: 1 }, "error unknown_table"),
+    ];
+    for (n, (msg, want)) in cases.into_iter().enumerate() {
+        let mine = msg.request_id().unwrap();
+        c.send(&msg).await.unwrap();
+        c.send(&ClientMsg::Ping { request_id: Some(format!("end{n}")), nonce: 0 }).await.unwrap();
+        let mut replies = Vec::new();
+        loop {
+            let m = c.recv(WAIT).await.unwrap();
+            let (rid, what) = match &m {
+                ServerMsg::Ack { request_id, detail, .. } => (request_id.clone(), format!("ack {detail}")),
+                ServerMsg::Error { request_id, code, .. } => {
+                    (request_id.clone(), format!("error {}", serde_json::to_value(code).unwrap().as_str().unwrap()))
+                }
+                ServerMsg::Snapshot { request_id, .. } => (request_id.clone(), "snapshot".into()),
+                ServerMsg::LastHands { request_id, .. } => (request_id.clone(), "last_hands".into()),
+                ServerMsg::LastHand { request_id, .. } => (request_id.clone(), "last_hand".into()),
+                ServerMsg::Pong { request_id, .. } if request_id.as_deref() == Some(format!("end{n}").as_str()) => {
+                    break;
+                }
+                ServerMsg::Pong { request_id, .. } => (request_id.clone(), "pong".into()),
+                _ => (None, String::new()),
+            };
+            if rid.as_deref() == Some(mine.as_str()) {
+                replies.push(what);
+            }
+        }
+        assert_eq!(replies, vec![want.to_owned()], "{mine}");
+    }
     server.shutdown().await;
 }

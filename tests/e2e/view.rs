@@ -78,6 +78,9 @@ async fn pots_amounts_and_the_hand_so_far_come_from_the_server() {
         .collect();
     let mut watched: Vec<Event> = Vec::new();
     let mut pots: Vec<Pot> = Vec::new();
+    // the last pots before the award: the ones awarded
+    let mut awarded: Vec<Pot> = Vec::new();
+    let mut after_hand_checked = 0;
     let mut hand = None;
     let mut turns_with_bank = 0;
     let mut snapshots_checked = 0;
@@ -94,6 +97,9 @@ async fn pots_amounts_and_the_hand_so_far_come_from_the_server() {
                 watched.push(event.clone());
                 if let Some(p) = p {
                     pots = p.clone();
+                    if !p.is_empty() {
+                        awarded = p.clone();
+                    }
                 }
                 if matches!(event, Event::Ante { .. } | Event::Call { .. } | Event::BringIn { .. }) {
                     assert!(p.is_some(), "{event:?} moved chips: its frame has the pots");
@@ -112,6 +118,16 @@ async fn pots_amounts_and_the_hand_so_far_come_from_the_server() {
             ServerMsg::Snapshot { table: state, .. } => {
                 if let Some(h) = state.hand.as_ref().filter(|h| Some(h.hand_id) == hand && !watched.is_empty()) {
                     assert_eq!(h.events, watched, "the snapshot's events are the ones the watcher saw");
+                    if h.view.phase == stud_engine::Phase::Over {
+                        // After the hand: the pots as awarded and each seat's total for the hand.
+                        assert_eq!(h.pots, awarded, "a finished hand's snapshot keeps the pots awarded");
+                        assert_eq!(h.view.pots, awarded);
+                        let committed: u64 = h.view.seats.iter().map(|s| s.committed).sum();
+                        let won: u64 = h.view.seats.iter().map(|s| s.won).sum();
+                        assert_eq!((committed, won), (total(&awarded), total(&awarded)), "{:?}", h.view.seats);
+                        after_hand_checked += 1;
+                        continue;
+                    }
                     assert_eq!(h.pots, pots, "the snapshot's pots are the last ones sent");
                     if !pots.is_empty() {
                         let committed: u64 = h.view.seats.iter().map(|s| s.committed).sum();
@@ -131,6 +147,7 @@ async fn pots_amounts_and_the_hand_so_far_come_from_the_server() {
         players.push(p);
     }
     assert!(snapshots_checked >= 3 && calls_checked >= 3, "{snapshots_checked} snapshots, {calls_checked} calls");
+    assert!(after_hand_checked >= 2, "{after_hand_checked} snapshots after a hand");
     assert!(turns_with_bank > 0, "turn frames carry the time bank");
     for p in players.iter().chain([&w]) {
         assert!(p.leaks.is_empty(), "{:?}", p.leaks);

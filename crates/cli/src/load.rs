@@ -1,7 +1,7 @@
 //! `stud load`: real WebSocket bot clients against a running server.
 //!
-//! Each bot creates a guest session, sits at one of the first N public tables and plays random
-//! legal actions. Latency is measured from sending an action to receiving the table update
+//! Each bot creates a guest session, sits at one of the first N public tables and plays with
+//! the engine's one bot policy (`stud_engine::bot::Bot`, seeded per bot: random but legal). Latency is measured from sending an action to receiving the table update
 //! that shows it. Prints one JSON line at the end.
 
 use std::time::{Duration, Instant};
@@ -10,6 +10,7 @@ use anyhow::{Context as _, bail};
 use clap::Args;
 use stud_client::{Client, ClientError, create_session, host_port, tables};
 use stud_engine::Action;
+use stud_engine::bot::Bot as Policy;
 use stud_proto::{ClientMsg, ServerMsg};
 use uuid::Uuid;
 
@@ -170,32 +171,6 @@ struct FrameEvent<'a> {
     automatic: Option<bool>,
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-fn pick(legal: &[Action], rng: &mut Rng) -> Option<Action> {
-    let roll = rng.next() % 100;
-    let has = |a: Action| legal.contains(&a);
-    let aggressive: Vec<Action> = legal.iter().copied().filter(|a| a.to().is_some()).collect();
-    if has(Action::Show) {
-        return Some(if roll < 50 { Action::Show } else { Action::Muck });
-    }
-    if roll < 20 && !aggressive.is_empty() {
-        return aggressive.get((rng.next() as usize) % aggressive.len()).copied();
-    }
-    if roll < 30 && has(Action::Fold) {
-        return Some(Action::Fold);
-    }
-    [Action::Check, Action::Call, Action::BringIn].into_iter().find(|a| has(*a)).or_else(|| legal.first().copied())
-}
-
 struct Bot<'a> {
     addr: &'a str,
     table_id: Uuid,
@@ -227,7 +202,8 @@ impl Bot<'_> {
             buy_in: self.buy_in,
         };
         client.send(&sit).await?;
-        let mut rng = Rng(self.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        // The engine's bot policy (the one `stud sim` and the benches use), seeded per bot.
+        let mut rng = Policy::new(self.seed);
         let mut gone: Option<Instant> = None;
         // Idempotency keys go on across reconnects: the server remembers the recent ones.
         let mut key = 0u64;
@@ -256,7 +232,7 @@ impl Bot<'_> {
     async fn play(
         &self,
         client: &mut Client,
-        rng: &mut Rng,
+        rng: &mut Policy,
         gone: &mut Option<Instant>,
         key: &mut u64,
         stats: &mut BotStats,
@@ -311,7 +287,8 @@ impl Bot<'_> {
                     if !think.is_zero() {
                         tokio::time::sleep(think).await;
                     }
-                    if let Some(action) = pick(&frame.legal, rng) {
+                    if !frame.legal.is_empty() {
+                        let action = rng.choose(&frame.legal);
                         *key += 1;
                         pending = Some(Instant::now());
                         if Instant::now() >= start {

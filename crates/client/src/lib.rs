@@ -175,6 +175,15 @@ impl Client {
         Ok(())
     }
 
+    /// Sends `bytes` as one binary frame (tests use it: the protocol is text frames).
+    ///
+    /// # Errors
+    /// The socket failed.
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
+        self.ws.send(Message::Binary(bytes.into())).await?;
+        Ok(())
+    }
+
     /// Sends `bytes` as one text frame, UTF-8 or not (tests use it for invalid input).
     ///
     /// # Errors

@@ -17,9 +17,10 @@ pub struct SeatView {
     pub seat: Seat,
     /// chips behind
     pub stack: Chips,
-    /// committed on this street
+    /// committed on this street (0 once the hand is over)
     pub bet: Chips,
-    /// committed in the hand, antes included
+    /// committed in the hand, antes included, uncalled chips returned: the hand's total for
+    /// this seat, kept after the hand
     pub committed: Chips,
     /// out of the hand
     pub folded: bool,
@@ -55,7 +56,8 @@ pub struct HandView {
     pub seats: Vec<SeatView>,
     /// the 7th-street community card, if dealt
     pub community: Option<Card>,
-    /// main pot first
+    /// main pot first; once the hand is over, the pots as awarded (an award's `pot` indexes
+    /// them)
     pub pots: Vec<Pot>,
     /// whose turn
     pub to_act: Option<Seat>,
@@ -237,11 +239,19 @@ impl PotTracker {
         true
     }
 
-    /// Main pot first, then side pots; empty once the pots are awarded.
+    /// Main pot first, then side pots; empty once the pots are awarded (what an event frame
+    /// carries: the chips have gone to the winners).
     pub fn pots(&self) -> Vec<Pot> {
         if self.over {
             return Vec::new();
         }
+        self.hand_pots()
+    }
+
+    /// The hand's pots: while it is played, as [`PotTracker::pots`]; once awarded, the pots as
+    /// they were awarded (what a snapshot of the finished hand shows, like the engine's
+    /// [`Hand::pots`]).
+    pub fn hand_pots(&self) -> Vec<Pot> {
         let live = || self.seats.iter().filter(|s| !s.folded);
         let mut levels: Vec<Chips> = live().filter(|s| s.stack == 0 && s.total > 0).map(|s| s.total).collect();
         levels.extend(self.seats.iter().map(|s| s.total).max().filter(|&top| top > 0));

@@ -222,6 +222,10 @@ pub enum ServerMsg {
     },
     /// The whole table as this client may see it.
     Snapshot {
+        /// the `request_id` of the `snapshot` request this answers; absent on the snapshots
+        /// the table sends by itself (a seating change, joining, catching up)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request_id: RequestId,
         /// the table
         table_id: Uuid,
         /// sequence number of the table state shown
@@ -317,12 +321,19 @@ pub enum ServerMsg {
     },
     /// A request failed: only the sender gets this; the table carries on.
     Error {
-        /// the failing request's id
+        /// the failing request's id (null when the frame had none, or when it could not be
+        /// read: see `unread`)
         request_id: RequestId,
         /// machine-readable cause
         code: ErrorCode,
         /// human-readable explanation
         message: String,
+        /// true when the frame was refused before its `request_id` could be read (a binary
+        /// frame, text that is not JSON or has a `request_id` that is not a string, a frame
+        /// refused unread whose id could not be picked out): `request_id` is then null even if
+        /// the frame had one. Absent (false) otherwise.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unread: bool,
     },
     /// Reply to a ping.
     Pong {
@@ -516,7 +527,9 @@ pub struct HandState {
     /// of which that player's time bank
     #[serde(default)]
     pub time_bank_ms: Option<u64>,
-    /// the pots now (as on `event` frames: main pot first, split only at all-in levels)
+    /// the pots now (as on `event` frames: main pot first, split only at all-in levels);
+    /// once the hand is over, the pots as awarded (`event` frames then carry `[]`), like
+    /// `view.pots`
     #[serde(default)]
     pub pots: Vec<Pot>,
     /// the hand so far, every event as this viewer may see it (another seat's down cards
@@ -1009,8 +1022,12 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(msg, ClientMsg::Act { seq: 7, action: Action::Raise { to: 400 }, .. }));
-        let err =
-            ServerMsg::Error { request_id: Some("r1".into()), code: ErrorCode::NotYourTurn, message: "wait".into() };
+        let err = ServerMsg::Error {
+            request_id: Some("r1".into()),
+            code: ErrorCode::NotYourTurn,
+            message: "wait".into(),
+            unread: false,
+        };
         assert_eq!(
             serde_json::to_string(&err).unwrap(),
             r#"{"type":"error","request_id":"r1","code":"not_your_turn","message":"wait"}"#

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use stud_store::StoredHand;
 
-pub use stud_table::wire::{Frame, error, frame};
+pub use stud_table::wire::{Frame, error, error_unread, frame};
 
 /// The LAST HAND list line of `hand` for `player`, if they played it.
 pub fn summary(hand: &StoredHand, player: Uuid) -> Option<HandSummary> {

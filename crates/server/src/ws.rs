@@ -98,7 +98,7 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
         };
         match msg {
             Some(Ok(Message::Text(text))) => conn.on_text(text.as_str()).await,
-            Some(Ok(Message::Binary(_))) => conn.error(None, ErrorCode::Malformed, "send JSON text frames"),
+            Some(Ok(Message::Binary(_))) => conn.error_unread(ErrorCode::Malformed, "send JSON text frames"),
             Some(Ok(Message::Close(_))) | None => break,
             Some(Ok(_)) => {}
             Some(Err(e)) => {
@@ -139,22 +139,15 @@ fn close_frame_for(e: axum::Error, max_frame_bytes: usize) -> Option<CloseFrame>
 }
 
 /// The `request_id` of a frame refused before it was parsed as a message (rate limited, too
-/// large), if the frame is JSON with a string `request_id` at the top.
-fn peek_request_id(text: &str) -> RequestId {
+/// large, not a valid message): `Some` when the frame is a JSON object whose `request_id` is a
+/// string, null or absent; `None` when it could not be read.
+fn peek_request_id(text: &str) -> Option<RequestId> {
     #[derive(serde::Deserialize)]
     struct Peek {
+        #[serde(default)]
         request_id: RequestId,
     }
-    serde_json::from_str::<Peek>(text).ok().and_then(|p| p.request_id)
-}
-
-/// What to add to an error's message when its frame's `request_id` could not be read.
-fn unknown_request_id(text: &str, request_id: &RequestId) -> &'static str {
-    if request_id.is_none() && text.contains("\"request_id\"") {
-        " (its request_id could not be read: the frame was refused before its JSON was parsed)"
-    } else {
-        ""
-    }
+    serde_json::from_str::<Peek>(text).ok().map(|p| p.request_id)
 }
 
 impl Connection {
@@ -166,6 +159,21 @@ impl Connection {
     fn error(&self, request_id: RequestId, code: ErrorCode, message: impl Into<String>) {
         self.app.metrics.error(code);
         self.send(wire::error(request_id, code, message));
+    }
+
+    /// An error for a frame whose `request_id` could not be read (`unread: true`).
+    fn error_unread(&self, code: ErrorCode, message: impl Into<String>) {
+        self.app.metrics.error(code);
+        self.send(wire::error_unread(code, message));
+    }
+
+    /// An error for a frame refused before it was parsed as a message: with its `request_id`
+    /// when that can be read, else marked `unread`.
+    fn refuse_frame(&self, text: &str, code: ErrorCode, message: String) {
+        match peek_request_id(text) {
+            Some(request_id) => self.error(request_id, code, message),
+            None => self.error_unread(code, message),
+        }
     }
 
     /// History could not be read: the detail goes to the log, the client gets a fixed text.
@@ -186,31 +194,27 @@ impl Connection {
         // (frames are at most 4x `max_frame_bytes` here: the WebSocket layer closes on more).
         if let Err(wait) = self.app.limits.messages.check(&self.id) {
             let per_second = self.app.config.messages_per_second;
-            let request_id = peek_request_id(text);
-            let message = format!(
-                "at most {per_second} messages a second; this one was dropped (wait {} ms){}",
-                wait.as_millis(),
-                unknown_request_id(text, &request_id)
-            );
-            return self.error(request_id, ErrorCode::RateLimited, message);
+            let message =
+                format!("at most {per_second} messages a second; this one was dropped (wait {} ms)", wait.as_millis());
+            return self.refuse_frame(text, ErrorCode::RateLimited, message);
         }
         if text.len() > self.app.config.max_frame_bytes {
             let limit = self.app.config.max_frame_bytes;
-            let request_id = peek_request_id(text);
-            let message = format!("frames are limited to {limit} bytes{}", unknown_request_id(text, &request_id));
-            return self.error(request_id, ErrorCode::FrameTooLarge, message);
+            return self.refuse_frame(text, ErrorCode::FrameTooLarge, format!("frames are limited to {limit} bytes"));
         }
         let value = match strict::parse(text) {
             Ok(v) => v,
             Err(e) => {
                 // A duplicate key is found while parsing; the id may still be readable.
-                let request_id = peek_request_id(text);
                 let why = if e.is_data() { "not a valid message" } else { "not JSON" };
-                let message = format!("{why}: {e}{}", unknown_request_id(text, &request_id));
-                return self.error(request_id, ErrorCode::Malformed, message);
+                return self.refuse_frame(text, ErrorCode::Malformed, format!("{why}: {e}"));
             }
         };
-        let request_id = value.get("request_id").and_then(|r| r.as_str()).map(str::to_owned);
+        let request_id = match value.get("request_id") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::String(r)) => Some(r.clone()),
+            Some(_) => return self.error_unread(ErrorCode::Malformed, "request_id must be a string"),
+        };
         let Some(kind) = value.get("type").and_then(|t| t.as_str()).map(str::to_owned) else {
             return self.error(request_id, ErrorCode::Malformed, "a message needs a string \"type\"");
         };

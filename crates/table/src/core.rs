@@ -566,9 +566,15 @@ impl TableCore {
 
     /// A fresh snapshot frame for one connection.
     pub fn snapshot_frame(&self, conn: ConnId, now: Millis) -> Frame {
+        self.snapshot_reply(conn, now, None)
+    }
+
+    /// A snapshot frame for one connection, answering its request `request_id` if any.
+    fn snapshot_reply(&self, conn: ConnId, now: Millis, request_id: RequestId) -> Frame {
         let player = self.subs.get(&conn).map(|w| w.player_id);
         let viewer = player.and_then(|p| self.seat_of(p)).map_or(Viewer::Observer, Viewer::Seat);
         wire::frame(&ServerMsg::Snapshot {
+            request_id,
             table_id: self.spec.id,
             seq: self.seq,
             table: self.table_state(viewer, player, now),
@@ -700,7 +706,7 @@ impl TableCore {
                 let bank = self.player(t.seat).map_or(0, |p| p.time_bank_ms);
                 bank.min(t.deadline.saturating_sub(now))
             }),
-            pots: l.pots.pots(),
+            pots: l.pots.hand_pots(),
             events: l.events.iter().map(|e| e.for_viewer(viewer)).collect(),
             to_call,
             bring_in_amount,
@@ -838,9 +844,12 @@ impl TableCore {
                     Decision::Done
                 }
             },
-            Command::Snapshot { conn, .. } => {
+            Command::Snapshot { conn, request_id } => {
+                // The snapshot is the reply (it carries the request's id).
                 if self.subs.contains_key(&conn) {
-                    Self::send(out, conn, self.snapshot_frame(conn, now));
+                    Self::send(out, conn, self.snapshot_reply(conn, now, request_id));
+                } else {
+                    Self::error(out, conn, request_id, ErrorCode::NotSeated, "join the table first");
                 }
                 Decision::Done
             }
@@ -963,6 +972,10 @@ impl TableCore {
             return;
         }
         let new = self.subs.insert(conn, who).is_none();
+        if !new && !watch {
+            // Already subscribed (a `sit` from a socket that watches): nothing to send.
+            return;
+        }
         if new && let Some(seat) = self.seat_of(player) {
             let back = self.player_mut(seat).map(|p| {
                 p.connections += 1;
@@ -974,7 +987,11 @@ impl TableCore {
             }
         }
         Self::send(out, conn, self.snapshot_frame(conn, now));
-        self.ack(out, conn, request_id, "joined");
+        // An explicit `join_table` is answered; the subscription that comes with a `sit` or a
+        // reconnecting `hello` is not a request of its own (the sit is answered itself).
+        if watch {
+            self.ack(out, conn, request_id, "joined");
+        }
         // A seated player whose turn it is can act at once.
         if let Some(seat) = self.seat_of(player) {
             self.prompt_conn(now, conn, seat, out);
@@ -1320,9 +1337,17 @@ impl TableCore {
         seat: Seat,
         action: Action,
         key: &str,
-        _origin: Option<(ConnId, RequestId)>,
+        origin: Option<(ConnId, RequestId)>,
         out: &mut Vec<Output>,
     ) -> Result<(), ActionError> {
+        // The sender hears first that its action is in (then everyone sees its events), like
+        // every other request that changes the table.
+        if let Some((conn, request_id)) = origin
+            && let Some(live) = self.live.as_ref()
+        {
+            check_action(&live.hand, seat, action)?;
+            self.ack(out, conn, request_id, "applied");
+        }
         self.apply_action(at, seat, action, false, out)?;
         if let Some(p) = self.player_mut(seat) {
             p.recent_keys.push_back(key.to_owned());

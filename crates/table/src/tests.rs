@@ -167,8 +167,20 @@ fn play(d: &mut Driver, players: u8, steps: u64, bot_seed: u64, mut each: impl F
                 }
                 let action = bot.choose(&legal);
                 let key = format!("{conn}-{seq}");
-                let cmd = Command::Act { conn, request_id: None, hand_id, seq, key: key.clone(), action };
-                out.extend(d.command(now, cmd.clone()));
+                let cmd = Command::Act { conn, request_id: Some(key.clone()), hand_id, seq, key: key.clone(), action };
+                let replies = d.command(now, cmd.clone());
+                // One reply per request: an ack ("applied") or an error, carrying its id.
+                let answers: Vec<ServerMsg> = frames_to(&replies, conn)
+                    .into_iter()
+                    .filter(|m| match m {
+                        ServerMsg::Ack { request_id, .. } | ServerMsg::Error { request_id, .. } => {
+                            request_id.as_deref() == Some(key.as_str())
+                        }
+                        _ => false,
+                    })
+                    .collect();
+                assert_eq!(answers.len(), 1, "{answers:?}");
+                out.extend(replies);
                 if roll == 1 {
                     // The same request again: answered as a duplicate, applied once.
                     let again = d.command(now, cmd);
@@ -645,4 +657,83 @@ fn a_showdown_keeps_the_next_hand_waiting_for_the_showdown_pause() {
     }
     assert!(showdown_gaps > 3 && other_gaps > 0, "{showdown_gaps} showdowns, {other_gaps} others");
     assert!(short_gaps > 0, "a hand without a showdown waits only the hand pause");
+}
+
+#[test]
+fn every_request_is_answered_once_with_its_id() {
+    let mut d = Driver::new(Variant::Stud);
+    // A watcher's join is answered (a snapshot, then the ack); a sit is answered by its ack.
+    let out =
+        d.command(0, Command::Join { conn: 1, who: who(1), request_id: Some("j".into()), watch: true, banned: false });
+    let msgs = frames_to(&out, 1);
+    assert!(
+        matches!(&msgs[..], [ServerMsg::Snapshot { request_id: None, .. }, ServerMsg::Ack { request_id: Some(r), detail, .. }] if r == "j" && detail == "joined"),
+        "{msgs:?}"
+    );
+    let out = d.command(0, Command::Sit { conn: 1, request_id: Some("s".into()), seat: Some(1), buy_in: 2_000 });
+    let msgs = frames_to(&out, 1);
+    assert!(
+        matches!(&msgs[..], [ServerMsg::Ack { request_id: Some(r), detail, .. }, ServerMsg::Snapshot { request_id: None, .. }] if r == "s" && detail == "seated at 1"),
+        "{msgs:?}"
+    );
+    // The subscription that comes with a sit (or a reconnecting hello) is not answered.
+    let out = d.command(0, Command::Join { conn: 2, who: who(2), request_id: None, watch: false, banned: false });
+    let msgs = frames_to(&out, 2);
+    assert!(matches!(&msgs[..], [ServerMsg::Snapshot { .. }]), "{msgs:?}");
+    d.command(0, Command::Sit { conn: 2, request_id: Some("s2".into()), seat: Some(2), buy_in: 2_000 });
+    // A requested snapshot is the reply: it carries the id.
+    let out = d.command(0, Command::Snapshot { conn: 1, request_id: Some("snap".into()) });
+    let msgs = frames_to(&out, 1);
+    assert!(matches!(&msgs[..], [ServerMsg::Snapshot { request_id: Some(r), .. }] if r == "snap"), "{msgs:?}");
+    // From a connection that is not subscribed: `not_seated`, with the id.
+    let out = d.command(0, Command::Snapshot { conn: 5, request_id: Some("nope".into()) });
+    let msgs = frames_to(&out, 5);
+    assert!(
+        matches!(&msgs[..], [ServerMsg::Error { request_id: Some(r), code: ErrorCode::NotSeated, .. }] if r == "nope"),
+        "{msgs:?}"
+    );
+    // An accepted action: "applied" first, then its events; the same key again: "duplicate".
+    let mut now = 0;
+    while !d.core.in_play() {
+        now += 50;
+        d.tick(now);
+    }
+    let seat = d.core.to_act_seat().unwrap();
+    let conn = ConnId::from(seat);
+    let prompt =
+        d.calls.iter().rev().flat_map(|(_, o)| frames_to(o, conn)).find(|m| matches!(m, ServerMsg::YourTurn { .. }));
+    let Some(ServerMsg::YourTurn { hand_id, seq, legal, .. }) = prompt else { panic!("no prompt") };
+    let act = Command::Act { conn, request_id: Some("a".into()), hand_id, seq, key: "k".into(), action: legal[0] };
+    let msgs = frames_to(&d.command(now, act.clone()), conn);
+    assert!(
+        matches!(&msgs[0], ServerMsg::Ack { request_id: Some(r), detail, .. } if r == "a" && detail == "applied"),
+        "{msgs:?}"
+    );
+    assert!(matches!(&msgs[1], ServerMsg::Event { .. }), "{msgs:?}");
+    assert_eq!(msgs.iter().filter(|m| matches!(m, ServerMsg::Ack { .. } | ServerMsg::Error { .. })).count(), 1);
+    let msgs = frames_to(&d.command(now, act), conn);
+    assert!(matches!(&msgs[..], [ServerMsg::Ack { detail, .. }] if detail.starts_with("duplicate")), "{msgs:?}");
+}
+
+#[test]
+fn a_finished_hand_keeps_its_totals_in_the_snapshot() {
+    let mut d = Driver::new(Variant::Stud);
+    seat_players(&mut d, 3);
+    let mut now = 0;
+    // Everyone folds to the bring-in or checks: the clock plays the hand.
+    while d.core.status().1 == 0 || d.core.in_play() {
+        now += 50;
+        d.tick(now);
+    }
+    let ServerMsg::Snapshot { table, .. } = serde_json::from_str(&d.core.snapshot_frame(1, now)).unwrap() else {
+        panic!("a snapshot")
+    };
+    let hand = table.hand.expect("the finished hand");
+    assert_eq!(hand.view.phase, stud_engine::Phase::Over);
+    let pots: u64 = hand.pots.iter().map(|p| p.amount).sum();
+    let committed: u64 = hand.view.seats.iter().map(|s| s.committed).sum();
+    let won: u64 = hand.view.seats.iter().map(|s| s.won).sum();
+    assert!(pots >= 30, "the antes at least: {:?}", hand.pots);
+    assert_eq!((committed, won), (pots, pots), "{:?}", hand.view.seats);
+    assert_eq!(hand.view.pots, hand.pots);
 }

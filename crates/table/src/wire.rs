@@ -19,5 +19,10 @@ pub fn frame(msg: &ServerMsg) -> Frame {
 
 /// An error frame.
 pub fn error(request_id: RequestId, code: ErrorCode, message: impl Into<String>) -> Frame {
-    frame(&ServerMsg::Error { request_id, code, message: message.into() })
+    frame(&ServerMsg::Error { request_id, code, message: message.into(), unread: false })
+}
+
+/// An error frame for a frame whose `request_id` could not be read (`unread: true`).
+pub fn error_unread(code: ErrorCode, message: impl Into<String>) -> Frame {
+    frame(&ServerMsg::Error { request_id: None, code, message: message.into(), unread: true })
 }

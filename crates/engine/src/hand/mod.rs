@@ -199,7 +199,7 @@ impl fmt::Debug for Hand {
             .field("street", &self.street)
             .field("phase", &self.phase)
             .field("to_act", &self.to_act().map(Seat::number))
-            .field("pot", &self.players.iter().map(|p| p.total_in).sum::<Chips>())
+            .field("pot", &self.pot_total())
             .field("level", &self.level)
             .field("seats", &seats)
             .field("deck", &"<redacted>")
@@ -400,11 +400,9 @@ impl Hand {
         if self.is_over() { 0 } else { self.players.iter().map(|p| p.total_in).sum() }
     }
 
-    /// The pots as they stand (main pot first).
+    /// The pots as they stand (main pot first); once the hand is over, the pots as awarded
+    /// (an `Award`'s `pot` indexes them).
     pub fn pots(&self) -> Vec<Pot> {
-        if self.is_over() {
-            return Vec::new();
-        }
         self.pot_layers()
             .iter()
             .map(|(amount, eligible)| Pot { amount, eligible: self.seats_in(eligible).collect() })
@@ -1143,8 +1141,9 @@ impl Hand {
     fn end(&mut self, events: &mut impl Events) {
         self.phase = Phase::Over;
         self.set_turn(None);
+        // `total_in` stays: after the hand it is each seat's total for the hand, and the pots
+        // built from it are the ones awarded (`pots`, views, LAST HAND).
         for p in &mut self.players {
-            p.total_in = 0;
             p.street_in = 0;
         }
         events.push_with(|| Event::HandEnded { stacks: self.players.iter().map(|p| (p.seat, p.stack)).collect() });

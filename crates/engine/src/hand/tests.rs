@@ -1480,7 +1480,17 @@ fn pots_followed_from_events_match_the_engine() {
                     let total: Chips = tracker.pots().iter().map(|p| p.amount).sum();
                     assert_eq!(total, hand.pot_total(), "{v:?} hand {k}");
                 } else {
+                    // After the hand: event frames carry no pots, snapshots the pots awarded,
+                    // which are the engine's own (and its views', with each seat's total).
                     assert!(tracker.pots().is_empty());
+                    assert_eq!(tracker.hand_pots(), hand.pots(), "{v:?} hand {k}");
+                    let awarded: Chips = tracker.hand_pots().iter().map(|p| p.amount).sum();
+                    let view = hand.last_hand_view(Viewer::Observer);
+                    let committed: Chips = view.seats.iter().map(|s| s.committed).sum();
+                    let won: Chips = view.seats.iter().map(|s| s.won).sum();
+                    assert!(awarded > 0, "{v:?} hand {k}");
+                    assert_eq!((committed, won), (awarded, awarded), "{v:?} hand {k}");
+                    assert_eq!(view.pots, hand.pots(), "{v:?} hand {k}");
                 }
             };
             follow(&hand, &events, &mut tracker);

@@ -107,6 +107,11 @@ pub async fn run_table(env: Arc<dyn TableEnv>, core: TableCore, start: Start, mu
             }
         }
     }
+    // Requests that were queued when the table stopped still get their one reply.
+    rx.close();
+    while let Ok(cmd) = rx.try_recv() {
+        actor.gone(cmd);
+    }
     for reply in actor.closing.drain(..) {
         let _ = reply.send(());
     }
@@ -152,7 +157,11 @@ impl Actor {
                 self.delivery.caught_up(conn_id);
                 (Command::Snapshot { conn: conn_id, request_id }, None)
             }
-            TableCmd::Disconnect { conn_id } => (Command::Disconnect { conn: conn_id }, None),
+            TableCmd::Disconnect { conn_id } => {
+                self.run(now, Command::Disconnect { conn: conn_id }, None).await;
+                self.delivery.forget(conn_id);
+                return;
+            }
             TableCmd::Chat { conn_id, request_id, text } => {
                 // Banned players are muted (a ban may come after they joined).
                 let table = self.core.spec().id;
@@ -189,6 +198,31 @@ impl Actor {
             }
         };
         self.run(now, cmd, origin).await;
+    }
+
+    /// Answers a command that reached a table which has stopped.
+    fn gone(&mut self, cmd: TableCmd) {
+        let frame = |request_id| wire::error(request_id, ErrorCode::UnknownTable, "the table has closed");
+        match cmd {
+            TableCmd::Join { conn, request_id, .. } => {
+                let _ = conn.outbox.try_send(frame(request_id));
+            }
+            TableCmd::Sit { conn_id, request_id, .. }
+            | TableCmd::Act { conn_id, request_id, .. }
+            | TableCmd::SitOut { conn_id, request_id, .. }
+            | TableCmd::TopUp { conn_id, request_id, .. }
+            | TableCmd::Leave { conn_id, request_id }
+            | TableCmd::Snapshot { conn_id, request_id } => self.delivery.reply(conn_id, frame(request_id)),
+            TableCmd::Close { reply } => self.closing.push(reply),
+            TableCmd::Shutdown { reply } => {
+                let _ = reply.send(());
+            }
+            TableCmd::Disconnect { .. }
+            | TableCmd::Update { .. }
+            | TableCmd::Pause { .. }
+            | TableCmd::Kick { .. }
+            | TableCmd::Status { .. } => {}
+        }
     }
 
     /// Checks a command with the core; journals and applies the input it makes.

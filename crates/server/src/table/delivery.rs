@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 
 use stud_table::{ConnId, Millis, TableCore};
+use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 use tracing::{debug, warn};
 
@@ -26,17 +27,33 @@ struct Outbox {
 #[derive(Default)]
 pub(super) struct Delivery {
     outboxes: HashMap<ConnId, Outbox>,
+    /// Connections the table stopped sending to (left, refused, removed by an operator) whose
+    /// sockets are still open: their later requests are still answered (one reply per
+    /// request), nothing else. Pruned when their sockets close.
+    departed: HashMap<ConnId, mpsc::Sender<Frame>>,
 }
 
 impl Delivery {
     /// A connection that asked to join (the core decides whether it stays).
     pub(super) fn add(&mut self, conn: Conn) {
+        self.departed.remove(&conn.id);
         self.outboxes.entry(conn.id).or_insert(Outbox { conn, lagging: false, misses: 0 });
     }
 
-    /// The table stopped sending to this connection.
+    /// The table stopped sending to this connection (its replies still reach it).
     pub(super) fn remove(&mut self, conn: ConnId) {
+        self.departed.retain(|_, outbox| !outbox.is_closed());
+        if let Some(o) = self.outboxes.remove(&conn)
+            && !o.conn.outbox.is_closed()
+        {
+            self.departed.insert(conn, o.conn.outbox);
+        }
+    }
+
+    /// The socket closed: forget the connection.
+    pub(super) fn forget(&mut self, conn: ConnId) {
         self.outboxes.remove(&conn);
+        self.departed.remove(&conn);
     }
 
     /// Whether the connection asked for a fresh snapshot: it no longer lags.
@@ -49,7 +66,11 @@ impl Delivery {
     /// Queues a frame; a full queue marks the subscriber lagging. Returns false when the
     /// connection has closed (the table should forget it).
     pub(super) fn deliver(&mut self, metrics: &Metrics, conn: ConnId, frame: Frame) -> bool {
-        let Some(o) = self.outboxes.get_mut(&conn) else { return true };
+        let Some(o) = self.outboxes.get_mut(&conn) else {
+            // Only a reply is ever addressed to a connection that is not subscribed.
+            self.reply(conn, frame);
+            return true;
+        };
         if o.lagging {
             return true;
         }
@@ -111,8 +132,9 @@ impl Delivery {
 
     /// The connection's outbox, for answers the core does not make (it never joined).
     pub(super) fn reply(&self, conn: ConnId, frame: Frame) {
-        if let Some(o) = self.outboxes.get(&conn) {
-            let _ = o.conn.outbox.try_send(frame);
+        let outbox = self.outboxes.get(&conn).map(|o| &o.conn.outbox).or_else(|| self.departed.get(&conn));
+        if let Some(outbox) = outbox {
+            let _ = outbox.try_send(frame);
         }
     }
 }
