@@ -212,7 +212,8 @@ impl Actor {
             | TableCmd::SitOut { conn_id, request_id, .. }
             | TableCmd::TopUp { conn_id, request_id, .. }
             | TableCmd::Leave { conn_id, request_id }
-            | TableCmd::Snapshot { conn_id, request_id } => self.delivery.reply(conn_id, frame(request_id)),
+            | TableCmd::Snapshot { conn_id, request_id }
+            | TableCmd::Chat { conn_id, request_id, .. } => self.delivery.reply(conn_id, frame(request_id)),
             TableCmd::Close { reply } => self.closing.push(reply),
             TableCmd::Shutdown { reply } => {
                 let _ = reply.send(());
