@@ -423,6 +423,8 @@ impl Store for $store {
             rows.iter().map(ledger_row).collect()
         })
     }
+
+    tournament_methods!();
 }
     };
 }
