@@ -13,6 +13,7 @@ mod ledger;
 mod operators;
 mod play;
 mod protocol;
+mod tournaments;
 mod view;
 mod web;
 

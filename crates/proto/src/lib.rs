@@ -7,6 +7,12 @@
 #![deny(missing_docs)]
 
 pub mod openapi;
+mod tournament;
+
+pub use tournament::{
+    CreateTournament, EntrantState, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind,
+    TournamentLevel, TournamentRegistration, TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
+};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -130,6 +136,26 @@ pub enum ClientMsg {
         /// the hand
         hand_id: Uuid,
     },
+    /// Register for a tournament: the entry fee and the house fee come out of the balance.
+    /// Answered by `tournament_registration`.
+    TournamentRegister {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the tournament
+        tournament_id: Uuid,
+        /// a private tournament's invite code
+        #[serde(default)]
+        invite_code: Option<String>,
+    },
+    /// Unregister before the start: refunded in full. Answered by `tournament_registration`.
+    TournamentUnregister {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the tournament
+        tournament_id: Uuid,
+    },
     /// Keep-alive.
     Ping {
         /// echoed in the reply
@@ -155,6 +181,8 @@ impl ClientMsg {
         "snapshot",
         "last_hands",
         "last_hand",
+        "tournament_register",
+        "tournament_unregister",
         "ping",
     ];
 
@@ -172,6 +200,8 @@ impl ClientMsg {
             | ClientMsg::Snapshot { request_id, .. }
             | ClientMsg::LastHands { request_id }
             | ClientMsg::LastHand { request_id, .. }
+            | ClientMsg::TournamentRegister { request_id, .. }
+            | ClientMsg::TournamentUnregister { request_id, .. }
             | ClientMsg::Ping { request_id, .. } => request_id.clone(),
         }
     }
@@ -338,6 +368,13 @@ pub enum ServerMsg {
         /// the report
         report: LastHandReport,
     },
+    /// A `tournament_register` or `tournament_unregister` succeeded.
+    TournamentRegistration {
+        /// the request's id
+        request_id: RequestId,
+        /// what changed and the balance after it
+        registration: TournamentRegistration,
+    },
 }
 
 /// Why a request failed.
@@ -390,6 +427,18 @@ pub enum ErrorCode {
     Unavailable,
     /// A `hello` on a socket that already said one: one socket, one session.
     AlreadyAuthenticated,
+    /// No such tournament.
+    UnknownTournament,
+    /// The tournament has every entrant it takes.
+    TournamentFull,
+    /// The tournament has started: too late to unregister.
+    TournamentStarted,
+    /// Registration is closed (started without late registration, past it, over, cancelled).
+    RegistrationClosed,
+    /// Already registered for this tournament (or still playing in it).
+    AlreadyRegistered,
+    /// Not registered for this tournament.
+    NotRegistered,
 }
 
 /// A seat at a table.
@@ -832,6 +881,10 @@ pub enum LedgerLineKind {
     TopUp,
     /// table stack back to the account
     CashOut,
+    /// account to a tournament: entry fee + house fee (`table_id` is the tournament)
+    TournamentEntry,
+    /// a tournament back to the account (unregistered, cancelled)
+    TournamentRefund,
     /// the player's result in a hand (won minus put in)
     Hand,
 }
@@ -886,6 +939,10 @@ struct Protocol {
     ban_info: BanInfo,
     admin_log_line: AdminLogLine,
     ledger_page: LedgerPage,
+    create_tournament: CreateTournament,
+    tournament_summary: TournamentSummary,
+    tournament_detail: TournamentDetail,
+    tournament_registration: TournamentRegistration,
 }
 
 /// The JSON Schema of the whole protocol, pretty-printed with a trailing newline

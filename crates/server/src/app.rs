@@ -87,6 +87,14 @@ impl Bank {
         *self.balances.lock().unwrap_or_else(PoisonError::into_inner).entry(player).or_insert(0) += amount;
     }
 
+    /// Puts `amount` back if this process holds the account; otherwise the store's balance
+    /// (loaded with the session) already has it.
+    pub fn refund(&self, player: Uuid, amount: Chips) {
+        if let Some(balance) = self.balances.lock().unwrap_or_else(PoisonError::into_inner).get_mut(&player) {
+            *balance += amount;
+        }
+    }
+
     /// All chips ever issued.
     pub fn issued(&self) -> Chips {
         self.issued.load(Relaxed)
@@ -246,6 +254,8 @@ pub struct App {
     pub writer: Writer,
     /// the tables' write-ahead journal
     pub journal: Arc<dyn Journal>,
+    /// the tournaments
+    pub tournaments: crate::tournament::Tournaments,
     sessions: RwLock<HashMap<String, Arc<Session>>>,
     seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
     next_conn: AtomicU64,
@@ -267,6 +277,7 @@ impl App {
             metrics: Metrics::default(),
             bank: Bank::default(),
             lobby: Lobby::default(),
+            tournaments: crate::tournament::Tournaments::default(),
             store,
             writer,
             sessions: RwLock::default(),

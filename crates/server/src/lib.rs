@@ -16,6 +16,8 @@ pub mod limits;
 pub mod metrics;
 mod resume;
 pub mod table;
+pub mod tournament;
+pub mod tournaments_http;
 pub mod web;
 pub mod wire;
 pub mod ws;
@@ -93,7 +95,9 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         .filter(|j| j.snapshot.is_some() && open.contains(&j.table_id))
         .map(|j| (j.table_id, j))
         .collect();
-    recover(store.as_ref(), &journals).await?;
+    let stored_tournaments = store.tournaments().await?;
+    let tournament_ids: HashSet<Uuid> = stored_tournaments.iter().map(|t| t.id).collect();
+    recover(store.as_ref(), &journals, &tournament_ids).await?;
     let specs = open_tables(&config, store.as_ref(), &stored, &journals).await?;
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
@@ -139,6 +143,13 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         ms = u64::try_from(rebuild_started.elapsed().as_millis()).unwrap_or(u64::MAX),
         "tables rebuilt from their journals"
     );
+    for stored in &stored_tournaments {
+        match tournament::rebuild(stored) {
+            Ok(core) => tables.push(tournament::open(&app, core)),
+            // Left as stored (its entry fees stay with it) for an operator to look at.
+            Err(e) => tracing::error!(tournament_id = %stored.id, error = %e, "a tournament could not be rebuilt"),
+        }
+    }
     let shutdown = CancellationToken::new();
     let router = http::router(app.clone(), shutdown.clone());
     let stop = shutdown.clone();
@@ -157,8 +168,18 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
 /// closed while a write was pending): the stacks the ledger holds there are cashed out to
 /// their players' accounts, in one transaction, before anything else happens. Tables that
 /// resume keep their stacks.
-async fn recover(store: &dyn Store, resuming: &HashMap<Uuid, TableJournal>) -> Result<(), StoreError> {
-    let open: Vec<_> = store.open_stacks().await?.into_iter().filter(|o| !resuming.contains_key(&o.table_id)).collect();
+async fn recover(
+    store: &dyn Store,
+    resuming: &HashMap<Uuid, TableJournal>,
+    tournaments: &HashSet<Uuid>,
+) -> Result<(), StoreError> {
+    // What tournaments hold (entry fees) stays with them: they resume.
+    let open: Vec<_> = store
+        .open_stacks()
+        .await?
+        .into_iter()
+        .filter(|o| !resuming.contains_key(&o.table_id) && !tournaments.contains(&o.table_id))
+        .collect();
     if open.is_empty() {
         return Ok(());
     }
@@ -241,6 +262,9 @@ impl Server {
         let admin = self.app.admin_lock.lock().await;
         self.app.begin_shutdown();
         drop(admin);
+        for handle in self.app.tournaments.handles() {
+            handle.shutdown().await;
+        }
         for handle in self.app.lobby.handles() {
             let (reply, done) = tokio::sync::oneshot::channel();
             if handle.send(TableCmd::Shutdown { reply }).await.is_ok() {
