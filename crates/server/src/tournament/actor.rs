@@ -95,9 +95,10 @@ impl Actor {
             Err(e) => Err(Refusal::Rules(e)),
             Ok(accepted) => self.store_and_apply(accepted.input, accepted.debit).await,
         };
-        let _ = reply.send(outcome);
-        // A sit-and-go starts as its last seat is taken.
+        // A sit-and-go starts as its last seat is taken, before the registration is answered
+        // (so whoever filled it sees it started).
         self.on_clock().await;
+        let _ = reply.send(outcome);
     }
 
     async fn on_clock(&mut self) {
