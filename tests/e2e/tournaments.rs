@@ -242,3 +242,47 @@ async fn registration_over_http_and_websocket_charges_refunds_and_survives_a_res
     server.shutdown().await;
     let _ = std::fs::remove_file(&path);
 }
+
+#[tokio::test]
+async fn a_scheduled_tournament_whose_start_passed_while_the_server_was_down_is_cancelled_and_refunded() {
+    let dir = std::env::temp_dir().join("stud-e2e-tournaments");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.db", Uuid::new_v4().simple()));
+    let url = format!("sqlite://{}", path.display());
+    let config = |url: String| {
+        move |c: &mut stud_server::Config| {
+            c.database_url = url;
+            c.operator_key = Some(KEY.into());
+        }
+    };
+    let (server, addr) = spawn_app(config(url.clone())).await;
+    let soon = stud_store::now_ms() + 1_500;
+    let body = create_body("sit_and_go", 6, 1_000, LEVELS)
+        .replace(r#""kind": "sit_and_go","#, &format!(r#""kind": "scheduled", "start_at": {soon},"#));
+    let t = create(&addr, &body).await;
+    assert_eq!(t.start_at, Some(soon), "{body}");
+    let ann = create_session(&addr, "Ann").await.unwrap();
+    assert_eq!(register(&addr, t.id, &ann.token).await.0, 201);
+    server.shutdown().await;
+    tokio::time::sleep(std::time::Duration::from_millis(2_000)).await;
+    // Past its start with one entrant of the two it needs: cancelled at once, Ann refunded
+    // (her account is not loaded in the new process yet: the store's balance has the refund).
+    let (server, addr) = spawn_app(config(url.clone())).await;
+    let mut cancelled = detail(&addr, t.id).await;
+    for _ in 0..100 {
+        if cancelled.status == TournamentStatus::Cancelled {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        cancelled = detail(&addr, t.id).await;
+    }
+    assert_eq!(cancelled.status, TournamentStatus::Cancelled, "{cancelled:?}");
+    assert_eq!(balance(&server, ann.player_id).await, START);
+    // Her session, resolved after the restart, sees the refunded balance too.
+    let (client, welcome) = stud_client::Client::connect(&addr, &ann.token).await.unwrap();
+    drop(client);
+    assert!(matches!(welcome, ServerMsg::Welcome { balance: START, .. }), "{welcome:?}");
+    ledger_ok(&server).await;
+    server.shutdown().await;
+    let _ = std::fs::remove_file(&path);
+}
