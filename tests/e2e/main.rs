@@ -19,6 +19,7 @@ mod play;
 mod protocol;
 mod sessions;
 mod slowloris;
+mod tournaments;
 mod view;
 mod web;
 

@@ -7,6 +7,12 @@
 #![deny(missing_docs)]
 
 pub mod openapi;
+mod tournament;
+
+pub use tournament::{
+    CreateTournament, EntrantState, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind,
+    TournamentLevel, TournamentRegistration, TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
+};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -142,6 +148,26 @@ pub enum ClientMsg {
         /// the message: plain text (clients must never interpret it as markup)
         text: String,
     },
+    /// Register for a tournament: the entry fee and the house fee come out of the balance.
+    /// Answered by `tournament_registration`.
+    TournamentRegister {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the tournament
+        tournament_id: Uuid,
+        /// a private tournament's invite code
+        #[serde(default)]
+        invite_code: Option<String>,
+    },
+    /// Unregister before the start: refunded in full. Answered by `tournament_registration`.
+    TournamentUnregister {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the tournament
+        tournament_id: Uuid,
+    },
     /// Keep-alive.
     Ping {
         /// echoed in the reply
@@ -168,6 +194,8 @@ impl ClientMsg {
         "last_hands",
         "last_hand",
         "chat",
+        "tournament_register",
+        "tournament_unregister",
         "ping",
     ];
 
@@ -186,6 +214,8 @@ impl ClientMsg {
             | ClientMsg::LastHands { request_id }
             | ClientMsg::LastHand { request_id, .. }
             | ClientMsg::Chat { request_id, .. }
+            | ClientMsg::TournamentRegister { request_id, .. }
+            | ClientMsg::TournamentUnregister { request_id, .. }
             | ClientMsg::Ping { request_id, .. } => request_id.clone(),
         }
     }
@@ -379,6 +409,13 @@ pub enum ServerMsg {
         /// when the table took it, milliseconds since the Unix epoch
         at_ms: u64,
     },
+    /// A `tournament_register` or `tournament_unregister` succeeded.
+    TournamentRegistration {
+        /// the request's id
+        request_id: RequestId,
+        /// what changed and the balance after it
+        registration: TournamentRegistration,
+    },
 }
 
 /// The longest chat message, in characters (Unicode scalar values).
@@ -438,6 +475,18 @@ pub enum ErrorCode {
     ChatOff,
     /// A chat message longer than [`CHAT_MAX_CHARS`] characters.
     TooLong,
+    /// No such tournament.
+    UnknownTournament,
+    /// The tournament has every entrant it takes.
+    TournamentFull,
+    /// The tournament has started: too late to unregister.
+    TournamentStarted,
+    /// Registration is closed (started without late registration, past it, over, cancelled).
+    RegistrationClosed,
+    /// Already registered for this tournament (or still playing in it).
+    AlreadyRegistered,
+    /// Not registered for this tournament.
+    NotRegistered,
 }
 
 /// A seat at a table.
@@ -931,6 +980,10 @@ pub enum LedgerLineKind {
     TopUp,
     /// table stack back to the account
     CashOut,
+    /// account to a tournament: entry fee + house fee (`table_id` is the tournament)
+    TournamentEntry,
+    /// a tournament back to the account (unregistered, cancelled)
+    TournamentRefund,
     /// the player's result in a hand (won minus put in)
     Hand,
 }
@@ -986,6 +1039,10 @@ struct Protocol {
     ban_info: BanInfo,
     admin_log_line: AdminLogLine,
     ledger_page: LedgerPage,
+    create_tournament: CreateTournament,
+    tournament_summary: TournamentSummary,
+    tournament_detail: TournamentDetail,
+    tournament_registration: TournamentRegistration,
 }
 
 /// The JSON Schema of the whole protocol, pretty-printed with a trailing newline

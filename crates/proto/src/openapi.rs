@@ -10,6 +10,7 @@ use crate::{
     AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, HandDetail, HandPage, KickRequest, KickResult,
     LastHandReport, LedgerPage, SessionCreated, SessionRequest, TableSettings, TableSettingsPatch, TableSummary,
 };
+use crate::{CreateTournament, TournamentDetail, TournamentRegistration, TournamentSummary};
 
 /// Who may call a route.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -359,6 +360,66 @@ fn ops() -> Vec<Op> {
             formats: false,
         },
         Op {
+            method: "post",
+            path: "/api/admin/tournaments",
+            summary: "Create a tournament (stored; a restart resumes it). A bad structure is a 400 naming the field.",
+            auth: Operator,
+            params: &[],
+            body: Some(schema::<CreateTournament>),
+            ok: (201, "the tournament", Some(schema::<TournamentDetail>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/tournaments/{id}/cancel",
+            summary: "Cancel a tournament before its start: every entrant is refunded.",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the tournament", Some(schema::<TournamentDetail>)),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/tournaments",
+            summary: "The tournament lobby.",
+            auth: None,
+            params: &[],
+            body: Option::None,
+            ok: (200, "tournaments", Some(list::<TournamentSummary>)),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/tournaments/{id}",
+            summary: "One tournament: status, structure, level and time to the next, entrants, chips, tables, payouts, results.",
+            auth: None,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the tournament", Some(schema::<TournamentDetail>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/tournaments/{id}/entries",
+            summary: "Register the caller (a session token): entry fee + house fee from the balance.",
+            auth: Session,
+            params: &[ID, ("invite_code", "query", "string", "a private tournament's invite code")],
+            body: Option::None,
+            ok: (201, "registered", Some(schema::<TournamentRegistration>)),
+            formats: false,
+        },
+        Op {
+            method: "delete",
+            path: "/api/tournaments/{id}/entries",
+            summary: "Unregister the caller before the start: refunded in full.",
+            auth: Session,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "unregistered", Some(schema::<TournamentRegistration>)),
+            formats: false,
+        },
+        Op {
             method: "get",
             path: "/api/admin/log",
             summary: "The operators' audit log, newest first.",
@@ -408,6 +469,12 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
     if (op.path.contains("{id}") && op.auth != Auth::Session) || (op.path == "/api/admin/bans" && op.method == "delete")
     {
         errors.push((404, "not found"));
+    }
+    if op.path.starts_with("/api/tournaments/{id}/") {
+        errors.push((404, "no such tournament"));
+    }
+    if op.path.ends_with("/entries") || op.path.ends_with("/cancel") {
+        errors.push((409, "refused by the tournament (full, started, registration closed, already or not registered, wrong invite code, not enough balance)"));
     }
     if op.path.ends_with("/invite") {
         errors.push((409, "the table is not private: it has no invite code"));

@@ -43,7 +43,7 @@ pub fn routes() -> Router<Arc<App>> {
 }
 
 /// Writes the audit line; the action is refused if it cannot be logged.
-async fn audit(
+pub(crate) async fn audit(
     app: &App,
     who: &Operator,
     action: &str,

@@ -158,6 +158,14 @@ impl Bank {
         }
     }
 
+    /// Puts `amount` back if this process holds the account; otherwise the store's balance
+    /// (loaded with the session) already has it.
+    pub fn refund(&self, player: Uuid, amount: Chips) {
+        if let Some(balance) = self.accounts().used(player) {
+            *balance += amount;
+        }
+    }
+
     /// All chips ever issued.
     pub fn issued(&self) -> Chips {
         self.issued.load(Relaxed)
@@ -365,6 +373,8 @@ pub struct App {
     pub sweeps: SweepCounts,
     /// operator-signed JWTs (`None`: not accepted)
     pub(crate) jwt: Option<crate::http::jwt::Verifier>,
+    /// the tournaments
+    pub tournaments: crate::tournament::Tournaments,
     seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
     next_conn: AtomicU64,
     bans: RwLock<HashSet<(Uuid, BanScope)>>,
@@ -384,6 +394,7 @@ impl App {
             metrics: Metrics::default(),
             bank: Bank::default(),
             lobby: Lobby::default(),
+            tournaments: crate::tournament::Tournaments::default(),
             store,
             writer,
             sessions: RwLock::default(),

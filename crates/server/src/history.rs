@@ -141,6 +141,8 @@ pub(crate) async fn ledger_page(
                 "buy_in" => LedgerLineKind::BuyIn,
                 "top_up" => LedgerLineKind::TopUp,
                 "cash_out" => LedgerLineKind::CashOut,
+                "tournament_entry" => LedgerLineKind::TournamentEntry,
+                "tournament_refund" => LedgerLineKind::TournamentRefund,
                 "hand" => LedgerLineKind::Hand,
                 other => return Err(ApiError::Internal(format!("ledger line of unknown kind {other:?}"))),
             };

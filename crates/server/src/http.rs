@@ -48,6 +48,7 @@ pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
         .with_state(Ctx { app: app.clone(), shutdown })
         .merge(crate::history::routes().with_state(app.clone()))
         .merge(crate::admin::routes().with_state(app.clone()))
+        .merge(crate::tournaments_http::routes().with_state(app.clone()))
         .merge(crate::web::routes())
         .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
         .layer(middleware::from_fn_with_state(app.config.max_body_bytes, refuse_large_bodies))

@@ -17,6 +17,8 @@ pub mod limits;
 pub mod metrics;
 mod resume;
 pub mod table;
+pub mod tournament;
+pub mod tournaments_http;
 pub mod web;
 pub mod wire;
 pub mod ws;
@@ -94,7 +96,9 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         .filter(|j| j.snapshot.is_some() && open.contains(&j.table_id))
         .map(|j| (j.table_id, j))
         .collect();
-    recover(store.as_ref(), &journals).await?;
+    let stored_tournaments = store.tournaments().await?;
+    let tournament_ids: HashSet<Uuid> = stored_tournaments.iter().map(|t| t.id).collect();
+    recover(store.as_ref(), &journals, &tournament_ids).await?;
     let specs = open_tables(&config, store.as_ref(), &stored, &journals).await?;
     let (writer, writer_task) = Writer::spawn(
         store.clone(),
@@ -138,6 +142,13 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         ms = u64::try_from(rebuild_started.elapsed().as_millis()).unwrap_or(u64::MAX),
         "tables rebuilt from their journals"
     );
+    for stored in &stored_tournaments {
+        match tournament::rebuild(stored) {
+            Ok(core) => tables.push(tournament::open(&app, core)),
+            // Left as stored (its entry fees stay with it) for an operator to look at.
+            Err(e) => tracing::error!(tournament_id = %stored.id, error = %e, "a tournament could not be rebuilt"),
+        }
+    }
     // Bound only now: while the tables rebuild, clients that come back get a refusal at once
     // and retry, instead of filling an accept queue nobody drains (the kernel then drops their
     // SYNs, and they wait out TCP's retransmission timeouts: 1, 3, 7 s...).
@@ -171,8 +182,18 @@ fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
 /// closed while a write was pending): the stacks the ledger holds there are cashed out to
 /// their players' accounts, in one transaction, before anything else happens. Tables that
 /// resume keep their stacks.
-async fn recover(store: &dyn Store, resuming: &HashMap<Uuid, TableJournal>) -> Result<(), StoreError> {
-    let open: Vec<_> = store.open_stacks().await?.into_iter().filter(|o| !resuming.contains_key(&o.table_id)).collect();
+async fn recover(
+    store: &dyn Store,
+    resuming: &HashMap<Uuid, TableJournal>,
+    tournaments: &HashSet<Uuid>,
+) -> Result<(), StoreError> {
+    // What tournaments hold (entry fees) stays with them: they resume.
+    let open: Vec<_> = store
+        .open_stacks()
+        .await?
+        .into_iter()
+        .filter(|o| !resuming.contains_key(&o.table_id) && !tournaments.contains(&o.table_id))
+        .collect();
     if open.is_empty() {
         return Ok(());
     }
@@ -256,6 +277,9 @@ impl Server {
         let admin = self.app.admin_lock.lock().await;
         self.app.begin_shutdown();
         drop(admin);
+        for handle in self.app.tournaments.handles() {
+            handle.shutdown().await;
+        }
         for handle in self.app.lobby.handles() {
             let (reply, done) = tokio::sync::oneshot::channel();
             if handle.send(TableCmd::Shutdown { reply }).await.is_ok() {

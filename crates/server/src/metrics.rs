@@ -9,7 +9,7 @@ use stud_proto::ErrorCode;
 /// Upper bounds (seconds) of the action latency histogram buckets.
 const BUCKETS: [f64; 12] = [0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5];
 
-const ERROR_CODES: [ErrorCode; 25] = [
+const ERROR_CODES: [ErrorCode; 31] = [
     ErrorCode::Malformed,
     ErrorCode::UnknownType,
     ErrorCode::FrameTooLarge,
@@ -35,6 +35,12 @@ const ERROR_CODES: [ErrorCode; 25] = [
     ErrorCode::AlreadyAuthenticated,
     ErrorCode::ChatOff,
     ErrorCode::TooLong,
+    ErrorCode::UnknownTournament,
+    ErrorCode::TournamentFull,
+    ErrorCode::TournamentStarted,
+    ErrorCode::RegistrationClosed,
+    ErrorCode::AlreadyRegistered,
+    ErrorCode::NotRegistered,
 ];
 
 /// The server's counters.

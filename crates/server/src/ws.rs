@@ -264,6 +264,38 @@ impl Connection {
                     None => self.error(request_id, ErrorCode::UnknownHand, "not one of this session's last hands"),
                 };
             }
+            ClientMsg::TournamentRegister { request_id, tournament_id, invite_code } => {
+                let Some(handle) = self.app.tournaments.get(tournament_id) else {
+                    return self.error(
+                        request_id,
+                        ErrorCode::UnknownTournament,
+                        format!("no tournament {tournament_id}"),
+                    );
+                };
+                return match handle.register(session.player_id, session.name.clone(), invite_code).await {
+                    Ok(()) => self.send(wire::frame(&ServerMsg::TournamentRegistration {
+                        request_id,
+                        registration: crate::tournaments_http::registration(&self.app, tournament_id, &session, true),
+                    })),
+                    Err(e) => self.error(request_id, e.code(), e.to_string()),
+                };
+            }
+            ClientMsg::TournamentUnregister { request_id, tournament_id } => {
+                let Some(handle) = self.app.tournaments.get(tournament_id) else {
+                    return self.error(
+                        request_id,
+                        ErrorCode::UnknownTournament,
+                        format!("no tournament {tournament_id}"),
+                    );
+                };
+                return match handle.unregister(session.player_id).await {
+                    Ok(()) => self.send(wire::frame(&ServerMsg::TournamentRegistration {
+                        request_id,
+                        registration: crate::tournaments_http::registration(&self.app, tournament_id, &session, false),
+                    })),
+                    Err(e) => self.error(request_id, e.code(), e.to_string()),
+                };
+            }
             ClientMsg::JoinTable { request_id, table_id, invite_code } => {
                 if let Err((code, message)) = self.admitted(&session, table_id, invite_code.as_deref()) {
                     return self.error(request_id, code, message);

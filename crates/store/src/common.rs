@@ -537,6 +537,8 @@ impl Store for $store {
             Err(StoreError::Corrupt(format!("identity {subject:?} neither stored nor found")))
         })
     }
+
+    tournament_methods!();
 }
     };
 }

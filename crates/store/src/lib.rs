@@ -21,6 +21,8 @@ macro_rules! hand_columns {
 }
 
 #[macro_use]
+mod tournament;
+#[macro_use]
 mod common;
 mod pg;
 mod sqlite;
@@ -239,6 +241,10 @@ pub enum LedgerKind {
     TopUp,
     /// table stack back to the account
     CashOut,
+    /// account to a tournament (entry fee + house fee; `table_id` is the tournament's id)
+    TournamentEntry,
+    /// tournament back to the account (unregistered, cancelled)
+    TournamentRefund,
 }
 
 impl LedgerKind {
@@ -249,6 +255,8 @@ impl LedgerKind {
             LedgerKind::BuyIn => "buy_in",
             LedgerKind::TopUp => "top_up",
             LedgerKind::CashOut => "cash_out",
+            LedgerKind::TournamentEntry => "tournament_entry",
+            LedgerKind::TournamentRefund => "tournament_refund",
         }
     }
 }
@@ -274,8 +282,8 @@ impl LedgerEntry {
         let x = chips_i64(self.amount);
         match self.kind {
             LedgerKind::Issue => (x, 0),
-            LedgerKind::BuyIn | LedgerKind::TopUp => (-x, x),
-            LedgerKind::CashOut => (x, -x),
+            LedgerKind::BuyIn | LedgerKind::TopUp | LedgerKind::TournamentEntry => (-x, x),
+            LedgerKind::CashOut | LedgerKind::TournamentRefund => (x, -x),
         }
     }
 }
@@ -510,7 +518,20 @@ pub trait Store: Send + Sync + 'static {
     /// and the mapping, all in one transaction; later, the same player (`session.player_id` and
     /// `starting_balance` are then ignored). Returns the player's id.
     fn identity_session<'a>(&'a self, subject: &'a str, session: &'a NewSession) -> BoxFuture<'a, Result<Uuid>>;
+
+    /// Stores a new tournament as of its first snapshot (input 0).
+    fn tournament_create<'a>(&'a self, id: Uuid, at_ms: u64, snapshot: &'a str) -> BoxFuture<'a, Result<()>>;
+
+    /// Stores one journaled tournament input with the ledger entries it causes, in one
+    /// transaction (both or neither); with a snapshot, it becomes the tournament's and the
+    /// journal is pruned up to it.
+    fn tournament_commit<'a>(&'a self, commit: &'a TournamentCommit) -> BoxFuture<'a, Result<()>>;
+
+    /// Every stored tournament: its snapshot and the journal entries after it.
+    fn tournaments(&self) -> BoxFuture<'_, Result<Vec<StoredTournament>>>;
 }
+
+pub use tournament::{StoredTournament, TournamentCommit};
 
 /// A ledger search, newest first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use stud_engine::{NoEvents, Seat, Seed, TableConfig, Variant};
 use stud_store::{
     AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, JournalRow, LedgerCursor, LedgerEntry, LedgerKind,
     LedgerQuery, NewSession, OperatorKey, PgStore, SqliteStore, Store, StoredHand, StoredTable, TableJournal,
-    TableWrites, Write, Writer, WriterConfig, token_hash,
+    TableWrites, TournamentCommit, Write, Writer, WriterConfig, token_hash,
 };
 use uuid::Uuid;
 
@@ -534,7 +534,52 @@ async fn sessions_expire_and_identities_map(b: &Backend) {
     conserved(s).await;
 }
 
+fn fee(s: &NewSession, tournament: Uuid, kind: LedgerKind, amount: u64) -> LedgerEntry {
+    LedgerEntry { player_id: s.player_id, table_id: Some(tournament), kind, amount, at_ms: 3_000 }
+}
+
+async fn tournaments_and_their_ledger(b: &Backend) {
+    let s = b.store.as_ref();
+    let ann = session("Ann");
+    s.create_session(&ann).await.unwrap();
+    let id = Uuid::new_v4();
+    s.tournament_create(id, 5_000, "{\"as\":\"created\"}").await.unwrap();
+    let commit = |n: u64, ledger: Vec<LedgerEntry>, snapshot: Option<&str>| TournamentCommit {
+        tournament_id: id,
+        n,
+        at_ms: 6_000 + n,
+        entry: format!("entry {n}"),
+        ledger,
+        snapshot: snapshot.map(str::to_owned),
+    };
+    // A registration: the input and its fee in one transaction.
+    s.tournament_commit(&commit(1, vec![fee(&ann, id, LedgerKind::TournamentEntry, 1_100)], None)).await.unwrap();
+    assert_eq!(s.balance(ann.player_id).await.unwrap(), 100_000 - 1_100);
+    let t = conserved(s).await;
+    assert!(t.on_tables >= 1_100, "the tournament holds the fee: {t:?}");
+    let mine = s.tournaments().await.unwrap().into_iter().find(|t| t.id == id).unwrap();
+    assert_eq!(mine.snapshot, (0, "{\"as\":\"created\"}".to_owned()));
+    assert_eq!(mine.entries, vec![(1, "entry 1".to_owned())]);
+    // The same input number again fails and charges nothing.
+    let again = commit(1, vec![fee(&ann, id, LedgerKind::TournamentEntry, 1_100)], None);
+    assert!(s.tournament_commit(&again).await.is_err());
+    assert_eq!(s.balance(ann.player_id).await.unwrap(), 100_000 - 1_100);
+    // An unregistration refunds; its snapshot prunes the journal.
+    let refund = commit(2, vec![fee(&ann, id, LedgerKind::TournamentRefund, 1_100)], Some("after 2"));
+    s.tournament_commit(&refund).await.unwrap();
+    assert_eq!(s.balance(ann.player_id).await.unwrap(), 100_000);
+    s.tournament_commit(&commit(3, vec![], None)).await.unwrap();
+    let mine = s.tournaments().await.unwrap().into_iter().find(|t| t.id == id).unwrap();
+    assert_eq!(mine.snapshot, (2, "after 2".to_owned()));
+    assert_eq!(mine.entries, vec![(3, "entry 3".to_owned())]);
+    conserved(s).await;
+    let q = LedgerQuery { player: Some(ann.player_id), table: Some(id), limit: 10, ..LedgerQuery::default() };
+    let kinds: Vec<String> = s.ledger(&q).await.unwrap().into_iter().map(|l| l.kind).collect();
+    assert_eq!(kinds, ["tournament_refund", "tournament_entry"]);
+}
+
 async fn suite(b: Backend) {
+    tournaments_and_their_ledger(&b).await;
     the_journal(&b).await;
     sessions_and_tables(&b).await;
     operators_and_bans(&b).await;

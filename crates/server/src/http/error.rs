@@ -49,6 +49,10 @@ pub enum ApiError {
     /// The request body is over the size limit.
     #[error("the body is over {0} bytes")]
     TooLarge(usize),
+    /// Refused by the rules of what it asks (a full tournament, registration closed, ...):
+    /// 409 with this code.
+    #[error("{1}")]
+    Refused(&'static str, String),
     /// Too many open connections from this client address.
     #[error("at most {0} connections per address")]
     TooManyConnections(usize),
@@ -76,6 +80,7 @@ impl ApiError {
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::Refused(code, _) => (StatusCode::CONFLICT, code),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),

@@ -1,0 +1,272 @@
+//! The tournament bodies of the HTTP API (`/api/admin/tournaments`, `/api/tournaments`) and
+//! of the WebSocket's registration messages. The create request's field names are the ones
+//! issue 14 fixes; the server checks it with the tournament core (`stud_tournament`), which
+//! names the field at fault in a 400.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use stud_engine::{Chips, Variant};
+use uuid::Uuid;
+
+/// The game(s) a tournament plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentGame {
+    /// Seven Card Stud High
+    Stud,
+    /// Stud Hi/Lo eight or better
+    Stud8,
+    /// Razz
+    Razz,
+    /// Razz, Stud, Stud Hi/Lo in turn (one game per level, or every `rotation_hands` hands)
+    Rotation,
+}
+
+/// How a tournament starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentKind {
+    /// starts as soon as `max_entrants` have registered
+    SitAndGo,
+    /// starts at `start_at` with at least `min_entrants` (else it is cancelled and refunded)
+    Scheduled,
+}
+
+/// One level of the structure. Exactly one of `minutes` and `hands`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentLevel {
+    /// posted by every player dealt in
+    pub ante: Chips,
+    /// the forced opening bet on 3rd street (at most the small bet)
+    pub bring_in: Chips,
+    /// 3rd and 4th street bets
+    pub small_bet: Chips,
+    /// 5th to 7th street bets
+    pub big_bet: Chips,
+    /// the level lasts this many minutes ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u32>,
+    /// ... or this many hands (counted at the table that has played the most)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hands: Option<u32>,
+}
+
+/// `POST /api/admin/tournaments` body. Money (`entry_fee`, `house_fee`) is in play-money
+/// cents; `starting_chips` are tournament chips.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTournament {
+    /// display name, 1 to 64 characters
+    pub name: String,
+    /// the game or the rotation
+    pub variant: TournamentGame,
+    /// sit-and-go or scheduled
+    pub kind: TournamentKind,
+    /// scheduled only (required there): milliseconds since the Unix epoch
+    #[serde(default)]
+    pub start_at: Option<u64>,
+    /// fewest entrants to start (at least 2)
+    pub min_entrants: u32,
+    /// most entrants (a sit-and-go starts when this many registered; 2 to 64)
+    pub max_entrants: u32,
+    /// players per table, 2 to 8
+    pub seats_per_table: u8,
+    /// cents into the prize pool per entry
+    pub entry_fee: u64,
+    /// cents to the house per entry
+    pub house_fee: u64,
+    /// tournament chips per entry
+    pub starting_chips: Chips,
+    /// the structure, in order (at least one level)
+    pub levels: Vec<TournamentLevel>,
+    /// percents by place (at most two decimals, adding to 100); default by field size
+    #[serde(default)]
+    pub payouts: Option<Vec<f64>>,
+    /// scheduled: registration stays open to the end of this level (1 = the first)
+    #[serde(default)]
+    pub late_registration_until_level: Option<u32>,
+    /// a busted player may buy a new entry until the end of this level
+    #[serde(default)]
+    pub reentry_until_level: Option<u32>,
+    /// private: registering needs this code
+    #[serde(default)]
+    pub invite_code: Option<String>,
+    /// rotation only: change the game every this many hands at each table
+    #[serde(default)]
+    pub rotation_hands: Option<u32>,
+}
+
+/// Where a tournament is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentStatus {
+    /// taking registrations
+    Registering,
+    /// playing
+    Running,
+    /// over: one entry holds every chip
+    Finished,
+    /// cancelled before the start (everyone refunded)
+    Cancelled,
+}
+
+/// Where an entry is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EntrantState {
+    /// registered, waiting for the start
+    Registered,
+    /// seated, playing
+    Playing,
+    /// eliminated (or the tournament was cancelled)
+    Out,
+}
+
+/// One line of `GET /api/tournaments`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentSummary {
+    /// the tournament
+    pub id: Uuid,
+    /// display name
+    pub name: String,
+    /// where it is
+    pub status: TournamentStatus,
+    /// sit-and-go or scheduled
+    pub kind: TournamentKind,
+    /// the game or the rotation
+    pub variant: TournamentGame,
+    /// scheduled start, ms since the Unix epoch
+    pub start_at: Option<u64>,
+    /// entries bought (withdrawn ones not counted)
+    pub entrants: u32,
+    /// fewest entrants to start
+    pub min_entrants: u32,
+    /// most entrants
+    pub max_entrants: u32,
+    /// cents into the prize pool per entry
+    pub entry_fee: u64,
+    /// cents to the house per entry
+    pub house_fee: u64,
+    /// registering needs an invite code
+    pub private: bool,
+}
+
+/// One entry in `GET /api/tournaments/{id}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentEntrant {
+    /// 1, 2, ... in the order bought
+    pub entry: u32,
+    /// the player
+    pub player_id: Uuid,
+    /// display name
+    pub name: String,
+    /// where the entry is
+    pub state: EntrantState,
+    /// tournament chips
+    pub chips: Chips,
+    /// the tournament table it sits at (playing entries)
+    pub table: Option<u32>,
+    /// its seat there
+    pub seat: Option<u8>,
+    /// the finishing place, once known
+    pub place: Option<u32>,
+    /// the prize in cents, once the place is known
+    pub prize: Option<u64>,
+}
+
+/// One tournament table in `GET /api/tournaments/{id}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentTable {
+    /// the table's number (never reused)
+    pub table: u32,
+    /// who sits there
+    pub players: Vec<Uuid>,
+    /// hands dealt there
+    pub hands: u64,
+}
+
+/// One line of the results.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentResult {
+    /// 1 = the winner
+    pub place: u32,
+    /// the player
+    pub player_id: Uuid,
+    /// display name
+    pub name: String,
+    /// cents (0 outside the money)
+    pub prize: u64,
+}
+
+/// `GET /api/tournaments/{id}` (and the reply to the create call).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentDetail {
+    /// the tournament
+    pub id: Uuid,
+    /// display name
+    pub name: String,
+    /// where it is
+    pub status: TournamentStatus,
+    /// sit-and-go or scheduled
+    pub kind: TournamentKind,
+    /// the game or the rotation
+    pub variant: TournamentGame,
+    /// scheduled start, ms since the Unix epoch
+    pub start_at: Option<u64>,
+    /// fewest entrants to start
+    pub min_entrants: u32,
+    /// most entrants
+    pub max_entrants: u32,
+    /// players per table
+    pub seats_per_table: u8,
+    /// cents into the prize pool per entry
+    pub entry_fee: u64,
+    /// cents to the house per entry
+    pub house_fee: u64,
+    /// tournament chips per entry
+    pub starting_chips: Chips,
+    /// registering needs an invite code
+    pub private: bool,
+    /// the structure
+    pub levels: Vec<TournamentLevel>,
+    /// the current level, 1-based
+    pub level: u32,
+    /// the game of the current level (a per-hands rotation: the game each table's next hand
+    /// plays depends on the table)
+    pub game: Variant,
+    /// when the current level ends, ms since the Unix epoch (running, levels in minutes, not
+    /// the last level)
+    pub next_level_at: Option<u64>,
+    /// milliseconds from now to `next_level_at`
+    pub ms_to_next_level: Option<u64>,
+    /// registration (or late registration) is open
+    pub registration_open: bool,
+    /// playing hand-for-hand (near the money)
+    pub hand_for_hand: bool,
+    /// every entry bought (withdrawn ones left out)
+    pub entrants: Vec<TournamentEntrant>,
+    /// the tables in play
+    pub tables: Vec<TournamentTable>,
+    /// the prize pool in cents (entry fees; house fees are not in it)
+    pub pool: u64,
+    /// percents of the pool by place, for the field as it stands
+    pub payouts: Vec<f64>,
+    /// cents by place, for the field as it stands
+    pub prizes: Vec<u64>,
+    /// everyone placed so far, best place first
+    pub results: Vec<TournamentResult>,
+}
+
+/// The reply to registering or unregistering (HTTP and WebSocket).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentRegistration {
+    /// the tournament
+    pub tournament_id: Uuid,
+    /// the player
+    pub player_id: Uuid,
+    /// registered now (false: unregistered and refunded)
+    pub registered: bool,
+    /// the play-money balance after the charge or the refund
+    pub balance: u64,
+}

@@ -1,0 +1,234 @@
+//! Tournaments in the server: one task per tournament around its core
+//! ([`stud_tournament::Tournament`]), the registry the routes and sockets reach them through,
+//! the lobby views, and the start-up rebuild from the store.
+//!
+//! A tournament is its journal, like a table: the task checks a command with the core,
+//! stores the input it makes together with the ledger entries it causes (an entry fee, a
+//! refund) in one transaction, and only then makes it the tournament's state (see
+//! [`actor`]). At start every stored tournament is rebuilt from its snapshot and the entries
+//! after it and goes on.
+//!
+//! Money: a registration moves entry fee + house fee from the player's account to the
+//! tournament (ledger kind `tournament_entry`, the tournament's id in `table_id`); an
+//! unregistration or a cancellation moves it back (`tournament_refund`). The ledger's totals
+//! count what tournaments hold with the chips on tables, so `issued == balances + on_tables`
+//! still holds.
+//!
+//! Not yet: the start opens no tables (the core seats the field and journals its clock, but
+//! no hand is dealt), so prizes are never paid.
+
+pub mod actor;
+pub mod view;
+
+use std::sync::{Arc, PoisonError, RwLock};
+
+use stud_proto::ErrorCode;
+use stud_tournament::{Journaled, Tournament, TournamentError};
+use tokio::sync::{mpsc, oneshot, watch};
+use uuid::Uuid;
+
+use crate::app::App;
+use crate::http::ApiError;
+
+/// A request to a tournament task.
+pub enum TournamentCmd {
+    /// register `player`
+    Register {
+        /// who
+        player: Uuid,
+        /// display name
+        name: String,
+        /// a private tournament's code
+        invite_code: Option<String>,
+        /// the outcome
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// unregister `player` (refunded)
+    Unregister {
+        /// who
+        player: Uuid,
+        /// the outcome
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// an operator cancels before the start (everyone refunded)
+    Cancel {
+        /// the outcome
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// stop the task (shutdown); nothing to save: every input is stored
+    Shutdown {
+        /// answered when stopped
+        reply: oneshot::Sender<()>,
+    },
+}
+
+/// Why a tournament command was refused. Nothing was stored or charged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// the core refused it
+    #[error("{0}")]
+    Rules(#[from] TournamentError),
+    /// the account cannot pay
+    #[error("balance {balance} is less than {need}")]
+    Balance {
+        /// the balance
+        balance: u64,
+        /// entry fee + house fee
+        need: u64,
+    },
+    /// the store cannot take it now, or the task has stopped
+    #[error("the tournament cannot record this right now; try again")]
+    Unavailable,
+}
+
+impl Refusal {
+    /// The WebSocket's error code.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Refusal::Rules(e) => match e {
+                TournamentError::Full => ErrorCode::TournamentFull,
+                TournamentError::Started => ErrorCode::TournamentStarted,
+                TournamentError::RegistrationClosed | TournamentError::ReentryClosed => ErrorCode::RegistrationClosed,
+                TournamentError::AlreadyRegistered | TournamentError::StillPlaying => ErrorCode::AlreadyRegistered,
+                TournamentError::NotRegistered => ErrorCode::NotRegistered,
+                TournamentError::WrongInviteCode => ErrorCode::InviteRequired,
+                _ => ErrorCode::NotNow,
+            },
+            Refusal::Balance { .. } => ErrorCode::InsufficientBalance,
+            Refusal::Unavailable => ErrorCode::Unavailable,
+        }
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        match &r {
+            Refusal::Rules(e) => ApiError::Refused(e.code(), r.to_string()),
+            Refusal::Balance { .. } => ApiError::Refused("insufficient_balance", r.to_string()),
+            Refusal::Unavailable => ApiError::Unavailable("the tournament cannot record this right now; try again"),
+        }
+    }
+}
+
+/// The way in to one tournament task, and its latest state.
+#[derive(Clone)]
+pub struct TournamentHandle {
+    tx: mpsc::Sender<TournamentCmd>,
+    view: watch::Receiver<Arc<Tournament>>,
+}
+
+impl TournamentHandle {
+    /// The tournament as of its last stored input.
+    pub fn now(&self) -> Arc<Tournament> {
+        self.view.borrow().clone()
+    }
+
+    /// Sends a command and waits for its answer.
+    async fn ask(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<(), Refusal>>) -> TournamentCmd,
+    ) -> Result<(), Refusal> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(make(reply)).await.map_err(|_| Refusal::Unavailable)?;
+        answer.await.unwrap_or(Err(Refusal::Unavailable))
+    }
+
+    /// Registers a player.
+    ///
+    /// # Errors
+    /// [`Refusal`]: nothing was charged.
+    pub async fn register(&self, player: Uuid, name: String, invite_code: Option<String>) -> Result<(), Refusal> {
+        self.ask(|reply| TournamentCmd::Register { player, name, invite_code, reply }).await
+    }
+
+    /// Unregisters a player (refunded).
+    ///
+    /// # Errors
+    /// [`Refusal`]: nothing changed.
+    pub async fn unregister(&self, player: Uuid) -> Result<(), Refusal> {
+        self.ask(|reply| TournamentCmd::Unregister { player, reply }).await
+    }
+
+    /// Cancels before the start (everyone refunded).
+    ///
+    /// # Errors
+    /// [`Refusal`]: nothing changed.
+    pub async fn cancel(&self) -> Result<(), Refusal> {
+        self.ask(|reply| TournamentCmd::Cancel { reply }).await
+    }
+
+    /// Stops the task.
+    pub async fn shutdown(&self) {
+        let (reply, done) = oneshot::channel();
+        if self.tx.send(TournamentCmd::Shutdown { reply }).await.is_ok() {
+            let _ = done.await;
+        }
+    }
+}
+
+/// Every tournament of this server, in the order created.
+#[derive(Default)]
+pub struct Tournaments {
+    all: RwLock<Vec<(Uuid, TournamentHandle)>>,
+}
+
+impl Tournaments {
+    /// One tournament.
+    pub fn get(&self, id: Uuid) -> Option<TournamentHandle> {
+        let all = self.all.read().unwrap_or_else(PoisonError::into_inner);
+        all.iter().find(|(i, _)| *i == id).map(|(_, h)| h.clone())
+    }
+
+    /// Every tournament.
+    pub fn handles(&self) -> Vec<TournamentHandle> {
+        self.all.read().unwrap_or_else(PoisonError::into_inner).iter().map(|(_, h)| h.clone()).collect()
+    }
+
+    fn add(&self, id: Uuid, handle: TournamentHandle) {
+        self.all.write().unwrap_or_else(PoisonError::into_inner).push((id, handle));
+    }
+}
+
+/// Starts a tournament's task and lists it.
+pub fn open(app: &Arc<App>, core: Tournament) -> tokio::task::JoinHandle<()> {
+    let id = core.id();
+    let (tx, rx) = mpsc::channel(256);
+    let (view_tx, view) = watch::channel(Arc::new(core.clone()));
+    app.tournaments.add(id, TournamentHandle { tx, view });
+    tokio::spawn(actor::run(app.clone(), core, view_tx, rx))
+}
+
+/// Why a stored tournament could not be rebuilt.
+#[derive(Debug, thiserror::Error)]
+pub enum RebuildError {
+    /// the snapshot or an entry does not parse
+    #[error(transparent)]
+    Restore(#[from] stud_tournament::RestoreError),
+    /// an entry is missing or out of order
+    #[error("journal entry {got} where {want} was expected")]
+    Gap {
+        /// expected
+        want: u64,
+        /// found
+        got: u64,
+    },
+}
+
+/// A stored tournament: its snapshot, then every entry after it applied in order.
+///
+/// # Errors
+/// [`RebuildError`] when the snapshot or the journal does not hold together.
+pub fn rebuild(stored: &stud_store::StoredTournament) -> Result<Tournament, RebuildError> {
+    let mut t = Tournament::restore(&stored.snapshot.1)?;
+    for (n, text) in &stored.entries {
+        let entry = Journaled::decode(text)?;
+        let want = t.applied() + 1;
+        if *n != want || entry.n != want {
+            return Err(RebuildError::Gap { want, got: entry.n });
+        }
+        // The outputs were carried out when the input was first applied (the ledger entries
+        // are stored with it); a replay only rebuilds the state.
+        let _ = t.apply(entry.at, &entry.input);
+    }
+    Ok(t)
+}

@@ -1,0 +1,151 @@
+//! The lobby's views of a tournament (`GET /api/tournaments`, `GET /api/tournaments/{id}`),
+//! rendered from the core's state.
+
+use stud_engine::Variant;
+use stud_proto::{
+    EntrantState, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind, TournamentLevel,
+    TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
+};
+use stud_tournament::{EntryState, Games, Kind, LevelLength, Status, Tournament};
+
+fn status(s: Status) -> TournamentStatus {
+    match s {
+        Status::Registering => TournamentStatus::Registering,
+        Status::Running => TournamentStatus::Running,
+        Status::Finished => TournamentStatus::Finished,
+        Status::Cancelled => TournamentStatus::Cancelled,
+    }
+}
+
+fn kind(k: Kind) -> TournamentKind {
+    match k {
+        Kind::SitAndGo => TournamentKind::SitAndGo,
+        Kind::Scheduled => TournamentKind::Scheduled,
+    }
+}
+
+fn game(g: Games) -> TournamentGame {
+    match g {
+        Games::Fixed(Variant::Stud) => TournamentGame::Stud,
+        Games::Fixed(Variant::Stud8) => TournamentGame::Stud8,
+        Games::Fixed(Variant::Razz) => TournamentGame::Razz,
+        Games::PerLevel | Games::PerHands(_) => TournamentGame::Rotation,
+    }
+}
+
+/// Entries that count (withdrawn ones do not).
+fn entrants(t: &Tournament) -> impl Iterator<Item = &stud_tournament::Entry> {
+    t.entries().iter().filter(|e| e.state != EntryState::Withdrawn)
+}
+
+/// Whether a player may register now (before the start, or in late registration).
+pub fn registration_open(t: &Tournament) -> bool {
+    match t.status() {
+        Status::Registering => true,
+        Status::Running => !t.is_closed() && t.spec().late_registration_until_level.is_some_and(|l| t.level() <= l),
+        Status::Finished | Status::Cancelled => false,
+    }
+}
+
+/// One lobby line.
+pub fn summary(t: &Tournament) -> TournamentSummary {
+    let spec = t.spec();
+    TournamentSummary {
+        id: t.id(),
+        name: spec.name.clone(),
+        status: status(t.status()),
+        kind: kind(spec.kind),
+        variant: game(spec.games),
+        start_at: spec.start_at,
+        entrants: u32::try_from(entrants(t).count()).unwrap_or(u32::MAX),
+        min_entrants: spec.min_entrants,
+        max_entrants: spec.max_entrants,
+        entry_fee: spec.entry_fee,
+        house_fee: spec.house_fee,
+        private: spec.invite_code.is_some(),
+    }
+}
+
+/// The whole tournament as the lobby shows it at `now` (ms since the Unix epoch).
+pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
+    let spec = t.spec();
+    let players: std::collections::HashMap<u32, uuid::Uuid> = t.entries().iter().map(|e| (e.no, e.player)).collect();
+    let next_level_at = t.next_level_at();
+    TournamentDetail {
+        id: t.id(),
+        name: spec.name.clone(),
+        status: status(t.status()),
+        kind: kind(spec.kind),
+        variant: game(spec.games),
+        start_at: spec.start_at,
+        min_entrants: spec.min_entrants,
+        max_entrants: spec.max_entrants,
+        seats_per_table: spec.seats_per_table,
+        entry_fee: spec.entry_fee,
+        house_fee: spec.house_fee,
+        starting_chips: spec.starting_chips,
+        private: spec.invite_code.is_some(),
+        levels: spec
+            .levels
+            .iter()
+            .map(|l| TournamentLevel {
+                ante: l.ante,
+                bring_in: l.bring_in,
+                small_bet: l.small_bet,
+                big_bet: l.big_bet,
+                minutes: match l.length {
+                    LevelLength::Minutes(m) => Some(m),
+                    LevelLength::Hands(_) => None,
+                },
+                hands: match l.length {
+                    LevelLength::Hands(h) => Some(h),
+                    LevelLength::Minutes(_) => None,
+                },
+            })
+            .collect(),
+        level: t.level(),
+        game: spec.games.variant(t.level().saturating_sub(1) as usize, 0),
+        next_level_at,
+        ms_to_next_level: next_level_at.map(|at| at.saturating_sub(now)),
+        registration_open: registration_open(t),
+        hand_for_hand: t.hand_for_hand().is_some(),
+        entrants: entrants(t)
+            .map(|e| {
+                let spot = (e.state == EntryState::Playing).then(|| t.floor().spot_of(e.no)).flatten();
+                TournamentEntrant {
+                    entry: e.no,
+                    player_id: e.player,
+                    name: e.name.clone(),
+                    state: match e.state {
+                        EntryState::Registered | EntryState::Withdrawn => EntrantState::Registered,
+                        EntryState::Playing => EntrantState::Playing,
+                        EntryState::Out => EntrantState::Out,
+                    },
+                    chips: e.chips,
+                    table: spot.map(|s| s.table),
+                    seat: spot.map(|s| s.seat),
+                    place: e.place,
+                    prize: e.prize,
+                }
+            })
+            .collect(),
+        tables: t
+            .floor()
+            .tables()
+            .iter()
+            .map(|(no, table)| TournamentTable {
+                table: *no,
+                players: table.seats.values().filter_map(|e| players.get(e).copied()).collect(),
+                hands: table.hands,
+            })
+            .collect(),
+        pool: t.pool(),
+        payouts: t.payout_table().iter().map(|bp| f64::from(*bp) / 100.0).collect(),
+        prizes: t.prizes(),
+        results: t
+            .results()
+            .into_iter()
+            .map(|p| TournamentResult { place: p.place, player_id: p.player_id, name: p.name, prize: p.prize })
+            .collect(),
+    }
+}

@@ -1,0 +1,154 @@
+//! The tournament routes: operators create and cancel (`/api/admin/tournaments`), players see
+//! the lobby (`GET /api/tournaments`, `GET /api/tournaments/{id}`) and register or unregister
+//! with their session token (`POST` / `DELETE /api/tournaments/{id}/entries`).
+//!
+//! The create body is the tournament core's own request ([`stud_tournament::CreateTournament`],
+//! the same fields as `stud_proto::CreateTournament`, whose schema the OpenAPI document
+//! shows); the core's validation names the field at fault, answered as a 400.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use stud_proto::{TournamentDetail, TournamentRegistration, TournamentSummary};
+use stud_tournament::{CreateTournament, Tournament};
+use uuid::Uuid;
+
+use crate::admin::audit;
+use crate::app::{App, Session};
+use crate::http::ApiError;
+use crate::http::extract::{Body, Caller, Operator, Params, PathId};
+use crate::tournament::{self, TournamentHandle, view};
+
+/// The tournament routes.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/admin/tournaments", post(create))
+        .route("/api/admin/tournaments/{id}/cancel", post(cancel))
+        .route("/api/tournaments", get(list))
+        .route("/api/tournaments/{id}", get(one))
+        .route("/api/tournaments/{id}/entries", post(register).delete(unregister))
+}
+
+fn find(app: &App, id: Uuid) -> Result<TournamentHandle, ApiError> {
+    app.tournaments.get(id).ok_or_else(|| ApiError::NotFound(format!("no tournament {id}")))
+}
+
+fn player(caller: Caller) -> Result<Arc<Session>, ApiError> {
+    match caller {
+        Caller::Player(session) => Ok(session),
+        Caller::Operator => Err(ApiError::Forbidden("register with a player's session token".into())),
+    }
+}
+
+async fn create(
+    who: Operator,
+    State(app): State<Arc<App>>,
+    Body(request): Body<CreateTournament>,
+) -> Result<(StatusCode, Json<TournamentDetail>), ApiError> {
+    let spec = request.validate().map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let id = Uuid::new_v4();
+    let core = Tournament::new(id, spec);
+    let _one_at_a_time = app.admin_lock.lock().await;
+    if app.shutting_down() {
+        return Err(ApiError::Unavailable("the server is shutting down"));
+    }
+    audit(&app, &who, "create_tournament", Some(id.to_string()), &request).await?;
+    let now = stud_store::now_ms();
+    app.store.tournament_create(id, now, &core.snapshot()).await?;
+    let detail = view::detail(&core, now);
+    let task = tournament::open(&app, core);
+    app.track(task);
+    Ok((StatusCode::CREATED, Json(detail)))
+}
+
+async fn cancel(
+    who: Operator,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+) -> Result<Json<TournamentDetail>, ApiError> {
+    let handle = find(&app, id)?;
+    audit(&app, &who, "cancel_tournament", Some(id.to_string()), ()).await?;
+    handle.cancel().await?;
+    Ok(Json(view::detail(&handle.now(), stud_store::now_ms())))
+}
+
+async fn list(State(app): State<Arc<App>>) -> Json<Vec<TournamentSummary>> {
+    Json(app.tournaments.handles().iter().map(|h| view::summary(&h.now())).collect())
+}
+
+async fn one(State(app): State<Arc<App>>, PathId(id): PathId) -> Result<Json<TournamentDetail>, ApiError> {
+    Ok(Json(view::detail(&find(&app, id)?.now(), stud_store::now_ms())))
+}
+
+#[derive(Deserialize)]
+struct RegisterParams {
+    #[serde(default)]
+    invite_code: Option<String>,
+}
+
+async fn register(
+    caller: Caller,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+    Params(params): Params<RegisterParams>,
+) -> Result<(StatusCode, Json<TournamentRegistration>), ApiError> {
+    let session = player(caller)?;
+    let handle = find(&app, id)?;
+    handle.register(session.player_id, session.name.clone(), params.invite_code).await?;
+    Ok((StatusCode::CREATED, Json(registration(&app, id, &session, true))))
+}
+
+async fn unregister(
+    caller: Caller,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+) -> Result<Json<TournamentRegistration>, ApiError> {
+    let session = player(caller)?;
+    find(&app, id)?.unregister(session.player_id).await?;
+    Ok(Json(registration(&app, id, &session, false)))
+}
+
+/// The reply to a registration change (also the WebSocket's).
+pub fn registration(app: &App, tournament_id: Uuid, session: &Session, registered: bool) -> TournamentRegistration {
+    TournamentRegistration {
+        tournament_id,
+        player_id: session.player_id,
+        registered,
+        balance: app.bank.balance(session.player_id),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+    /// The OpenAPI document shows `stud_proto::CreateTournament`; the route parses the core's
+    /// request. Every field of either must mean the same in the other.
+    #[test]
+    fn the_documented_create_body_is_the_one_the_route_takes() {
+        let full = serde_json::json!({
+            "name": "Sunday", "variant": "rotation", "kind": "scheduled", "start_at": 1_900_000_000_000u64,
+            "min_entrants": 2, "max_entrants": 100, "seats_per_table": 8, "entry_fee": 1_000,
+            "house_fee": 100, "starting_chips": 1_500,
+            "levels": [{"ante": 5, "bring_in": 10, "small_bet": 20, "big_bet": 40, "minutes": 10},
+                       {"ante": 10, "bring_in": 20, "small_bet": 40, "big_bet": 80, "hands": 12}],
+            "payouts": [50.0, 30.0, 20.0], "late_registration_until_level": 1,
+            "reentry_until_level": 1, "invite_code": "ABC", "rotation_hands": 8
+        });
+        let wire: stud_proto::CreateTournament = serde_json::from_value(full.clone()).unwrap();
+        let core: stud_tournament::CreateTournament = serde_json::from_value(full.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&wire).unwrap(), full);
+        let back: stud_tournament::CreateTournament =
+            serde_json::from_value(serde_json::to_value(&wire).unwrap()).unwrap();
+        assert_eq!(back, core);
+        // Unknown fields are refused by both.
+        let mut typo = full;
+        typo["late_registration"] = serde_json::json!(2);
+        assert!(serde_json::from_value::<stud_proto::CreateTournament>(typo.clone()).is_err());
+        assert!(serde_json::from_value::<stud_tournament::CreateTournament>(typo).is_err());
+    }
+}
