@@ -157,6 +157,14 @@ async fn the_database_going_away_refuses_inputs_and_play_resumes_when_it_is_back
                 applied = Some(event);
                 break;
             }
+            // Its one reply (`applied`) comes before its event.
+            ServerMsg::Ack { detail, .. } if detail == "applied" => {
+                match p.until(|m| matches!(m, ServerMsg::Event { .. })).await {
+                    ServerMsg::Event { event, .. } => applied = Some(event),
+                    _ => unreachable!(),
+                }
+                break;
+            }
             ServerMsg::Error { code: ErrorCode::Unavailable, .. } => {
                 // The pool is still reconnecting.
                 tokio::time::sleep(std::time::Duration::from_millis(250)).await;
