@@ -91,25 +91,8 @@ async fn chat_reaches_every_watcher_within_its_limits_and_bans_mute() {
 #[tokio::test]
 async fn a_private_table_has_chat_off_until_the_operator_turns_it_on_and_patch_sets_the_display() {
     let (server, addr) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
-    let settings = TableSettings {
-        name: "Quiet room".into(),
-        variant: Variant::Stud,
-        ante: 10,
-        bring_in: 15,
-        small_bet: 40,
-        big_bet: 80,
-        max_raises: 3,
-        open_pair_big_bet: None,
-        seats: 4,
-        min_buy_in: 800,
-        max_buy_in: 8_000,
-        action_timeout_ms: 3_000,
-        time_bank_ms: 0,
-        observers: true,
-        private: true,
-        display: MoneyDisplay::Cash,
-        chat: None,
-    };
+    let settings =
+        TableSettings { private: true, display: MoneyDisplay::Cash, ..crate::stud_table_settings("Quiet room") };
     let (status, body) =
         http_as(&addr, "POST", "/api/admin/tables", Some(&serde_json::to_string(&settings).unwrap()), Some(KEY))
             .await

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use stud_client::{Client, create_session, http_as};
-use stud_proto::{ApiErrorBody, ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg, TableSettings};
+use stud_proto::{ApiErrorBody, ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg};
 use stud_server::{Config, Server};
 use stud_store::Store;
 use uuid::Uuid;
@@ -30,26 +30,7 @@ fn config() -> Config {
 }
 
 fn settings() -> String {
-    serde_json::to_string(&TableSettings {
-        name: "Hygiene".into(),
-        variant: stud_engine::Variant::Stud,
-        ante: 10,
-        bring_in: 15,
-        small_bet: 40,
-        big_bet: 80,
-        max_raises: 3,
-        open_pair_big_bet: None,
-        seats: 4,
-        min_buy_in: 800,
-        max_buy_in: 8_000,
-        action_timeout_ms: 3_000,
-        time_bank_ms: 0,
-        observers: true,
-        display: stud_proto::MoneyDisplay::default(),
-        chat: None,
-        private: false,
-    })
-    .unwrap()
+    serde_json::to_string(&crate::stud_table_settings("Hygiene")).unwrap()
 }
 
 fn assert_clean(what: &str, body: &str) {

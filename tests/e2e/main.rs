@@ -151,3 +151,28 @@ impl Player {
         self.seat = Some(seat);
     }
 }
+
+/// The settings of a small 4-seat Stud table (ante 10, bring-in 15, bets 40/80, buy-in 800 to
+/// 8,000, 3 s clock): public, cash display, chat as the table's default. Tests change what
+/// they are about with `TableSettings { private: true, ..stud_table_settings("Name") }`.
+pub fn stud_table_settings(name: &str) -> stud_proto::TableSettings {
+    stud_proto::TableSettings {
+        name: name.into(),
+        variant: stud_engine::Variant::Stud,
+        ante: 10,
+        bring_in: 15,
+        small_bet: 40,
+        big_bet: 80,
+        max_raises: 3,
+        open_pair_big_bet: None,
+        seats: 4,
+        min_buy_in: 800,
+        max_buy_in: 8_000,
+        action_timeout_ms: 3_000,
+        time_bank_ms: 0,
+        observers: true,
+        private: false,
+        display: stud_proto::MoneyDisplay::default(),
+        chat: None,
+    }
+}

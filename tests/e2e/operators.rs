@@ -61,25 +61,7 @@ fn autoplay(mut p: Player, stop: Arc<AtomicBool>) -> tokio::task::JoinHandle<Pla
 }
 
 fn settings() -> TableSettings {
-    TableSettings {
-        name: "Club night".into(),
-        variant: stud_engine::Variant::Stud,
-        ante: 10,
-        bring_in: 15,
-        small_bet: 40,
-        big_bet: 80,
-        max_raises: 3,
-        open_pair_big_bet: None,
-        seats: 4,
-        min_buy_in: 800,
-        max_buy_in: 8_000,
-        action_timeout_ms: 3_000,
-        time_bank_ms: 0,
-        observers: true,
-        private: true,
-        display: MoneyDisplay::Chips,
-        chat: None,
-    }
+    TableSettings { private: true, display: MoneyDisplay::Chips, ..crate::stud_table_settings("Club night") }
 }
 
 /// Waits for the watcher to see the next hand's antes; returns their amount.

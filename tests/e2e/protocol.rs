@@ -203,25 +203,7 @@ async fn joining_without_an_invite_code_is_not_a_wrong_guess() {
         c.invite_attempts_per_minute = 2;
     })
     .await;
-    let settings = TableSettings {
-        name: "Private".into(),
-        variant: stud_engine::Variant::Stud,
-        ante: 10,
-        bring_in: 15,
-        small_bet: 40,
-        big_bet: 80,
-        max_raises: 3,
-        open_pair_big_bet: None,
-        seats: 4,
-        min_buy_in: 800,
-        max_buy_in: 8_000,
-        action_timeout_ms: 3_000,
-        time_bank_ms: 0,
-        observers: true,
-        display: stud_proto::MoneyDisplay::default(),
-        chat: None,
-        private: true,
-    };
+    let settings = TableSettings { private: true, ..crate::stud_table_settings("Private") };
     let (status, body) =
         http_as(&addr, "POST", "/api/admin/tables", Some(&serde_json::to_string(&settings).unwrap()), Some(KEY))
             .await
