@@ -11,14 +11,6 @@ use crate::{Player, spawn_app, table_of};
 
 const KEY: &str = "operator-key-for-tests-0123456789";
 
-fn temp_db(name: &str) -> (std::path::PathBuf, String) {
-    let dir = std::env::temp_dir().join("stud-e2e");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}-{}.db", Uuid::new_v4().simple()));
-    let url = format!("sqlite://{}", path.display());
-    (path, url)
-}
-
 struct Me {
     token: String,
     session_id: Uuid,
@@ -31,7 +23,7 @@ async fn get(addr: &str, path: &str, bearer: Option<&str>) -> (u16, String) {
 
 #[tokio::test]
 async fn history_api_every_format_every_caller_and_a_restart() {
-    let (path, url) = temp_db("history");
+    let (path, url) = crate::temp_db("history");
     let db = url.clone();
     let (server, addr) = spawn_app(move |c| {
         c.database_url = db;

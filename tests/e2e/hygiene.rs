@@ -129,10 +129,8 @@ async fn hostile_requests_while_the_store_is_down(server: &Server, token: &str, 
 
 #[tokio::test]
 async fn no_answer_names_the_database_while_sqlite_is_closed() {
-    let dir = std::env::temp_dir().join("stud-e2e");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("hygiene-{}.db", Uuid::new_v4().simple()));
-    let store = stud_store::SqliteStore::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    let (path, url) = crate::temp_db("hygiene");
+    let store = stud_store::SqliteStore::connect(&url).await.unwrap();
     let pool = store.pool().clone();
     let server = stud_server::start_with_store(config(), Arc::new(store)).await.unwrap();
     let session = create_session(&server.addr.to_string(), "Ann").await.unwrap();

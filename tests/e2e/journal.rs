@@ -239,10 +239,7 @@ async fn exec(admin: &sqlx::PgPool, sql: &str) {
 /// which hand and why.
 #[tokio::test]
 async fn a_damaged_journal_voids_the_hand_refunds_it_and_says_so_in_the_audit_log() {
-    let dir = std::env::temp_dir().join("stud-e2e-void");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}.db", Uuid::new_v4().simple()));
-    let url = format!("sqlite://{}", path.display());
+    let (path, url) = crate::temp_db("void");
     let config = |url: String| {
         move |c: &mut stud_server::Config| {
             c.database_url = url;

@@ -176,3 +176,13 @@ pub fn stud_table_settings(name: &str) -> stud_proto::TableSettings {
         chat: None,
     }
 }
+
+/// A new SQLite file under the temp dir (for tests that restart a server on the same
+/// database): its path and its URL.
+pub fn temp_db(name: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join("stud-e2e");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}-{}.db", uuid::Uuid::new_v4().simple()));
+    let url = format!("sqlite://{}", path.display());
+    (path, url)
+}

@@ -75,10 +75,7 @@ async fn next_ante(w: &mut Player) -> u64 {
 
 #[tokio::test]
 async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_keeps_it() {
-    let dir = std::env::temp_dir().join("stud-e2e");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("operators-{}.db", Uuid::new_v4().simple()));
-    let url = format!("sqlite://{}", path.display());
+    let (path, url) = crate::temp_db("operators");
     let db = url.clone();
     let (server, addr) = spawn_app(move |c| {
         c.database_url = db;

@@ -110,10 +110,7 @@ async fn bad_structures_are_refused_naming_the_field() {
 
 #[tokio::test]
 async fn registration_over_http_and_websocket_charges_refunds_and_survives_a_restart() {
-    let dir = std::env::temp_dir().join("stud-e2e-tournaments");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}.db", Uuid::new_v4().simple()));
-    let url = format!("sqlite://{}", path.display());
+    let (path, url) = crate::temp_db("tournaments");
     let config = |url: String| {
         move |c: &mut stud_server::Config| {
             c.database_url = url;
@@ -245,10 +242,7 @@ async fn registration_over_http_and_websocket_charges_refunds_and_survives_a_res
 
 #[tokio::test]
 async fn a_scheduled_tournament_whose_start_passed_while_the_server_was_down_is_cancelled_and_refunded() {
-    let dir = std::env::temp_dir().join("stud-e2e-tournaments");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}.db", Uuid::new_v4().simple()));
-    let url = format!("sqlite://{}", path.display());
+    let (path, url) = crate::temp_db("tournaments");
     let config = |url: String| {
         move |c: &mut stud_server::Config| {
             c.database_url = url;
