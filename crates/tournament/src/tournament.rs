@@ -436,11 +436,16 @@ impl Journaled {
     /// # Errors
     /// It does not parse, or another version wrote it.
     pub fn decode(text: &str) -> Result<Journaled, RestoreError> {
-        let entry: Journaled = serde_json::from_str(text).map_err(|e| RestoreError::Corrupt(e.to_string()))?;
-        if entry.v != TOURNAMENT_VERSION {
-            return Err(RestoreError::Version(entry.v));
-        }
-        Ok(entry)
+        read_versioned(text, |e: &Journaled| e.v)
+    }
+}
+
+/// Parses a snapshot or a journal entry and checks that this version wrote it.
+fn read_versioned<T: serde::de::DeserializeOwned>(text: &str, version: impl Fn(&T) -> u32) -> Result<T, RestoreError> {
+    let value: T = serde_json::from_str(text).map_err(|e| RestoreError::Corrupt(e.to_string()))?;
+    match version(&value) {
+        TOURNAMENT_VERSION => Ok(value),
+        other => Err(RestoreError::Version(other)),
     }
 }
 
@@ -518,11 +523,7 @@ impl Tournament {
     /// # Errors
     /// It does not parse, or another version wrote it.
     pub fn restore(text: &str) -> Result<Tournament, RestoreError> {
-        let t: Tournament = serde_json::from_str(text).map_err(|e| RestoreError::Corrupt(e.to_string()))?;
-        if t.v != TOURNAMENT_VERSION {
-            return Err(RestoreError::Version(t.v));
-        }
-        Ok(t)
+        read_versioned(text, |t: &Tournament| t.v)
     }
 
     /// The id.
