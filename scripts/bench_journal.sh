@@ -32,5 +32,5 @@ wait $ld
 echo "metrics start:"; echo "$m0"; echo "metrics end:"; echo "$m1"
 echo "cpu cores server $(( (c1-c0) ))/${dur}00 load $(( (l1-l0) ))/${dur}00 postgres(approx, processes alive at both ends) $(( (pg1-pg0) ))/${dur}00"
 cat /tmp/bj-load.json
-curl -s http://127.0.0.1:$port/metrics | grep stud_journal_group_size_bucket
+curl -s http://127.0.0.1:$port/metrics | grep -E 'stud_journal_(group_size|commit_seconds|wait_seconds)_(bucket|count)|stud_action_seconds_(bucket|count)'
 kill $srv; wait $srv

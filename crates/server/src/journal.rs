@@ -10,12 +10,14 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use stud_store::{JournalRow, Store, StoreError, TableJournal};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
+
+use crate::metrics::Histogram;
 
 /// Appends per transaction at most.
 const MAX_GROUP: usize = 2_000;
@@ -64,10 +66,17 @@ pub struct JournalStats {
     pub busy_us: AtomicU64,
     /// groups by size: 1, 2-3, 4-7, 8-15, ..., 512+ (powers of two)
     pub group_sizes: [AtomicU64; 11],
+    /// how long each group's transaction took
+    pub commit: Histogram,
+    /// how long each append waited to be durable (queue, the commit before it, its own commit)
+    pub wait: Histogram,
 }
 
 impl JournalStats {
-    fn record(&self, size: usize, micros: u64) {
+    /// Counts one committed group of `size` entries that took `took`.
+    pub(crate) fn record(&self, size: usize, took: Duration) {
+        let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        self.commit.observe(took);
         self.appends.fetch_add(size as u64, Relaxed);
         self.groups.fetch_add(1, Relaxed);
         self.max_group.fetch_max(size as u64, Relaxed);
@@ -115,11 +124,18 @@ impl JournalStats {
         let _ = writeln!(out, "stud_journal_group_size_bucket{{le=\"+Inf\"}} {groups}");
         let _ = writeln!(out, "stud_journal_group_size_sum {}", self.appends.load(Relaxed));
         let _ = writeln!(out, "stud_journal_group_size_count {groups}");
+        self.commit.render(out, "stud_journal_commit_seconds", "Time to commit one journal group.");
+        self.wait.render(
+            out,
+            "stud_journal_wait_seconds",
+            "Time from a table's append to its entry being durable (queue and commit).",
+        );
     }
 }
 
 struct Append {
     row: JournalRow,
+    queued: Instant,
     done: oneshot::Sender<bool>,
 }
 
@@ -144,7 +160,7 @@ impl StoreJournal {
 impl Journal for StoreJournal {
     fn append(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
         let (done, rx) = oneshot::channel();
-        let sent = self.tx.send(Append { row, done });
+        let sent = self.tx.send(Append { row, queued: Instant::now(), done });
         Box::pin(async move {
             sent.map_err(|_| JournalError)?;
             match rx.await {
@@ -196,10 +212,13 @@ async fn commit_loop(
         let (store, stats) = (store.clone(), stats.clone());
         tokio::spawn(async move {
             let rows: Vec<JournalRow> = group.iter().map(|a| a.row.clone()).collect();
-            let started = std::time::Instant::now();
+            let started = Instant::now();
             let ok = match store.journal_append(&rows).await {
                 Ok(()) => {
-                    stats.record(rows.len(), u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+                    stats.record(rows.len(), started.elapsed());
+                    for a in &group {
+                        stats.wait.observe(a.queued.elapsed());
+                    }
                     true
                 }
                 Err(e) => {
@@ -232,7 +251,7 @@ impl MemoryJournal {
 
 impl Journal for MemoryJournal {
     fn append(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
-        self.stats.record(1, 0);
+        self.stats.record(1, Duration::ZERO);
         self.rows.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(row);
         Box::pin(async { Ok(()) })
     }

@@ -6,8 +6,42 @@ use std::time::Duration;
 
 use stud_proto::ErrorCode;
 
-/// Upper bounds (seconds) of the action latency histogram buckets.
+/// Upper bounds (seconds) of the latency histograms' buckets.
 const BUCKETS: [f64; 12] = [0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5];
+
+/// A latency histogram (Prometheus cumulative buckets, [`BUCKETS`]), lock-free.
+#[derive(Debug, Default)]
+pub struct Histogram {
+    buckets: [AtomicU64; BUCKETS.len()],
+    count: AtomicU64,
+    sum_ns: AtomicU64,
+}
+
+impl Histogram {
+    /// Counts one observation.
+    pub fn observe(&self, d: Duration) {
+        let secs = d.as_secs_f64();
+        for (bound, bucket) in BUCKETS.iter().zip(&self.buckets) {
+            if secs <= *bound {
+                bucket.fetch_add(1, Relaxed);
+            }
+        }
+        self.count.fetch_add(1, Relaxed);
+        self.sum_ns.fetch_add(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX), Relaxed);
+    }
+
+    /// Writes the histogram `name` (in seconds) in the Prometheus text format.
+    pub fn render(&self, out: &mut String, name: &str, help: &str) {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
+        for (bound, bucket) in BUCKETS.iter().zip(&self.buckets) {
+            let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {}", bucket.load(Relaxed));
+        }
+        let count = self.count.load(Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
+        let _ = writeln!(out, "{name}_sum {}", self.sum_ns.load(Relaxed) as f64 / 1e9);
+        let _ = writeln!(out, "{name}_count {count}");
+    }
+}
 
 const ERROR_CODES: [ErrorCode; 31] = [
     ErrorCode::Malformed,
@@ -67,9 +101,7 @@ pub struct Metrics {
     /// times a table waited to start a hand because the store writer was behind
     pub store_waits: AtomicU64,
     errors: [AtomicU64; ERROR_CODES.len()],
-    latency_buckets: [AtomicU64; 12],
-    latency_count: AtomicU64,
-    latency_sum_ns: AtomicU64,
+    latency: Histogram,
 }
 
 impl Metrics {
@@ -84,14 +116,7 @@ impl Metrics {
 
     /// Records how long the table took to apply an action and queue its updates.
     pub fn action_latency(&self, d: Duration) {
-        let secs = d.as_secs_f64();
-        for (bound, bucket) in BUCKETS.iter().zip(&self.latency_buckets) {
-            if secs <= *bound {
-                bucket.fetch_add(1, Relaxed);
-            }
-        }
-        self.latency_count.fetch_add(1, Relaxed);
-        self.latency_sum_ns.fetch_add(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX), Relaxed);
+        self.latency.observe(d);
     }
 
     /// The Prometheus text exposition.
@@ -174,17 +199,11 @@ impl Metrics {
             let name = serde_json::to_string(code).unwrap_or_default();
             let _ = writeln!(out, "stud_errors_total{{code={name}}} {}", count.load(Relaxed));
         }
-        let _ = writeln!(
-            out,
-            "# HELP stud_action_seconds Time for a table to apply an action and queue every update.\n# TYPE stud_action_seconds histogram"
+        self.latency.render(
+            &mut out,
+            "stud_action_seconds",
+            "Time for a table to apply an action and queue every update.",
         );
-        for (bound, bucket) in BUCKETS.iter().zip(&self.latency_buckets) {
-            let _ = writeln!(out, "stud_action_seconds_bucket{{le=\"{bound}\"}} {}", bucket.load(Relaxed));
-        }
-        let count = self.latency_count.load(Relaxed);
-        let _ = writeln!(out, "stud_action_seconds_bucket{{le=\"+Inf\"}} {count}");
-        let _ = writeln!(out, "stud_action_seconds_sum {}", self.latency_sum_ns.load(Relaxed) as f64 / 1e9);
-        let _ = writeln!(out, "stud_action_seconds_count {count}");
         out
     }
 }

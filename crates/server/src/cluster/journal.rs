@@ -179,14 +179,9 @@ impl Journal for JetStreamJournal {
             let table = row.table_id;
             match inner.append(row).await {
                 Ok(()) => {
-                    let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-                    inner.stats.appends.fetch_add(1, Relaxed);
-                    inner.stats.groups.fetch_add(1, Relaxed);
-                    inner.stats.max_group.fetch_max(1, Relaxed);
-                    inner.stats.busy_us.fetch_add(micros, Relaxed);
-                    if let Some(b) = inner.stats.group_sizes.first() {
-                        b.fetch_add(1, Relaxed);
-                    }
+                    // One entry per publish: its acknowledgement is its commit and its wait.
+                    inner.stats.record(1, started.elapsed());
+                    inner.stats.wait.observe(started.elapsed());
                     Ok(())
                 }
                 Err(e) => {
