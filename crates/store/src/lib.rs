@@ -245,6 +245,8 @@ pub enum LedgerKind {
     TournamentEntry,
     /// tournament back to the account (unregistered, cancelled)
     TournamentRefund,
+    /// a tournament's prize to the account (the prize pool is the entry fees)
+    TournamentPrize,
 }
 
 impl LedgerKind {
@@ -257,6 +259,7 @@ impl LedgerKind {
             LedgerKind::CashOut => "cash_out",
             LedgerKind::TournamentEntry => "tournament_entry",
             LedgerKind::TournamentRefund => "tournament_refund",
+            LedgerKind::TournamentPrize => "tournament_prize",
         }
     }
 }
@@ -283,7 +286,7 @@ impl LedgerEntry {
         match self.kind {
             LedgerKind::Issue => (x, 0),
             LedgerKind::BuyIn | LedgerKind::TopUp | LedgerKind::TournamentEntry => (-x, x),
-            LedgerKind::CashOut | LedgerKind::TournamentRefund => (x, -x),
+            LedgerKind::CashOut | LedgerKind::TournamentRefund | LedgerKind::TournamentPrize => (x, -x),
         }
     }
 }

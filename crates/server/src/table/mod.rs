@@ -61,6 +61,20 @@ pub trait TableEnv: Send + Sync + 'static {
     fn store(&self, writes: TableWrites);
     /// Whether the store writer is too far behind for a new hand.
     fn backlogged(&self) -> bool;
+    /// A tournament table's hand ended: every player dealt in and their chips now (never
+    /// waits; the tournament's task takes it from there).
+    fn tournament_hand(&self, _tournament: Uuid, _table: Uuid, _stacks: Vec<(Uuid, Chips)>) {}
+}
+
+/// What a tournament's task asks of one of its tables between hands (after a restart).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentTableState {
+    /// a hand is being played
+    pub in_play: bool,
+    /// a hand the tournament allowed waits to be dealt
+    pub deal_pending: bool,
+    /// the seated players and their chips
+    pub stacks: Vec<(Uuid, Chips)>,
 }
 
 /// What a table needs to reach one connection.
@@ -199,6 +213,34 @@ pub enum TableCmd {
     Status {
         /// (hand in play, hands played)
         reply: oneshot::Sender<(Option<Uuid>, u64)>,
+    },
+    /// Tournaments: seat a player with tournament chips.
+    TournamentSeat {
+        /// who
+        who: stud_table::Who,
+        /// the seat the tournament drew
+        seat: u8,
+        /// tournament chips
+        chips: Chips,
+    },
+    /// Tournaments: take a player away (moved to another table).
+    TournamentUnseat {
+        /// who
+        player: Uuid,
+    },
+    /// Tournaments: deal the next hand with the level's stakes to these players.
+    Deal {
+        /// the game and stakes
+        config: TableConfig,
+        /// the level (1-based)
+        level: u32,
+        /// who is dealt in
+        players: Vec<Uuid>,
+    },
+    /// Tournaments: the table's seats and whether it is in a hand.
+    TournamentState {
+        /// the answer
+        reply: oneshot::Sender<TournamentTableState>,
     },
 }
 
@@ -355,5 +397,8 @@ impl TableEnv for App {
     }
     fn backlogged(&self) -> bool {
         self.writer.backlogged()
+    }
+    fn tournament_hand(&self, tournament: Uuid, table: Uuid, stacks: Vec<(Uuid, Chips)>) {
+        self.tournaments.report(tournament, table, stacks);
     }
 }
