@@ -240,6 +240,8 @@ pub struct FinishedHand {
     pub record: HandRecord,
     /// each seat dealt in
     pub seats: Vec<SeatResult>,
+    /// a tournament's hand: (the tournament, its level)
+    pub tournament: Option<(Uuid, u32)>,
 }
 
 /// One seat's part in a finished hand.
@@ -403,6 +405,8 @@ struct Live {
     events: Vec<Event>,
     /// the pots as the events built them
     pots: PotTracker,
+    /// a tournament's hand: its level
+    level: Option<u32>,
 }
 
 /// The durable state between hands, as a snapshot holds it.
@@ -1659,9 +1663,11 @@ impl TableCore {
         if seats.len() < 2 {
             return;
         }
+        let mut level = None;
         if let Some(deal) = self.deal.take() {
             // The tournament's level: its stakes from this hand on.
             self.spec.config = deal.config;
+            level = Some(deal.level);
         }
         let Ok((hand, events)) = Hand::start(self.spec.config, &seats, seed.0) else {
             // The table's config was validated when it was made; nothing to deal.
@@ -1681,6 +1687,7 @@ impl TableCore {
             dealt,
             events: Vec::with_capacity(128),
             pots: PotTracker::default(),
+            level,
         });
         self.seq += 1;
         let started = wire::frame(&ServerMsg::HandStarted {
@@ -1826,6 +1833,7 @@ impl TableCore {
         live.turn = None;
         let record = live.hand.record();
         let (hand_id, number, started_at_ms) = (live.id, live.number, live.started_at_ms);
+        let tournament = self.spec.tournament.map(|t| (t, live.level.unwrap_or(0)));
         let stacks: Vec<(Seat, Chips)> = live.hand.stacks().iter().map(|s| (s.seat, s.chips)).collect();
         let awards = record.result.as_ref().map(|r| r.awards.clone()).unwrap_or_default();
         let showdown = record.result.as_ref().is_some_and(|r| !r.showdown.is_empty());
@@ -1860,6 +1868,7 @@ impl TableCore {
             ended_at_ms: at,
             record,
             seats,
+            tournament,
         })));
         out.push(Output::Metric(Metric::Hand));
         if self.tournament() {

@@ -428,5 +428,6 @@ pub(crate) fn stored_hand(table_id: Uuid, h: stud_table::FinishedHand) -> Write 
         ended_at_ms: h.ended_at_ms,
         record: h.record,
         seats,
+        tournament: h.tournament.map(|(t, _)| t),
     }))
 }
