@@ -129,10 +129,8 @@ async fn bot(addr: Arc<Mutex<String>>, token: String, tournament: Uuid, seed: u6
                 seen.placed = Some((place, prize));
                 return seen;
             }
-            ServerMsg::Error { code, message, .. } => {
-                if code != stud_proto::ErrorCode::Stale {
-                    seen.errors.push(format!("{code:?}: {message}"));
-                }
+            ServerMsg::Error { code, message, .. } if code != stud_proto::ErrorCode::Stale => {
+                seen.errors.push(format!("{code:?}: {message}"));
             }
             _ => {}
         }

@@ -347,6 +347,9 @@ impl Limits {
     }
 }
 
+/// One open socket of a player: (conn id, session id, its outbox).
+type PlayerSocket = (u64, Uuid, tokio::sync::mpsc::Sender<crate::wire::Frame>);
+
 /// Everything the routes, connections and tables share.
 pub struct App {
     /// the configuration, parsed once
@@ -377,7 +380,7 @@ pub struct App {
     pub tournaments: crate::tournament::Tournaments,
     /// each player's open sockets after `hello` (conn id, session id, outbox): how a
     /// tournament tells its players where they sit (memory: one entry per open socket)
-    sockets: Mutex<HashMap<Uuid, Vec<(u64, Uuid, tokio::sync::mpsc::Sender<crate::wire::Frame>)>>>,
+    sockets: Mutex<HashMap<Uuid, Vec<PlayerSocket>>>,
     seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
     next_conn: AtomicU64,
     bans: RwLock<HashSet<(Uuid, BanScope)>>,
