@@ -283,6 +283,9 @@ struct StoredSettings {
     settings: TableSettings,
     invite_code: Option<String>,
     paused: bool,
+    /// a tournament's table (opened again in tournament mode even without a journal)
+    #[serde(default)]
+    tournament: Option<Uuid>,
 }
 
 /// A [`TableSpec`] as the server makes and stores it.
@@ -308,8 +311,12 @@ impl SpecExt for TableSpec {
     }
 
     fn stored(&self, created_at_ms: u64, closed: bool) -> StoredTable {
-        let settings =
-            StoredSettings { settings: self.settings(), invite_code: self.invite_code.clone(), paused: self.paused };
+        let settings = StoredSettings {
+            settings: self.settings(),
+            invite_code: self.invite_code.clone(),
+            paused: self.paused,
+            tournament: self.tournament,
+        };
         StoredTable {
             id: self.id,
             name: self.name.clone(),
@@ -326,7 +333,9 @@ impl SpecExt for TableSpec {
         let basics = || TableSpec::public_with(t.id, t.name.clone(), t.config, (t.min_buy_in, t.max_buy_in), server);
         match serde_json::from_str::<StoredSettings>(&t.settings) {
             Ok(s) => match TableSpec::from_settings(t.id, &s.settings) {
-                Ok(spec) => TableSpec { invite_code: s.invite_code, paused: s.paused, ..spec },
+                Ok(spec) => {
+                    TableSpec { invite_code: s.invite_code, paused: s.paused, tournament: s.tournament, ..spec }
+                }
                 Err(e) => {
                     tracing::warn!(table = %t.id, error = %e, "stored settings are invalid; opening with the basics");
                     basics()
