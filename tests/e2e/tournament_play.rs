@@ -338,3 +338,72 @@ async fn a_tournament_continues_after_a_restart() {
     assert_eq!(d.results.len(), 4);
     server.shutdown().await;
 }
+
+/// Nobody buys into a tournament table: it is not in the cash lobby, an outsider cannot join
+/// or sit there, and a player seated there by the tournament cannot sit again or top up with
+/// money; nothing is charged.
+#[tokio::test]
+async fn tournament_tables_take_no_buy_in() {
+    let (server, a) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
+    let id = create(&a, &body("No buy-in", "sit_and_go", 2, 2, 50, "")).await;
+    let alice = create_session(&a, "alice").await.unwrap();
+    let (mut client, _) = Client::connect(&a, &alice.token).await.unwrap();
+    let reg = ClientMsg::TournamentRegister { request_id: Some("r".into()), tournament_id: id, invite_code: None };
+    client.send(&reg).await.unwrap();
+    let bob = create_session(&a, "bob").await.unwrap();
+    let (status, text) =
+        http_as(&a, "POST", &format!("/api/tournaments/{id}/entries"), None, Some(&bob.token)).await.unwrap();
+    assert!((200..300).contains(&status), "{text}");
+    // Alice's socket is told where she sits.
+    let table = loop {
+        if let ServerMsg::TournamentSeat { table_id, reason, chips, .. } = client.recv(crate::WAIT).await.unwrap() {
+            assert_eq!(format!("{reason:?}"), "Start");
+            assert_eq!(chips, 1_000);
+            break table_id;
+        }
+    };
+    assert!(stud_client::tables(&a).await.unwrap().iter().all(|t| t.id != table), "not in the cash lobby");
+    let before = server.app.bank.balance(alice.player_id);
+    // Seated there by the tournament: a buy-in or a top-up is refused.
+    let sit = ClientMsg::Sit {
+        request_id: Some("s".into()),
+        table_id: table,
+        invite_code: None,
+        seat: Some(2),
+        buy_in: 1_000,
+    };
+    client.send(&sit).await.unwrap();
+    let top_up = ClientMsg::TopUp { request_id: Some("t".into()), table_id: table, amount: 500 };
+    client.send(&top_up).await.unwrap();
+    let mut refused = 0;
+    while refused < 2 {
+        if let ServerMsg::Error { request_id, code, .. } = client.recv(crate::WAIT).await.unwrap() {
+            assert!(matches!(request_id.as_deref(), Some("s" | "t")), "{request_id:?}");
+            assert_eq!(code, stud_proto::ErrorCode::Forbidden);
+            refused += 1;
+        }
+    }
+    // An outsider cannot join or sit.
+    let carol = create_session(&a, "carol").await.unwrap();
+    let (mut other, _) = Client::connect(&a, &carol.token).await.unwrap();
+    let sit = ClientMsg::Sit {
+        request_id: Some("c".into()),
+        table_id: table,
+        invite_code: None,
+        seat: Some(2),
+        buy_in: 1_000,
+    };
+    other.send(&sit).await.unwrap();
+    loop {
+        if let ServerMsg::Error { request_id, code, .. } = other.recv(crate::WAIT).await.unwrap() {
+            assert_eq!(request_id.as_deref(), Some("c"));
+            assert_eq!(code, stud_proto::ErrorCode::InviteRequired);
+            break;
+        }
+    }
+    assert_eq!(server.app.bank.balance(alice.player_id), before, "nothing charged");
+    assert_eq!(server.app.bank.balance(carol.player_id), START, "nothing charged");
+    assert!(server.app.writer.flush().await);
+    assert!(server.app.store.totals().await.unwrap().conserved());
+    server.shutdown().await;
+}
