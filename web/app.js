@@ -43,7 +43,19 @@ export const HANDLERS = {
   last_hands: onLastHands,
   last_hand: onLastHand,
   chat: onChat,
+  tournament_seat: onTournamentSeat,
+  tournament_placed: (m) => {
+    notice(t('tournament_placed', { place: m.place, prize: (m.prize / 100).toFixed(2) }));
+    sendHello(); // the balance changed
+  },
 };
+
+/** The tournament seated or moved us: go to that table without a reload. */
+export function onTournamentSeat(m) {
+  enterTable(m.table_id);
+  send({ type: 'join_table', table_id: m.table_id, invite_code: null }, { kind: 'rejoin', tableId: m.table_id });
+  notice(t('tournament_seat', { table: m.table_no, seat: m.seat }));
+}
 
 export function onWelcome(m) {
   state.me = m;

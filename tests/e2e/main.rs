@@ -19,6 +19,7 @@ mod play;
 mod protocol;
 mod sessions;
 mod slowloris;
+mod tournament_play;
 mod tournaments;
 mod view;
 mod web;

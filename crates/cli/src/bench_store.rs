@@ -64,6 +64,7 @@ fn hands(n: usize) -> Vec<StoredHand> {
             ended_at_ms: stud_store::now_ms(),
             record,
             seats,
+            tournament: None,
         });
     }
     out

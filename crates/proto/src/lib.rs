@@ -416,6 +416,50 @@ pub enum ServerMsg {
         /// what changed and the balance after it
         registration: TournamentRegistration,
     },
+    /// Sent to a tournament player's sockets when the tournament seats them: at the start, a
+    /// late entry, and every move between hands (balancing, a table breaking). The client
+    /// follows with `join_table` (or any table message) for `table_id`; the old table, if
+    /// any, deals them no more hands.
+    TournamentSeat {
+        /// the tournament
+        tournament_id: Uuid,
+        /// the table to play at now
+        table_id: Uuid,
+        /// the tournament's number for that table (1, 2, ...)
+        table_no: u32,
+        /// the seat there
+        seat: u8,
+        /// the table they were moved from, if any
+        from_table_id: Option<Uuid>,
+        /// why: `start`, `late`, `balance` or `break`
+        reason: SeatReason,
+        /// their tournament chips
+        chips: Chips,
+    },
+    /// Sent to a tournament player's sockets when their entry has finished (eliminated, or
+    /// the winner): the place and the prize (0 outside the money).
+    TournamentPlaced {
+        /// the tournament
+        tournament_id: Uuid,
+        /// 1 = the winner
+        place: u32,
+        /// cents paid to the account
+        prize: u64,
+    },
+}
+
+/// Why a tournament seats a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatReason {
+    /// the tournament started
+    Start,
+    /// a late registration or a re-entry
+    Late,
+    /// tables differed by two or more players
+    Balance,
+    /// the player's table broke
+    Break,
 }
 
 /// The longest chat message, in characters (Unicode scalar values).
@@ -984,6 +1028,8 @@ pub enum LedgerLineKind {
     TournamentEntry,
     /// a tournament back to the account (unregistered, cancelled)
     TournamentRefund,
+    /// a tournament's prize to the account (`table_id` is the tournament)
+    TournamentPrize,
     /// the player's result in a hand (won minus put in)
     Hand,
 }

@@ -347,6 +347,9 @@ impl Limits {
     }
 }
 
+/// One open socket of a player: (conn id, session id, its outbox).
+type PlayerSocket = (u64, Uuid, tokio::sync::mpsc::Sender<crate::wire::Frame>);
+
 /// Everything the routes, connections and tables share.
 pub struct App {
     /// the configuration, parsed once
@@ -375,6 +378,9 @@ pub struct App {
     pub(crate) jwt: Option<crate::http::jwt::Verifier>,
     /// the tournaments
     pub tournaments: crate::tournament::Tournaments,
+    /// each player's open sockets after `hello` (conn id, session id, outbox): how a
+    /// tournament tells its players where they sit (memory: one entry per open socket)
+    sockets: Mutex<HashMap<Uuid, Vec<PlayerSocket>>>,
     seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
     next_conn: AtomicU64,
     bans: RwLock<HashSet<(Uuid, BanScope)>>,
@@ -408,6 +414,7 @@ impl App {
                 }
             },
             seated: Mutex::default(),
+            sockets: Mutex::default(),
             next_conn: AtomicU64::new(1),
             bans: RwLock::default(),
             tasks: Mutex::default(),
@@ -768,6 +775,46 @@ impl App {
     /// A fresh connection id.
     pub fn next_conn_id(&self) -> u64 {
         self.next_conn.fetch_add(1, Relaxed)
+    }
+
+    /// A socket said `hello` as `player`'s `session`.
+    pub fn socket_opened(
+        &self,
+        player: Uuid,
+        session: Uuid,
+        conn: u64,
+        outbox: tokio::sync::mpsc::Sender<crate::wire::Frame>,
+    ) {
+        let mut map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
+        let list = map.entry(player).or_default();
+        if !list.iter().any(|(c, _, _)| *c == conn) {
+            list.push((conn, session, outbox));
+        }
+    }
+
+    /// A socket of `player` closed.
+    pub fn socket_closed(&self, player: Uuid, conn: u64) {
+        let mut map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(list) = map.get_mut(&player) {
+            list.retain(|(c, _, _)| *c != conn);
+            if list.is_empty() {
+                map.remove(&player);
+            }
+        }
+    }
+
+    /// Sends a frame to every open socket of `player` (never waits: a full outbox loses it).
+    pub fn notify_player(&self, player: Uuid, frame: &crate::wire::Frame) {
+        let map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
+        for (_, _, outbox) in map.get(&player).into_iter().flatten() {
+            let _ = outbox.try_send(frame.clone());
+        }
+    }
+
+    /// The session of one of `player`'s open sockets, if any.
+    pub fn session_of(&self, player: Uuid) -> Option<Uuid> {
+        let map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
+        map.get(&player).and_then(|l| l.first()).map(|(_, s, _)| *s)
     }
 
     /// Records that `player` holds a seat at `table` (or no longer does).

@@ -143,6 +143,7 @@ pub(crate) async fn ledger_page(
                 "cash_out" => LedgerLineKind::CashOut,
                 "tournament_entry" => LedgerLineKind::TournamentEntry,
                 "tournament_refund" => LedgerLineKind::TournamentRefund,
+                "tournament_prize" => LedgerLineKind::TournamentPrize,
                 "hand" => LedgerLineKind::Hand,
                 other => return Err(ApiError::Internal(format!("ledger line of unknown kind {other:?}"))),
             };

@@ -110,6 +110,9 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
             }
         }
     }
+    if let Some(session) = &conn.session {
+        app.socket_closed(session.player_id, id);
+    }
     for table in conn.joined.drain() {
         if let Some(handle) = app.lobby.get(table) {
             let _ = handle.send(TableCmd::Disconnect { conn_id: id }).await;
@@ -433,6 +436,7 @@ impl Connection {
             balance: self.app.bank.balance(session.player_id),
         }));
         self.session = Some(session.clone());
+        self.app.socket_opened(session.player_id, session.session_id, self.id, self.outbox.clone());
         // Back to every seat this player holds: snapshot, and the prompt if it is their turn.
         for table_id in self.app.seated_tables(session.player_id) {
             if self.joined.contains(&table_id) {

@@ -216,6 +216,9 @@ pub struct StoredHand {
     pub record: HandRecord,
     /// who played, by seat
     pub seats: Vec<HandSeat>,
+    /// a tournament's hand: the seats' nets are tournament chips, not money, so they change
+    /// no table stack's running sum (not stored yet: a hand read back says `None`)
+    pub tournament: Option<Uuid>,
 }
 
 impl StoredHand {
@@ -245,6 +248,8 @@ pub enum LedgerKind {
     TournamentEntry,
     /// tournament back to the account (unregistered, cancelled)
     TournamentRefund,
+    /// a tournament's prize to the account (the prize pool is the entry fees)
+    TournamentPrize,
 }
 
 impl LedgerKind {
@@ -257,6 +262,7 @@ impl LedgerKind {
             LedgerKind::CashOut => "cash_out",
             LedgerKind::TournamentEntry => "tournament_entry",
             LedgerKind::TournamentRefund => "tournament_refund",
+            LedgerKind::TournamentPrize => "tournament_prize",
         }
     }
 }
@@ -283,7 +289,7 @@ impl LedgerEntry {
         match self.kind {
             LedgerKind::Issue => (x, 0),
             LedgerKind::BuyIn | LedgerKind::TopUp | LedgerKind::TournamentEntry => (-x, x),
-            LedgerKind::CashOut | LedgerKind::TournamentRefund => (x, -x),
+            LedgerKind::CashOut | LedgerKind::TournamentRefund | LedgerKind::TournamentPrize => (x, -x),
         }
     }
 }
@@ -757,8 +763,11 @@ impl Plan {
                         p.seat_net.push(s.net);
                         p.seat_showdown.push(s.showdown);
                         p.seat_ended.push(ms_i64(h.ended_at_ms));
-                        // The seat row is the hand's ledger entry (stack +net).
-                        *stacks.entry((h.table_id, s.player_id)).or_default() += s.net;
+                        // The seat row is the hand's ledger entry (stack +net); tournament
+                        // chips are not money (each hand's nets sum to 0 either way).
+                        if h.tournament.is_none() {
+                            *stacks.entry((h.table_id, s.player_id)).or_default() += s.net;
+                        }
                     }
                 }
                 Write::Ledger(e) => {
@@ -814,6 +823,7 @@ fn hand_row(r: &impl Cols) -> Result<StoredHand> {
         ended_at_ms: to_u64(r.int("ended_at_ms")?, "time")?,
         record,
         seats: Vec::new(),
+        tournament: None,
     })
 }
 

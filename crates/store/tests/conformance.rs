@@ -111,6 +111,7 @@ fn hand(table: Uuid, players: &[&NewSession], stack: u64, seed: u8, ended_at_ms:
         ended_at_ms,
         record,
         seats,
+        tournament: None,
     }
 }
 

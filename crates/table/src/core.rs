@@ -15,7 +15,9 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
-use stud_engine::{Action, ActionError, Chips, Event, Half, Hand, HandRecord, HandStrength, PotTracker, Seat, Viewer};
+use stud_engine::{
+    Action, ActionError, Chips, Event, Half, Hand, HandRecord, HandStrength, PotTracker, Seat, TableConfig, Viewer,
+};
 use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, SitOutReason, TableState, TableSummary};
 use uuid::Uuid;
 
@@ -163,6 +165,29 @@ pub enum Command {
         /// give their hand up at once
         now: bool,
     },
+    /// Tournament tables: the tournament seats a player with their tournament chips.
+    TournamentSeat {
+        /// who
+        who: Who,
+        /// the seat the tournament drew
+        seat: u8,
+        /// tournament chips
+        chips: Chips,
+    },
+    /// Tournament tables: the tournament takes a player away (moved to another table).
+    TournamentUnseat {
+        /// who
+        player: Uuid,
+    },
+    /// Tournament tables: deal the next hand with these stakes to these players.
+    Deal {
+        /// the level's game and stakes
+        config: TableConfig,
+        /// the level (1-based)
+        level: u32,
+        /// who is dealt in (the tournament's seating)
+        players: Vec<Uuid>,
+    },
 }
 
 /// What `handle` decided.
@@ -215,6 +240,8 @@ pub struct FinishedHand {
     pub record: HandRecord,
     /// each seat dealt in
     pub seats: Vec<SeatResult>,
+    /// a tournament's hand: (the tournament, its level)
+    pub tournament: Option<(Uuid, u32)>,
 }
 
 /// One seat's part in a finished hand.
@@ -286,6 +313,19 @@ pub enum Output {
     Metric(Metric),
     /// The table has closed (everyone was cashed out); stop.
     Closed,
+    /// Tournament tables: a hand ended; every player dealt in and their chips now (0: out).
+    TournamentHand {
+        /// (player, chips after the hand)
+        stacks: Vec<(Uuid, Chips)>,
+    },
+}
+
+/// Tournament tables: the hand the tournament allowed and not yet dealt.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct DealOrder {
+    config: TableConfig,
+    level: u32,
+    players: Vec<Uuid>,
 }
 
 /// Why a table could not be rebuilt from its snapshot and journal.
@@ -365,6 +405,8 @@ struct Live {
     events: Vec<Event>,
     /// the pots as the events built them
     pots: PotTracker,
+    /// a tournament's hand: its level
+    level: Option<u32>,
 }
 
 /// The durable state between hands, as a snapshot holds it.
@@ -379,6 +421,8 @@ struct Saved {
     hands_played: u64,
     pending: Option<TableSpec>,
     closing: bool,
+    #[serde(default)]
+    deal: Option<DealOrder>,
 }
 
 /// One table, IO-less. See the module docs.
@@ -405,6 +449,8 @@ pub struct TableCore {
     applied: u64,
     /// presence: each chatting player's next free moment (GCRA theoretical arrival time)
     chat_tat: BTreeMap<Uuid, Millis>,
+    /// tournament tables: the next hand the tournament allowed
+    deal: Option<DealOrder>,
 }
 
 fn seat_index(seat: Seat) -> usize {
@@ -429,6 +475,7 @@ impl TableCore {
             closed: false,
             applied: 0,
             chat_tat: BTreeMap::new(),
+            deal: None,
         }
     }
 
@@ -467,6 +514,7 @@ impl TableCore {
             closed: false,
             applied: saved.applied,
             chat_tat: BTreeMap::new(),
+            deal: saved.deal,
         })
     }
 
@@ -481,6 +529,7 @@ impl TableCore {
             hands_played: self.hands_played,
             pending: self.pending.clone(),
             closing: self.closing,
+            deal: self.deal.clone(),
         };
         serde_json::to_string(&saved).unwrap_or_default()
     }
@@ -505,6 +554,16 @@ impl TableCore {
     /// (the hand in play, hands played since it opened this time).
     pub fn status(&self) -> (Option<Uuid>, u64) {
         (self.live.as_ref().filter(|l| !l.hand.is_over()).map(|l| l.id), self.hands_played)
+    }
+
+    /// Tournament tables: whether a hand the tournament allowed is waiting to be dealt.
+    pub fn deal_pending(&self) -> bool {
+        self.deal.is_some()
+    }
+
+    /// Whether this is a tournament's table.
+    fn tournament(&self) -> bool {
+        self.spec.tournament.is_some()
     }
 
     /// Whether a hand is being played.
@@ -815,6 +874,37 @@ impl TableCore {
             Command::Join { conn, who, request_id, watch, banned } => {
                 self.join(now, conn, who, request_id, watch, banned, out);
                 Decision::Done
+            }
+            Command::Sit { conn, request_id, .. } | Command::TopUp { conn, request_id, .. } if self.tournament() => {
+                let message = "a tournament table: the tournament assigns the seats and the chips";
+                Self::error(out, conn, request_id, ErrorCode::Forbidden, message);
+                Decision::Done
+            }
+            Command::Leave { conn, request_id } if self.tournament() => {
+                // The seat is kept (an away player keeps posting and is folded by the clock):
+                // leaving only stops watching.
+                self.ack(out, conn, request_id, "left (the tournament seat is kept)");
+                self.remove_sub(now, conn, out);
+                Decision::Done
+            }
+            Command::TournamentSeat { who, seat, chips } => {
+                let free = Seat::new(seat).filter(|s| seat <= self.spec.seats && self.player(*s).is_none());
+                if !self.tournament() || free.is_none() || self.seat_of(who.player_id).is_some() {
+                    return Decision::Done;
+                }
+                Decision::Journal { input: Input::Sit { seat, who, buy_in: chips }, debit: None }
+            }
+            Command::TournamentUnseat { player } => match self.seat_of(player) {
+                Some(seat) if self.tournament() => {
+                    Decision::Journal { input: Input::Leave { seat: seat.number() }, debit: None }
+                }
+                _ => Decision::Done,
+            },
+            Command::Deal { config, level, players } => {
+                if !self.tournament() {
+                    return Decision::Done;
+                }
+                Decision::Journal { input: Input::Deal { config, level, players }, debit: None }
             }
             Command::Sit { conn, request_id, seat, buy_in } => {
                 let decision = self.check_sit(conn, request_id.clone(), seat, buy_in, out);
@@ -1192,6 +1282,18 @@ impl TableCore {
     }
 
     fn eligible(&self) -> Vec<(Seat, Chips)> {
+        if let Some(deal) = &self.deal {
+            // A tournament deals in everyone it named who sits here with chips: away players
+            // too (they post and the clock folds them).
+            return self
+                .seated()
+                .filter(|(_, p)| p.stack > 0 && !p.leaving && deal.players.contains(&p.who.player_id))
+                .map(|(s, p)| (s, p.stack))
+                .collect();
+        }
+        if self.tournament() {
+            return Vec::new();
+        }
         self.seated()
             .filter(|(_, p)| !p.sitting_out && !p.leaving && !p.kick_after && p.stack > 0)
             .map(|(s, p)| (s, p.stack))
@@ -1289,6 +1391,10 @@ impl TableCore {
                 }
             }
             Input::Kick { player, now } => self.kick(at, *player, *now, out),
+            Input::Deal { config, level, players } => {
+                self.deal = Some(DealOrder { config: *config, level: *level, players: players.clone() });
+                self.schedule_hand(at);
+            }
         }
         if !self.in_play() && !self.closed {
             out.push(Output::Snapshot(self.snapshot()));
@@ -1306,7 +1412,9 @@ impl TableCore {
         out: &mut Vec<Output>,
     ) {
         let player = who.player_id;
-        out.push(Output::Ledger { player, kind: Movement::BuyIn, amount: buy_in });
+        if !self.tournament() {
+            out.push(Output::Ledger { player, kind: Movement::BuyIn, amount: buy_in });
+        }
         out.push(Output::Seated { player, seated: true });
         let connections = self.subs.values().filter(|w| w.player_id == player).count();
         if let Some(slot) = self.seats.get_mut(seat_index(seat)) {
@@ -1449,7 +1557,8 @@ impl TableCore {
     fn cash_out(&mut self, seat: Seat, out: &mut Vec<Output>) {
         let Some(p) = self.seats.get_mut(seat_index(seat)).and_then(Option::take) else { return };
         let player = p.who.player_id;
-        if p.stack > 0 {
+        // Tournament chips are not money: they leave with the player (to another table).
+        if p.stack > 0 && self.spec.tournament.is_none() {
             out.push(Output::Ledger { player, kind: Movement::CashOut, amount: p.stack });
         }
         out.push(Output::Seated { player, seated: false });
@@ -1554,6 +1663,12 @@ impl TableCore {
         if seats.len() < 2 {
             return;
         }
+        let mut level = None;
+        if let Some(deal) = self.deal.take() {
+            // The tournament's level: its stakes from this hand on.
+            self.spec.config = deal.config;
+            level = Some(deal.level);
+        }
         let Ok((hand, events)) = Hand::start(self.spec.config, &seats, seed.0) else {
             // The table's config was validated when it was made; nothing to deal.
             return;
@@ -1572,6 +1687,7 @@ impl TableCore {
             dealt,
             events: Vec::with_capacity(128),
             pots: PotTracker::default(),
+            level,
         });
         self.seq += 1;
         let started = wire::frame(&ServerMsg::HandStarted {
@@ -1652,7 +1768,10 @@ impl TableCore {
     /// Starts the clock for the player to act and tells everyone.
     fn prompt(&mut self, at: Millis, out: &mut Vec<Output>) {
         let Some(seat) = self.live.as_ref().and_then(|l| l.hand.to_act()) else { return };
-        let (bank, away) = self.player(seat).map_or((0, false), |p| (p.time_bank_ms, p.connections == 0));
+        let tournament = self.tournament();
+        let (bank, away) = self
+            .player(seat)
+            .map_or((0, false), |p| (p.time_bank_ms, p.connections == 0 || (tournament && p.sitting_out)));
         let mut deadline = at + self.spec.action_timeout_ms + bank;
         if away {
             deadline = deadline.min(at + self.timing.disconnect_grace_ms);
@@ -1714,6 +1833,7 @@ impl TableCore {
         live.turn = None;
         let record = live.hand.record();
         let (hand_id, number, started_at_ms) = (live.id, live.number, live.started_at_ms);
+        let tournament = self.spec.tournament.map(|t| (t, live.level.unwrap_or(0)));
         let stacks: Vec<(Seat, Chips)> = live.hand.stacks().iter().map(|s| (s.seat, s.chips)).collect();
         let awards = record.result.as_ref().map(|r| r.awards.clone()).unwrap_or_default();
         let showdown = record.result.as_ref().is_some_and(|r| !r.showdown.is_empty());
@@ -1748,8 +1868,22 @@ impl TableCore {
             ended_at_ms: at,
             record,
             seats,
+            tournament,
         })));
         out.push(Output::Metric(Metric::Hand));
+        if self.tournament() {
+            let report = stacks
+                .iter()
+                .filter_map(|(seat, chips)| self.player(*seat).map(|p| (p.who.player_id, *chips)))
+                .collect();
+            out.push(Output::TournamentHand { stacks: report });
+            // A player out of chips is out of the tournament: the seat empties.
+            for (seat, chips) in &stacks {
+                if *chips == 0 {
+                    self.cash_out(*seat, out);
+                }
+            }
+        }
 
         // Between hands: pending sit-outs, busted players, leavers.
         for seat in (1..=8).filter_map(Seat::new) {

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use stud_engine::{Action, Chips, Seed};
+use stud_engine::{Action, Chips, Seed, TableConfig};
 use uuid::Uuid;
 
 use crate::spec::TableSpec;
@@ -118,6 +118,17 @@ pub enum Input {
     },
     /// An operator closes the table (after the current hand).
     Close,
+    /// Tournament tables: the tournament lets the table deal its next hand to `players` (the
+    /// seated ones among them with chips) with `config` (the level's stakes and game), after
+    /// the usual pause between hands.
+    Deal {
+        /// the game and stakes
+        config: TableConfig,
+        /// the tournament's level (1-based)
+        level: u32,
+        /// who is dealt in
+        players: Vec<Uuid>,
+    },
     /// An operator removes a seated player.
     Kick {
         /// who

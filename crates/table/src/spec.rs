@@ -41,6 +41,11 @@ pub struct TableSpec {
     /// table chat on or off; none: the default ([`TableSpec::chat_on`])
     #[serde(default)]
     pub chat: Option<bool>,
+    /// a tournament's table: seats are assigned by the tournament (no buy-in, no top-up, no
+    /// leaving the seat), stacks are tournament chips, and a hand is dealt only when the
+    /// tournament says so ([`crate::Input::Deal`]) with the stakes of its level
+    #[serde(default)]
+    pub tournament: Option<Uuid>,
 }
 
 impl TableSpec {
@@ -68,6 +73,7 @@ impl TableSpec {
             hands_before: 0,
             display: MoneyDisplay::Cash,
             chat: None,
+            tournament: None,
         }
     }
 
@@ -120,6 +126,7 @@ impl TableSpec {
             hands_before: 0,
             display: s.display,
             chat: s.chat,
+            tournament: None,
         })
     }
 

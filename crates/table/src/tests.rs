@@ -737,3 +737,62 @@ fn a_finished_hand_keeps_its_totals_in_the_snapshot() {
     assert_eq!((committed, won), (pots, pots), "{:?}", hand.view.seats);
     assert_eq!(hand.view.pots, hand.pots);
 }
+
+/// A tournament's table: seats and chips come from the tournament (no ledger), a client
+/// cannot buy in, a hand is dealt only when the tournament allows it and with its stakes,
+/// away players are dealt in and folded by the clock, and a busted player's seat empties with
+/// a report of every stack.
+#[test]
+fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
+    let mut spec = spec(Variant::Stud);
+    spec.tournament = Some(Uuid::from_u128(99));
+    let mut d = Driver::new(Variant::Stud);
+    d.core = TableCore::new(TIMING, spec, 0);
+    let players: Vec<Who> = (1..=3).map(who).collect();
+    for (i, w) in players.iter().enumerate() {
+        let seat = u8::try_from(i).unwrap() + 1;
+        let out = d.command(0, Command::TournamentSeat { who: w.clone(), seat, chips: 300 });
+        assert!(!out.iter().any(|o| matches!(o, Output::Ledger { .. })), "tournament chips are not money: {out:?}");
+    }
+    // A client cannot sit (or top up) with a buy-in.
+    let conn = 9;
+    d.command(0, Command::Join { conn, who: who(9), request_id: None, watch: true, banned: false });
+    let out = d.command(0, Command::Sit { conn, request_id: Some("s".into()), seat: Some(4), buy_in: 1_000 });
+    assert!(frames_to(&out, conn).iter().any(|m| matches!(m, ServerMsg::Error { code: ErrorCode::Forbidden, .. })));
+    assert_eq!(d.core.stacks().len(), 3);
+    // No hand without the tournament's word.
+    assert!(d.tick(10_000).is_empty());
+    assert!(!d.core.in_play());
+    let config = TableConfig::new(Variant::Razz, 20, 30, 60, 120);
+    let ids: Vec<Uuid> = players.iter().take(2).map(|w| w.player_id).collect();
+    d.command(10_000, Command::Deal { config, level: 3, players: ids.clone() });
+    d.tick(10_000 + TIMING.hand_pause_ms);
+    assert!(d.core.in_play());
+    assert_eq!(d.core.spec().config, config, "the level's stakes apply to this hand");
+    // Nobody answers: the clock plays every turn (away players are folded, not removed).
+    let mut now = 10_000 + TIMING.hand_pause_ms;
+    let mut report = None;
+    while report.is_none() && now < 200_000 {
+        now += 500;
+        for o in d.tick(now) {
+            if let Output::TournamentHand { stacks } = o {
+                report = Some(stacks);
+            }
+        }
+    }
+    let report = report.expect("the hand ended");
+    let dealt: Vec<Uuid> = report.iter().map(|(p, _)| *p).collect();
+    assert_eq!(dealt, ids, "exactly the players the tournament named");
+    assert_eq!(report.iter().map(|(_, c)| c).sum::<u64>(), 600, "chips conserved");
+    assert_eq!(d.core.stacks().len(), 3, "folded by the clock, still seated");
+    // The next hand waits for the tournament again.
+    assert!(!d.core.deal_pending());
+    assert!(d.tick(now + 60_000).iter().all(|o| !matches!(o, Output::TournamentHand { .. })));
+    assert!(!d.core.in_play());
+    // The tournament moves a player away: the seat empties, no chips to any account.
+    let out = d.command(now, Command::TournamentUnseat { player: players[2].player_id });
+    assert!(!out.iter().any(|o| matches!(o, Output::Ledger { .. })));
+    assert_eq!(d.core.stacks().len(), 2);
+    // The rebuilt table is the same table.
+    assert_eq!(d.rebuilt(now).fingerprint(), d.core.fingerprint());
+}

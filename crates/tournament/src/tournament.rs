@@ -485,6 +485,9 @@ pub struct Tournament {
     hand_for_hand: Option<HandForHand>,
     /// the hand-for-hand rounds played (kept after it ends)
     hfh_rounds: u32,
+    /// how many times hand-for-hand was switched on (kept after it ends)
+    #[serde(default)]
+    hfh_starts: u32,
     final_table: bool,
     applied: u64,
 }
@@ -508,6 +511,7 @@ impl Tournament {
             placed: 0,
             hand_for_hand: None,
             hfh_rounds: 0,
+            hfh_starts: 0,
             final_table: false,
             applied: 0,
         }
@@ -569,6 +573,12 @@ impl Tournament {
     /// Hand-for-hand rounds completed so far.
     pub fn hand_for_hand_rounds(&self) -> u32 {
         self.hfh_rounds
+    }
+
+    /// How many times hand-for-hand was switched on so far (it can end before a round is
+    /// complete: the hands in play when it started may burst the bubble).
+    pub fn hand_for_hand_starts(&self) -> u32 {
+        self.hfh_starts
     }
 
     /// Entries that count (bought and not withdrawn).
@@ -1105,6 +1115,7 @@ impl Tournament {
         if self.closed && self.live() == self.paid_places() + 1 && self.floor.tables().len() >= 2 {
             self.hand_for_hand =
                 Some(HandForHand { draining: in_hand, dealt: BTreeSet::new(), rounds: 0, pending: Vec::new() });
+            self.hfh_starts += 1;
             out.push(Output::HandForHand { on: true });
             if !in_hand {
                 out.push(Output::NextRound { tables: ready });

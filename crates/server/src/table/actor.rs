@@ -196,6 +196,17 @@ impl Actor {
                 let _ = reply.send(self.core.status());
                 return;
             }
+            TableCmd::TournamentSeat { who, seat, chips } => (Command::TournamentSeat { who, seat, chips }, None),
+            TableCmd::TournamentUnseat { player } => (Command::TournamentUnseat { player }, None),
+            TableCmd::Deal { config, level, players } => (Command::Deal { config, level, players }, None),
+            TableCmd::TournamentState { reply } => {
+                let _ = reply.send(super::TournamentTableState {
+                    in_play: self.core.in_play(),
+                    deal_pending: self.core.deal_pending(),
+                    stacks: self.core.stacks(),
+                });
+                return;
+            }
         };
         self.run(now, cmd, origin).await;
     }
@@ -222,7 +233,11 @@ impl Actor {
             | TableCmd::Update { .. }
             | TableCmd::Pause { .. }
             | TableCmd::Kick { .. }
-            | TableCmd::Status { .. } => {}
+            | TableCmd::Status { .. }
+            | TableCmd::TournamentSeat { .. }
+            | TableCmd::TournamentUnseat { .. }
+            | TableCmd::Deal { .. }
+            | TableCmd::TournamentState { .. } => {}
         }
     }
 
@@ -341,6 +356,11 @@ impl Actor {
                 Output::Summary(s) => self.env.publish(*s),
                 Output::Metric(m) => count(self.env.metrics(), m),
                 Output::Closed => {}
+                Output::TournamentHand { stacks } => {
+                    if let Some(tournament) = self.core.spec().tournament {
+                        self.env.tournament_hand(tournament, table_id, stacks);
+                    }
+                }
             }
         }
         if let Some(n) = n
@@ -408,5 +428,6 @@ pub(crate) fn stored_hand(table_id: Uuid, h: stud_table::FinishedHand) -> Write 
         ended_at_ms: h.ended_at_ms,
         record: h.record,
         seats,
+        tournament: h.tournament.map(|(t, _)| t),
     }))
 }

@@ -61,6 +61,20 @@ pub trait TableEnv: Send + Sync + 'static {
     fn store(&self, writes: TableWrites);
     /// Whether the store writer is too far behind for a new hand.
     fn backlogged(&self) -> bool;
+    /// A tournament table's hand ended: every player dealt in and their chips now (never
+    /// waits; the tournament's task takes it from there).
+    fn tournament_hand(&self, _tournament: Uuid, _table: Uuid, _stacks: Vec<(Uuid, Chips)>) {}
+}
+
+/// What a tournament's task asks of one of its tables between hands (after a restart).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentTableState {
+    /// a hand is being played
+    pub in_play: bool,
+    /// a hand the tournament allowed waits to be dealt
+    pub deal_pending: bool,
+    /// the seated players and their chips
+    pub stacks: Vec<(Uuid, Chips)>,
 }
 
 /// What a table needs to reach one connection.
@@ -200,6 +214,34 @@ pub enum TableCmd {
         /// (hand in play, hands played)
         reply: oneshot::Sender<(Option<Uuid>, u64)>,
     },
+    /// Tournaments: seat a player with tournament chips.
+    TournamentSeat {
+        /// who
+        who: stud_table::Who,
+        /// the seat the tournament drew
+        seat: u8,
+        /// tournament chips
+        chips: Chips,
+    },
+    /// Tournaments: take a player away (moved to another table).
+    TournamentUnseat {
+        /// who
+        player: Uuid,
+    },
+    /// Tournaments: deal the next hand with the level's stakes to these players.
+    Deal {
+        /// the game and stakes
+        config: TableConfig,
+        /// the level (1-based)
+        level: u32,
+        /// who is dealt in
+        players: Vec<Uuid>,
+    },
+    /// Tournaments: the table's seats and whether it is in a hand.
+    TournamentState {
+        /// the answer
+        reply: oneshot::Sender<TournamentTableState>,
+    },
 }
 
 /// The way into a table.
@@ -241,6 +283,9 @@ struct StoredSettings {
     settings: TableSettings,
     invite_code: Option<String>,
     paused: bool,
+    /// a tournament's table (opened again in tournament mode even without a journal)
+    #[serde(default)]
+    tournament: Option<Uuid>,
 }
 
 /// A [`TableSpec`] as the server makes and stores it.
@@ -266,8 +311,12 @@ impl SpecExt for TableSpec {
     }
 
     fn stored(&self, created_at_ms: u64, closed: bool) -> StoredTable {
-        let settings =
-            StoredSettings { settings: self.settings(), invite_code: self.invite_code.clone(), paused: self.paused };
+        let settings = StoredSettings {
+            settings: self.settings(),
+            invite_code: self.invite_code.clone(),
+            paused: self.paused,
+            tournament: self.tournament,
+        };
         StoredTable {
             id: self.id,
             name: self.name.clone(),
@@ -284,7 +333,9 @@ impl SpecExt for TableSpec {
         let basics = || TableSpec::public_with(t.id, t.name.clone(), t.config, (t.min_buy_in, t.max_buy_in), server);
         match serde_json::from_str::<StoredSettings>(&t.settings) {
             Ok(s) => match TableSpec::from_settings(t.id, &s.settings) {
-                Ok(spec) => TableSpec { invite_code: s.invite_code, paused: s.paused, ..spec },
+                Ok(spec) => {
+                    TableSpec { invite_code: s.invite_code, paused: s.paused, tournament: s.tournament, ..spec }
+                }
                 Err(e) => {
                     tracing::warn!(table = %t.id, error = %e, "stored settings are invalid; opening with the basics");
                     basics()
@@ -355,5 +406,8 @@ impl TableEnv for App {
     }
     fn backlogged(&self) -> bool {
         self.writer.backlogged()
+    }
+    fn tournament_hand(&self, tournament: Uuid, table: Uuid, stacks: Vec<(Uuid, Chips)>) {
+        self.tournaments.report(tournament, table, stacks);
     }
 }

@@ -2,22 +2,39 @@
 //! the clock), let the core check it, store the input with the ledger entries it causes (one
 //! transaction), then make the applied state the tournament's and publish it.
 //!
-//! The input is applied to a copy first, so its refunds are known before anything is stored;
-//! the copy becomes the tournament only once the store has taken the input. A store failure
-//! leaves the tournament, the accounts and the ledger as they were.
+//! The input is applied to a copy first, so its refunds and prizes are known before anything
+//! is stored; the copy becomes the tournament only once the store has taken the input. A
+//! store failure leaves the tournament, the accounts and the ledger as they were.
+//!
+//! Then the outputs are carried out on the tables ([`super::tables`]): seats, moves (the
+//! player's sockets get `tournament_seat`), broken tables closed, and every table between
+//! hands that the core lets deal is sent `Deal` with its level's stakes (one stored
+//! `HandStarted` each). Tables report finished hands through an unbounded channel.
+//!
+//! After a restart the task compares the core's floor with its tables (each resumed from its
+//! own journal): missing seats are given, stray ones taken away, and a hand the core thinks
+//! in play at a table that is between hands (its report, or its `Deal`, was lost in the
+//! crash) is reported from the table's stacks (a lost `Deal` thus counts as a hand in which
+//! nothing happened).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use stud_proto::{SeatReason, ServerMsg};
 use stud_store::{LedgerEntry, LedgerKind, TournamentCommit};
-use stud_tournament::{Command, Draw, Due, Input, Journaled, Output, TOURNAMENT_VERSION, Tournament};
-use tokio::sync::{mpsc, watch};
+use stud_table::Who;
+use stud_tournament::{
+    Command, Draw, Due, Input, Journaled, MoveReason, Output, Status, TOURNAMENT_VERSION, TableNo, Tournament,
+};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 use tracing::{info, warn};
 use uuid::Uuid;
 
-use super::{Refusal, TournamentCmd};
+use super::{Refusal, Report, TournamentCmd, tables};
 use crate::app::App;
+use crate::table::{SpecExt, TableCmd, TableHandle};
 
 /// A snapshot is stored at least every this many inputs (and whenever the status changes).
 const SNAPSHOT_EVERY: u64 = 64;
@@ -30,6 +47,8 @@ struct Actor {
     view: watch::Sender<Arc<Tournament>>,
     /// the clock's input could not be stored: try again at this time
     retry_at: Option<u64>,
+    /// the open tables, by the core's number
+    tables: BTreeMap<TableNo, TableHandle>,
 }
 
 /// The loop: commands and the clock, until `Shutdown` or every handle is dropped.
@@ -39,10 +58,15 @@ pub async fn run(
     core: Tournament,
     view: watch::Sender<Arc<Tournament>>,
     mut rx: mpsc::Receiver<TournamentCmd>,
+    mut reports: mpsc::UnboundedReceiver<Report>,
 ) {
-    let mut actor = Actor { app, core, view, retry_at: None };
+    let mut actor = Actor { app, core, view, retry_at: None, tables: BTreeMap::new() };
+    if actor.core.status() == Status::Running {
+        actor.resync().await;
+    }
     // A tournament resumed after its start time (or full) starts now.
     actor.on_clock().await;
+    actor.pump().await;
     loop {
         let wake = match (actor.core.wake_at(), actor.retry_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -58,8 +82,13 @@ pub async fn run(
                 }
                 Some(cmd) => actor.command(cmd).await,
             },
+            Some(report) = reports.recv() => {
+                actor.report(report).await;
+                actor.pump().await;
+            }
             () = sleep_until(at.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400))), if at.is_some() => {
                 actor.on_clock().await;
+                actor.pump().await;
             }
         }
     }
@@ -99,6 +128,223 @@ impl Actor {
         // (so whoever filled it sees it started).
         self.on_clock().await;
         let _ = reply.send(outcome);
+        self.pump().await;
+    }
+
+    /// A table's finished hand: stored as the core's `HandFinished`.
+    async fn report(&mut self, report: Report) {
+        let Some(table) = self.table_no(report.table) else { return };
+        let Ok(draw) = fresh_draw() else { return };
+        match self.core.handle(Command::HandFinished { table, stacks: report.stacks, draw }) {
+            Ok(accepted) => {
+                if self.store_and_apply(accepted.input, None).await.is_err() {
+                    warn!(table, "a hand's report could not be stored; the table waits for the next restart");
+                }
+            }
+            Err(e) => warn!(table, error = %e, "a table's hand report was refused"),
+        }
+    }
+
+    fn table_no(&self, id: Uuid) -> Option<TableNo> {
+        let t = self.core.id();
+        self.core.floor().tables().keys().copied().find(|no| tables::table_id(t, *no) == id)
+    }
+
+    /// Lets every table between hands deal, as far as the core agrees (levels, hand-for-hand).
+    async fn pump(&mut self) {
+        if self.core.status() != Status::Running {
+            return;
+        }
+        let idle: Vec<TableNo> =
+            self.core.floor().tables().iter().filter(|(_, t)| !t.in_hand()).map(|(no, _)| *no).collect();
+        for table in idle {
+            if let Ok(accepted) = self.core.handle(Command::StartHand { table })
+                && self.store_and_apply(accepted.input, None).await.is_err()
+            {
+                return;
+            }
+        }
+    }
+
+    /// The table task of table `no`, opened (and stored) if it is not running.
+    async fn table(&mut self, no: TableNo) -> Option<TableHandle> {
+        if let Some(h) = self.tables.get(&no) {
+            return Some(h.clone());
+        }
+        let id = tables::table_id(self.core.id(), no);
+        if let Some(h) = self.app.lobby.get(id) {
+            self.tables.insert(no, h.clone());
+            return Some(h);
+        }
+        let clock = (self.app.config.action_timeout_ms, self.app.config.time_bank_ms);
+        let spec = tables::table_spec(&self.core, no, clock);
+        if let Err(e) = self.app.store.save_table(&spec.stored(stud_store::now_ms(), false)).await {
+            warn!(error = %e, table = no, "a tournament table could not be stored");
+        }
+        let task = self.app.open_table(spec);
+        self.app.track(task);
+        let h = self.app.lobby.get(id)?;
+        self.tables.insert(no, h.clone());
+        Some(h)
+    }
+
+    fn who(&self, player: Uuid) -> Who {
+        let name = self.core.entries().iter().rev().find(|e| e.player == player).map(|e| e.name.clone());
+        Who {
+            player_id: player,
+            session_id: self.app.session_of(player).unwrap_or_default(),
+            name: name.unwrap_or_default(),
+        }
+    }
+
+    fn chips_of(&self, player: Uuid) -> u64 {
+        self.core.live_entry(player).map_or(0, |e| e.chips)
+    }
+
+    /// Seats `player` at `at` and tells their sockets.
+    async fn seat(&mut self, player: Uuid, at: stud_tournament::Spot, from: Option<Uuid>, reason: SeatReason) {
+        let Some(handle) = self.table(at.table).await else { return };
+        let chips = self.chips_of(player);
+        let who = self.who(player);
+        let _ = handle.send(TableCmd::TournamentSeat { who, seat: at.seat, chips }).await;
+        // Seated from now on for the sockets' routing (the table says so too once applied).
+        self.app.set_seated(player, handle.id, true);
+        let frame = crate::wire::frame(&ServerMsg::TournamentSeat {
+            tournament_id: self.core.id(),
+            table_id: handle.id,
+            table_no: at.table,
+            seat: at.seat,
+            from_table_id: from,
+            reason,
+            chips,
+        });
+        self.app.notify_player(player, &frame);
+    }
+
+    /// Carries out what an applied input wants done on the tables and the players' sockets.
+    async fn carry_out(&mut self, outputs: Vec<Output>) {
+        let tid = self.core.id();
+        for o in outputs {
+            match o {
+                Output::Started { entries, tables } => {
+                    info!(entries, tables = tables.len(), "tournament started");
+                    for no in tables {
+                        self.table(no).await;
+                    }
+                }
+                Output::Seat { player, at, .. } => {
+                    let reason = if self.core.level() == 1 && self.core.floor().tables().values().all(|t| t.hands == 0)
+                    {
+                        SeatReason::Start
+                    } else {
+                        SeatReason::Late
+                    };
+                    self.seat(player, at, None, reason).await;
+                }
+                Output::Move { player, step } => {
+                    if let Some(from) = self.table(step.from.table).await {
+                        let _ = from.send(TableCmd::TournamentUnseat { player }).await;
+                        let reason = match step.reason {
+                            MoveReason::Balance => SeatReason::Balance,
+                            MoveReason::Break => SeatReason::Break,
+                        };
+                        self.seat(player, step.to, Some(from.id), reason).await;
+                    }
+                }
+                Output::TableClosed { table } => self.close_table(table).await,
+                Output::Deal { table, level, config } => {
+                    let players: Vec<Uuid> = self
+                        .core
+                        .floor()
+                        .tables()
+                        .get(&table)
+                        .map(|t| t.seats.values().filter_map(|e| self.player_of(*e)).collect())
+                        .unwrap_or_default();
+                    if let Some(h) = self.table(table).await {
+                        let _ = h.send(TableCmd::Deal { config, level, players }).await;
+                    }
+                }
+                Output::Placed(p) => {
+                    let frame = crate::wire::frame(&ServerMsg::TournamentPlaced {
+                        tournament_id: tid,
+                        place: p.place,
+                        prize: p.prize,
+                    });
+                    self.app.notify_player(p.player_id, &frame);
+                }
+                Output::Ended { winner } => {
+                    info!(%winner, "tournament ended");
+                    let open: Vec<TableNo> = self.tables.keys().copied().collect();
+                    for no in open {
+                        self.close_table(no).await;
+                    }
+                }
+                Output::Cancelled => info!("tournament cancelled"),
+                Output::Level { level } => info!(level, "next level"),
+                Output::Refund { .. }
+                | Output::FinalTable { .. }
+                | Output::RegistrationClosed { .. }
+                | Output::Eliminated { .. }
+                | Output::HandForHand { .. }
+                | Output::NextRound { .. } => {}
+            }
+        }
+    }
+
+    fn player_of(&self, entry: stud_tournament::EntryNo) -> Option<Uuid> {
+        self.core.entries().iter().find(|e| e.no == entry).map(|e| e.player)
+    }
+
+    /// Closes a table that broke (or the last one, at the end) and stores it as closed.
+    async fn close_table(&mut self, no: TableNo) {
+        let Some(handle) = self.tables.remove(&no) else { return };
+        let (reply, _done) = oneshot::channel();
+        let _ = handle.send(TableCmd::Close { reply }).await;
+        let clock = (self.app.config.action_timeout_ms, self.app.config.time_bank_ms);
+        let spec = tables::table_spec(&self.core, no, clock);
+        if let Err(e) = self.app.store.save_table(&spec.stored(stud_store::now_ms(), true)).await {
+            warn!(error = %e, table = no, "a closed tournament table could not be stored as closed");
+        }
+    }
+
+    /// After a restart: makes the tables agree with the floor, and reports hands whose
+    /// report was lost.
+    async fn resync(&mut self) {
+        let floor: Vec<(TableNo, stud_tournament::Table)> =
+            self.core.floor().tables().iter().map(|(n, t)| (*n, t.clone())).collect();
+        for (no, t) in floor {
+            let Some(handle) = self.table(no).await else { continue };
+            let (reply, answer) = oneshot::channel();
+            if handle.send(TableCmd::TournamentState { reply }).await.is_err() {
+                continue;
+            }
+            let Ok(state) = answer.await else { continue };
+            let want: Vec<(u8, Uuid)> = t.seats.iter().filter_map(|(s, e)| Some((*s, self.player_of(*e)?))).collect();
+            for (player, _) in &state.stacks {
+                if !want.iter().any(|(_, p)| p == player) {
+                    let _ = handle.send(TableCmd::TournamentUnseat { player: *player }).await;
+                }
+            }
+            for (seat, player) in &want {
+                if !state.stacks.iter().any(|(p, _)| p == player) {
+                    let chips = self.chips_of(*player);
+                    let who = self.who(*player);
+                    let _ = handle.send(TableCmd::TournamentSeat { who, seat: *seat, chips }).await;
+                    self.app.set_seated(*player, handle.id, true);
+                }
+            }
+            if let Some(dealt) = &t.hand
+                && !state.in_play
+                && !state.deal_pending
+            {
+                let stacks: Vec<(Uuid, u64)> = dealt
+                    .iter()
+                    .filter_map(|(e, _)| self.player_of(*e))
+                    .map(|p| (p, state.stacks.iter().find(|(q, _)| *q == p).map_or(0, |(_, c)| *c)))
+                    .collect();
+                self.report(Report { table: handle.id, stacks }).await;
+            }
+        }
     }
 
     async fn on_clock(&mut self) {
@@ -151,6 +397,14 @@ impl Actor {
             })
             .collect();
         ledger.extend(refunds.iter().filter(|(_, a)| *a > 0).map(|(p, a)| entry(*p, LedgerKind::TournamentRefund, *a)));
+        let prizes: Vec<(Uuid, u64)> = outputs
+            .iter()
+            .filter_map(|o| match o {
+                Output::Placed(p) if p.prize > 0 => Some((p.player_id, p.prize)),
+                _ => None,
+            })
+            .collect();
+        ledger.extend(prizes.iter().map(|(p, a)| entry(*p, LedgerKind::TournamentPrize, *a)));
         let snapshot = (next.status() != self.core.status() || n % SNAPSHOT_EVERY == 0).then(|| next.snapshot());
         let journaled = Journaled { v: TOURNAMENT_VERSION, n, at: now, input };
         let commit = TournamentCommit { tournament_id: id, n, at_ms: now, entry: journaled.encode(), ledger, snapshot };
@@ -162,19 +416,11 @@ impl Actor {
             return Err(Refusal::Unavailable);
         }
         self.core = next;
-        for (player, amount) in refunds {
+        for (player, amount) in refunds.into_iter().chain(prizes) {
             self.app.bank.refund(player, amount);
         }
-        for o in &outputs {
-            match o {
-                Output::Started { entries, tables } => info!(entries, tables = tables.len(), "tournament started"),
-                Output::Cancelled => info!("tournament cancelled"),
-                Output::Level { level } => info!(level, "next level"),
-                Output::Ended { winner } => info!(%winner, "tournament ended"),
-                _ => {}
-            }
-        }
         self.view.send_replace(Arc::new(self.core.clone()));
+        Box::pin(self.carry_out(outputs)).await;
         Ok(())
     }
 }

@@ -14,10 +14,15 @@
 //! count what tournaments hold with the chips on tables, so `issued == balances + on_tables`
 //! still holds.
 //!
-//! Not yet: the start opens no tables (the core seats the field and journals its clock, but
-//! no hand is dealt), so prizes are never paid.
+//! Play: the tournament's tables are table tasks like cash tables (the table core in
+//! tournament mode, journaled, resumed after a restart; see [`tables`]). The tournament's task
+//! seats and moves players, lets each table deal when the core agrees (levels, hand-for-hand),
+//! and takes each table's report of a finished hand (sent without waiting, through an
+//! unbounded channel: a table never waits for its tournament). A prize is a ledger entry
+//! (`tournament_prize`) stored with the input that placed the player.
 
 pub mod actor;
+pub mod tables;
 pub mod view;
 
 use std::sync::{Arc, PoisonError, RwLock};
@@ -110,10 +115,20 @@ impl From<Refusal> for ApiError {
     }
 }
 
+/// A table's report of a finished hand.
+#[derive(Debug)]
+pub struct Report {
+    /// the table
+    pub table: Uuid,
+    /// every player dealt in and their chips after the hand
+    pub stacks: Vec<(Uuid, stud_engine::Chips)>,
+}
+
 /// The way in to one tournament task, and its latest state.
 #[derive(Clone)]
 pub struct TournamentHandle {
     tx: mpsc::Sender<TournamentCmd>,
+    reports: mpsc::UnboundedSender<Report>,
     view: watch::Receiver<Arc<Tournament>>,
 }
 
@@ -121,6 +136,11 @@ impl TournamentHandle {
     /// The tournament as of its last stored input.
     pub fn now(&self) -> Arc<Tournament> {
         self.view.borrow().clone()
+    }
+
+    /// Every state the tournament publishes from now on (each stored input's).
+    pub fn watch(&self) -> watch::Receiver<Arc<Tournament>> {
+        self.view.clone()
     }
 
     /// Sends a command and waits for its answer.
@@ -184,6 +204,13 @@ impl Tournaments {
         self.all.read().unwrap_or_else(PoisonError::into_inner).iter().map(|(_, h)| h.clone()).collect()
     }
 
+    /// A table's report of a finished hand (never waits).
+    pub fn report(&self, tournament: Uuid, table: Uuid, stacks: Vec<(Uuid, stud_engine::Chips)>) {
+        if let Some(h) = self.get(tournament) {
+            let _ = h.reports.send(Report { table, stacks });
+        }
+    }
+
     fn add(&self, id: Uuid, handle: TournamentHandle) {
         self.all.write().unwrap_or_else(PoisonError::into_inner).push((id, handle));
     }
@@ -193,9 +220,10 @@ impl Tournaments {
 pub fn open(app: &Arc<App>, core: Tournament) -> tokio::task::JoinHandle<()> {
     let id = core.id();
     let (tx, rx) = mpsc::channel(256);
+    let (reports, reports_rx) = mpsc::unbounded_channel();
     let (view_tx, view) = watch::channel(Arc::new(core.clone()));
-    app.tournaments.add(id, TournamentHandle { tx, view });
-    tokio::spawn(actor::run(app.clone(), core, view_tx, rx))
+    app.tournaments.add(id, TournamentHandle { tx, reports, view });
+    tokio::spawn(actor::run(app.clone(), core, view_tx, rx, reports_rx))
 }
 
 /// Why a stored tournament could not be rebuilt.
