@@ -15,14 +15,30 @@
 //! lease was claimed, which only grows), and a claim with an epoch older than the last one on
 //! the subject is refused.
 
+mod gateway;
 mod journal;
 mod lease;
 pub mod plan;
+pub mod wire;
+mod worker;
 
 use std::time::Duration;
 
+pub use gateway::Gateway;
+pub(crate) use gateway::{refresh_tables, spawn as spawn_gateway};
 pub use journal::JetStreamJournal;
 pub use lease::{Held, Lease, LeaseError, Leases, spawn_heartbeat};
+pub(crate) use worker::Worker;
+
+/// A cluster node's running parts (see `crate::start_node`).
+pub(crate) struct Node {
+    /// stops the worker loop, the heartbeat and the gateway's listeners
+    pub(crate) stop: tokio_util::sync::CancellationToken,
+    /// the worker and its `App`, when this node hosts tables
+    pub(crate) worker: Option<(std::sync::Arc<Worker>, std::sync::Arc<crate::App>)>,
+    /// background tasks
+    pub(crate) tasks: Vec<tokio::task::JoinHandle<()>>,
+}
 
 /// Where the cluster's JetStream state lives and how it is kept.
 #[derive(Clone, Debug)]
