@@ -148,6 +148,13 @@ pub struct Config {
     /// this node's name in the cluster (`STUD_NODE`, `--node`; required with `cluster`):
     /// letters, digits, `-` and `_`
     pub node: Option<String>,
+    /// JetStream replicas of the cluster's journal stream and buckets (`STUD_CLUSTER_REPLICAS`):
+    /// 1 on one NATS server, 3 on a NATS cluster of three or more
+    pub cluster_replicas: usize,
+    /// reverse proxies whose `X-Forwarded-For` is believed (`STUD_TRUSTED_PROXIES`, comma
+    /// separated): the per-IP limits then count the client's address; from anyone else the
+    /// header is ignored
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// A cluster node's part (see `crate::cluster`).
@@ -222,6 +229,8 @@ impl Default for Config {
             cluster: None,
             role: None,
             node: None,
+            cluster_replicas: 1,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -263,6 +272,8 @@ impl std::fmt::Debug for Config {
             cluster,
             role,
             node,
+            cluster_replicas,
+            trusted_proxies,
         } = self;
         f.debug_struct("Config")
             .field("bind", bind)
@@ -298,6 +309,8 @@ impl std::fmt::Debug for Config {
             .field("cluster", &cluster.as_deref().map(redact_url))
             .field("role", role)
             .field("node", node)
+            .field("cluster_replicas", cluster_replicas)
+            .field("trusted_proxies", trusted_proxies)
             .finish()
     }
 }
@@ -408,6 +421,21 @@ impl Config {
                     message,
                 })?);
             }
+            "STUD_CLUSTER_REPLICAS" => self.cluster_replicas = num(name, value)?,
+            "STUD_TRUSTED_PROXIES" => {
+                self.trusted_proxies = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty())
+                    .map(|v| {
+                        v.parse().map_err(|_| ConfigLoadError::Env {
+                            name: name.to_owned(),
+                            value: value.to_owned(),
+                            message: format!("{v:?} is not an IP address"),
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
             "STUD_NODE" => self.node = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_OPERATOR_KEY" => {
                 let key = value.trim();
@@ -483,6 +511,9 @@ impl Config {
 
     /// The cluster settings: all or nothing, on Postgres, with a node name fit for a subject.
     fn validate_cluster(&self) -> Result<(), ConfigLoadError> {
+        if !(1..=5).contains(&self.cluster_replicas) {
+            return Err(ConfigLoadError::Invalid("cluster_replicas must be 1 to 5 (JetStream's limit)".into()));
+        }
         let Some(url) = &self.cluster else {
             if self.role.is_some() || self.node.is_some() {
                 return Err(ConfigLoadError::Invalid(
@@ -607,6 +638,14 @@ mod tests {
         let err = Config::load_from(bad.to_str(), &[]).unwrap_err().to_string();
         assert!(err.contains("tables_per_varient"), "{err}");
         assert!(Config::load_from(Some("/nonexistent/stud.toml"), &[]).is_err());
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses() {
+        let c = Config::load_from(None, &env(&[("STUD_TRUSTED_PROXIES", "10.0.0.1, ::1")])).unwrap();
+        assert_eq!(c.trusted_proxies, vec!["10.0.0.1".parse::<std::net::IpAddr>().unwrap(), "::1".parse().unwrap()]);
+        let err = Config::load_from(None, &env(&[("STUD_TRUSTED_PROXIES", "proxy")])).unwrap_err().to_string();
+        assert!(err.contains("STUD_TRUSTED_PROXIES"), "{err}");
     }
 
     #[test]

@@ -98,7 +98,8 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
 pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store>) -> Result<Server, StartError> {
     let url = config.cluster.clone().unwrap_or_default();
     let node_name = config.node.clone().unwrap_or_default();
-    let cc = cluster::ClusterConfig::new(url);
+    let mut cc = cluster::ClusterConfig::new(url);
+    cc.replicas = config.cluster_replicas;
     let (client, js) = cluster::connect(&cc).await?;
     let stop = CancellationToken::new();
     let mut node = cluster::Node { stop: stop.clone(), worker: None, tasks: Vec::new() };

@@ -43,7 +43,7 @@ pub(crate) struct Node {
 /// Where the cluster's JetStream state lives and how it is kept.
 #[derive(Clone, Debug)]
 pub struct ClusterConfig {
-    /// the NATS server(s), e.g. `nats://127.0.0.1:4222`
+    /// the NATS server(s), e.g. `nats://127.0.0.1:4222` (several: comma separated)
     pub url: String,
     /// the journal stream's name
     pub journal_stream: String,
@@ -118,7 +118,8 @@ pub async fn connect(
         .request_timeout(Some(config.timeout))
         // Back soon after NATS is: a table refuses its inputs while it is away.
         .reconnect_delay_callback(|attempts| Duration::from_millis((attempts as u64).saturating_mul(100).min(1_000)))
-        .connect(config.url.as_str())
+        // Several servers of one NATS cluster: comma separated.
+        .connect(config.url.split(',').map(str::trim).filter(|u| !u.is_empty()).collect::<Vec<_>>())
         .await
         .map_err(ClusterError::nats)?;
     let mut js = async_nats::jetstream::new(client.clone());

@@ -23,6 +23,13 @@ use uuid::Uuid;
 /// The header of a message on a connection's subject that closes the socket.
 pub const KICK: &str = "Stud-Kick";
 
+/// The header naming the worker that published a frame (operators and tests can tell who
+/// spoke for a table).
+pub const NODE: &str = "Stud-Node";
+
+/// The header naming the table a frame is from.
+pub const TABLE: &str = "Stud-Table";
+
 /// A table's input subject.
 pub fn input(table: Uuid) -> String {
     format!("stud.in.{table}")

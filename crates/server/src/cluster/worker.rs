@@ -170,6 +170,12 @@ impl Worker {
         let ids: Vec<Uuid> = open.iter().map(|t| t.id).collect();
         let owners = self.leases.owners().await?;
         let workers: BTreeSet<String> = self.leases.workers().await?;
+        // A worker joined (or came back): tables above this one's share go back, between
+        // hands, for the others to claim.
+        let surplus = plan::surplus(self.leases.node(), &ids, &owners, &workers);
+        if surplus > 0 {
+            self.release_surplus(surplus, &workers).await;
+        }
         for table in plan::claims(self.leases.node(), &ids, &owners, &workers) {
             let Some(row) = open.iter().find(|t| t.id == table) else { continue };
             let Some(lease) = self.leases.claim(table).await? else { continue };
@@ -181,6 +187,47 @@ impl Worker {
             }
         }
         Ok(())
+    }
+
+    /// Gives back up to `n` tables that another worker ranks higher and that have no hand in
+    /// play: the table stops here (nothing is voided), its writes reach the store, and its lease
+    /// is released so another worker claims it at once.
+    async fn release_surplus(&self, n: usize, workers: &BTreeSet<String>) {
+        let me = self.leases.node();
+        let candidates: Vec<(Uuid, TableHandle)> = self
+            .hosted()
+            .iter()
+            .filter(|(t, _)| plan::preferred(**t, workers) != Some(me))
+            .map(|(t, h)| (*t, h.handle.clone()))
+            .collect();
+        let mut released = 0;
+        for (table, handle) in candidates {
+            if released == n {
+                break;
+            }
+            let (reply, status) = oneshot::channel();
+            if handle.send(TableCmd::Status { reply }).await.is_err() {
+                continue;
+            }
+            if !matches!(status.await, Ok((None, _))) {
+                continue;
+            }
+            let Some(h) = self.hosted().remove(&table) else { continue };
+            let (reply, done) = oneshot::channel();
+            if h.handle.send(TableCmd::Shutdown { reply }).await.is_ok() {
+                let _ = done.await;
+            }
+            h.stop.cancel();
+            let _ = h.task.await;
+            let _ = tokio::time::timeout(Duration::from_secs(10), self.app.writer.flush()).await;
+            self.journal.release(table);
+            let lease = self.held().remove(&table);
+            if let Some(lease) = lease {
+                let _ = self.leases.release(&lease).await;
+            }
+            info!(%table, "table released to another worker");
+            released += 1;
+        }
     }
 
     /// Takes the table's journal, rebuilds the table (or starts it), and serves it.
@@ -466,12 +513,16 @@ impl Worker {
                         continue;
                     }
                     let payload = Bytes::copy_from_slice(frame.as_bytes());
-                    if self.client.publish(subject.clone(), payload).await.is_err() {
+                    let mut headers = async_nats::HeaderMap::new();
+                    headers.insert(wire::NODE, self.leases.node());
+                    headers.insert(wire::TABLE, table.to_string());
+                    if self.client.publish_with_headers(subject.clone(), headers, payload).await.is_err() {
                         return;
                     }
                 }
                 () = kick.cancelled() => {
                     let mut headers = async_nats::HeaderMap::new();
+                    headers.insert(wire::NODE, self.leases.node());
                     headers.insert(wire::KICK, "1");
                     let _ = self.client.publish_with_headers(subject.clone(), headers, Bytes::new()).await;
                     return;
