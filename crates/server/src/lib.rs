@@ -107,7 +107,7 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
     let mut worker_parts = None;
     if role.worker() {
         let (writer, writer_task) = Writer::spawn(store.clone(), writer_config);
-        let journal = cluster::JetStreamJournal::open(client.clone(), js.clone(), &cc, Some(store.clone())).await?;
+        let journal = cluster::JetStreamJournal::open(client.clone(), js.clone(), &cc, None).await?;
         let app = Arc::new(App::new(config.clone(), store.clone(), writer, Arc::new(journal.clone())));
         app.load_bans(&store.bans().await?);
         let leases = cluster::Leases::open(&js, &cc, &node_name).await?;

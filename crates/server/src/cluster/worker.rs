@@ -176,17 +176,44 @@ impl Worker {
         if surplus > 0 {
             self.release_surplus(surplus, &workers).await;
         }
+        // Leases and journals first, then the store's marks once for all of them: read after
+        // the journals are ours, so they include every write a former holder flushed.
+        let mut claimed = Vec::new();
         for table in plan::claims(self.leases.node(), &ids, &owners, &workers) {
             let Some(row) = open.iter().find(|t| t.id == table) else { continue };
             let Some(lease) = self.leases.claim(table).await? else { continue };
             self.held().insert(table, lease.clone());
-            if let Err(e) = self.host(row, &lease).await {
-                warn!(%table, error = %e, "cannot host a claimed table; giving it back");
-                self.drop_table(table);
-                let _ = self.leases.release(&lease).await;
+            match self.journal.acquire(&lease).await {
+                Ok(()) => claimed.push((*row, lease)),
+                Err(e) => self.give_back(&lease, &e).await,
+            }
+        }
+        if claimed.is_empty() {
+            return Ok(());
+        }
+        let state: HashMap<Uuid, TableJournal> = match self.app.store.journals().await {
+            Ok(all) => all.into_iter().map(|j| (j.table_id, j)).collect(),
+            Err(e) => {
+                let e = ClusterError::Unavailable(e.to_string());
+                for (_, lease) in &claimed {
+                    self.give_back(lease, &e).await;
+                }
+                return Err(e);
+            }
+        };
+        for (row, lease) in claimed {
+            if let Err(e) = self.host(row, &lease, state.get(&row.id)).await {
+                self.give_back(&lease, &e).await;
             }
         }
         Ok(())
+    }
+
+    /// A claimed table this worker cannot host: its lease goes back at once.
+    async fn give_back(&self, lease: &super::Lease, e: &ClusterError) {
+        warn!(table = %lease.table, error = %e, "cannot host a claimed table; giving it back");
+        self.drop_table(lease.table);
+        let _ = self.leases.release(lease).await;
     }
 
     /// Gives back up to `n` tables that another worker ranks higher and that have no hand in
@@ -230,12 +257,18 @@ impl Worker {
         }
     }
 
-    /// Takes the table's journal, rebuilds the table (or starts it), and serves it.
-    async fn host(self: &Arc<Self>, row: &stud_store::StoredTable, lease: &super::Lease) -> Result<(), ClusterError> {
+    /// Rebuilds a claimed table (its journal acquired) or starts it, and serves it. `stored`:
+    /// the store's `table_state` of it.
+    async fn host(
+        self: &Arc<Self>,
+        row: &stud_store::StoredTable,
+        lease: &super::Lease,
+        stored: Option<&TableJournal>,
+    ) -> Result<(), ClusterError> {
         let table = row.id;
         let started = Instant::now();
-        self.journal.acquire(lease).await?;
-        let journal = self.load(table).await?;
+        debug!(table = %lease.table, epoch = lease.epoch, "hosting");
+        let journal = self.load(table, stored).await?;
         let app = &self.app;
         let store_err = |e: StoreError| ClusterError::Unavailable(e.to_string());
         let (core, start) = match &journal {
@@ -278,16 +311,8 @@ impl Worker {
 
     /// A table's journal: the JetStream snapshot and entries, with the store's newer snapshot
     /// (written with the writes it covers) and stored mark. `None`: a table never journaled.
-    async fn load(&self, table: Uuid) -> Result<Option<TableJournal>, ClusterError> {
+    async fn load(&self, table: Uuid, stored: Option<&TableJournal>) -> Result<Option<TableJournal>, ClusterError> {
         let nats = self.journal.load_table(table).await?;
-        let stored = self
-            .app
-            .store
-            .journals()
-            .await
-            .map_err(|e| ClusterError::Unavailable(e.to_string()))?
-            .into_iter()
-            .find(|j| j.table_id == table);
         let Some(mut j) = nats else { return Ok(None) };
         if let Some(stored) = stored {
             j.stored_n = j.stored_n.max(stored.stored_n);
@@ -296,9 +321,9 @@ impl Worker {
                 (Some(_), None) => true,
                 _ => false,
             };
-            if newer && let Some((s, text)) = stored.snapshot {
-                j.entries.retain(|(n, _)| *n > s);
-                j.snapshot = Some((s, text));
+            if newer && let Some((s, text)) = &stored.snapshot {
+                j.entries.retain(|(n, _)| n > s);
+                j.snapshot = Some((*s, text.clone()));
             }
         }
         // Entries only, no snapshot: not a table this cluster can rebuild.
