@@ -3,7 +3,8 @@
 //! real WebSocket bots connected to both gateways at the same tables. One worker is killed
 //! with SIGKILL mid-hand: the other claims its tables, rebuilds them from their journals, and
 //! the hands in progress finish with the same hand id and cards; no chip is lost or made, no
-//! hand is voided, and no bot ever receives another player's down card.
+//! hand is voided, and no bot ever receives another player's down card. Then a gateway is
+//! killed: its players come back through the other one with their tokens and play on.
 //!
 //! Needs `TEST_DATABASE_URL` (a database of its own per run; `STUD_REQUIRE_POSTGRES` makes a
 //! skip fail) and a nats-server 2.10+ (`STUD_NATS_SERVER`; `STUD_REQUIRE_NATS=1` makes a skip
@@ -106,6 +107,9 @@ impl Node {
     }
 
     fn stop(&mut self) {
+        if let Ok(Some(_)) = self.child.try_wait() {
+            return;
+        }
         let pid = self.child.id().to_string();
         let _ = Command::new("kill").args(["-TERM", &pid]).status();
         let deadline = Instant::now() + Duration::from_secs(40);
@@ -179,14 +183,20 @@ fn audit(seen: &mut Seen, msg: &ServerMsg) {
 }
 
 /// A bot at `table`, `seat`, through the gateway at `addr`: sits once, answers its prompts.
-async fn bot(addr: String, token: String, table: Uuid, seat: u8, world: Arc<World>, seen: Arc<Mutex<Seen>>) {
+/// When its gateway goes away it comes back through the next one in `addrs`, with its token.
+async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Arc<World>, seen: Arc<Mutex<Seen>>) {
     let mut rng = u64::from(seat) * 0x9e37_79b9 + table.as_u128() as u64;
     let mut sat = false;
+    let mut next = 0;
     while !world.stop.load(SeqCst) {
-        let Ok((mut c, _)) = Client::connect(&addr, &token).await else {
+        let addr = &addrs[next % addrs.len()];
+        next += 1;
+        let Ok((mut c, _)) = Client::connect(addr, &token).await else {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
+        // Back on the first gateway that answers.
+        next -= 1;
         if !sat {
             let sit = ClientMsg::Sit {
                 request_id: None,
@@ -292,11 +302,11 @@ async fn run(nats: &str, db: &str) {
     for t in &lobby {
         for seat in 1..=3u8 {
             // Seats of one table on both gateways.
-            let addr = if seat % 2 == 0 { &a2 } else { &a1 };
-            let s = create_session(addr, &format!("{}{seat}", t.variant)).await.unwrap();
+            let addrs = if seat % 2 == 0 { vec![a2.clone(), a1.clone()] } else { vec![a1.clone(), a2.clone()] };
+            let s = create_session(&addrs[0], &format!("{}{seat}", t.variant)).await.unwrap();
             let seen = Arc::new(Mutex::new(Seen { seat, table: t.id, ..Seen::default() }));
             seats.push((s.player_id, seen.clone()));
-            bots.push(tokio::spawn(bot(addr.clone(), s.token, t.id, seat, world.clone(), seen)));
+            bots.push(tokio::spawn(bot(addrs, s.token, t.id, seat, world.clone(), seen)));
         }
     }
     let victim: BTreeSet<Uuid> = w1.hosted().iter().map(|(t, _)| *t).collect();
@@ -342,6 +352,19 @@ async fn run(nats: &str, db: &str) {
     let hands_before: usize = seats.iter().map(|(_, s)| s.lock().unwrap().ended.len()).sum();
     wait_for("more hands after the failover", Duration::from_secs(60), || {
         seats.iter().map(|(_, s)| s.lock().unwrap().ended.len()).sum::<usize>() >= hands_before + 9
+    })
+    .await;
+    // The first gateway dies: its players come back through the second with their tokens
+    // (`hello` takes them back to their seats) and play on.
+    let on_g1: Vec<(usize, usize)> = seats
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, s))| s.lock().unwrap().seat % 2 == 1)
+        .map(|(i, (_, s))| (i, s.lock().unwrap().ended.len()))
+        .collect();
+    g1.kill_9();
+    wait_for("the first gateway's players to play on through the second", Duration::from_secs(60), || {
+        on_g1.iter().all(|(i, before)| seats[*i].1.lock().unwrap().ended.len() >= before + 2)
     })
     .await;
     for id in &ids {
@@ -448,7 +471,7 @@ async fn paused(nats: &str, db: &str) {
             let s = create_session(&addr, &format!("{}{seat}", t.variant)).await.unwrap();
             let seen = Arc::new(Mutex::new(Seen { seat, table: t.id, ..Seen::default() }));
             seats.push((s.player_id, seen.clone()));
-            bots.push(tokio::spawn(bot(addr.clone(), s.token, t.id, seat, world.clone(), seen)));
+            bots.push(tokio::spawn(bot(vec![addr.clone()], s.token, t.id, seat, world.clone(), seen)));
         }
     }
     let victim: BTreeSet<Uuid> = w1.hosted().iter().map(|(t, _)| *t).collect();
