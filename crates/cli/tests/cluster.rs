@@ -203,7 +203,7 @@ async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Ar
                 table_id: table,
                 invite_code: None,
                 seat: Some(seat),
-                buy_in: 10_000,
+                buy_in: 40_000,
             };
             c.send(&sit).await.unwrap();
             sat = true;
@@ -363,10 +363,29 @@ async fn run(nats: &str, db: &str) {
         .map(|(i, (_, s))| (i, s.lock().unwrap().ended.len()))
         .collect();
     g1.kill_9();
-    wait_for("the first gateway's players to play on through the second", Duration::from_secs(60), || {
-        on_g1.iter().all(|(i, before)| seats[*i].1.lock().unwrap().ended.len() >= before + 2)
-    })
-    .await;
+    let g1_killed = Instant::now();
+    let deadline = g1_killed + Duration::from_secs(60);
+    // (The largest buy-in, so that no bot busts out and stops its table meanwhile.)
+    while !on_g1.iter().all(|(i, before)| {
+        let s = seats[*i].1.lock().unwrap();
+        s.ended.len() >= before + 2 && s.snapshots.iter().any(|(at, _)| *at > g1_killed)
+    }) {
+        if Instant::now() > deadline {
+            for (i, before) in &on_g1 {
+                let s = seats[*i].1.lock().unwrap();
+                let fresh = s.snapshots.iter().filter(|(at, _)| *at > g1_killed).count();
+                eprintln!(
+                    "table {} seat {}: ended {} (was {before}), snapshots since {fresh}, errors {:?}",
+                    s.table,
+                    s.seat,
+                    s.ended.len(),
+                    s.errors
+                );
+            }
+            panic!("the first gateway's players did not play on through the second");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     for id in &ids {
         let path = format!("/api/admin/tables/{id}/pause");
         let (status, body) = http_as(&a2, "POST", &path, None, Some(KEY)).await.unwrap();
