@@ -18,6 +18,15 @@ pub struct ServeArgs {
     /// The database: sqlite://FILE (default sqlite://stud.db) or postgres://... (also DATABASE_URL).
     #[arg(long)]
     database_url: Option<String>,
+    /// Run as a node of a cluster: its NATS server, nats://HOST:PORT (also STUD_CLUSTER).
+    #[arg(long)]
+    cluster: Option<String>,
+    /// The node's part in the cluster: gateway, worker or all (also STUD_ROLE; default all).
+    #[arg(long)]
+    role: Option<stud_server::config::Role>,
+    /// The node's name in the cluster (also STUD_NODE).
+    #[arg(long)]
+    node: Option<String>,
 }
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
@@ -30,6 +39,15 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     }
     if let Some(url) = &args.database_url {
         config.database_url.clone_from(url);
+    }
+    if let Some(url) = &args.cluster {
+        config.cluster = Some(url.clone());
+    }
+    if let Some(role) = args.role {
+        config.role = Some(role);
+    }
+    if let Some(node) = &args.node {
+        config.node = Some(node.clone());
     }
     config.validate().context("checking the configuration")?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;

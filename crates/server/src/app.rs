@@ -389,6 +389,8 @@ pub struct App {
     /// operators' table changes run one at a time (read, store, tell the table)
     pub(crate) admin_lock: tokio::sync::Mutex<()>,
     stopping: std::sync::atomic::AtomicBool,
+    /// a cluster's gateway: tables live on workers, reached through it (set once at start)
+    pub(crate) gateway: std::sync::OnceLock<Arc<crate::cluster::Gateway>>,
 }
 
 impl App {
@@ -420,6 +422,7 @@ impl App {
             tasks: Mutex::default(),
             admin_lock: tokio::sync::Mutex::new(()),
             stopping: std::sync::atomic::AtomicBool::new(false),
+            gateway: std::sync::OnceLock::new(),
             config,
         }
     }
@@ -436,6 +439,12 @@ impl App {
 
     /// Starts a new table's task (its journal starts empty) and puts it in the lobby.
     pub fn open_table(self: &Arc<Self>, spec: TableSpec) -> tokio::task::JoinHandle<()> {
+        if let Some(gw) = self.gateway.get() {
+            // A cluster's gateway: the table is stored; a worker claims and hosts it.
+            self.lobby.add(spec.id, TableHandle::remote(spec.id, gw.clone()), crate::placeholder_summary(&spec));
+            self.lobby.set_access(spec.id, spec.private, spec.invite_code.clone());
+            return tokio::spawn(async {});
+        }
         let core = TableCore::new(self.timing(), spec, stud_store::now_ms());
         self.open_core(core, Start::Fresh)
     }
@@ -543,7 +552,7 @@ impl App {
     /// Loads the player's account from the store unless this process holds it. The writer is
     /// flushed first: a sweep may have dropped the account while its last movements were
     /// still queued.
-    async fn load_account(&self, player: Uuid) -> Result<(), StoreError> {
+    pub(crate) async fn load_account(&self, player: Uuid) -> Result<(), StoreError> {
         if self.bank.holds(player) {
             return Ok(());
         }

@@ -139,6 +139,58 @@ pub struct Config {
     pub header_timeout_ms: u64,
     /// a WebSocket must say `hello` within this after it opens, milliseconds
     pub hello_timeout_ms: u64,
+    /// the NATS server of a cluster, `nats://HOST:PORT` (`STUD_CLUSTER`, `--cluster`); none:
+    /// one process, as always
+    pub cluster: Option<String>,
+    /// this process's part in the cluster (`STUD_ROLE`, `--role`; only with `cluster`, which
+    /// defaults it to `all`)
+    pub role: Option<Role>,
+    /// this node's name in the cluster (`STUD_NODE`, `--node`; required with `cluster`):
+    /// letters, digits, `-` and `_`
+    pub node: Option<String>,
+    /// JetStream replicas of the cluster's journal stream and buckets (`STUD_CLUSTER_REPLICAS`):
+    /// 1 on one NATS server, 3 on a NATS cluster of three or more
+    pub cluster_replicas: usize,
+    /// reverse proxies whose `X-Forwarded-For` is believed (`STUD_TRUSTED_PROXIES`, comma
+    /// separated): the per-IP limits then count the client's address; from anyone else the
+    /// header is ignored
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+}
+
+/// A cluster node's part (see `crate::cluster`).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// HTTP API and WebSockets; routes to tables on workers; holds no table state
+    Gateway,
+    /// hosts table cores claimed through leases
+    Worker,
+    /// both in one process
+    All,
+}
+
+impl Role {
+    /// Whether this process serves HTTP and WebSockets.
+    pub fn gateway(self) -> bool {
+        matches!(self, Role::Gateway | Role::All)
+    }
+
+    /// Whether this process hosts tables.
+    pub fn worker(self) -> bool {
+        matches!(self, Role::Worker | Role::All)
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Role, String> {
+        match s.trim() {
+            "gateway" => Ok(Role::Gateway),
+            "worker" => Ok(Role::Worker),
+            "all" => Ok(Role::All),
+            other => Err(format!("{other:?} is not a role: gateway, worker or all")),
+        }
+    }
 }
 
 impl Default for Config {
@@ -174,6 +226,11 @@ impl Default for Config {
             jwt_audience: None,
             header_timeout_ms: 10_000,
             hello_timeout_ms: 10_000,
+            cluster: None,
+            role: None,
+            node: None,
+            cluster_replicas: 1,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -212,6 +269,11 @@ impl std::fmt::Debug for Config {
             jwt_audience,
             header_timeout_ms,
             hello_timeout_ms,
+            cluster,
+            role,
+            node,
+            cluster_replicas,
+            trusted_proxies,
         } = self;
         f.debug_struct("Config")
             .field("bind", bind)
@@ -244,6 +306,11 @@ impl std::fmt::Debug for Config {
             .field("jwt_audience", jwt_audience)
             .field("header_timeout_ms", header_timeout_ms)
             .field("hello_timeout_ms", hello_timeout_ms)
+            .field("cluster", &cluster.as_deref().map(redact_url))
+            .field("role", role)
+            .field("node", node)
+            .field("cluster_replicas", cluster_replicas)
+            .field("trusted_proxies", trusted_proxies)
             .finish()
     }
 }
@@ -346,6 +413,30 @@ impl Config {
             "STUD_JWT_SECRET" => self.jwt_secret = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_JWT_JWKS_FILE" => self.jwt_jwks_file = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_JWT_AUDIENCE" => self.jwt_audience = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_CLUSTER" => self.cluster = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_ROLE" => {
+                self.role = Some(value.parse().map_err(|message| ConfigLoadError::Env {
+                    name: name.to_owned(),
+                    value: value.to_owned(),
+                    message,
+                })?);
+            }
+            "STUD_CLUSTER_REPLICAS" => self.cluster_replicas = num(name, value)?,
+            "STUD_TRUSTED_PROXIES" => {
+                self.trusted_proxies = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty())
+                    .map(|v| {
+                        v.parse().map_err(|_| ConfigLoadError::Env {
+                            name: name.to_owned(),
+                            value: value.to_owned(),
+                            message: format!("{v:?} is not an IP address"),
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
+            "STUD_NODE" => self.node = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_OPERATOR_KEY" => {
                 let key = value.trim();
                 self.operator_key = (!key.is_empty()).then(|| key.to_owned());
@@ -415,7 +506,51 @@ impl Config {
         if self.tables_per_variant > 10_000 {
             return Err(ConfigLoadError::Invalid("at most 10000 tables per variant".into()));
         }
+        self.validate_cluster()
+    }
+
+    /// The cluster settings: all or nothing, on Postgres, with a node name fit for a subject.
+    fn validate_cluster(&self) -> Result<(), ConfigLoadError> {
+        if !(1..=5).contains(&self.cluster_replicas) {
+            return Err(ConfigLoadError::Invalid("cluster_replicas must be 1 to 5 (JetStream's limit)".into()));
+        }
+        let Some(url) = &self.cluster else {
+            if self.role.is_some() || self.node.is_some() {
+                return Err(ConfigLoadError::Invalid(
+                    "role and node (STUD_ROLE, STUD_NODE, --role, --node) need a cluster (STUD_CLUSTER, --cluster nats://HOST:PORT)"
+                        .into(),
+                ));
+            }
+            return Ok(());
+        };
+        if !(url.starts_with("nats://") || url.starts_with("tls://")) {
+            return Err(ConfigLoadError::Invalid(format!(
+                "cluster {:?} must start with nats:// or tls://",
+                redact_url(url)
+            )));
+        }
+        if !(self.database_url.starts_with("postgres://") || self.database_url.starts_with("postgresql://")) {
+            return Err(ConfigLoadError::Invalid(
+                "a cluster keeps hands, the ledger and sessions in one shared Postgres: database_url must be postgres://".into(),
+            ));
+        }
+        let Some(node) = &self.node else {
+            return Err(ConfigLoadError::Invalid("a cluster node needs a name: STUD_NODE or --node NAME".into()));
+        };
+        if node.is_empty()
+            || node.len() > 64
+            || !node.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(ConfigLoadError::Invalid(format!(
+                "node {node:?}: 1 to 64 letters, digits, '-' or '_' (it names NATS subjects)"
+            )));
+        }
         Ok(())
+    }
+
+    /// The cluster role: `None` without a cluster, `all` when not given.
+    pub fn cluster_role(&self) -> Option<Role> {
+        self.cluster.as_ref().map(|_| self.role.unwrap_or(Role::All))
     }
 
     /// The engine configuration of a public table of `variant`.
@@ -503,5 +638,40 @@ mod tests {
         let err = Config::load_from(bad.to_str(), &[]).unwrap_err().to_string();
         assert!(err.contains("tables_per_varient"), "{err}");
         assert!(Config::load_from(Some("/nonexistent/stud.toml"), &[]).is_err());
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses() {
+        let c = Config::load_from(None, &env(&[("STUD_TRUSTED_PROXIES", "10.0.0.1, ::1")])).unwrap();
+        assert_eq!(c.trusted_proxies, vec!["10.0.0.1".parse::<std::net::IpAddr>().unwrap(), "::1".parse().unwrap()]);
+        let err = Config::load_from(None, &env(&[("STUD_TRUSTED_PROXIES", "proxy")])).unwrap_err().to_string();
+        assert!(err.contains("STUD_TRUSTED_PROXIES"), "{err}");
+    }
+
+    #[test]
+    fn cluster_settings_are_all_or_nothing() {
+        let pg = ("DATABASE_URL", "postgres://u@h/db");
+        let c = Config::load_from(
+            None,
+            &env(&[("STUD_CLUSTER", "nats://127.0.0.1:4222"), ("STUD_NODE", "w-1"), ("STUD_ROLE", "worker"), pg]),
+        )
+        .unwrap();
+        assert_eq!(c.cluster_role(), Some(Role::Worker));
+        let c = Config::load_from(None, &env(&[("STUD_CLUSTER", "nats://h:4222"), ("STUD_NODE", "a"), pg])).unwrap();
+        assert_eq!(c.cluster_role(), Some(Role::All), "all by default");
+        assert_eq!(Config::default().cluster_role(), None);
+        let bad = [
+            (vec![("STUD_ROLE", "worker")], "need a cluster"),
+            (vec![("STUD_NODE", "n1")], "need a cluster"),
+            (vec![("STUD_CLUSTER", "nats://h:4222"), ("STUD_NODE", "n1")], "postgres"),
+            (vec![("STUD_CLUSTER", "nats://h:4222"), pg], "needs a name"),
+            (vec![("STUD_CLUSTER", "nats://h:4222"), ("STUD_NODE", "a.b"), pg], "letters"),
+            (vec![("STUD_CLUSTER", "http://h:4222"), ("STUD_NODE", "a"), pg], "nats://"),
+            (vec![("STUD_ROLE", "boss")], "STUD_ROLE"),
+        ];
+        for (vars, says) in bad {
+            let err = Config::load_from(None, &env(&vars)).unwrap_err().to_string();
+            assert!(err.contains(says), "{vars:?}: {err}");
+        }
     }
 }

@@ -70,12 +70,43 @@ async fn tables(State(ctx): State<Ctx>) -> Json<Vec<TableSummary>> {
     Json(ctx.app.lobby.public())
 }
 
+/// The client's address: the peer's, or, when the peer is a trusted proxy, the nearest address
+/// in `X-Forwarded-For` that is not a trusted proxy (the header is read from the right: only
+/// what trusted proxies appended is believed). Without a usable header, the peer's.
+pub fn client_ip(
+    peer: std::net::IpAddr,
+    headers: &axum::http::HeaderMap,
+    trusted: &[std::net::IpAddr],
+) -> std::net::IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let hops = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect::<Vec<_>>();
+    for hop in hops.into_iter().rev() {
+        match hop.parse::<std::net::IpAddr>() {
+            Ok(ip) if trusted.contains(&ip) => {}
+            Ok(ip) => return ip,
+            // Not an address: nothing to its left can be believed.
+            Err(_) => return peer,
+        }
+    }
+    peer
+}
+
 async fn create_session(
     State(ctx): State<Ctx>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     body: Result<Body<SessionRequest>, ApiError>,
 ) -> Result<(StatusCode, Json<SessionCreated>), ApiError> {
-    if let Err(wait) = ctx.app.limits.sessions.check(&peer.ip()) {
+    let ip = client_ip(peer.ip(), &headers, &ctx.app.config.trusted_proxies);
+    if let Err(wait) = ctx.app.limits.sessions.check(&ip) {
         return Err(ApiError::RateLimited(wait));
     }
     let session = match body? {
@@ -204,8 +235,14 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
     graceful.shutdown().await;
 }
 
-async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, upgrade: WebSocketUpgrade) -> Response {
-    let Some(slot) = ctx.app.limits.connections.acquire(peer.ip()) else {
+async fn ws(
+    State(ctx): State<Ctx>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let ip = client_ip(peer.ip(), &headers, &ctx.app.config.trusted_proxies);
+    let Some(slot) = ctx.app.limits.connections.acquire(ip) else {
         let max = ctx.app.config.max_connections_per_ip;
         return ApiError::TooManyConnections(max).into_response();
     };
@@ -221,7 +258,42 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
         .max_message_size(limit)
         .max_frame_size(limit)
         .on_upgrade(move |socket| async move {
-            serve_socket(ctx.app, socket, ctx.shutdown, peer.ip()).await;
+            serve_socket(ctx.app, socket, ctx.shutdown, ip).await;
             drop(slot);
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_ip;
+    use axum::http::{HeaderMap, HeaderValue};
+    use std::net::IpAddr;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap_or(IpAddr::from([0, 0, 0, 0]))
+    }
+
+    fn xff(values: &[&str]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for v in values {
+            h.append("x-forwarded-for", HeaderValue::from_str(v).unwrap_or(HeaderValue::from_static("")));
+        }
+        h
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_trusted_proxies() {
+        let proxy = [ip("10.0.0.1"), ip("10.0.0.2")];
+        // From a stranger the header is ignored (it could name anyone).
+        assert_eq!(client_ip(ip("203.0.113.9"), &xff(&["198.51.100.7"]), &proxy), ip("203.0.113.9"));
+        // From a proxy: the nearest untrusted hop, read from the right.
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["198.51.100.7"]), &proxy), ip("198.51.100.7"));
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6, 198.51.100.7, 10.0.0.2"]), &proxy), ip("198.51.100.7"));
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6", "198.51.100.7"]), &proxy), ip("198.51.100.7"));
+        // No header, or garbage: the proxy's own address.
+        assert_eq!(client_ip(ip("10.0.0.1"), &HeaderMap::new(), &proxy), ip("10.0.0.1"));
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6, unknown"]), &proxy), ip("10.0.0.1"));
+        // Nothing trusted: never read.
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["198.51.100.7"]), &[]), ip("10.0.0.1"));
+    }
 }

@@ -57,6 +57,8 @@ pub struct Server {
     tables: Vec<JoinHandle<()>>,
     writer_task: JoinHandle<()>,
     journal_task: JoinHandle<()>,
+    /// a cluster node's parts (`None`: the single process)
+    cluster: Option<cluster::Node>,
 }
 
 /// Why the server could not start.
@@ -68,6 +70,9 @@ pub enum StartError {
     /// The database cannot be opened, migrated or recovered.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The cluster's NATS cannot be reached or refused its streams and buckets.
+    #[error("cluster: {0}")]
+    Cluster(#[from] cluster::ClusterError),
 }
 
 /// Opens the store, recovers chips left on tables by a crash, opens the tables (those stored,
@@ -78,7 +83,88 @@ pub enum StartError {
 /// [`StartError`]: the store cannot be opened or the address bound.
 pub async fn start(config: Config) -> Result<Server, StartError> {
     let store = stud_store::open(&config.database_url).await?;
-    start_with_store(config, store).await
+    match config.cluster_role() {
+        None => start_with_store(config, store).await,
+        Some(role) => start_node(config, role, store).await,
+    }
+}
+
+/// A cluster node (`--cluster`): a gateway (HTTP and WebSockets; tables on workers), a worker
+/// (tables claimed through leases), or both. Nothing is recovered or rebuilt here at start:
+/// a worker rebuilds each table when it claims it.
+///
+/// # Errors
+/// [`StartError`]: the store, NATS, or the address.
+pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store>) -> Result<Server, StartError> {
+    let url = config.cluster.clone().unwrap_or_default();
+    let node_name = config.node.clone().unwrap_or_default();
+    let mut cc = cluster::ClusterConfig::new(url);
+    cc.replicas = config.cluster_replicas;
+    let (client, js) = cluster::connect(&cc).await?;
+    let stop = CancellationToken::new();
+    let mut node = cluster::Node { stop: stop.clone(), worker: None, tasks: Vec::new() };
+    let writer_config = WriterConfig { max_batch: config.store_batch, backlog_limit: config.store_backlog };
+    let mut worker_parts = None;
+    if role.worker() {
+        let (writer, writer_task) = Writer::spawn(store.clone(), writer_config);
+        let journal = cluster::JetStreamJournal::open(client.clone(), js.clone(), &cc, None).await?;
+        let app = Arc::new(App::new(config.clone(), store.clone(), writer, Arc::new(journal.clone())));
+        app.load_bans(&store.bans().await?);
+        let leases = cluster::Leases::open(&js, &cc, &node_name).await?;
+        let held = cluster::Held::default();
+        let (lost_tx, lost_rx) = tokio::sync::mpsc::unbounded_channel();
+        node.tasks.push(cluster::spawn_heartbeat(leases.clone(), held.clone(), lost_tx, stop.clone()));
+        let worker = cluster::Worker::new(app.clone(), client.clone(), journal, leases, held);
+        node.tasks.push(tokio::spawn(worker.clone().run(lost_rx, stop.clone())));
+        node.worker = Some((worker, app.clone()));
+        info!(node = %node_name, "worker running");
+        worker_parts = Some((app, writer_task));
+    }
+    if !role.gateway() {
+        let Some((app, writer_task)) = worker_parts else {
+            return Err(StartError::Cluster(cluster::ClusterError::Unavailable("no role".into())));
+        };
+        let http = tokio::spawn(async {});
+        let journal_task = tokio::spawn(async {});
+        return Ok(Server {
+            addr: app.config.bind,
+            app,
+            shutdown: stop,
+            http,
+            tables: Vec::new(),
+            writer_task,
+            journal_task,
+            cluster: Some(node),
+        });
+    }
+    if let Some((_, writer_task)) = worker_parts {
+        node.tasks.push(writer_task);
+    }
+    // The gateway: the public tables are made (stored) here; workers host them.
+    let stored = store.tables().await?;
+    open_tables(&config, store.as_ref(), &stored, &HashMap::new()).await?;
+    let (writer, writer_task) = Writer::spawn(store.clone(), writer_config);
+    let (journal, journal_task) = StoreJournal::spawn(store.clone(), std::time::Duration::ZERO);
+    let bans = store.bans().await?;
+    let app = Arc::new(App::new(config, store, writer, journal));
+    app.load_bans(&bans);
+    let gw = cluster::Gateway::new(client, node_name.clone(), cc.timeout);
+    let _ = app.gateway.set(gw.clone());
+    cluster::refresh_tables(&app, &gw).await;
+    node.tasks.extend(
+        cluster::spawn_gateway(app.clone(), gw, stop.clone())
+            .await
+            .map_err(|e| cluster::ClusterError::Unavailable(e.to_string()))?,
+    );
+    let listener = listen(app.config.bind)?;
+    let addr = listener.local_addr()?;
+    let shutdown = CancellationToken::new();
+    let router = http::router(app.clone(), shutdown.clone());
+    tokio::spawn(app::sweep_sessions(app.clone(), shutdown.clone()));
+    let http = tokio::spawn(http::serve(listener, app.clone(), router, shutdown.clone()));
+    info!(node = %node_name, "gateway listening on http://{addr}");
+    info!("listening on http://{addr}");
+    Ok(Server { addr, app, shutdown, http, tables: Vec::new(), writer_task, journal_task, cluster: Some(node) })
 }
 
 /// [`start`] on a store the caller opened.
@@ -159,7 +245,7 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     tokio::spawn(app::sweep_sessions(app.clone(), shutdown.clone()));
     let http = tokio::spawn(http::serve(listener, app.clone(), router, shutdown.clone()));
     info!("listening on http://{addr}");
-    Ok(Server { addr, app, shutdown, http, tables, writer_task, journal_task })
+    Ok(Server { addr, app, shutdown, http, tables, writer_task, journal_task, cluster: None })
 }
 
 /// How many connections may wait to be accepted: after a restart every player of every table
@@ -272,6 +358,13 @@ impl Server {
     /// nobody is cashed out: every input a table applied is in its journal, and the next
     /// start resumes each table (the hand in progress included) from there.
     pub async fn shutdown(self) {
+        if let Some(node) = &self.cluster {
+            // A worker's tables stop and their leases go back first: other workers take them.
+            node.stop.cancel();
+            if let Some((worker, _)) = &node.worker {
+                worker.shutdown().await;
+            }
+        }
         self.shutdown.cancel();
         // No table opens from here on (an operator's create waits for the lock, then refuses).
         let admin = self.app.admin_lock.lock().await;
@@ -303,6 +396,16 @@ impl Server {
         }
         self.writer_task.abort();
         self.journal_task.abort();
+        if let Some(node) = self.cluster {
+            for t in node.tasks {
+                t.abort();
+            }
+        }
+    }
+
+    /// The tables this process hosts as a cluster's worker (none otherwise).
+    pub fn hosted_tables(&self) -> Vec<Uuid> {
+        self.cluster.as_ref().and_then(|n| n.worker.as_ref()).map(|(w, _)| w.tables()).unwrap_or_default()
     }
 
     /// Waits for the server to stop (it stops on [`Server::shutdown`]).

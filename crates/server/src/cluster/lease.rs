@@ -137,6 +137,32 @@ impl Leases {
         }
     }
 
+    /// Says this worker is alive (a `worker.<node>` key in the bucket, which lapses like a
+    /// lease: call it more often than the TTL). Workers divide the tables among those alive.
+    ///
+    /// # Errors
+    /// NATS did not answer.
+    pub async fn announce(&self) -> Result<(), ClusterError> {
+        self.kv.put(format!("worker.{}", self.node), Bytes::new()).await.map_err(ClusterError::nats)?;
+        Ok(())
+    }
+
+    /// The workers alive (announced within the TTL), this one included.
+    ///
+    /// # Errors
+    /// NATS did not answer.
+    pub async fn workers(&self) -> Result<std::collections::BTreeSet<String>, ClusterError> {
+        let mut workers = std::collections::BTreeSet::new();
+        workers.insert(self.node.clone());
+        let mut stream = self.kv.keys().await.map_err(ClusterError::nats)?;
+        while let Some(k) = stream.next().await {
+            if let Some(name) = k.map_err(ClusterError::nats)?.strip_prefix("worker.") {
+                workers.insert(name.to_owned());
+            }
+        }
+        Ok(workers)
+    }
+
     /// Who holds which table now.
     ///
     /// # Errors

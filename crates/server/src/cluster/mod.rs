@@ -15,19 +15,35 @@
 //! lease was claimed, which only grows), and a claim with an epoch older than the last one on
 //! the subject is refused.
 
+mod gateway;
 mod journal;
 mod lease;
 pub mod plan;
+pub mod wire;
+mod worker;
 
 use std::time::Duration;
 
+pub use gateway::Gateway;
+pub(crate) use gateway::{refresh_tables, spawn as spawn_gateway};
 pub use journal::JetStreamJournal;
 pub use lease::{Held, Lease, LeaseError, Leases, spawn_heartbeat};
+pub(crate) use worker::Worker;
+
+/// A cluster node's running parts (see `crate::start_node`).
+pub(crate) struct Node {
+    /// stops the worker loop, the heartbeat and the gateway's listeners
+    pub(crate) stop: tokio_util::sync::CancellationToken,
+    /// the worker and its `App`, when this node hosts tables
+    pub(crate) worker: Option<(std::sync::Arc<Worker>, std::sync::Arc<crate::App>)>,
+    /// background tasks
+    pub(crate) tasks: Vec<tokio::task::JoinHandle<()>>,
+}
 
 /// Where the cluster's JetStream state lives and how it is kept.
 #[derive(Clone, Debug)]
 pub struct ClusterConfig {
-    /// the NATS server(s), e.g. `nats://127.0.0.1:4222`
+    /// the NATS server(s), e.g. `nats://127.0.0.1:4222` (several: comma separated)
     pub url: String,
     /// the journal stream's name
     pub journal_stream: String,
@@ -102,7 +118,8 @@ pub async fn connect(
         .request_timeout(Some(config.timeout))
         // Back soon after NATS is: a table refuses its inputs while it is away.
         .reconnect_delay_callback(|attempts| Duration::from_millis((attempts as u64).saturating_mul(100).min(1_000)))
-        .connect(config.url.as_str())
+        // Several servers of one NATS cluster: comma separated.
+        .connect(config.url.split(',').map(str::trim).filter(|u| !u.is_empty()).collect::<Vec<_>>())
         .await
         .map_err(ClusterError::nats)?;
     let mut js = async_nats::jetstream::new(client.clone());

@@ -249,16 +249,32 @@ pub enum TableCmd {
 pub struct TableHandle {
     /// the table
     pub id: Uuid,
-    tx: mpsc::Sender<TableCmd>,
+    tx: Route,
+}
+
+/// Where a table's commands go: its task in this process, or (a cluster's gateway) the
+/// worker that holds it, over NATS.
+#[derive(Clone, Debug)]
+enum Route {
+    Local(mpsc::Sender<TableCmd>),
+    Remote(Arc<crate::cluster::Gateway>),
 }
 
 impl TableHandle {
+    /// A table hosted by a cluster's worker, reached through `gateway`.
+    pub fn remote(id: Uuid, gateway: Arc<crate::cluster::Gateway>) -> TableHandle {
+        TableHandle { id, tx: Route::Remote(gateway) }
+    }
+
     /// Queues a command, waiting if the table's queue is full.
     ///
     /// # Errors
-    /// The table has stopped.
+    /// The table has stopped (or, in a cluster, NATS cannot be reached).
     pub async fn send(&self, cmd: TableCmd) -> Result<(), TableGone> {
-        self.tx.send(cmd).await.map_err(|_| TableGone)
+        match &self.tx {
+            Route::Local(tx) => tx.send(cmd).await.map_err(|_| TableGone),
+            Route::Remote(gw) => gw.send(self.id, cmd).await,
+        }
     }
 
     /// Queues a command without waiting.
@@ -266,7 +282,14 @@ impl TableHandle {
     /// # Errors
     /// The table has stopped or its queue is full.
     pub fn try_send(&self, cmd: TableCmd) -> Result<(), TableGone> {
-        self.tx.try_send(cmd).map_err(|_| TableGone)
+        match &self.tx {
+            Route::Local(tx) => tx.try_send(cmd).map_err(|_| TableGone),
+            Route::Remote(gw) => {
+                let (gw, id) = (gw.clone(), self.id);
+                tokio::spawn(async move { gw.send(id, cmd).await });
+                Ok(())
+            }
+        }
     }
 }
 
@@ -359,9 +382,20 @@ pub enum Start {
 
 /// Starts a table task on `core`; returns its handle.
 pub fn spawn_table(app: Arc<App>, core: TableCore, start: Start) -> (TableHandle, tokio::task::JoinHandle<()>) {
-    let (tx, rx) = mpsc::channel(app.config.table_queue);
-    let handle = TableHandle { id: core.spec().id, tx };
-    let task = tokio::spawn(run_table(app, core, start, rx));
+    let queue = app.config.table_queue;
+    spawn_table_with(app, queue, core, start)
+}
+
+/// [`spawn_table`] with any [`TableEnv`] (a cluster's worker publishes what the table tells it).
+pub fn spawn_table_with(
+    env: Arc<dyn TableEnv>,
+    queue: usize,
+    core: TableCore,
+    start: Start,
+) -> (TableHandle, tokio::task::JoinHandle<()>) {
+    let (tx, rx) = mpsc::channel(queue);
+    let handle = TableHandle { id: core.spec().id, tx: Route::Local(tx) };
+    let task = tokio::spawn(run_table(env, core, start, rx));
     (handle, task)
 }
 

@@ -1,0 +1,342 @@
+//! The gateway's side of a cluster: a table here is a NATS subject, not a task.
+//!
+//! [`Gateway::send`] turns a [`TableCmd`] into an [`Inbound`] on the table's input subject
+//! (operators' commands as requests, answered by the worker). A socket that joins a table is
+//! subscribed to its own frame subject (`stud.out.<node>.<conn>`) once, and what arrives there
+//! goes to the socket's outbox, as a local table would put it. When a worker announces a table
+//! (`stud.up.<table>`: claimed after a failover, or first hosted), every socket here that had
+//! joined it joins again and gets a fresh snapshot. The lobby lines and who sits where come
+//! from the workers (`stud.lobby`, `stud.seated`); the list of tables from the shared store.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures_util::StreamExt as _;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, warn};
+use uuid::Uuid;
+
+use super::wire::{self, Inbound, OperatorReply, RemoteConn};
+use crate::App;
+use crate::table::{Conn, SpecExt, TableCmd, TableGone, TableHandle, TableSpec};
+use crate::wire::Frame;
+
+/// How long an operator's `close` may wait for the table's hand to finish.
+const CLOSE_WAIT: Duration = Duration::from_secs(120);
+/// How often the gateway reads the list of tables from the store.
+const TABLES_EVERY: Duration = Duration::from_secs(2);
+
+/// A socket that has joined tables on workers.
+struct Watcher {
+    conn: Conn,
+    /// table -> whether it was an explicit `join_table` (watching)
+    tables: HashMap<Uuid, bool>,
+    forward: JoinHandle<()>,
+}
+
+/// The gateway's routes to tables on workers. One per gateway process.
+pub struct Gateway {
+    client: async_nats::Client,
+    node: String,
+    timeout: Duration,
+    watchers: Mutex<HashMap<u64, Watcher>>,
+}
+
+impl std::fmt::Debug for Gateway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gateway").field("node", &self.node).finish_non_exhaustive()
+    }
+}
+
+impl Gateway {
+    /// A gateway named `node` on `client`.
+    pub fn new(client: async_nats::Client, node: String, timeout: Duration) -> Arc<Gateway> {
+        Arc::new(Gateway { client, node, timeout, watchers: Mutex::new(HashMap::new()) })
+    }
+
+    fn watchers(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Watcher>> {
+        self.watchers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn remote(&self, conn: u64) -> RemoteConn {
+        RemoteConn { gw: self.node.clone(), id: conn }
+    }
+
+    async fn publish(&self, table: Uuid, msg: &Inbound) -> Result<(), TableGone> {
+        let payload = serde_json::to_vec(msg).map_err(|_| TableGone)?;
+        self.client.publish(wire::input(table), Bytes::from(payload)).await.map_err(|e| {
+            warn!(error = %e, %table, "cannot reach the cluster");
+            TableGone
+        })
+    }
+
+    /// Sends a command to `table`'s worker.
+    ///
+    /// # Errors
+    /// NATS is not reachable.
+    pub(crate) async fn send(self: &Arc<Self>, table: Uuid, cmd: TableCmd) -> Result<(), TableGone> {
+        let msg = match cmd {
+            TableCmd::Join { conn, request_id, watch } => {
+                self.watch(&conn, table, watch).await?;
+                Inbound::Join {
+                    conn: self.remote(conn.id),
+                    player: conn.session.player_id,
+                    session: conn.session.session_id,
+                    name: conn.session.name.clone(),
+                    request_id,
+                    watch,
+                }
+            }
+            TableCmd::Sit { conn_id, request_id, seat, buy_in } => {
+                Inbound::Sit { conn: self.remote(conn_id), request_id, seat, buy_in }
+            }
+            TableCmd::Act { conn_id, request_id, hand_id, seq, key, action, .. } => {
+                Inbound::Act { conn: self.remote(conn_id), request_id, hand_id, seq, key, action }
+            }
+            TableCmd::SitOut { conn_id, request_id, out } => {
+                Inbound::SitOut { conn: self.remote(conn_id), request_id, out }
+            }
+            TableCmd::TopUp { conn_id, request_id, amount } => {
+                Inbound::TopUp { conn: self.remote(conn_id), request_id, amount }
+            }
+            TableCmd::Leave { conn_id, request_id } => Inbound::Leave { conn: self.remote(conn_id), request_id },
+            TableCmd::Snapshot { conn_id, request_id } => Inbound::Snapshot { conn: self.remote(conn_id), request_id },
+            TableCmd::Chat { conn_id, request_id, text } => {
+                Inbound::Chat { conn: self.remote(conn_id), request_id, text }
+            }
+            TableCmd::Disconnect { conn_id } => {
+                self.unwatch(conn_id, table);
+                Inbound::Disconnect { conn: self.remote(conn_id) }
+            }
+            // No table lives here: nothing to stop.
+            TableCmd::Shutdown { reply } => {
+                let _ = reply.send(());
+                return Ok(());
+            }
+            TableCmd::Update { spec, reply } => {
+                return self.operator(table, Inbound::Update { spec }, self.timeout, move |_| {
+                    let _ = reply.send(());
+                });
+            }
+            TableCmd::Pause { paused, reply } => {
+                return self.operator(table, Inbound::Pause { paused }, self.timeout, move |_| {
+                    let _ = reply.send(());
+                });
+            }
+            TableCmd::Close { reply } => {
+                return self.operator(table, Inbound::Close, CLOSE_WAIT, move |_| {
+                    let _ = reply.send(());
+                });
+            }
+            TableCmd::Kick { player, now, reply } => {
+                return self.operator(table, Inbound::Kick { player, now }, self.timeout, move |r| {
+                    let _ = reply.send(r.is_some_and(|r| r.here));
+                });
+            }
+            TableCmd::Status { reply } => {
+                return self.operator(table, Inbound::Status, self.timeout, move |r| {
+                    let _ = reply.send(r.map_or((None, 0), |r| (r.hand, r.hands)));
+                });
+            }
+        };
+        self.publish(table, &msg).await
+    }
+
+    /// An operator's command as a request; `done` gets the worker's answer (`None`: no worker
+    /// answered in time).
+    fn operator(
+        &self,
+        table: Uuid,
+        msg: Inbound,
+        wait: Duration,
+        done: impl FnOnce(Option<OperatorReply>) + Send + 'static,
+    ) -> Result<(), TableGone> {
+        let payload = serde_json::to_vec(&msg).map_err(|_| TableGone)?;
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let request = async_nats::Request::new().payload(Bytes::from(payload)).timeout(Some(wait));
+            let answer = match client.send_request(wire::input(table), request).await {
+                Ok(m) => serde_json::from_slice::<OperatorReply>(&m.payload).ok(),
+                Err(e) => {
+                    warn!(error = %e, %table, "no worker answered an operator's command");
+                    None
+                }
+            };
+            done(answer);
+        });
+        Ok(())
+    }
+
+    /// Subscribes the socket to its frame subject (once) and records that it joined `table`.
+    async fn watch(&self, conn: &Conn, table: Uuid, watch: bool) -> Result<(), TableGone> {
+        {
+            let mut watchers = self.watchers();
+            if let Some(w) = watchers.get_mut(&conn.id) {
+                let entry = w.tables.entry(table).or_insert(watch);
+                *entry |= watch;
+                return Ok(());
+            }
+        }
+        // Subscribed before the join is published: the snapshot it answers cannot be missed
+        // (NATS keeps one connection's messages in order).
+        let mut sub = self.client.subscribe(wire::output(&self.node, conn.id)).await.map_err(|e| {
+            warn!(error = %e, "cannot subscribe a socket's frames");
+            TableGone
+        })?;
+        let outbox = conn.outbox.clone();
+        let kick = conn.kick.clone();
+        let forward = tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    m = sub.next() => {
+                        let Some(m) = m else { return };
+                        if m.headers.as_ref().is_some_and(|h| h.get(wire::KICK).is_some()) {
+                            kick.cancel();
+                            return;
+                        }
+                        let Ok(text) = std::str::from_utf8(&m.payload) else { continue };
+                        let frame: Frame = Arc::from(text);
+                        if let Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) = outbox.try_send(frame) {
+                            return;
+                        }
+                    }
+                    () = outbox.closed() => return,
+                }
+            }
+        });
+        let mut watchers = self.watchers();
+        // Sockets that closed since are forgotten here (their forwarders have ended).
+        watchers.retain(|_, w| !w.forward.is_finished());
+        let mut tables = HashMap::new();
+        tables.insert(table, watch);
+        if let Some(old) = watchers.insert(conn.id, Watcher { conn: conn.clone(), tables, forward }) {
+            old.forward.abort();
+        }
+        Ok(())
+    }
+
+    /// The socket closed (for `table`): once it has left every table, its subscription ends.
+    fn unwatch(&self, conn: u64, table: Uuid) {
+        let mut watchers = self.watchers();
+        if let Some(w) = watchers.get_mut(&conn) {
+            w.tables.remove(&table);
+            if w.tables.is_empty() {
+                w.forward.abort();
+                watchers.remove(&conn);
+            }
+        }
+    }
+
+    /// A worker hosts `table` now: every socket here that joined it joins again (a fresh
+    /// snapshot, and the prompt if it is their turn).
+    async fn rejoin(&self, table: Uuid) {
+        let joins: Vec<Inbound> = self
+            .watchers()
+            .iter()
+            .filter(|(_, w)| !w.forward.is_finished())
+            .filter_map(|(id, w)| {
+                w.tables.get(&table).map(|watch| Inbound::Join {
+                    conn: self.remote(*id),
+                    player: w.conn.session.player_id,
+                    session: w.conn.session.session_id,
+                    name: w.conn.session.name.clone(),
+                    request_id: None,
+                    watch: *watch,
+                })
+            })
+            .collect();
+        for join in joins {
+            let _ = self.publish(table, &join).await;
+        }
+    }
+}
+
+/// The gateway's background work: tables announced by workers, lobby lines, seats, and the
+/// list of tables from the store, until `stop`.
+///
+/// # Errors
+/// NATS refused a subscription.
+pub(crate) async fn spawn(
+    app: Arc<App>,
+    gw: Arc<Gateway>,
+    stop: CancellationToken,
+) -> Result<Vec<JoinHandle<()>>, async_nats::SubscribeError> {
+    let mut up = gw.client.subscribe(wire::UP_ALL).await?;
+    let mut lobby = gw.client.subscribe(wire::LOBBY).await?;
+    let mut seated = gw.client.subscribe(wire::SEATED).await?;
+    let mut tasks = Vec::new();
+    let (g, s) = (gw.clone(), stop.clone());
+    tasks.push(tokio::spawn(async move {
+        loop {
+            let m = tokio::select! { m = up.next() => m, () = s.cancelled() => return };
+            let Some(m) = m else { return };
+            let table = m.subject.as_str().rsplit('.').next().and_then(|t| Uuid::parse_str(t).ok());
+            if let Some(table) = table {
+                debug!(%table, "table hosted: sockets join again");
+                g.rejoin(table).await;
+            }
+        }
+    }));
+    let (a, s) = (app.clone(), stop.clone());
+    tasks.push(tokio::spawn(async move {
+        loop {
+            let m = tokio::select! { m = lobby.next() => m, () = s.cancelled() => return };
+            let Some(m) = m else { return };
+            match serde_json::from_slice::<stud_proto::TableSummary>(&m.payload) {
+                // Only tables this gateway lists (a closed one is not brought back).
+                Ok(summary) if a.lobby.get(summary.id).is_some() => a.lobby.publish(summary),
+                Ok(_) => {}
+                Err(e) => debug!(error = %e, "a lobby line does not decode"),
+            }
+        }
+    }));
+    let (a, s) = (app.clone(), stop.clone());
+    tasks.push(tokio::spawn(async move {
+        loop {
+            let m = tokio::select! { m = seated.next() => m, () = s.cancelled() => return };
+            let Some(m) = m else { return };
+            if let Ok(x) = serde_json::from_slice::<wire::Seated>(&m.payload) {
+                a.set_seated(x.player, x.table, x.seated);
+            }
+        }
+    }));
+    tasks.push(tokio::spawn(async move {
+        loop {
+            refresh_tables(&app, &gw).await;
+            tokio::select! {
+                () = tokio::time::sleep(TABLES_EVERY) => {}
+                () = stop.cancelled() => return,
+            }
+        }
+    }));
+    Ok(tasks)
+}
+
+/// The lobby follows the store's list of open tables (an operator may have created or closed
+/// one through another gateway).
+pub(crate) async fn refresh_tables(app: &Arc<App>, gw: &Arc<Gateway>) {
+    let stored = match app.store.tables().await {
+        Ok(t) => t,
+        Err(e) => {
+            warn!(error = %e, "cannot read the tables from the store");
+            return;
+        }
+    };
+    let open: HashMap<Uuid, &stud_store::StoredTable> =
+        stored.iter().filter(|t| !t.closed).map(|t| (t.id, t)).collect();
+    for t in open.values() {
+        let spec = TableSpec::from_stored(t, &app.config);
+        if app.lobby.get(t.id).is_none() {
+            app.lobby.add(t.id, TableHandle::remote(t.id, gw.clone()), crate::placeholder_summary(&spec));
+        }
+        app.lobby.set_access(t.id, spec.private, spec.invite_code.clone());
+    }
+    for h in app.lobby.handles() {
+        if !open.contains_key(&h.id) {
+            app.lobby.remove(h.id);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! What gateways and workers say to each other on core NATS subjects (not JetStream: these
+//! are live messages; what must survive is in the journal and in Postgres).
+//!
+//! Subjects:
+//! - `stud.in.<table>`: a table's inputs ([`Inbound`], JSON), gateway -> the worker holding
+//!   the table's lease (the only subscriber). Operators' commands are requests: the worker
+//!   answers on the reply subject ([`OperatorReply`]).
+//! - `stud.out.<gateway node>.<connection>`: the frames of one WebSocket connection, worker ->
+//!   its gateway (the payload is the frame's text; a message with the [`KICK`] header tells the
+//!   gateway to close the socket). A connection's subject carries only what the table sends
+//!   that connection, so a down card never reaches a subject another player's socket listens on.
+//! - `stud.up.<table>`: a worker now hosts the table (claimed, rebuilt): gateways join their
+//!   sockets at that table again, and each gets a fresh snapshot.
+//! - `stud.lobby`: a table's lobby line (`TableSummary`, JSON) whenever it changes.
+//! - `stud.seated`: a player took or left a seat ([`Seated`], JSON).
+
+use serde::{Deserialize, Serialize};
+use stud_engine::{Action, Chips};
+use stud_proto::RequestId;
+use stud_table::TableSpec;
+use uuid::Uuid;
+
+/// The header of a message on a connection's subject that closes the socket.
+pub const KICK: &str = "Stud-Kick";
+
+/// The header naming the worker that published a frame (operators and tests can tell who
+/// spoke for a table).
+pub const NODE: &str = "Stud-Node";
+
+/// The header naming the table a frame is from.
+pub const TABLE: &str = "Stud-Table";
+
+/// A table's input subject.
+pub fn input(table: Uuid) -> String {
+    format!("stud.in.{table}")
+}
+
+/// One connection's frame subject.
+pub fn output(gateway: &str, conn: u64) -> String {
+    format!("stud.out.{gateway}.{conn}")
+}
+
+/// Announced when a worker starts hosting a table.
+pub fn up(table: Uuid) -> String {
+    format!("stud.up.{table}")
+}
+
+/// Every table's announcements.
+pub const UP_ALL: &str = "stud.up.*";
+
+/// Lobby lines.
+pub const LOBBY: &str = "stud.lobby";
+
+/// Seat changes.
+pub const SEATED: &str = "stud.seated";
+
+/// A connection, as a worker knows it: its gateway and the gateway's id for it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RemoteConn {
+    /// the gateway node
+    pub gw: String,
+    /// the gateway's connection id
+    pub id: u64,
+}
+
+/// A message to a table on its input subject.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Inbound {
+    /// `TableCmd::Join`
+    Join {
+        /// the connection
+        conn: RemoteConn,
+        /// its player
+        player: Uuid,
+        /// its session
+        session: Uuid,
+        /// the player's name
+        name: String,
+        /// echoed
+        request_id: RequestId,
+        /// an explicit `join_table`
+        watch: bool,
+    },
+    /// `TableCmd::Sit`
+    Sit {
+        /// the connection
+        conn: RemoteConn,
+        /// echoed
+        request_id: RequestId,
+        /// the seat asked for
+        seat: Option<u8>,
+        /// chips brought
+        buy_in: Chips,
+    },
+    /// `TableCmd::Act`
+    Act {
+        /// the connection
+        conn: RemoteConn,
+        /// echoed
+        request_id: RequestId,
+        /// the hand meant
+        hand_id: Uuid,
+        /// the prompt answered
+        seq: u64,
+        /// de-duplication key
+        key: String,
+        /// the action
+        action: Action,
+    },
+    /// `TableCmd::SitOut`
+    SitOut {
+        /// the connection
+        conn: RemoteConn,
+        /// echoed
+        request_id: RequestId,
+        /// out or back in
+        out: bool,
+    },
+    /// `TableCmd::TopUp`
+    TopUp {
+        /// the connection
+        conn: RemoteConn,
+        /// echoed
+        request_id: RequestId,
+        /// chips
+        amount: Chips,
+    },
+    /// `TableCmd::Leave`
+    Leave {
+        /// the connection
+        conn: RemoteConn,
+        /// echoed
+        request_id: RequestId,
+    },
+    /// `TableCmd::Snapshot`
+    Snapshot {
+        /// the connection
+        conn: RemoteConn,
+        /// echoed
+        request_id: RequestId,
+    },
+    /// `TableCmd::Chat`
+    Chat {
+        /// the connection
+        conn: RemoteConn,
+        /// echoed
+        request_id: RequestId,
+        /// the text
+        text: String,
+    },
+    /// `TableCmd::Disconnect`
+    Disconnect {
+        /// the connection
+        conn: RemoteConn,
+    },
+    /// `TableCmd::Update` (a request)
+    Update {
+        /// the new spec
+        spec: Box<TableSpec>,
+    },
+    /// `TableCmd::Pause` (a request)
+    Pause {
+        /// paused or not
+        paused: bool,
+    },
+    /// `TableCmd::Close` (a request, answered once the table has stopped)
+    Close,
+    /// `TableCmd::Kick` (a request)
+    Kick {
+        /// who
+        player: Uuid,
+        /// at once
+        now: bool,
+    },
+    /// `TableCmd::Status` (a request)
+    Status,
+}
+
+/// A worker's answer to an operator's request.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct OperatorReply {
+    /// `Kick`: whether the player had a seat or a connection there
+    #[serde(default)]
+    pub here: bool,
+    /// `Status`: the hand in play
+    #[serde(default)]
+    pub hand: Option<Uuid>,
+    /// `Status`: hands played
+    #[serde(default)]
+    pub hands: u64,
+}
+
+/// A seat taken or left.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seated {
+    /// the player
+    pub player: Uuid,
+    /// the table
+    pub table: Uuid,
+    /// whether the player holds a seat there now
+    pub seated: bool,
+}

@@ -1,0 +1,638 @@
+//! The worker's side of a cluster: it claims tables through their leases (its share, chosen by
+//! [`super::plan`]), takes each table's journal with the lease, rebuilds the table from its
+//! snapshot and journal exactly as a single process does after a restart (`crate::resume`),
+//! runs the same table task (`crate::table::run_table`) journaling to JetStream, and moves the
+//! table's inputs and frames over NATS subjects ([`super::wire`]).
+//!
+//! A table stops here the moment its lease is lost (the heartbeat says so): its task is
+//! aborted and its input subscription dropped. Until then nothing of it leaves this process
+//! unless the lease is still live by this worker's own clock (renewed less than a TTL ago):
+//! another worker can claim the table only after the lease lapsed in the bucket, which is never
+//! sooner, so frames of a table that may have changed hands are dropped, not published. Inputs
+//! are fenced by JetStream itself (see `super::journal`).
+//!
+//! Which tables exist: the shared store's `tables` (what operators created and the public
+//! tables the gateways opened), read every tick. Snapshots: the table task's writes carry its
+//! snapshot to Postgres (`table_state`, in the transaction of the writes it covers); each tick
+//! the newer ones move to the JetStream snapshot bucket, which purges the journal below them.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use futures_util::StreamExt as _;
+use futures_util::future::BoxFuture;
+use stud_engine::Chips;
+use stud_proto::TableSummary;
+use stud_store::{JournalRow, StoreError, TableJournal, TableWrites};
+use stud_table::{TableCore, TableSpec};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info, warn};
+use uuid::Uuid;
+
+use super::wire::{self, Inbound, OperatorReply, RemoteConn};
+use super::{ClusterError, Held, JetStreamJournal, Leases, plan};
+use crate::App;
+use crate::app::Session;
+use crate::journal::JournalError;
+use crate::table::{Conn, SpecExt, Start, TableCmd, TableEnv, TableHandle, spawn_table_with};
+use crate::wire::Frame;
+
+/// How often snapshots move from the store to the JetStream bucket, in ticks.
+const SNAPSHOT_TICKS: u32 = 10;
+
+/// One worker process's tables.
+pub(crate) struct Worker {
+    app: Arc<App>,
+    client: async_nats::Client,
+    journal: JetStreamJournal,
+    leases: Leases,
+    held: Held,
+    hosted: Mutex<HashMap<Uuid, Hosted>>,
+    /// per table, the snapshot's input number last moved to the bucket
+    advanced: Mutex<HashMap<Uuid, u64>>,
+}
+
+struct Hosted {
+    handle: TableHandle,
+    task: JoinHandle<()>,
+    stop: CancellationToken,
+}
+
+impl Worker {
+    pub(crate) fn new(
+        app: Arc<App>,
+        client: async_nats::Client,
+        journal: JetStreamJournal,
+        leases: Leases,
+        held: Held,
+    ) -> Arc<Worker> {
+        Arc::new(Worker {
+            app,
+            client,
+            journal,
+            leases,
+            held,
+            hosted: Mutex::new(HashMap::new()),
+            advanced: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn hosted(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Hosted>> {
+        self.hosted.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, super::Lease>> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether this worker may still speak for `table`: it holds the lease and renewed it less
+    /// than a TTL ago (by its own clock; the bucket lets another worker claim it only later).
+    fn live(&self, table: Uuid) -> bool {
+        let ttl = self.leases.ttl();
+        self.held().get(&table).is_some_and(|l| l.live(ttl))
+    }
+
+    /// The tables this worker hosts now.
+    pub(crate) fn tables(&self) -> Vec<Uuid> {
+        self.hosted().keys().copied().collect()
+    }
+
+    /// The worker's loop until `stop`: announce, drop lost tables, claim its share.
+    pub(crate) async fn run(self: Arc<Self>, mut lost: mpsc::UnboundedReceiver<Uuid>, stop: CancellationToken) {
+        let period = (self.leases.ttl() / 4).min(Duration::from_secs(1));
+        let mut tick = 0u32;
+        // Workers started together see each other before the first claims.
+        if let Err(e) = self.leases.announce().await {
+            warn!(error = %e, "cannot announce this worker");
+        }
+        tokio::select! {
+            () = tokio::time::sleep(period * 2) => {}
+            () = stop.cancelled() => return,
+        }
+        loop {
+            while let Ok(table) = lost.try_recv() {
+                warn!(%table, "lease lost: the table stops here");
+                self.drop_table(table);
+            }
+            self.reap().await;
+            if let Err(e) = self.step().await {
+                warn!(error = %e, "cluster step failed");
+            }
+            if tick % SNAPSHOT_TICKS == 0 {
+                self.advance_snapshots().await;
+            }
+            tick = tick.wrapping_add(1);
+            tokio::select! {
+                () = tokio::time::sleep(period) => {}
+                t = lost.recv() => if let Some(table) = t {
+                    warn!(%table, "lease lost: the table stops here");
+                    self.drop_table(table);
+                },
+                () = stop.cancelled() => return,
+            }
+        }
+    }
+
+    /// Stops playing `table` at once (its lease is gone).
+    fn drop_table(&self, table: Uuid) {
+        if let Some(h) = self.hosted().remove(&table) {
+            h.stop.cancel();
+            h.task.abort();
+        }
+        self.held().remove(&table);
+        self.journal.release(table);
+    }
+
+    /// Tables whose task ended (closed by an operator): their leases go back.
+    async fn reap(&self) {
+        let done: Vec<Uuid> = self.hosted().iter().filter(|(_, h)| h.task.is_finished()).map(|(t, _)| *t).collect();
+        for table in done {
+            if let Some(h) = self.hosted().remove(&table) {
+                h.stop.cancel();
+            }
+            let lease = self.held().remove(&table);
+            self.journal.release(table);
+            if let Some(lease) = lease {
+                let _ = self.leases.release(&lease).await;
+            }
+        }
+    }
+
+    /// One round: announce, read the tables and the leases, claim this worker's share.
+    async fn step(self: &Arc<Self>) -> Result<(), ClusterError> {
+        self.leases.announce().await?;
+        let stored = self.app.store.tables().await.map_err(|e| ClusterError::Unavailable(e.to_string()))?;
+        let open: Vec<&stud_store::StoredTable> = stored.iter().filter(|t| !t.closed).collect();
+        let ids: Vec<Uuid> = open.iter().map(|t| t.id).collect();
+        let owners = self.leases.owners().await?;
+        let workers: BTreeSet<String> = self.leases.workers().await?;
+        // A worker joined (or came back): tables above this one's share go back, between
+        // hands, for the others to claim.
+        let surplus = plan::surplus(self.leases.node(), &ids, &owners, &workers);
+        if surplus > 0 {
+            self.release_surplus(surplus, &workers).await;
+        }
+        // Leases and journals first, then the store's marks once for all of them: read after
+        // the journals are ours, so they include every write a former holder flushed.
+        let mut claimed = Vec::new();
+        for table in plan::claims(self.leases.node(), &ids, &owners, &workers) {
+            let Some(row) = open.iter().find(|t| t.id == table) else { continue };
+            let Some(lease) = self.leases.claim(table).await? else { continue };
+            self.held().insert(table, lease.clone());
+            match self.journal.acquire(&lease).await {
+                Ok(()) => claimed.push((*row, lease)),
+                Err(e) => self.give_back(&lease, &e).await,
+            }
+        }
+        if claimed.is_empty() {
+            return Ok(());
+        }
+        let state: HashMap<Uuid, TableJournal> = match self.app.store.journals().await {
+            Ok(all) => all.into_iter().map(|j| (j.table_id, j)).collect(),
+            Err(e) => {
+                let e = ClusterError::Unavailable(e.to_string());
+                for (_, lease) in &claimed {
+                    self.give_back(lease, &e).await;
+                }
+                return Err(e);
+            }
+        };
+        for (row, lease) in claimed {
+            if let Err(e) = self.host(row, &lease, state.get(&row.id)).await {
+                self.give_back(&lease, &e).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// A claimed table this worker cannot host: its lease goes back at once.
+    async fn give_back(&self, lease: &super::Lease, e: &ClusterError) {
+        warn!(table = %lease.table, error = %e, "cannot host a claimed table; giving it back");
+        self.drop_table(lease.table);
+        let _ = self.leases.release(lease).await;
+    }
+
+    /// Gives back up to `n` tables that another worker ranks higher and that have no hand in
+    /// play: the table stops here (nothing is voided), its writes reach the store, and its lease
+    /// is released so another worker claims it at once.
+    async fn release_surplus(&self, n: usize, workers: &BTreeSet<String>) {
+        let me = self.leases.node();
+        let candidates: Vec<(Uuid, TableHandle)> = self
+            .hosted()
+            .iter()
+            .filter(|(t, _)| plan::preferred(**t, workers) != Some(me))
+            .map(|(t, h)| (*t, h.handle.clone()))
+            .collect();
+        let mut released = 0;
+        for (table, handle) in candidates {
+            if released == n {
+                break;
+            }
+            let (reply, status) = oneshot::channel();
+            if handle.send(TableCmd::Status { reply }).await.is_err() {
+                continue;
+            }
+            if !matches!(status.await, Ok((None, _))) {
+                continue;
+            }
+            let Some(h) = self.hosted().remove(&table) else { continue };
+            let (reply, done) = oneshot::channel();
+            if h.handle.send(TableCmd::Shutdown { reply }).await.is_ok() {
+                let _ = done.await;
+            }
+            h.stop.cancel();
+            let _ = h.task.await;
+            let _ = tokio::time::timeout(Duration::from_secs(10), self.app.writer.flush()).await;
+            self.journal.release(table);
+            let lease = self.held().remove(&table);
+            if let Some(lease) = lease {
+                let _ = self.leases.release(&lease).await;
+            }
+            info!(%table, "table released to another worker");
+            released += 1;
+        }
+    }
+
+    /// Rebuilds a claimed table (its journal acquired) or starts it, and serves it. `stored`:
+    /// the store's `table_state` of it.
+    async fn host(
+        self: &Arc<Self>,
+        row: &stud_store::StoredTable,
+        lease: &super::Lease,
+        stored: Option<&TableJournal>,
+    ) -> Result<(), ClusterError> {
+        let table = row.id;
+        let started = Instant::now();
+        debug!(table = %lease.table, epoch = lease.epoch, "hosting");
+        let journal = self.load(table, stored).await?;
+        let app = &self.app;
+        let store_err = |e: StoreError| ClusterError::Unavailable(e.to_string());
+        let (core, start) = match &journal {
+            Some(j) => match crate::resume::rebuild(app, j) {
+                Ok(core) => (core, Start::Resumed),
+                Err(e) => {
+                    let spec = TableSpec::from_stored(row, &app.config);
+                    let core = crate::resume::void(app, spec, j, &e).await.map_err(store_err)?;
+                    self.reset(&core).await?;
+                    (core, Start::Started)
+                }
+            },
+            None => {
+                let hands_before = app.store.last_hand_number(table).await.map_err(store_err)?.unwrap_or(0);
+                let spec = TableSpec { hands_before, ..TableSpec::from_stored(row, &app.config) };
+                let core = TableCore::new(app.timing(), spec, stud_store::now_ms());
+                self.reset(&core).await?;
+                (core, Start::Started)
+            }
+        };
+        let seated: Vec<Uuid> = core.stacks().into_iter().map(|(p, _)| p).collect();
+        let env: Arc<dyn TableEnv> = Arc::new(WorkerEnv { app: app.clone(), client: self.client.clone() });
+        let inputs = self.client.subscribe(wire::input(table)).await.map_err(ClusterError::nats)?;
+        let (handle, task) = spawn_table_with(env, app.config.table_queue, core, start);
+        let stop = CancellationToken::new();
+        tokio::spawn(self.clone().inputs(table, handle.clone(), inputs, stop.clone()));
+        self.hosted().insert(table, Hosted { handle, task, stop });
+        for player in seated {
+            publish_json(&self.client, wire::SEATED, &wire::Seated { player, table, seated: true });
+        }
+        let _ = self.client.publish(wire::up(table), Bytes::new()).await;
+        info!(
+            %table,
+            resumed = start == Start::Resumed,
+            ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            "hosting table"
+        );
+        Ok(())
+    }
+
+    /// A table's journal: the JetStream snapshot and entries, with the store's newer snapshot
+    /// (written with the writes it covers) and stored mark. `None`: a table never journaled.
+    async fn load(&self, table: Uuid, stored: Option<&TableJournal>) -> Result<Option<TableJournal>, ClusterError> {
+        let nats = self.journal.load_table(table).await?;
+        let Some(mut j) = nats else { return Ok(None) };
+        if let Some(stored) = stored {
+            j.stored_n = j.stored_n.max(stored.stored_n);
+            let newer = match (&stored.snapshot, &j.snapshot) {
+                (Some((s, _)), Some((n, _))) => s > n,
+                (Some(_), None) => true,
+                _ => false,
+            };
+            if newer && let Some((s, text)) = &stored.snapshot {
+                j.entries.retain(|(n, _)| n > s);
+                j.snapshot = Some((*s, text.clone()));
+            }
+        }
+        // Entries only, no snapshot: not a table this cluster can rebuild.
+        Ok(if j.snapshot.is_none() && j.entries.is_empty() { None } else { Some(j) })
+    }
+
+    /// Starts a table's journal at its core's state, in JetStream and in the store's
+    /// `table_state` (where its snapshots and stored mark are kept with its writes).
+    async fn reset(&self, core: &TableCore) -> Result<(), ClusterError> {
+        let (table, n, snapshot) = (core.spec().id, core.applied(), core.snapshot());
+        use crate::journal::Journal as _;
+        self.journal.reset(table, n, &snapshot).await.map_err(|e| ClusterError::Unavailable(e.to_string()))?;
+        self.app.store.journal_reset(table, n, &snapshot).await.map_err(|e| ClusterError::Unavailable(e.to_string()))
+    }
+
+    /// Moves the store's newer snapshots of hosted tables to the JetStream bucket (which
+    /// purges the journal below them: a rebuild replays at most about one hand).
+    async fn advance_snapshots(&self) {
+        let hosted: BTreeSet<Uuid> = self.hosted().keys().copied().collect();
+        if hosted.is_empty() {
+            return;
+        }
+        let Ok(stored) = self.app.store.journals().await else { return };
+        for j in stored.into_iter().filter(|j| hosted.contains(&j.table_id)) {
+            let Some((n, text)) = j.snapshot else { continue };
+            let last = self.advanced.lock().unwrap_or_else(PoisonError::into_inner).get(&j.table_id).copied();
+            if last.is_some_and(|l| l >= n) || !self.journal.holds(j.table_id) {
+                continue;
+            }
+            match self.journal.snapshot(j.table_id, n, &text).await {
+                Ok(_) => {
+                    self.advanced.lock().unwrap_or_else(PoisonError::into_inner).insert(j.table_id, n);
+                }
+                Err(e) => debug!(table = %j.table_id, error = %e, "snapshot not moved"),
+            }
+        }
+    }
+
+    /// A table's inputs from its subject, until the table stops here.
+    async fn inputs(
+        self: Arc<Self>,
+        table: Uuid,
+        handle: TableHandle,
+        mut sub: async_nats::Subscriber,
+        stop: CancellationToken,
+    ) {
+        let mut conns: HashMap<RemoteConn, u64> = HashMap::new();
+        loop {
+            let m = tokio::select! {
+                m = sub.next() => m,
+                () = stop.cancelled() => return,
+            };
+            let Some(m) = m else { return };
+            if !self.live(table) {
+                continue;
+            }
+            let msg: Inbound = match serde_json::from_slice(&m.payload) {
+                Ok(msg) => msg,
+                Err(e) => {
+                    warn!(%table, error = %e, "an input does not decode");
+                    continue;
+                }
+            };
+            let local = |conns: &HashMap<RemoteConn, u64>, c: &RemoteConn| conns.get(c).copied();
+            let cmd =
+                match msg {
+                    Inbound::Join { conn, player, session, name, request_id, watch } => {
+                        // The balance a buy-in is taken from (the store's, loaded once).
+                        if let Err(e) = self.app.load_account(player).await {
+                            warn!(error = %e, "cannot load an account");
+                        }
+                        let id = match conns.get(&conn) {
+                            Some(id) => *id,
+                            None => {
+                                let id = self.app.next_conn_id();
+                                conns.insert(conn.clone(), id);
+                                id
+                            }
+                        };
+                        let (outbox, rx) = mpsc::channel::<Frame>(self.app.config.outbound_queue);
+                        let kick = CancellationToken::new();
+                        tokio::spawn(self.clone().forward(
+                            table,
+                            wire::output(&conn.gw, conn.id),
+                            rx,
+                            kick.clone(),
+                            stop.clone(),
+                        ));
+                        let session = Arc::new(Session::new(String::new(), player, session, name));
+                        TableCmd::Join { conn: Conn { id, session, outbox, kick }, request_id, watch }
+                    }
+                    Inbound::Sit { conn, request_id, seat, buy_in } => match local(&conns, &conn) {
+                        Some(conn_id) => TableCmd::Sit { conn_id, request_id, seat, buy_in },
+                        None => continue,
+                    },
+                    Inbound::Act { conn, request_id, hand_id, seq, key, action } => match local(&conns, &conn) {
+                        Some(conn_id) => TableCmd::Act {
+                            conn_id,
+                            request_id,
+                            hand_id,
+                            seq,
+                            key,
+                            action,
+                            received: tokio::time::Instant::now(),
+                        },
+                        None => continue,
+                    },
+                    Inbound::SitOut { conn, request_id, out } => match local(&conns, &conn) {
+                        Some(conn_id) => TableCmd::SitOut { conn_id, request_id, out },
+                        None => continue,
+                    },
+                    Inbound::TopUp { conn, request_id, amount } => match local(&conns, &conn) {
+                        Some(conn_id) => TableCmd::TopUp { conn_id, request_id, amount },
+                        None => continue,
+                    },
+                    Inbound::Leave { conn, request_id } => match local(&conns, &conn) {
+                        Some(conn_id) => TableCmd::Leave { conn_id, request_id },
+                        None => continue,
+                    },
+                    Inbound::Snapshot { conn, request_id } => match local(&conns, &conn) {
+                        Some(conn_id) => TableCmd::Snapshot { conn_id, request_id },
+                        None => continue,
+                    },
+                    Inbound::Chat { conn, request_id, text } => match local(&conns, &conn) {
+                        Some(conn_id) => TableCmd::Chat { conn_id, request_id, text },
+                        None => continue,
+                    },
+                    Inbound::Disconnect { conn } => match conns.remove(&conn) {
+                        Some(conn_id) => TableCmd::Disconnect { conn_id },
+                        None => continue,
+                    },
+                    Inbound::Update { spec } => {
+                        let (reply, done) = oneshot::channel();
+                        self.operator(&handle, TableCmd::Update { spec, reply }, done, m.reply, |()| {
+                            OperatorReply::default()
+                        });
+                        continue;
+                    }
+                    Inbound::Pause { paused } => {
+                        let (reply, done) = oneshot::channel();
+                        self.operator(&handle, TableCmd::Pause { paused, reply }, done, m.reply, |()| {
+                            OperatorReply::default()
+                        });
+                        continue;
+                    }
+                    Inbound::Close => {
+                        let (reply, done) = oneshot::channel();
+                        self.operator(&handle, TableCmd::Close { reply }, done, m.reply, |()| OperatorReply::default());
+                        continue;
+                    }
+                    Inbound::Kick { player, now } => {
+                        let (reply, done) = oneshot::channel();
+                        self.operator(&handle, TableCmd::Kick { player, now, reply }, done, m.reply, |here| {
+                            OperatorReply { here, ..OperatorReply::default() }
+                        });
+                        continue;
+                    }
+                    Inbound::Status => {
+                        let (reply, done) = oneshot::channel();
+                        self.operator(&handle, TableCmd::Status { reply }, done, m.reply, |(hand, hands)| {
+                            OperatorReply { hand, hands, ..OperatorReply::default() }
+                        });
+                        continue;
+                    }
+                };
+            if handle.send(cmd).await.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Sends an operator's command to the table and answers the request when it is done.
+    fn operator<T: Send + 'static>(
+        &self,
+        handle: &TableHandle,
+        cmd: TableCmd,
+        done: oneshot::Receiver<T>,
+        reply: Option<async_nats::Subject>,
+        answer: impl FnOnce(T) -> OperatorReply + Send + 'static,
+    ) {
+        let (handle, client) = (handle.clone(), self.client.clone());
+        tokio::spawn(async move {
+            if handle.send(cmd).await.is_err() {
+                return;
+            }
+            let Ok(value) = done.await else { return };
+            if let Some(reply) = reply
+                && let Ok(payload) = serde_json::to_vec(&answer(value))
+            {
+                let _ = client.publish(reply, Bytes::from(payload)).await;
+            }
+        });
+    }
+
+    /// One connection's frames to its subject, while this worker may still speak for the table.
+    async fn forward(
+        self: Arc<Self>,
+        table: Uuid,
+        subject: String,
+        mut rx: mpsc::Receiver<Frame>,
+        kick: CancellationToken,
+        stop: CancellationToken,
+    ) {
+        loop {
+            tokio::select! {
+                biased;
+                () = stop.cancelled() => return,
+                frame = rx.recv() => {
+                    let Some(frame) = frame else { return };
+                    if !self.live(table) {
+                        // Maybe another worker's table by now: nothing of it leaves here.
+                        continue;
+                    }
+                    let payload = Bytes::copy_from_slice(frame.as_bytes());
+                    let mut headers = async_nats::HeaderMap::new();
+                    headers.insert(wire::NODE, self.leases.node());
+                    headers.insert(wire::TABLE, table.to_string());
+                    if self.client.publish_with_headers(subject.clone(), headers, payload).await.is_err() {
+                        return;
+                    }
+                }
+                () = kick.cancelled() => {
+                    let mut headers = async_nats::HeaderMap::new();
+                    headers.insert(wire::NODE, self.leases.node());
+                    headers.insert(wire::KICK, "1");
+                    let _ = self.client.publish_with_headers(subject.clone(), headers, Bytes::new()).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Stops every table (nothing is voided: the journal has every input) and gives the
+    /// leases back so other workers take the tables at once.
+    pub(crate) async fn shutdown(&self) {
+        let hosted: Vec<(Uuid, Hosted)> = self.hosted().drain().collect();
+        for (table, h) in hosted {
+            let (reply, done) = oneshot::channel();
+            if h.handle.send(TableCmd::Shutdown { reply }).await.is_ok() {
+                let _ = done.await;
+            }
+            h.stop.cancel();
+            let _ = h.task.await;
+            self.journal.release(table);
+        }
+        // The writes of the last inputs are in the store before another worker rebuilds.
+        let _ = tokio::time::timeout(Duration::from_secs(30), self.app.writer.flush()).await;
+        let leases: Vec<super::Lease> = self.held().drain().map(|(_, l)| l).collect();
+        for lease in leases {
+            let _ = self.leases.release(&lease).await;
+        }
+    }
+}
+
+/// Publishes `value` as JSON without waiting (the table task never waits for NATS).
+fn publish_json(client: &async_nats::Client, subject: &'static str, value: &impl serde::Serialize) {
+    let Ok(payload) = serde_json::to_vec(value) else { return };
+    let client = client.clone();
+    tokio::spawn(async move {
+        let _ = client.publish(subject, Bytes::from(payload)).await;
+    });
+}
+
+/// What a table on a worker uses: the worker's `App` (accounts, journal, writer), with the
+/// lobby line and seats published to the gateways.
+struct WorkerEnv {
+    app: Arc<App>,
+    client: async_nats::Client,
+}
+
+impl TableEnv for WorkerEnv {
+    fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.app.metrics
+    }
+    fn withdraw(&self, player: Uuid, chips: Chips) -> bool {
+        self.app.bank.withdraw(player, chips)
+    }
+    fn deposit(&self, player: Uuid, chips: Chips) {
+        self.app.bank.deposit(player, chips);
+    }
+    fn balance(&self, player: Uuid) -> Chips {
+        self.app.bank.balance(player)
+    }
+    fn is_banned(&self, player: Uuid, table: Uuid) -> bool {
+        self.app.is_banned(player, Some(table))
+    }
+    fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
+        self.app.set_seated(player, table, seated);
+        publish_json(&self.client, wire::SEATED, &wire::Seated { player, table, seated });
+    }
+    fn publish(&self, summary: TableSummary) {
+        publish_json(&self.client, wire::LOBBY, &summary);
+    }
+    fn table_stopped(&self, _table: Uuid) {}
+    fn journal(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
+        self.app.journal.append(row)
+    }
+    fn journal_reset<'a>(
+        &'a self,
+        table: Uuid,
+        n: u64,
+        snapshot: &'a str,
+    ) -> BoxFuture<'a, Result<(), stud_store::StoreError>> {
+        self.app.journal.reset(table, n, snapshot)
+    }
+    fn store(&self, writes: TableWrites) {
+        self.app.store_write(stud_store::Write::Table(Arc::new(writes)));
+    }
+    fn backlogged(&self) -> bool {
+        self.app.writer.backlogged()
+    }
+}
