@@ -337,6 +337,18 @@ async fn a_tournament_continues_after_a_restart() {
     let d = check_finished(&server, &a2, id, &f, &seen).await;
     assert_eq!(d.results.len(), 4);
     server.shutdown().await;
+    // After its prizes were paid the server starts again, the tournament still finished with
+    // the same results (a prize larger than a player's own entry once broke the start).
+    let db = url.clone();
+    let (server, _) = spawn_app(move |c| {
+        c.operator_key = Some(KEY.into());
+        c.database_url = db;
+    })
+    .await;
+    let again = server.app.tournaments.get(id).unwrap().now();
+    assert_eq!(again.status(), stud_tournament::Status::Finished);
+    assert_eq!(again.results().len(), d.results.len());
+    server.shutdown().await;
 }
 
 /// Nobody buys into a tournament table: it is not in the cash lobby, an outsider cannot join
@@ -401,6 +413,19 @@ async fn tournament_tables_take_no_buy_in() {
             break;
         }
     }
+    // Nor does an operator change it from outside its tournament: a cash table's settings, a
+    // kick or a close are refused (409), and the table plays on as the tournament's.
+    let key = Some(KEY);
+    let kick = format!(r#"{{"player_id": "{}"}}"#, alice.player_id);
+    for (method, path, body) in [
+        ("PATCH", format!("/api/admin/tables/{table}"), Some(r#"{"max_buy_in": 100000}"#)),
+        ("POST", format!("/api/admin/tables/{table}/kick"), Some(kick.as_str())),
+        ("POST", format!("/api/admin/tables/{table}/close"), None),
+    ] {
+        let (status, text) = http_as(&a, method, &path, body, key).await.unwrap();
+        assert_eq!(status, 409, "{method} {path}: {text}");
+    }
+    assert!(server.app.lobby.get(table).is_some(), "the tournament's table is still open");
     assert_eq!(server.app.bank.balance(alice.player_id), before, "nothing charged");
     assert_eq!(server.app.bank.balance(carol.player_id), START, "nothing charged");
     assert!(server.app.writer.flush().await);

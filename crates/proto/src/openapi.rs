@@ -477,7 +477,13 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
         errors.push((409, "refused by the tournament (full, started, registration closed, already or not registered, wrong invite code, not enough balance)"));
     }
     if op.path.ends_with("/invite") {
-        errors.push((409, "the table is not private: it has no invite code"));
+        errors.push((409, "the table is not private (it has no invite code), or it belongs to a tournament"));
+    }
+    if (op.path == "/api/admin/tables/{id}" && op.method == "patch")
+        || op.path == "/api/admin/tables/{id}/kick"
+        || op.path == "/api/admin/tables/{id}/close"
+    {
+        errors.push((409, "the table belongs to a tournament: only its tournament changes it"));
     }
     if op.body.is_some() {
         errors.push((413, "the body is over the size limit"));
@@ -643,7 +649,7 @@ mod tests {
         assert_eq!(responses("/api/sessions", "post"), ["201", "400", "401", "413", "429", "503"]);
         assert_eq!(responses("/api/sessions/{id}/ledger", "get"), ["200", "400", "401", "403", "503"]);
         assert_eq!(responses("/api/sessions/{id}", "delete"), ["204", "400", "401", "403", "503"]);
-        assert_eq!(responses("/api/admin/tables/{id}", "patch"), ["200", "400", "401", "404", "413", "503"]);
+        assert_eq!(responses("/api/admin/tables/{id}", "patch"), ["200", "400", "401", "404", "409", "413", "503"]);
         assert_eq!(
             doc["paths"]["/healthz"]["get"]["responses"]["200"]["content"]["text/plain; charset=utf-8"]["schema"]["type"],
             "string"

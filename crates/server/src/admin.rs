@@ -76,6 +76,16 @@ async fn stored_spec(app: &App, id: Uuid) -> Result<(TableSpec, u64, bool), ApiE
     Ok((TableSpec::from_stored(t, &app.config), t.created_at_ms, t.closed))
 }
 
+/// Refuses to change a tournament's table from outside its tournament: its seats, chips and
+/// stakes are the tournament's (settings from a cash table's patch would make its tournament
+/// chips money, and a kick or a close would take players away behind the tournament's back).
+fn not_a_tournament_table(spec: &TableSpec) -> Result<(), ApiError> {
+    match spec.tournament {
+        Some(t) => Err(ApiError::Conflict(format!("table {} belongs to tournament {t}: it runs the table", spec.id))),
+        None => Ok(()),
+    }
+}
+
 async fn save(app: &App, spec: &TableSpec, created_at_ms: u64, closed: bool) -> Result<(), ApiError> {
     Ok(app.store.save_table(&spec.stored(created_at_ms, closed)).await?)
 }
@@ -179,6 +189,7 @@ async fn update_table(
     if closed {
         return Err(ApiError::NotFound(format!("table {id} is closed")));
     }
+    not_a_tournament_table(&old)?;
     let settings = patched(old.settings(), patch.clone());
     let mut spec = TableSpec::from_settings(id, &settings).map_err(ApiError::BadRequest)?;
     spec.paused = old.paused;
@@ -224,6 +235,7 @@ async fn close(who: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -
         if closed {
             return Err(ApiError::NotFound(format!("table {id} is closed")));
         }
+        not_a_tournament_table(&spec)?;
         audit(&app, &who, "close", Some(id.to_string()), ()).await?;
         // Stored as closed first: a crash from here on does not reopen it.
         save(&app, &spec, created, true).await?;
@@ -246,6 +258,7 @@ async fn set_invite(app: Arc<App>, who: Operator, id: Uuid, rotate: bool) -> Res
     if closed || !spec.private {
         return Err(ApiError::Conflict("only an open private table has an invite code".into()));
     }
+    not_a_tournament_table(&spec)?;
     audit(&app, &who, if rotate { "rotate_invite" } else { "revoke_invite" }, Some(id.to_string()), ()).await?;
     spec.invite_code = if rotate { Some(invite_code()?) } else { None };
     save(&app, &spec, created, false).await?;
@@ -277,6 +290,8 @@ async fn kick(
     PathId(id): PathId,
     Body(req): Body<KickRequest>,
 ) -> Result<Json<KickResult>, ApiError> {
+    let (spec, _, _) = stored_spec(&app, id).await?;
+    not_a_tournament_table(&spec)?;
     audit(&app, &who, "kick", Some(req.player_id.to_string()), serde_json::json!({"table": id, "now": req.now}))
         .await?;
     let kicked = ask(&app, id, |reply| TableCmd::Kick { player: req.player_id, now: req.now, reply }).await?;

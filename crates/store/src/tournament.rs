@@ -5,6 +5,9 @@ use uuid::Uuid;
 
 use crate::LedgerEntry;
 
+/// The "player" of a tournament's prize pool row in `table_stacks` (keyed by the tournament id).
+pub(crate) const POOL: Uuid = Uuid::nil();
+
 /// One journaled tournament input and what it moves in the ledger, stored together.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentCommit {
@@ -90,19 +93,22 @@ macro_rules! tournament_methods {
                             .execute(&mut *tx)
                             .await?;
                     }
+                    // The chips side is the tournament's prize pool, one row per tournament (the
+                    // nil player): a winner's prize is more than their own entry, so rows per
+                    // player would go negative, and a stack is never negative.
                     if let Some(t) = e.table_id {
                         let updated = sqlx::query(
                             "UPDATE table_stacks SET stack = stack + $3 WHERE table_id = $1 AND player_id = $2",
                         )
                         .bind(t)
-                        .bind(e.player_id)
+                        .bind(crate::tournament::POOL)
                         .bind(stack_delta)
                         .execute(&mut *tx)
                         .await?;
                         if updated.rows_affected() == 0 {
                             sqlx::query("INSERT INTO table_stacks (table_id, player_id, stack) VALUES ($1, $2, $3)")
                                 .bind(t)
-                                .bind(e.player_id)
+                                .bind(crate::tournament::POOL)
                                 .bind(stack_delta)
                                 .execute(&mut *tx)
                                 .await?;

@@ -141,6 +141,15 @@ impl Gateway {
                     let _ = reply.send(r.map_or((None, 0), |r| (r.hand, r.hands)));
                 });
             }
+            // Tournament tables are played in one process only (a tournament and its tables
+            // on a cluster are not built yet): refused, never guessed at.
+            TableCmd::TournamentSeat { .. }
+            | TableCmd::TournamentUnseat { .. }
+            | TableCmd::Deal { .. }
+            | TableCmd::TournamentState { .. } => {
+                warn!(%table, "tournament tables are not played on a cluster yet");
+                return Err(TableGone);
+            }
         };
         self.publish(table, &msg).await
     }
