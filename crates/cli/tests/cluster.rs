@@ -15,6 +15,8 @@
 #[path = "../../server/tests/cluster/nats_server.rs"]
 mod nats_server;
 
+mod bots;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead as _, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -23,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use stud_client::{Client, create_session, http_as, tables};
-use stud_engine::{Action, Event, Phase, Seat, Viewer};
+use stud_engine::{Event, Phase, Seat, Viewer};
 use stud_proto::{ClientMsg, ServerMsg};
 use uuid::Uuid;
 
@@ -239,22 +241,8 @@ async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Ar
                     rng ^= rng >> 7;
                     rng ^= rng << 17;
                     tokio::time::sleep(Duration::from_millis(20 + rng % 40)).await;
-                    let action = if rng % 10 < 2 { legal.iter().copied().find(|a| a.to().is_some()) } else { None }
-                        .or_else(|| {
-                            [Action::Check, Action::Call, Action::BringIn, Action::Show]
-                                .into_iter()
-                                .find(|a| legal.contains(a))
-                        })
-                        .unwrap_or(legal[0]);
-                    let act = ClientMsg::Act {
-                        request_id: None,
-                        table_id,
-                        hand_id,
-                        seq,
-                        idempotency_key: format!("{hand_id}-{seq}"),
-                        action,
-                    };
-                    if c.send(&act).await.is_err() {
+                    let action = bots::choose(&legal, rng % 10 < 2, false);
+                    if c.send(&bots::act(table_id, hand_id, seq, action)).await.is_err() {
                         break;
                     }
                 }

@@ -8,6 +8,8 @@
 //! sixth is a SIGTERM (a graceful stop must resume the same way).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
+mod bots;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead as _, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -192,29 +194,8 @@ async fn bot(addr: String, token: String, table: Uuid, seat: u8, world: Arc<Worl
                         tokio::time::sleep(Duration::from_millis(rng % 25)).await;
                     }
                     let roll = rng % 10;
-                    let action = if roll < 2 {
-                        legal.iter().copied().find(|a| a.to().is_some())
-                    } else if roll < 3 {
-                        legal.iter().copied().find(|a| *a == Action::Fold || *a == Action::Muck)
-                    } else {
-                        None
-                    }
-                    .or_else(|| {
-                        [Action::Check, Action::Call, Action::BringIn, Action::Show]
-                            .into_iter()
-                            .find(|a| legal.contains(a))
-                    })
-                    .unwrap_or(legal[0]);
-                    // The key names the prompt: a retry after a restart is the same request.
-                    let act = ClientMsg::Act {
-                        request_id: None,
-                        table_id,
-                        hand_id,
-                        seq,
-                        idempotency_key: format!("{hand_id}-{seq}"),
-                        action,
-                    };
-                    if c.send(&act).await.is_err() {
+                    let action = bots::choose(&legal, roll < 2, roll == 2);
+                    if c.send(&bots::act(table_id, hand_id, seq, action)).await.is_err() {
                         break;
                     }
                 }
