@@ -266,8 +266,10 @@ async fn a_damaged_journal_voids_the_hand_refunds_it_and_says_so_in_the_audit_lo
         }
     };
     server.shutdown().await;
-    // Damage the entry after the last one (as a torn or foreign write would).
-    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    // Damage the entry after the last one (as a torn or foreign write would), in the
+    // journal's own file.
+    let journal = stud_store::SqliteStore::journal_file(&path);
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", journal.display())).await.unwrap();
     let (n,): (i64,) = sqlx::query_as("SELECT MAX(n) FROM table_journal WHERE table_id = $1")
         .bind(table.id)
         .fetch_one(&pool)

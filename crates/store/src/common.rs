@@ -73,11 +73,7 @@ impl $store {
                 .bind(snapshot.as_str())
                 .execute(&mut **tx)
                 .await?;
-            sqlx::query("DELETE FROM table_journal WHERE table_id = $1 AND n <= $2")
-                .bind(*table)
-                .bind(*n)
-                .execute(&mut **tx)
-                .await?;
+            self.prune_in_tx(tx, *table, *n).await?;
         }
         Ok(())
     }
@@ -95,7 +91,7 @@ impl $store {
             by_table.insert(table_id, TableJournal { table_id, snapshot: Some(snapshot), stored_n, entries: Vec::new() });
         }
         let rows = sqlx::query("SELECT table_id, n, entry FROM table_journal ORDER BY table_id, n")
-            .fetch_all(&self.pool)
+            .fetch_all(self.journal_reader())
             .await?;
         for r in &rows {
             let table_id = r.uuid("table_id")?;
@@ -118,13 +114,9 @@ impl $store {
             .bind(snapshot)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM table_journal WHERE table_id = $1 AND n <= $2")
-            .bind(table)
-            .bind(n)
-            .execute(&mut *tx)
-            .await?;
+        self.prune_in_tx(&mut tx, table, n).await?;
         tx.commit().await?;
-        Ok(())
+        self.prune_after_commit(&[(table, n)]).await
     }
 
     async fn query_hands(&self, q: &HandQuery) -> Result<Vec<StoredHand>> {

@@ -208,4 +208,25 @@ impl PgStore {
     }
 }
 
+impl PgStore {
+    /// The journal is in the same database: pruned in the transaction that stores the snapshot.
+    async fn prune_in_tx(&self, tx: &mut sqlx::Transaction<'static, Postgres>, table: Uuid, n: i64) -> Result<()> {
+        sqlx::query("DELETE FROM table_journal WHERE table_id = $1 AND n <= $2")
+            .bind(table)
+            .bind(n)
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
+    }
+
+    #[allow(clippy::unused_async)] // the SQLite store's counterpart awaits
+    async fn prune_after_commit(&self, _done: &[(Uuid, i64)]) -> Result<()> {
+        Ok(())
+    }
+
+    fn journal_reader(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
 store_impl!(PgStore, Postgres, Backend::Postgres);

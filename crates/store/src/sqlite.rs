@@ -1,9 +1,15 @@
 //! The SQLite store: the embedded default. WAL journal, `synchronous = NORMAL` (a committed
-//! batch survives a process crash; a power cut may lose the last batches, never half of one),
-//! except the tables' journal appends, which have a connection of their own synced at every
-//! commit (`FULL`). The writer's batches and the journal's appends take turns through one async
-//! lock, so neither waits in SQLite's sleeping busy handler for the other.
+//! batch survives a process crash; a power cut may lose the last batches, never half of one).
 //! Batches go in as multi-row `INSERT … VALUES` statements.
+//!
+//! The tables' journal lives in a file of its own next to the database
+//! ([`SqliteStore::journal_file`]), synced at every commit (`FULL`): SQLite lets one writer at a
+//! time into a file, and a table's every input waits for its append, so the appends must not
+//! queue behind the batching writer's transactions and checkpoints in the main file. The
+//! snapshot that makes journal entries obsolete is stored in the main file with the writes it
+//! covers; the entries are pruned from the journal file after that commit (entries at or
+//! below a table's snapshot are ignored by a load, so a prune that never happened costs only
+//! space). An in-memory database keeps everything in its one connection.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -32,28 +38,40 @@ const CHUNK: usize = 1000;
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: SqlitePool,
-    /// the tables' journal appends only (the same pool for an in-memory database, which
-    /// lives in its one connection)
+    /// the tables' journal appends: the journal file, one connection synced at every commit
+    /// (the main pool for an in-memory database, which lives in its one connection)
     journal_pool: SqlitePool,
-    /// Taken by the writer's batches and the journal's appends, the two steady writers: SQLite
-    /// lets one connection write at a time, and one that finds the file locked waits in
-    /// SQLite's busy handler, which sleeps up to 100 ms between tries. Queued here instead,
-    /// an append starts the moment the batch before it commits.
-    write_gate: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// prunes of the journal file (one connection, `synchronous = NORMAL`: a prune lost to a
+    /// power cut costs nothing); `None` for an in-memory database, whose journal is pruned in
+    /// the batch's own transaction
+    journal_prune: Option<SqlitePool>,
+    /// Taken by the journal file's two writers, appends and prunes: one that finds the file
+    /// locked would wait in SQLite's busy handler, which sleeps up to 100 ms between tries.
+    /// Queued here instead, an append starts the moment the prune before it commits.
+    journal_gate: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
+/// The journal file's one table (the same as the main file's `table_journal` of migration
+/// 0003, which an in-memory database uses and a file database no longer writes).
+const JOURNAL_SCHEMA: &str = "CREATE TABLE IF NOT EXISTS table_journal (
+    table_id BLOB NOT NULL,
+    n        INTEGER NOT NULL,
+    at_ms    INTEGER NOT NULL,
+    entry    TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+)";
+
 impl SqliteStore {
-    /// Opens (creating the file if needed) and migrates.
+    /// Opens (creating the files if needed) and migrates.
     ///
     /// # Errors
-    /// The file cannot be opened or a migration fails.
+    /// A file cannot be opened or a migration fails.
     pub async fn connect(url: &str) -> Result<SqliteStore> {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10));
-        // An in-memory database exists per connection: keep exactly one.
         let memory = url.contains(":memory:") || url.contains("mode=memory");
         let mut pool = SqlitePoolOptions::new().max_connections(4);
         if memory {
@@ -63,15 +81,60 @@ impl SqliteStore {
         }
         let pool = pool.connect_with(options.clone()).await?;
         MIGRATOR.run(&pool).await?;
+        if memory {
+            let gate = std::sync::Arc::default();
+            return Ok(SqliteStore { journal_pool: pool.clone(), pool, journal_prune: None, journal_gate: gate });
+        }
         // The journal is synced at every commit (`FULL`): an input a client saw applied must
         // survive a power cut too, not only a crash of the process.
-        let journal_pool = match memory {
-            true => pool.clone(),
-            false => SqlitePoolOptions::new()
-                .max_connections(1)
-                .connect_lazy_with(options.synchronous(SqliteSynchronous::Full)),
+        let journal = options.clone().filename(SqliteStore::journal_file(options.get_filename()));
+        let journal_pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(journal.clone().synchronous(SqliteSynchronous::Full))
+            .await?;
+        sqlx::query(JOURNAL_SCHEMA).execute(&journal_pool).await?;
+        let journal_prune = SqlitePoolOptions::new().max_connections(1).connect_lazy_with(journal);
+        let store = SqliteStore {
+            pool,
+            journal_pool,
+            journal_prune: Some(journal_prune),
+            journal_gate: std::sync::Arc::default(),
         };
-        Ok(SqliteStore { pool, journal_pool, write_gate: std::sync::Arc::default() })
+        store.move_old_journal().await?;
+        Ok(store)
+    }
+
+    /// The file that holds the tables' journal of the database file `db`: `stud.db` →
+    /// `stud.db.table-journal` (with its own `-wal` and `-shm` beside it). A backup of a
+    /// database file must take it too.
+    pub fn journal_file(db: &std::path::Path) -> std::path::PathBuf {
+        let mut name = db.as_os_str().to_owned();
+        name.push(".table-journal");
+        name.into()
+    }
+
+    /// Entries a version that kept the journal in the main file left there (a server stopped
+    /// mid-hand before the upgrade) move to the journal file, so that hand resumes. Copied
+    /// first, deleted after: a crash in between copies them again, and the copy skips what is
+    /// there already.
+    async fn move_old_journal(&self) -> Result<()> {
+        let old = sqlx::query("SELECT table_id, n, at_ms, entry FROM table_journal").fetch_all(&self.pool).await?;
+        if old.is_empty() {
+            return Ok(());
+        }
+        let mut rows = Vec::with_capacity(old.len());
+        for r in &old {
+            rows.push(JournalRow {
+                table_id: r.uuid("table_id")?,
+                n: to_u64(r.int("n")?, "n")?,
+                at_ms: to_u64(r.int("at_ms")?, "at_ms")?,
+                entry: r.text("entry")?,
+            });
+        }
+        self.insert_journal(&rows, " ON CONFLICT (table_id, n) DO NOTHING").await?;
+        sqlx::query("DELETE FROM table_journal").execute(&self.pool).await?;
+        tracing::info!(entries = rows.len(), "table journal: moved to its own file");
+        Ok(())
     }
 }
 
@@ -103,7 +166,6 @@ impl Cols for SqliteRow {
 impl SqliteStore {
     async fn write(&self, batch: &[Write]) -> Result<()> {
         let p = Plan::new(batch)?;
-        let _gate = self.write_gate.lock().await;
         let mut tx = self.pool.begin().await?;
         for rows in (0..p.hand_id.len()).collect::<Vec<_>>().chunks(CHUNK) {
             let mut b: QueryBuilder<Sqlite> = QueryBuilder::new(
@@ -170,26 +232,69 @@ impl SqliteStore {
         }
         self.write_table_state(&mut tx, &p).await?;
         tx.commit().await?;
+        // The batch is stored: an error now must not make the writer store it again.
+        let done: Vec<(Uuid, i64)> = p.snapshots.iter().map(|(t, n, _)| (*t, *n)).collect();
+        if let Err(e) = self.prune_after_commit(&done).await {
+            tracing::warn!(error = %e, "table journal: prune failed; the entries stay until the next snapshot");
+        }
         Ok(())
     }
 }
 
 impl SqliteStore {
     async fn append_journal(&self, rows: &[JournalRow]) -> Result<()> {
-        // A pool of its own: a table's every input waits for this, so it must not queue
-        // behind a burst of logins or history reads.
-        let _gate = self.write_gate.lock().await;
+        self.insert_journal(rows, "").await
+    }
+
+    async fn insert_journal(&self, rows: &[JournalRow], on_conflict: &str) -> Result<()> {
+        let _gate = self.journal_gate.lock().await;
         let mut tx = self.journal_pool.begin().await?;
-        for chunk in rows.chunks(1000) {
+        for chunk in rows.chunks(CHUNK) {
             let mut b: QueryBuilder<Sqlite> =
                 QueryBuilder::new("INSERT INTO table_journal (table_id, n, at_ms, entry) ");
             b.push_values(chunk, |mut v, r| {
                 v.push_bind(r.table_id).push_bind(ms_i64(r.n)).push_bind(ms_i64(r.at_ms)).push_bind(r.entry.as_str());
             });
+            b.push(on_conflict);
             b.build().execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(())
+    }
+
+    /// In memory the journal is in the batch's own file and transaction.
+    async fn prune_in_tx(&self, tx: &mut sqlx::Transaction<'static, Sqlite>, table: Uuid, n: i64) -> Result<()> {
+        if self.journal_prune.is_none() {
+            sqlx::query("DELETE FROM table_journal WHERE table_id = $1 AND n <= $2")
+                .bind(table)
+                .bind(n)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Drops the journal file's entries at or below each table's stored snapshot.
+    async fn prune_after_commit(&self, done: &[(Uuid, i64)]) -> Result<()> {
+        let Some(prune) = &self.journal_prune else { return Ok(()) };
+        if done.is_empty() {
+            return Ok(());
+        }
+        let _gate = self.journal_gate.lock().await;
+        let mut tx = prune.begin().await?;
+        for (table, n) in done {
+            sqlx::query("DELETE FROM table_journal WHERE table_id = $1 AND n <= $2")
+                .bind(*table)
+                .bind(*n)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    fn journal_reader(&self) -> &SqlitePool {
+        &self.journal_pool
     }
 
     /// Moves each table's stored mark forward (never back).

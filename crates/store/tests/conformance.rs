@@ -596,6 +596,48 @@ async fn sqlite_conformance() {
     suite(sqlite().await).await;
 }
 
+fn temp_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join("stud-store-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{name}-{}.db", Uuid::new_v4().simple()))
+}
+
+/// A database file: the journal is in a file of its own, pruned after the batch's commit.
+#[tokio::test]
+async fn sqlite_file_conformance() {
+    let path = temp_file("conformance");
+    let store = SqliteStore::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    assert!(SqliteStore::journal_file(&path).exists(), "the journal has a file of its own");
+    suite(Backend { raw: Raw::Sqlite(store.pool().clone()), store: Arc::new(store) }).await;
+}
+
+/// Entries an older version left in the main file (a server stopped mid-hand before the
+/// upgrade) are in the journal after the next start, once, and gone from the main file.
+#[tokio::test]
+async fn an_older_versions_journal_moves_to_its_own_file() {
+    let path = temp_file("upgrade");
+    let url = format!("sqlite://{}", path.display());
+    let store = SqliteStore::connect(&url).await.unwrap();
+    let t = Uuid::new_v4();
+    store.journal_reset(t, 0, "s0").await.unwrap();
+    store.journal_append(&[row(t, 1, "in the journal file")]).await.unwrap();
+    for (n, entry) in [(1, "in both files"), (2, "left in the main file")] {
+        sqlx::query("INSERT INTO table_journal (table_id, n, at_ms, entry) VALUES ($1, $2, 0, $3)")
+            .bind(t)
+            .bind(n)
+            .bind(entry)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    drop(store);
+    let store = SqliteStore::connect(&url).await.unwrap();
+    let j = journal_of(&store, t).await;
+    assert_eq!(j.entries, vec![(1, "in the journal file".into()), (2, "left in the main file".into())]);
+    let (left,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM table_journal").fetch_one(store.pool()).await.unwrap();
+    assert_eq!(left, 0, "nothing stays in the main file");
+}
+
 #[tokio::test]
 async fn postgres_conformance() {
     if let Some((b, admin, schema)) = postgres().await {
