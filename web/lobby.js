@@ -456,7 +456,7 @@ export function renderTournamentView() {
   $('tournament-over').textContent = d.status === 'finished' ? t('t_over') : '';
   const table = tournamentTableOf(id);
   const me = standing(d, state.me?.player_id).me;
-  $('tournament-my-table').hidden = !(table && me?.state === 'playing');
+  $('tournament-my-table').hidden = !(table && me?.state === 'playing' && d.status === 'running');
   // Register / unregister here too, with the row's error.
   const registered = registeredIn(id);
   const buttons = registrationButtons(d, registered);

@@ -24,6 +24,7 @@ export function enterTable(id, code) {
   $('table-buy-in').value = '';
   $('result').hidden = true;
   renderActions();
+  $('table').dataset.tableId = id;
   showView('table');
 }
 

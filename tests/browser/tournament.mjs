@@ -177,7 +177,7 @@ class Player {
     Object.assign(this, { name, context, page });
     this.errors = [];
     this.prompt = null; // the latest your_turn frame
-    this.clickedSeq = -1;
+    this.clicked = new Set(); // `${table_id}:${seq}` of the prompts answered (seq counts per table)
     this.clicks = 0;
     this.seats = []; // tournament_seat frames
     this.placed = null; // the tournament_placed frame
@@ -219,6 +219,7 @@ class Player {
       return;
     }
     this.validate('in', m);
+    if (process.env.DEBUG && ['your_turn', 'hand_started', 'hand_result', 'tournament_seat', 'snapshot'].includes(m.type)) log(`${this.name} < ${m.type} ${m.seq ?? ''} ${m.type === 'your_turn' ? m.legal.map((a) => a.kind).join(',') : ''}`);
     if (m.type === 'your_turn') this.prompt = m;
     else if (m.type === 'tournament_seat') this.seats.push(m);
     else if (m.type === 'tournament_placed') {
@@ -315,7 +316,7 @@ async function bot(p) {
   while (!p.stop) {
     if (aborted) return;
     const prompt = p.prompt;
-    if (p.paused || !prompt || prompt.seq <= p.clickedSeq || !(await p.q('table').isVisible())) {
+    if (p.paused || !prompt || p.clicked.has(`${prompt.table_id}:${prompt.seq}`) || !(await p.q('table').isVisible())) {
       await sleep(60);
       continue;
     }
@@ -334,12 +335,13 @@ async function bot(p) {
     const order = play.aggressive ? ['raise', 'bet', 'complete', 'call', 'check', 'bring_in', 'show'] : ['check', 'call', 'bring_in', 'show'];
     const pick = order.find((k) => kinds.includes(k)) ?? kinds.find((k) => k !== 'fold') ?? kinds[0];
     const choice = buttons.find((b) => b.action === pick);
-    p.clickedSeq = prompt.seq;
+    p.clicked.add(`${prompt.table_id}:${prompt.seq}`);
     const amount = choice.amount === null ? '' : `[data-amount="${choice.amount}"]`;
     await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${pick}"]${amount}`).first().click({ timeout: 5000 }).catch((e) => {
       if (!p.stop) throw e;
     });
     p.clicks += 1;
+    if (process.env.DEBUG) log(`${p.name} clicked ${pick} at seq ${prompt.seq}`);
   }
 }
 async function runBot(p) {
@@ -536,6 +538,10 @@ async function main() {
     // Ann looks at the tournament view while it runs, then goes back to her table.
     a.paused = true;
     await a.q('tournament-table-open').click();
+    await until(`${a.name}: the tournament view opened from the table`, async () => a.q('tournament').isVisible(), 5000).catch(async (e) => {
+      const why = await a.page.evaluate(() => ({ view: document.body.dataset.view, bar: document.querySelector('[data-testid=tournament-bar]').hidden, notice: document.querySelector('[data-testid=notice]').textContent }));
+      throw new Failure(`${e.message}; the page: ${JSON.stringify(why)}`);
+    });
     await eventually(`${a.name}: the tournament view while running`, async () => {
       check(await a.q('tournament').isVisible(), 'the view is not shown');
       check((await a.attr('tournament-level', 'data-level')) === '1', 'the view\'s level');
@@ -550,7 +556,7 @@ async function main() {
     });
     await a.shot('tournament-view.png');
     await a.q('tournament-my-table').click();
-    await until(`${a.name}: back at the table`, async () => a.q('table').isVisible() && (await a.page.locator('[data-testid=seat][data-me=true]').count()) === 1, 10000);
+    await until(`${a.name}: back at the table`, async () => (await a.q('table').isVisible()) && (await a.page.locator('[data-testid=seat][data-me=true]').count()) === 1, 10000);
     a.paused = false;
 
     // Level 2 (after two hands): a level of one minute with a clock counting down; the
@@ -584,7 +590,9 @@ async function main() {
     await until('the tournament to end (every page placed)', () => players.every((p) => p.placed), 120000, 200);
     const byPlace = [...players].sort((x, y) => x.placed.place - y.placed.place);
     check(byPlace.map((p) => p.placed.place).join() === '1,2,3', `places ${byPlace.map((p) => `${p.name}: ${p.placed.place}`).join(', ')}`);
-    check(byPlace.map((p) => p.placed.prize).join() === '2100,900,0', `prizes ${byPlace.map((p) => `${p.name}: ${p.placed.prize}`).join(', ')}`);
+    // 70/30 of $30; two players out in the same hand with equal stacks share 2nd and 3rd.
+    const prizes = byPlace.map((p) => p.placed.prize).join();
+    check(prizes === '2100,900,0' || prizes === '2100,450,450', `prizes ${byPlace.map((p) => `${p.name}: ${p.placed.prize}`).join(', ')}`);
     log(`placed: ${byPlace.map((p) => `${p.placed.place}. ${p.name} (${usd(p.placed.prize)})`).join(', ')}`);
     for (const p of players) p.stop = true;
     await Promise.all(bots);
@@ -623,6 +631,7 @@ async function main() {
     const annRows = await a.page.locator('[data-testid=tournament-result] td:first-child').allTextContents();
     check(annRows.join() === '1st,2nd,3rd', `Ann's places say ${annRows.join()}`);
     log(`the results on every page match the tournament_placed frames and the API; ${third.name} was out first`);
+    await moveBetweenTables(browser, url, players);
     checkConsole();
     check(outSeen.size > 0, 'no page ever showed [data-testid=tournament-out] at the table');
     log(`elimination notices seen at the table: ${[...outSeen].join('; ')}`);
@@ -638,6 +647,52 @@ async function main() {
   } finally {
     await browser.close().catch(() => {});
   }
+}
+
+// Being moved: four players at two tables of three; the first elimination breaks a table
+// and the tournament moves its other player (`tournament_seat` with `from_table_id`): that
+// page goes to the new table without a reload and plays on there.
+async function moveBetweenTables(browser, url, players) {
+  const created = await api('POST', '/api/admin/tournaments', {
+    name: 'Two Tables', variant: 'stud', kind: 'sit_and_go', min_entrants: 4, max_entrants: 4, seats_per_table: 3,
+    entry_fee: 500, house_fee: 0, starting_chips: 200, levels: [{ ante: 10, bring_in: 20, small_bet: 40, big_bet: 80, hands: 100 }],
+  });
+  check(created.status === 201, `creating the two-table sit-and-go: ${created.status} ${created.text}`);
+  const id = created.json.id;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const dan = new Player('Dan', context, await context.newPage());
+  await enter(dan, url);
+  const four = [...players, dan];
+  for (const p of four) {
+    if (await p.q('tournament-back').isVisible()) await p.q('tournament-back').click();
+    Object.assign(p, { seats: [], placed: null, outOk: false, stop: false });
+    await p.page.evaluate(() => { window.stillTheSamePage = true; });
+    const reg = p.row(id).locator('[data-testid=tournament-register]');
+    await until(`${p.name}: the register button of Two Tables`, async () => reg.isVisible(), 10000);
+    await reg.click();
+  }
+  const bots = four.map((p) => runBot(p));
+  for (const p of four) {
+    await until(`${p.name}: seated by Two Tables`, async () => p.seats.length > 0 && (await p.attr('table', 'data-table-id')) === p.seats[0].table_id, 20000);
+  }
+  const tables = new Set(four.map((p) => p.seats[0].table_id));
+  check(tables.size === 2, `the four were seated at ${tables.size} table(s), expected 2`);
+  await until('a move between tables (a tournament_seat with from_table_id)', () => four.some((p) => p.seats.length > 1), 90000, 200);
+  const moved = four.find((p) => p.seats.length > 1);
+  const m = moved.seats[1];
+  check(m.from_table_id === moved.seats[0].table_id && m.table_id !== m.from_table_id && ['break', 'balance'].includes(m.reason), `${moved.name}: the move is ${JSON.stringify(m)}`);
+  await eventually(`${moved.name}: taken to the new table without a reload`, async () => {
+    check((await moved.attr('table', 'data-table-id')) === m.table_id, `the table view shows ${await moved.attr('table', 'data-table-id')}, the move says ${m.table_id}`);
+    check(await moved.page.evaluate(() => window.stillTheSamePage === true), 'the page was reloaded');
+    check((await moved.page.locator('[data-testid=seat][data-me=true]').getAttribute('data-seat')) === String(m.seat), `own seat is not ${m.seat}`);
+    check(await moved.q('tournament-bar').isVisible(), 'no tournament line at the new table');
+  }, 10000);
+  const clicks = moved.clicks;
+  await until(`${moved.name}: plays on at the new table`, () => moved.clicks > clicks || moved.placed, 60000, 200);
+  log(`${moved.name} was moved (${m.reason}) to table ${m.table_no}, seat ${m.seat}, without a reload, and played on there`);
+  for (const p of four) p.stop = true;
+  await Promise.all(bots);
+  if (aborted) throw aborted;
 }
 
 // Watched while playing: a page that gets `tournament_placed` while at the table shows the
