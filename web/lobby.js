@@ -420,8 +420,10 @@ export function renderTournamentClocks() {
 function playersText(d, id) {
   const s = standing(d, state.me?.player_id);
   const place = state.placed[id]?.place ?? s.place;
-  const left = t('t_players_left', { left: s.left, total: s.total });
-  return { text: place ? `${left} · ${t('t_your_place', { place: ordinal(place) })}` : left, left: s.left, total: s.total, place };
+  const parts = [t('t_players_left', { left: s.left, total: s.total })];
+  if (place) parts.push(t('t_your_place', { place: ordinal(place) }));
+  if (d.hand_for_hand && d.status === 'running') parts.push(t('t_hand_for_hand'));
+  return { text: parts.join(' · '), left: s.left, total: s.total, place };
 }
 
 export function renderTournamentView() {

@@ -547,6 +547,8 @@ async function main() {
       check((await a.attr('tournament-level', 'data-level')) === '1', 'the view\'s level');
       check((await a.page.locator('[data-testid=tournament-level-row][aria-current=step]').getAttribute('data-level')) === '1', 'the current level row');
       check((await a.q('tournament-entrant').count()) === 3, 'entrants');
+      check((await a.attr('tournament-game', 'data-game')) === 'razz' && (await a.attr('tournament-game', 'data-next-game')) === 'stud', `the view's game line is ${await a.text('tournament-game')}`);
+      check((await a.text('tournament-game')) === 'Game: Razz · next: Stud', `the view's game line says ${await a.text('tournament-game')}`);
       check((await a.q('tournament-table').count()) === 1, 'tables');
       const prizes = await a.page.locator('[data-testid=tournament-payout]').evaluateAll((rs) => rs.map((r) => Number(r.dataset.prize)));
       check(prizes.join() === '2100,900', `payout prizes ${prizes.join()}, expected 2100,900 (70/30 of $30)`);
