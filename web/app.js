@@ -1,6 +1,7 @@
 // The stud browser client's entry: the frame dispatcher, preferences and the page's wiring.
 // The page speaks only the public protocol (proto/PROTOCOL.md): POST /api/sessions (and DELETE
-// to log out), GET /api/tables, the WebSocket /ws and the hand-history API. Plain ES modules,
+// to log out), GET /api/tables, GET /api/tournaments(/{id}), the WebSocket /ws and the
+// hand-history API. Plain ES modules,
 // no framework, no build step; crates/server/src/web.rs embeds and serves every file of web/.
 // The page is a thin view: it shows what the server sends and never decides a game rule.
 
@@ -9,9 +10,10 @@ import { onChat, sendChat } from './chat.js';
 import { conn, connect, send, sendHello, setStatus } from './connection.js';
 import { onHistoryError, onLastHand, onLastHands, openLastHands, renderLastHands, renderReport } from './history.js';
 import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
-import { login, logout, refreshLobby, renderLobby, renderLobbyHead, renderMe, showView, watch } from './lobby.js';
+import { money, ordinal } from './format.js';
+import { fetchTournament, login, logout, onRegistration, onRegistrationError, openTournament, refreshLobby, renderLobby, renderLobbyHead, renderMe, renderTournamentBar, renderTournamentClocks, renderTournamentView, renderTournaments, showView, tournamentTableOf, watch } from './lobby.js';
 import { $, el, notice, renderClock, renderTable, sitHere } from './render.js';
-import { LOBBY_REFRESH_MS, TOKEN_KEY, prefs, savePrefs, state, store } from './state.js';
+import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store } from './state.js';
 import { enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderResult } from './table.js';
 
 export function onFrame(text) {
@@ -44,17 +46,44 @@ export const HANDLERS = {
   last_hand: onLastHand,
   chat: onChat,
   tournament_seat: onTournamentSeat,
-  tournament_placed: (m) => {
-    notice(t('tournament_placed', { place: m.place, prize: (m.prize / 100).toFixed(2) }));
-    sendHello(); // the balance changed
+  tournament_placed: onTournamentPlaced,
+  tournament_registration: (m) => {
+    conn.requests.delete(m.request_id);
+    onRegistration(m.registration);
   },
 };
 
-/** The tournament seated or moved us: go to that table without a reload. */
+/** The tournament seated or moved us: go to that table without a reload. Which tournament a
+ *  table belongs to is remembered (a table's snapshot does not say), so a reload finds it. */
 export function onTournamentSeat(m) {
+  for (const [table, tid] of Object.entries(state.tournamentTables)) if (tid === m.tournament_id) delete state.tournamentTables[table];
+  state.tournamentTables[m.table_id] = m.tournament_id;
+  saveTournamentTables();
   enterTable(m.table_id);
   send({ type: 'join_table', table_id: m.table_id, invite_code: null }, { kind: 'rejoin', tableId: m.table_id });
   notice(t('tournament_seat', { table: m.table_no, seat: m.seat }));
+  fetchTournament(m.tournament_id).then(() => renderTournamentBar());
+}
+
+/** Our entry finished: the place and prize, at the table (if we are at one of its tables)
+ *  and as a notice; the prize is already in the balance. */
+export function onTournamentPlaced(m) {
+  state.placed[m.tournament_id] = { place: m.place, prize: m.prize };
+  notice(t('tournament_placed', { place: ordinal(m.place), prize: money(m.prize, 'cash') }));
+  sendHello(); // the balance changed
+  renderTournamentBar();
+  fetchTournament(m.tournament_id).then(() => {
+    renderTournamentBar();
+    renderTournamentView();
+  });
+}
+
+/** Back to the table a tournament seated us at (from its view). */
+export function toTournamentTable(id) {
+  const table = tournamentTableOf(id);
+  if (!table) return;
+  enterTable(table);
+  send({ type: 'join_table', table_id: table, invite_code: null }, { kind: 'rejoin', tableId: table });
 }
 
 export function onWelcome(m) {
@@ -91,6 +120,7 @@ export function onError(m) {
   conn.requests.delete(m.request_id);
   if (!req) return onSessionError(m);
   if (req.kind === 'act') return onActError(m, req);
+  if (req.kind === 'tournament') return onRegistrationError(m, req);
   if (req.kind === 'sit' && m.code === 'already_seated') {
     if (state.table?.id !== req.tableId) enterTable(req.tableId, req.code);
     send({ type: 'snapshot', table_id: req.tableId });
@@ -151,6 +181,9 @@ export function switchLanguage(code) {
   applyTranslations();
   renderLobbyHead();
   renderLobby();
+  renderTournaments();
+  renderTournamentView();
+  renderTournamentBar();
   renderMe();
   relabelLog();
   renderTable();
@@ -215,6 +248,12 @@ export function init() {
     send({ type: 'top_up', table_id: state.table.id, amount: Number($('table-buy-in').value) }, { kind: 'top_up' });
   });
   $('last-hand-open').addEventListener('click', openLastHands);
+  $('tournament-back').addEventListener('click', () => {
+    state.tview = null;
+    showView('lobby');
+  });
+  $('tournament-my-table').addEventListener('click', () => toTournamentTable(state.tview));
+  for (const id of ['tournament-table-open', 'tournament-out-open']) $(id).addEventListener('click', () => state.table?.tournamentId && openTournament(state.table.tournamentId));
   $('last-hand-close').addEventListener('click', () => $('last-hand').close());
   document.addEventListener('keydown', onKey);
 
@@ -226,18 +265,27 @@ export function init() {
   const measure = () => {
     const h = (id) => ($(id).hidden ? 0 : $(id).getBoundingClientRect().height);
     const root = document.documentElement.style;
-    root.setProperty('--top-h', `${Math.ceil(document.querySelector('.topbar').getBoundingClientRect().height + h('banner') + h('sat-out') + (h('sat-out') ? 8 : 0))}px`);
+    const boxes = h('sat-out') + (h('sat-out') ? 8 : 0) + h('tournament-out') + (h('tournament-out') ? 8 : 0);
+    root.setProperty('--top-h', `${Math.ceil(document.querySelector('.topbar').getBoundingClientRect().height + h('banner') + boxes)}px`);
     root.setProperty('--head-h', `${Math.ceil(document.querySelector('.table-head').getBoundingClientRect().height || 40)}px`);
     root.setProperty('--bar-h', `${Math.ceil(h('action-bar') || 56)}px`);
   };
   const observer = new ResizeObserver(measure);
-  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('sat-out')]) observer.observe(node);
+  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('sat-out'), $('tournament-out')]) observer.observe(node);
   window.addEventListener('resize', measure);
   measure();
   setInterval(() => {
     if (!$('lobby').hidden) refreshLobby();
   }, LOBBY_REFRESH_MS);
   setInterval(renderClock, 250);
+  setInterval(renderTournamentClocks, 250);
+  // The tournament on screen (its view, or the one whose table we are at), fetched again.
+  setInterval(() => {
+    const id = $('tournament').hidden ? null : state.tview;
+    if (id) fetchTournament(id).then(() => renderTournamentView());
+    const tid = $('table').hidden ? null : state.table?.tournamentId;
+    if (tid && tid !== id) fetchTournament(tid).then(() => renderTournamentBar());
+  }, TOURNAMENT_REFRESH_MS);
   if (state.token) connect();
 }
 

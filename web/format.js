@@ -127,3 +127,29 @@ export function strengthName(s, variant = null, code = language()) {
   if (high && variant === 'stud8') return `${high}; ${d.no_low ?? EN.no_low}`;
   return high || low;
 }
+
+// ---- tournaments ---------------------------------------------------------------------------
+
+/** A countdown as "4:05" (minutes and seconds, rounded up so "0:00" is the end), "1:02:03"
+ *  past an hour. */
+export function clockText(ms) {
+  const total = Math.max(0, Math.ceil((Number(ms) || 0) / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** A finishing place: "1st", "22nd", "13th"; Italian "1º"; Hungarian "1." */
+export function ordinal(n, code = language()) {
+  if (code === 'it') return `${n}º`;
+  if (code === 'hu') return `${n}.`;
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** A start time (ms since the epoch) as the page's language writes a date and time. */
+export function startTime(ms, code = language(), timeZone = undefined) {
+  return new Intl.DateTimeFormat(LOCALES[code] || 'en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(ms));
+}

@@ -38,7 +38,7 @@ export const EN = {
   sat_out_self: 'You are sitting out.', im_back: "I'm back",
   sat_out_busted: 'You have no chips left: top up, then sit in.', no_low: 'no low',
   reconnect_try: 'Reconnecting: try again in a moment.', unreachable: 'The server cannot be reached.', session_failed: 'Could not start a session ({status}).',
-  tournament_seat: 'Tournament: you play at table {table}, seat {seat}.', tournament_placed: 'Tournament over for you: place {place}, prize {prize}.',
+  tournament_seat: 'Tournament: you play at table {table}, seat {seat}.', tournament_placed: 'Tournament over for you: {place} place, prize {prize}.',
   table_closed: 'The table has closed; your chips are back in your balance.', download_failed: 'Download failed ({status}).',
   loading: 'Loading…', no_hands: 'No hands played in this session yet.', hand_row: '#{number} · {variant} · {seat} · ',
   your_net: 'Your net: {net} · commitment {commitment}', awards: 'Awards', action_h: 'Action', community_card: 'Community card',
@@ -64,6 +64,26 @@ export const EN = {
   h_royal: 'Royal flush', h_sflush: 'Straight flush, {r} high', h_quads: 'Four of a kind, {p}', h_full: 'Full house, {p} full of {q}',
   h_flush: 'Flush, {r} high', h_straight: 'Straight, {r} high', h_trips: 'Three of a kind, {p}', h_two_pair: 'Two pair, {p} and {q}',
   h_pair: 'Pair of {p}', h_high: 'High card, {r}', h_hi: 'HI: {h}', h_lo: 'LO: {h}',
+  // tournaments
+  tournaments: 'Tournaments', no_tournaments: 'No tournaments at the moment.', variant_rotation: 'Mixed (Razz, Stud, Stud Hi/Lo)',
+  t_kind_sit_and_go: 'Sit & Go', t_kind_scheduled: 'Scheduled',
+  t_status_registering: 'Registering', t_status_running: 'Running', t_status_finished: 'Finished', t_status_cancelled: 'Cancelled',
+  t_entrants: '{n}/{max} players', t_fee: '{entry} + {fee} fee', t_starts_at_players: 'starts at {n} players', t_starts_at: 'starts {when}',
+  t_register: 'Register', t_unregister: 'Unregister', t_open: 'Details', t_registered: 'You are registered', t_code: 'Invite code for {name}',
+  t_back: 'Lobby', t_level: 'Level {n} of {count}', t_next_level_in: 'next level in {time}', t_level_hands: 'level of {n} hands',
+  t_last_level: 'last level', t_game: 'Game: {game}', t_next_game: 'next: {game}', t_players_left: 'Players left: {left} of {total}',
+  t_your_place: 'Your place: {place}', t_structure: 'Structure', t_col_level: 'Level', t_col_ante: 'Ante', t_col_bring_in: 'Bring-in',
+  t_col_limits: 'Limits', t_col_length: 'Length', t_minutes: '{n} min', t_hands: '{n} hands', t_entrants_h: 'Entrants',
+  t_col_player: 'Player', t_col_chips: 'Chips', t_col_where: 'Table', t_col_place: 'Place', t_col_prize: 'Prize', t_col_percent: 'Share',
+  t_tables_h: 'Tables', t_col_table: 'Table', t_col_players: 'Players', t_col_hands: 'Hands', t_payouts_h: 'Payouts', t_results_h: 'Results',
+  t_pool: 'Prize pool: {pool}', t_starting_chips: 'Starting chips: {chips}', t_hand_for_hand: 'Hand-for-hand', t_no_results: 'Nobody has finished yet.',
+  t_at_table: 'table {table}, seat {seat}', t_state_registered: 'registered', t_state_playing: 'playing', t_state_out: 'out',
+  t_out_prize: 'You finished {place} and won {prize}.', t_out_none: 'You finished {place}.', t_winner: 'You won the tournament! Prize: {prize}.',
+  t_view: 'Tournament', t_my_table: 'My table', t_over: 'The tournament is over: the results are below.', t_level_stakes: 'Level {n}: {limits} · ante {ante}',
+  t_table_clock_none: 'no time limit', t_your_chips: 'Your chips: {chips}',
+  err_t_insufficient_balance: 'Your balance is too small for the entry and the fee.', err_t_invite_required: 'A private tournament: enter its invite code.',
+  err_unknown_tournament: 'That tournament does not exist.', err_tournament_full: 'The tournament is full.', err_tournament_started: 'The tournament has already started.',
+  err_registration_closed: 'Registration is closed.', err_already_registered: 'You are already registered.', err_not_registered: 'You are not registered.',
 };
 
 export const IT = {
@@ -98,7 +118,7 @@ export const IT = {
   sat_out_self: 'Sei in pausa.', im_back: 'Sono tornato',
   sat_out_busted: 'Non hai più fiches: ricarica, poi rientra.', no_low: 'nessun basso',
   reconnect_try: 'Riconnessione: riprova tra un momento.', unreachable: 'Il server non è raggiungibile.', session_failed: 'Impossibile iniziare una sessione ({status}).',
-  tournament_seat: 'Torneo: giochi al tavolo {table}, posto {seat}.', tournament_placed: 'Il tuo torneo è finito: posto {place}, premio {prize}.',
+  tournament_seat: 'Torneo: giochi al tavolo {table}, posto {seat}.', tournament_placed: 'Il tuo torneo è finito: {place} posto, premio {prize}.',
   table_closed: 'Il tavolo è chiuso; le tue fiches sono tornate nel saldo.', download_failed: 'Download non riuscito ({status}).',
   loading: 'Caricamento…', no_hands: 'Nessuna mano giocata in questa sessione.', hand_row: '#{number} · {variant} · {seat} · ',
   your_net: 'Il tuo netto: {net} · impegno {commitment}', awards: 'Vincite', action_h: 'Azioni', community_card: 'Carta comune',
@@ -124,6 +144,25 @@ export const IT = {
   h_royal: 'Scala reale', h_sflush: 'Scala colore {al}', h_quads: 'Poker di {p}', h_full: 'Full di {p} su {q}',
   h_flush: 'Colore {al}', h_straight: 'Scala {al}', h_trips: 'Tris di {p}', h_two_pair: 'Doppia coppia, {p} e {q}',
   h_pair: 'Coppia di {p}', h_high: 'Carta alta, {r}', h_hi: 'ALTO: {h}', h_lo: 'BASSO: {h}',
+  tournaments: 'Tornei', no_tournaments: 'Nessun torneo al momento.', variant_rotation: 'Misto (Razz, Stud, Stud Hi/Lo)',
+  t_kind_sit_and_go: 'Sit & Go', t_kind_scheduled: 'Programmato',
+  t_status_registering: 'Iscrizioni aperte', t_status_running: 'In corso', t_status_finished: 'Finito', t_status_cancelled: 'Annullato',
+  t_entrants: '{n}/{max} giocatori', t_fee: '{entry} + {fee} di commissione', t_starts_at_players: 'parte a {n} giocatori', t_starts_at: 'inizia {when}',
+  t_register: 'Iscriviti', t_unregister: 'Annulla iscrizione', t_open: 'Dettagli', t_registered: 'Sei iscritto', t_code: 'Codice invito per {name}',
+  t_back: 'Lobby', t_level: 'Livello {n} di {count}', t_next_level_in: 'prossimo livello tra {time}', t_level_hands: 'livello di {n} mani',
+  t_last_level: 'ultimo livello', t_game: 'Gioco: {game}', t_next_game: 'poi: {game}', t_players_left: 'Giocatori rimasti: {left} su {total}',
+  t_your_place: 'Il tuo piazzamento: {place}', t_structure: 'Struttura', t_col_level: 'Livello', t_col_ante: 'Ante', t_col_bring_in: 'Bring-in',
+  t_col_limits: 'Limiti', t_col_length: 'Durata', t_minutes: '{n} min', t_hands: '{n} mani', t_entrants_h: 'Iscritti',
+  t_col_player: 'Giocatore', t_col_chips: 'Fiches', t_col_where: 'Tavolo', t_col_place: 'Posizione', t_col_prize: 'Premio', t_col_percent: 'Quota',
+  t_tables_h: 'Tavoli', t_col_table: 'Tavolo', t_col_players: 'Giocatori', t_col_hands: 'Mani', t_payouts_h: 'Premi', t_results_h: 'Classifica',
+  t_pool: 'Montepremi: {pool}', t_starting_chips: 'Fiches iniziali: {chips}', t_hand_for_hand: 'Mano per mano', t_no_results: 'Nessuno è ancora uscito.',
+  t_at_table: 'tavolo {table}, posto {seat}', t_state_registered: 'iscritto', t_state_playing: 'in gioco', t_state_out: 'eliminato',
+  t_out_prize: 'Hai finito {place} e vinto {prize}.', t_out_none: 'Hai finito {place}.', t_winner: 'Hai vinto il torneo! Premio: {prize}.',
+  t_view: 'Torneo', t_my_table: 'Il mio tavolo', t_over: 'Il torneo è finito: ecco la classifica.', t_level_stakes: 'Livello {n}: {limits} · ante {ante}',
+  t_table_clock_none: 'senza limite di tempo', t_your_chips: 'Le tue fiches: {chips}',
+  err_t_insufficient_balance: 'Il tuo saldo non basta per l’iscrizione e la commissione.', err_t_invite_required: 'Torneo privato: inserisci il codice invito.',
+  err_unknown_tournament: 'Quel torneo non esiste.', err_tournament_full: 'Il torneo è al completo.', err_tournament_started: 'Il torneo è già iniziato.',
+  err_registration_closed: 'Le iscrizioni sono chiuse.', err_already_registered: 'Sei già iscritto.', err_not_registered: 'Non sei iscritto.',
 };
 
 export const HU = {
@@ -158,7 +197,7 @@ export const HU = {
   sat_out_self: 'Szünetelsz.', im_back: 'Visszajöttem',
   sat_out_busted: 'Elfogytak a zsetonjaid: tölts fel, majd ülj vissza.', no_low: 'nincs alsó',
   reconnect_try: 'Újrakapcsolódás: próbáld újra egy pillanat múlva.', unreachable: 'A szerver nem érhető el.', session_failed: 'Nem sikerült munkamenetet indítani ({status}).',
-  tournament_seat: 'Verseny: a(z) {table}. asztalnál játszol, {seat}. hely.', tournament_placed: 'Számodra véget ért a verseny: {place}. hely, nyeremény {prize}.',
+  tournament_seat: 'Verseny: a(z) {table}. asztalnál játszol, {seat}. hely.', tournament_placed: 'Számodra véget ért a verseny: {place} hely, nyeremény {prize}.',
   table_closed: 'Az asztal bezárt; a zsetonjaid visszakerültek az egyenlegedre.', download_failed: 'A letöltés nem sikerült ({status}).',
   loading: 'Betöltés…', no_hands: 'Ebben a munkamenetben még nem volt leosztás.', hand_row: '#{number} · {variant} · {seat} · ',
   your_net: 'Nettó eredményed: {net} · elköteleződés {commitment}', awards: 'Nyeremények', action_h: 'Lépések', community_card: 'Közös lap',
@@ -184,6 +223,25 @@ export const HU = {
   h_royal: 'Royal flös', h_sflush: 'Színsor, {r} magas', h_quads: 'Póker, {p}', h_full: 'Full, {p} és {q}',
   h_flush: 'Flöss, {r} magas', h_straight: 'Sor, {r} magas', h_trips: 'Drill, {p}', h_two_pair: 'Két pár, {p} és {q}',
   h_pair: 'Egy pár, {p}', h_high: 'Magas lap, {r}', h_hi: 'FELSŐ: {h}', h_lo: 'ALSÓ: {h}',
+  tournaments: 'Versenyek', no_tournaments: 'Most nincs verseny.', variant_rotation: 'Vegyes (Razz, Stud, Stud Hi/Lo)',
+  t_kind_sit_and_go: 'Sit & Go', t_kind_scheduled: 'Időzített',
+  t_status_registering: 'Regisztráció', t_status_running: 'Folyamatban', t_status_finished: 'Véget ért', t_status_cancelled: 'Törölve',
+  t_entrants: '{n}/{max} játékos', t_fee: '{entry} + {fee} díj', t_starts_at_players: '{n} játékosnál indul', t_starts_at: 'kezdés: {when}',
+  t_register: 'Nevezés', t_unregister: 'Nevezés visszavonása', t_open: 'Részletek', t_registered: 'Neveztél', t_code: 'Meghívókód: {name}',
+  t_back: 'Lobbi', t_level: '{n}. szint / {count}', t_next_level_in: 'következő szint: {time} múlva', t_level_hands: '{n} leosztásos szint',
+  t_last_level: 'utolsó szint', t_game: 'Játék: {game}', t_next_game: 'utána: {game}', t_players_left: 'Maradt: {left} / {total} játékos',
+  t_your_place: 'Helyezésed: {place}', t_structure: 'Felépítés', t_col_level: 'Szint', t_col_ante: 'Ante', t_col_bring_in: 'Bring-in',
+  t_col_limits: 'Limitek', t_col_length: 'Hossz', t_minutes: '{n} perc', t_hands: '{n} leosztás', t_entrants_h: 'Nevezők',
+  t_col_player: 'Játékos', t_col_chips: 'Zseton', t_col_where: 'Asztal', t_col_place: 'Helyezés', t_col_prize: 'Nyeremény', t_col_percent: 'Arány',
+  t_tables_h: 'Asztalok', t_col_table: 'Asztal', t_col_players: 'Játékosok', t_col_hands: 'Leosztások', t_payouts_h: 'Kifizetések', t_results_h: 'Eredmények',
+  t_pool: 'Díjalap: {pool}', t_starting_chips: 'Kezdő zseton: {chips}', t_hand_for_hand: 'Leosztásról leosztásra', t_no_results: 'Még senki sem esett ki.',
+  t_at_table: '{table}. asztal, {seat}. hely', t_state_registered: 'nevezett', t_state_playing: 'játszik', t_state_out: 'kiesett',
+  t_out_prize: '{place} helyen végeztél, nyeremény: {prize}.', t_out_none: '{place} helyen végeztél.', t_winner: 'Megnyerted a versenyt! Nyeremény: {prize}.',
+  t_view: 'Verseny', t_my_table: 'Az asztalom', t_over: 'A verseny véget ért: lent az eredmények.', t_level_stakes: '{n}. szint: {limits} · ante {ante}',
+  t_table_clock_none: 'nincs időkorlát', t_your_chips: 'Zsetonjaid: {chips}',
+  err_t_insufficient_balance: 'Az egyenleged kevés a nevezési díjhoz.', err_t_invite_required: 'Privát verseny: add meg a meghívókódot.',
+  err_unknown_tournament: 'Ez a verseny nem létezik.', err_tournament_full: 'A verseny megtelt.', err_tournament_started: 'A verseny már elkezdődött.',
+  err_registration_closed: 'A nevezés lezárult.', err_already_registered: 'Már neveztél.', err_not_registered: 'Nem neveztél.',
 };
 
 export const DICTS = { en: EN, it: IT, hu: HU };
@@ -215,3 +273,7 @@ export const t = (key, params = {}) => tIn(lang, key, params);
 
 /** An error in the page's language: by its code, else the server's message. */
 export const errorText = (m) => (DICTS[lang][`err_${m.code}`] || EN[`err_${m.code}`] ? t(`err_${m.code}`) : m.message);
+
+/** A refused tournament registration in words: a tournament's own wording where the code
+ *  means something else at a table (the balance, the invite code), else as any error. */
+export const tournamentErrorText = (m) => (DICTS[lang][`err_t_${m.code}`] || EN[`err_t_${m.code}`] ? t(`err_t_${m.code}`) : errorText(m));

@@ -1,12 +1,13 @@
-// The session (log in, log out) and the lobby view.
+// The session (log in, log out), the lobby view, and the tournaments: their lobby rows,
+// registration, the tournament view and the tournament line at a tournament table.
 
 import { conn, connect, send, sendHello } from './connection.js';
-import { displayOf, limits, money, stakesLine } from './format.js';
-import { t } from './i18n.js';
-import { lobbyView } from './model.js';
-import { $, el, notice, variantName } from './render.js';
+import { clockText, displayOf, limits, money, ordinal, stakesLine, startTime } from './format.js';
+import { t, tournamentErrorText } from './i18n.js';
+import { levelMsLeft, levelNow, lobbyView, nextGame, registrationButtons, standing, tournamentOrder } from './model.js';
+import { $, el, notice, now, variantName } from './render.js';
 import { TOKEN_KEY, prefs, savePrefs, savePrivates, state, store } from './state.js';
-import { leaveTable } from './table.js';
+import { enterTable, leaveTable } from './table.js';
 
 // ---- session and lobby ---------------------------------------------------------------------
 
@@ -98,6 +99,7 @@ export async function refreshLobby() {
     return; // offline: keep the last list
   }
   renderLobby();
+  refreshTournaments();
 }
 
 /** Every table we can list: the public ones, then private ones joined with a code. */
@@ -203,8 +205,334 @@ export async function watch(tableId, code) {
 
 export function showView(name) {
   $('lobby').hidden = name !== 'lobby';
+  $('tournament').hidden = name !== 'tournament';
   $('table').hidden = name !== 'table';
   $('action-bar').hidden = name !== 'table';
   document.body.dataset.view = name;
   if (name === 'lobby') refreshLobby();
+}
+
+// ---- tournaments ---------------------------------------------------------------------------
+
+/** GET /api/tournaments, then the detail of each open one (whether we are registered, the
+ *  game a rotation plays now): the summaries do not say either. */
+export async function refreshTournaments() {
+  let list;
+  try {
+    const res = await fetch('/api/tournaments');
+    if (!res.ok) return;
+    list = await res.json();
+  } catch {
+    return; // offline: keep the last list
+  }
+  state.tournaments = list;
+  const open = list.filter((x) => x.status === 'registering' || x.status === 'running').slice(0, 20);
+  await Promise.all(open.map((x) => fetchTournament(x.id)));
+  renderTournaments();
+}
+
+/** GET /api/tournaments/{id}, kept with the moment it came (the level clock counts from it). */
+export async function fetchTournament(id) {
+  try {
+    const res = await fetch(`/api/tournaments/${id}`);
+    if (!res.ok) return null;
+    const detail = await res.json();
+    state.tdetails.set(id, { detail, at: now() });
+    return detail;
+  } catch {
+    return null;
+  }
+}
+
+const detailOf = (id) => state.tdetails.get(id)?.detail ?? null;
+
+/** Whether we hold an entry (registered or playing): true / false, or null when not known. */
+export function registeredIn(id) {
+  const d = detailOf(id);
+  const me = state.me?.player_id;
+  if (!d || !me) return null;
+  return d.entrants.some((e) => e.player_id === me && e.state !== 'out');
+}
+
+/** "$10 + $1 fee": the entry (to the prize pool) and the house fee, in play money. */
+const feeText = (x) => t('t_fee', { entry: money(x.entry_fee, 'cash'), fee: money(x.house_fee, 'cash') });
+/** "starts at 3 players" (a sit-and-go) or the scheduled start. */
+const startText = (x) => (x.kind === 'sit_and_go' || x.start_at == null ? t('t_starts_at_players', { n: x.max_entrants }) : t('t_starts_at', { when: startTime(x.start_at) }));
+const gameText = (x) => {
+  const d = detailOf(x.id);
+  if (x.variant !== 'rotation' || !d || d.status !== 'running') return variantName(x.variant);
+  const next = nextGame(x.variant, d.game);
+  return `${variantName(x.variant)}: ${variantName(d.game)}${next ? ` → ${variantName(next)}` : ''}`;
+};
+
+/** The tournaments' lobby rows, updated in place (an invite code being typed stays). */
+export function renderTournaments() {
+  const list = $('tournament-list');
+  const old = new Map([...list.children].map((row) => [row.dataset.tournamentId, row]));
+  const rows = tournamentOrder(state.tournaments).map((x) => {
+    const row = old.get(x.id) || tournamentRow(x);
+    old.delete(x.id);
+    const q = (id) => row.querySelector(`[data-testid=${id}]`);
+    const registered = registeredIn(x.id);
+    const d = detailOf(x.id);
+    const buttons = registrationButtons({ ...x, registration_open: d?.registration_open }, registered);
+    Object.assign(row.dataset, { status: x.status, kind: x.kind, variant: x.variant, registered: String(registered === true) });
+    q('tournament-row-name').textContent = x.private ? `${x.name} (${t('private')})` : x.name;
+    q('tournament-row-game').textContent = gameText(x);
+    q('tournament-row-kind').textContent = t(`t_kind_${x.kind}`);
+    q('tournament-row-status').textContent = t(`t_status_${x.status}`);
+    q('tournament-row-entrants').textContent = t('t_entrants', { n: x.entrants, max: x.max_entrants });
+    q('tournament-row-entrants').dataset.entrants = String(x.entrants);
+    const fee = q('tournament-row-buy-in');
+    fee.textContent = feeText(x);
+    Object.assign(fee.dataset, { entry: String(x.entry_fee), fee: String(x.house_fee) });
+    q('tournament-row-start').textContent = x.status === 'registering' ? startText(x) : '';
+    q('tournament-registered').hidden = registered !== true;
+    q('tournament-registered').textContent = t('t_registered');
+    const code = q('tournament-code');
+    code.hidden = !x.private || !buttons.register;
+    code.placeholder = t('invite_code');
+    code.setAttribute('aria-label', t('t_code', { name: x.name }));
+    const reg = q('tournament-register');
+    reg.hidden = !buttons.register;
+    reg.textContent = t('t_register');
+    reg.setAttribute('aria-label', `${t('t_register')}: ${x.name}`);
+    const unreg = q('tournament-unregister');
+    unreg.hidden = !buttons.unregister;
+    unreg.textContent = t('t_unregister');
+    unreg.setAttribute('aria-label', `${t('t_unregister')}: ${x.name}`);
+    const open = q('tournament-open');
+    open.textContent = t('t_open');
+    open.setAttribute('aria-label', `${t('t_open')}: ${x.name}`);
+    const error = q('tournament-error');
+    error.hidden = !state.terrors[x.id];
+    error.textContent = state.terrors[x.id]?.text ?? '';
+    error.dataset.code = state.terrors[x.id]?.code ?? '';
+    return row;
+  });
+  for (const row of old.values()) row.remove();
+  $('no-tournaments').hidden = rows.length > 0;
+  if (rows.length !== list.children.length || rows.some((row, i) => list.children[i] !== row)) list.replaceChildren(...rows);
+}
+
+export function tournamentRow(x) {
+  const code = el('input', {
+    'data-testid': 'tournament-code', autocomplete: 'off', maxlength: 64, class: 't-code',
+    value: state.tcodes[x.id] ?? '', oninput: (e) => { state.tcodes[x.id] = e.target.value; },
+  });
+  return el('li', { 'data-testid': 'tournament-row', 'data-tournament-id': x.id, class: 't-row' },
+    el('div', { class: 't-row-head' },
+      el('strong', { 'data-testid': 'tournament-row-name', class: 't-row-name' }),
+      el('span', { 'data-testid': 'tournament-row-status', class: 't-status' })),
+    el('div', { class: 't-row-facts' },
+      el('span', { 'data-testid': 'tournament-row-game' }),
+      el('span', { 'data-testid': 'tournament-row-kind' }),
+      el('span', { 'data-testid': 'tournament-row-entrants', class: 'num' }),
+      el('span', { 'data-testid': 'tournament-row-buy-in', class: 'num' }),
+      el('span', { 'data-testid': 'tournament-row-start' })),
+    el('div', { class: 't-row-buttons' },
+      el('span', { 'data-testid': 'tournament-registered', class: 't-registered', hidden: true }),
+      code,
+      el('button', { 'data-testid': 'tournament-register', type: 'button', onclick: () => registerTournament(x.id) }),
+      el('button', { 'data-testid': 'tournament-unregister', type: 'button', onclick: () => unregisterTournament(x.id) }),
+      el('button', { 'data-testid': 'tournament-open', type: 'button', onclick: () => openTournament(x.id) })),
+    el('p', { 'data-testid': 'tournament-error', class: 't-error', role: 'alert', hidden: true }));
+}
+
+/** `tournament_register` (with the invite code typed, if any); the reply is
+ *  `tournament_registration`, or an error shown in the row. */
+export async function registerTournament(id) {
+  if (!(await ensureSession())) return;
+  delete state.terrors[id];
+  const code = (state.tcodes[id] ?? '').trim();
+  send({ type: 'tournament_register', tournament_id: id, invite_code: code || null }, { kind: 'tournament', tournamentId: id });
+}
+
+export async function unregisterTournament(id) {
+  if (!(await ensureSession())) return;
+  delete state.terrors[id];
+  send({ type: 'tournament_unregister', tournament_id: id }, { kind: 'tournament', tournamentId: id });
+}
+
+/** The server took a registration change: the balance it left, and the tournament again. */
+export async function onRegistration(r) {
+  if (state.me) state.me.balance = r.balance;
+  renderMe();
+  delete state.terrors[r.tournament_id];
+  await fetchTournament(r.tournament_id);
+  renderTournaments();
+  renderTournamentView();
+}
+
+/** A refused registration: said in the tournament's row (and view) and as a notice. */
+export function onRegistrationError(m, req) {
+  const text = tournamentErrorText(m);
+  state.terrors[req.tournamentId] = { code: m.code, text };
+  notice(text);
+  renderTournaments();
+  renderTournamentView();
+}
+
+export function openTournament(id) {
+  state.tview = id;
+  showView('tournament');
+  renderTournamentView();
+  fetchTournament(id).then(() => renderTournamentView());
+}
+
+/** The table a tournament seated us at (from its `tournament_seat`), if any. */
+export const tournamentTableOf = (id) => Object.entries(state.tournamentTables).find(([, tid]) => tid === id)?.[0] ?? null;
+
+/** The current level in words: "Level 2 of 4 · 40/80 · ante 10" (tournament chips). */
+function levelText(d) {
+  const { n, count, level } = levelNow(d);
+  if (!level) return '';
+  return `${t('t_level', { n, count })} · ${limits(level, 'chips')} · ${t('t_col_ante')} ${money(level.ante, 'chips')}`;
+}
+
+/** The clock to the next level ("next level in 0:42"), or the level's length in hands. */
+function clockLine(id) {
+  const entry = state.tdetails.get(id);
+  const d = entry?.detail;
+  if (!d || d.status !== 'running') return { text: '', ms: null };
+  const ms = levelMsLeft(d, entry.at, now());
+  if (ms != null) return { text: t('t_next_level_in', { time: clockText(ms) }), ms };
+  const { level, last } = levelNow(d);
+  if (last) return { text: t('t_last_level'), ms: null };
+  if (level?.hands) return { text: t('t_level_hands', { n: level.hands }), ms: null };
+  return { text: '', ms: null };
+}
+
+function setClock(node, line) {
+  node.textContent = line.text;
+  if (line.ms == null) delete node.dataset.ms;
+  else node.dataset.ms = String(Math.round(line.ms));
+}
+
+/** Every 250 ms: the clocks on screen count down between fetches. */
+export function renderTournamentClocks() {
+  if (!$('tournament').hidden && state.tview) setClock($('tournament-clock'), clockLine(state.tview));
+  const tid = state.table?.tournamentId;
+  if (tid && !$('table').hidden) setClock($('tournament-table-clock'), clockLine(tid));
+}
+
+/** What the lobby knows of us in a tournament: "Players left: 2 of 3 · Your place: 3rd". */
+function playersText(d, id) {
+  const s = standing(d, state.me?.player_id);
+  const place = state.placed[id]?.place ?? s.place;
+  const parts = [t('t_players_left', { left: s.left, total: s.total })];
+  if (place) parts.push(t('t_your_place', { place: ordinal(place) }));
+  if (d.hand_for_hand && d.status === 'running') parts.push(t('t_hand_for_hand'));
+  return { text: parts.join(' · '), left: s.left, total: s.total, place };
+}
+
+export function renderTournamentView() {
+  const id = state.tview;
+  if (!id || $('tournament').hidden) return;
+  const d = detailOf(id);
+  const x = d ?? state.tournaments.find((y) => y.id === id);
+  $('tournament').dataset.tournamentId = id;
+  if (!x) return;
+  $('tournament-name').textContent = x.name;
+  $('tournament-status').textContent = t(`t_status_${x.status}`);
+  $('tournament').dataset.status = x.status;
+  $('tournament-fee').textContent = feeText(x);
+  if (!d) return;
+  const { n } = levelNow(d);
+  const lvl = $('tournament-level');
+  lvl.textContent = d.status === 'running' ? levelText(d) : '';
+  lvl.dataset.level = String(d.status === 'running' ? n : '');
+  const next = nextGame(d.variant, d.game);
+  const game = $('tournament-game');
+  game.textContent = d.status === 'running' && d.variant === 'rotation'
+    ? `${t('t_game', { game: variantName(d.game) })}${next ? ` · ${t('t_next_game', { game: variantName(next) })}` : ''}`
+    : variantName(d.variant);
+  game.dataset.game = d.game;
+  game.dataset.nextGame = next ?? '';
+  const players = playersText(d, id);
+  $('tournament-players').textContent = d.status === 'registering' ? t('t_entrants', { n: d.entrants.length, max: d.max_entrants }) : players.text;
+  $('tournament-pool').textContent = t('t_pool', { pool: money(d.pool, 'cash') });
+  $('tournament-pool').dataset.amount = String(d.pool);
+  $('tournament-chips').textContent = t('t_starting_chips', { chips: money(d.starting_chips, 'chips') });
+  $('tournament-over').hidden = d.status !== 'finished';
+  $('tournament-over').textContent = d.status === 'finished' ? t('t_over') : '';
+  const table = tournamentTableOf(id);
+  const me = standing(d, state.me?.player_id).me;
+  $('tournament-my-table').hidden = !(table && me?.state === 'playing' && d.status === 'running');
+  // Register / unregister here too, with the row's error.
+  const registered = registeredIn(id);
+  const buttons = registrationButtons(d, registered);
+  const error = state.terrors[id];
+  $('tournament-register-box').replaceChildren(...[
+    buttons.register ? el('button', { type: 'button', 'data-testid': 'tournament-register', text: t('t_register'), onclick: () => registerTournament(id) }) : null,
+    buttons.unregister ? el('button', { type: 'button', 'data-testid': 'tournament-unregister', text: t('t_unregister'), onclick: () => unregisterTournament(id) }) : null,
+    error ? el('p', { class: 't-error', 'data-testid': 'tournament-error', 'data-code': error.code, role: 'alert', text: error.text }) : null,
+  ].filter(Boolean));
+  // Results, best place first; the finishing places as they come.
+  $('tournament-results').replaceChildren(...d.results.map((r) => el('tr', {
+    'data-testid': 'tournament-result', 'data-place': r.place, 'data-player-id': r.player_id, 'data-prize': r.prize,
+    class: r.player_id === state.me?.player_id ? 'me' : null,
+  }, el('td', { class: 'num', text: ordinal(r.place) }), el('td', { text: r.name }), el('td', { class: 'num', text: money(r.prize, 'cash') }))));
+  $('tournament-no-results').hidden = d.results.length > 0;
+  $('tournament-levels').replaceChildren(...d.levels.map((l, i) => el('tr', {
+    'data-testid': 'tournament-level-row', 'data-level': i + 1,
+    'aria-current': d.status === 'running' && i + 1 === n ? 'step' : null, class: d.status === 'running' && i + 1 === n ? 'current' : null,
+  }, el('td', { class: 'num', text: i + 1 }), el('td', { class: 'num', text: money(l.ante, 'chips') }), el('td', { class: 'num', text: money(l.bring_in, 'chips') }),
+  el('td', { class: 'num', text: limits(l, 'chips') }), el('td', { text: l.minutes != null ? t('t_minutes', { n: l.minutes }) : t('t_hands', { n: l.hands }) }))));
+  $('tournament-entrants').replaceChildren(...[...d.entrants].sort((a, b) => (a.place ?? 0) - (b.place ?? 0) || b.chips - a.chips).map((e) => el('tr', {
+    'data-testid': 'tournament-entrant', 'data-player-id': e.player_id, 'data-state': e.state, 'data-chips': e.chips,
+    class: e.player_id === state.me?.player_id ? 'me' : null,
+  }, el('td', { text: e.name }), el('td', { class: 'num', text: e.state === 'out' ? '' : money(e.chips, 'chips') }),
+  el('td', { text: whereText(d, e) }),
+  el('td', { class: 'num', text: e.place ? ordinal(e.place) : '' }))));
+  const names = Object.fromEntries(d.entrants.map((e) => [e.player_id, e.name]));
+  $('tournament-tables').replaceChildren(...d.tables.map((tb) => el('tr', { 'data-testid': 'tournament-table', 'data-table': tb.table },
+    el('td', { class: 'num', text: tb.table }), el('td', { class: 'wrap', text: tb.players.map((p) => names[p] ?? '?').join(', ') }), el('td', { class: 'num', text: tb.hands }))));
+  $('tournament-payouts').replaceChildren(...d.payouts.map((pct, i) => el('tr', { 'data-testid': 'tournament-payout', 'data-place': i + 1, 'data-prize': d.prizes[i] ?? 0 },
+    el('td', { class: 'num', text: ordinal(i + 1) }), el('td', { class: 'num', text: `${pct}%` }), el('td', { class: 'num', text: money(d.prizes[i] ?? 0, 'cash') }))));
+  renderTournamentClocks();
+}
+
+/** Where an entrant is: their table and seat while it runs, else registered / out (the
+ *  winner of a finished tournament: nothing, the place says it). */
+function whereText(d, e) {
+  if (d.status === 'running' && e.table != null) return t('t_at_table', { table: e.table, seat: e.seat });
+  if (e.state === 'playing') return '';
+  return t(`t_state_${e.state}`);
+}
+
+/** At a tournament table: the level and its stakes, the clock, a rotation's game and the next
+ *  one, players left (and our place once out); the notice with our place and prize. */
+export function renderTournamentBar() {
+  const tb = state.table;
+  const id = tb?.tournamentId ?? null;
+  $('tournament-bar').hidden = !id;
+  const placed = id ? state.placed[id] : null;
+  const out = $('tournament-out');
+  out.hidden = !placed;
+  if (placed) {
+    const key = placed.place === 1 ? 't_winner' : placed.prize > 0 ? 't_out_prize' : 't_out_none';
+    $('tournament-out-text').textContent = t(key, { place: ordinal(placed.place), prize: money(placed.prize, 'cash') });
+    Object.assign(out.dataset, { place: String(placed.place), prize: String(placed.prize) });
+  }
+  if (!id) return;
+  const d = detailOf(id);
+  const lvl = $('tournament-table-level');
+  if (!d) return;
+  const { n, level } = levelNow(d);
+  lvl.textContent = level ? t('t_level_stakes', { n, limits: limits(level, 'chips'), ante: money(level.ante, 'chips') }) : '';
+  lvl.dataset.level = String(n);
+  // The table's own game (the snapshot's) is the one being played here; the next in turn.
+  const current = tb.info?.config.variant ?? d.game;
+  const next = nextGame(d.variant, current);
+  const game = $('tournament-table-game');
+  game.hidden = d.variant !== 'rotation';
+  game.textContent = d.variant === 'rotation' ? `${t('t_game', { game: variantName(current) })}${next ? ` · ${t('t_next_game', { game: variantName(next) })}` : ''}` : '';
+  game.dataset.game = current;
+  game.dataset.nextGame = next ?? '';
+  const players = playersText(d, id);
+  const box = $('tournament-table-players');
+  box.textContent = players.text;
+  Object.assign(box.dataset, { left: String(players.left), total: String(players.total), place: String(players.place ?? '') });
+  renderTournamentClocks();
 }

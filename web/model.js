@@ -253,3 +253,62 @@ export function chatMessage(text) {
   if (!trimmed || [...trimmed].length > CHAT_MAX_CHARS) return null;
   return trimmed;
 }
+
+// ---- tournaments ---------------------------------------------------------------------------
+
+/** The mixed rotation's order (proto: "Razz, Stud, Stud Hi/Lo in turn"). */
+export const ROTATION = ['razz', 'stud', 'stud8'];
+
+/** The game after `current` in a rotation; null for a tournament of one game. */
+export function nextGame(variant, current) {
+  if (variant !== 'rotation') return null;
+  const i = ROTATION.indexOf(current);
+  return i < 0 ? null : ROTATION[(i + 1) % ROTATION.length];
+}
+
+/** Milliseconds to the next level `now` (ms, the page's clock), counted from the server's
+ *  `ms_to_next_level` when the detail arrived at `fetchedAt`; null when the level has no
+ *  clock (levels in hands, the last level, not running). */
+export function levelMsLeft(detail, fetchedAt, now) {
+  if (detail?.status !== 'running' || detail.ms_to_next_level == null) return null;
+  return Math.max(0, detail.ms_to_next_level - (now - fetchedAt));
+}
+
+/** The current level's line and the next one: {n, count, level, next, last}. */
+export function levelNow(detail) {
+  const levels = detail?.levels ?? [];
+  const n = Math.min(Math.max(1, detail?.level ?? 1), Math.max(1, levels.length));
+  return { n, count: levels.length, level: levels[n - 1] ?? null, next: levels[n] ?? null, last: n >= levels.length };
+}
+
+/** Where a player stands: players left (playing) of every entrant, the player's entry and,
+ *  once finished, their place and prize. */
+export function standing(detail, playerId) {
+  const entrants = detail?.entrants ?? [];
+  const me = entrants.find((e) => e.player_id === playerId) ?? null;
+  const running = detail?.status === 'running' || detail?.status === 'finished';
+  const left = running ? entrants.filter((e) => e.state === 'playing').length : entrants.length;
+  return { left, total: entrants.length, me, place: me?.place ?? null, prize: me?.prize ?? null };
+}
+
+/** Which registration buttons a tournament row shows. The server decides (a refusal comes
+ *  back as a typed error); this only hides buttons that cannot work. `registered`: true,
+ *  false, or null when not known. */
+export function registrationButtons(t, registered) {
+  const open = t.status === 'registering' || (t.status === 'running' && t.registration_open === true);
+  return {
+    register: open && registered !== true,
+    unregister: t.status === 'registering' && registered === true,
+  };
+}
+
+/** The lobby's tournaments: open ones first (registering, then running), then the finished
+ *  and cancelled; soonest start, then name, then id (a stable order). */
+export function tournamentOrder(list) {
+  const rank = { registering: 0, running: 1, finished: 2, cancelled: 3 };
+  return [...list].sort((a, b) =>
+    (rank[a.status] ?? 4) - (rank[b.status] ?? 4)
+    || (a.start_at ?? Infinity) - (b.start_at ?? Infinity)
+    || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

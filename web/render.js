@@ -4,7 +4,7 @@ import { renderPreActions } from './actions.js';
 import { renderChat } from './chat.js';
 import { SUIT_SYMBOLS, cardName, limits, money, stakesLine, strengthName, translateHand } from './format.js';
 import { t } from './i18n.js';
-import { takeSeat } from './lobby.js';
+import { renderTournamentBar, takeSeat } from './lobby.js';
 import { seatPoint, seatPosition, streetName } from './model.js';
 import { state } from './state.js';
 import { renderResult, seatNames, whoAt } from './table.js';
@@ -80,6 +80,7 @@ export function renderTable() {
   renderPreActions();
   renderStrength(tb);
   renderChat(tb);
+  renderTournamentBar();
   renderClock();
 }
 
@@ -99,7 +100,7 @@ export function seatElement(tb, n, count) {
     role: 'group', 'aria-label': empty ? t('empty_seat', { n }) : (info?.name ?? t('seat_n', { n })),
   });
   if (empty) {
-    if (tb.info.your_seat == null && state.me) {
+    if (tb.info.your_seat == null && state.me && !tb.tournamentId) {
       node.append(el('button', { type: 'button', class: 'sit-here', 'data-testid': 'sit-here', text: t('sit_here'), 'aria-label': t('sit_here_n', { n }), onclick: () => sitHere(n) }));
     } else {
       node.append(el('span', { class: 'seat-no', text: n, 'aria-hidden': 'true' }));
@@ -202,9 +203,13 @@ export function renderClock() {
 export function renderSeatBar(tb) {
   const seated = tb.info.your_seat != null;
   const me = tb.info.seats.find((s) => s.seat === tb.info.your_seat);
-  $('table-sit').hidden = seated;
-  $('top-up').hidden = !seated;
-  $('sit-toggle').hidden = !seated;
+  // A tournament seats its players and deals them in until they are out: no buy-in, no
+  // top-up, no sitting out (the server refuses them there).
+  const cash = !tb.tournamentId;
+  $('table-sit').hidden = seated || !cash;
+  $('top-up').hidden = !seated || !cash;
+  $('sit-toggle').hidden = !seated || !cash;
+  $('table-buy-in').parentElement.hidden = !cash;
   $('sit-toggle').textContent = me?.sitting_out ? t('sit_in') : t('sit_out');
   const out = Boolean(me?.sitting_out);
   $('sat-out').hidden = !out;

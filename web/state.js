@@ -6,6 +6,8 @@ export const TOKEN_KEY = 'stud.token';
 export const PRIVATE_KEY = 'stud.private'; // private tables joined with a code: {table id: {code, summary}}
 export const PREFS_KEY = 'stud.prefs'; // {lang, fourColour, sound, lobby: {sort, dir, variant, stakes, players}}
 export const LOBBY_REFRESH_MS = 5000;
+export const TOURNAMENT_TABLES_KEY = 'stud.tournament-tables'; // {table id: tournament id}: the tables tournaments seated us at
+export const TOURNAMENT_REFRESH_MS = 2000; // the tournament on screen (view or table) is fetched again this often
 export const PING_MS = 15000;
 export const LOG_LINES_KEPT = 400;
 export const RESULT_HOLD_MS = 4000; // the result strip stays at least this long
@@ -34,6 +36,14 @@ export const state = {
   lastHands: [],            // the LAST HAND list
   report: null,             // the LAST HAND report on screen, with its replay position
   timedOut: false,          // the clock acted for us in the hand just played
+  tournaments: [],          // GET /api/tournaments
+  tdetails: new Map(),      // tournament id -> {detail: GET /api/tournaments/{id}, at: performance.now() when it came}
+  tview: null,              // the tournament shown in the tournament view
+  tournamentTables: readJson(TOURNAMENT_TABLES_KEY, {}),
+  placed: {},               // tournament id -> {place, prize}: our `tournament_placed`
+  tcodes: {},               // tournament id -> the invite code typed in the lobby
+  terrors: {},              // tournament id -> the last refusal's text, shown in its row
 };
 
 export const savePrivates = () => store.setItem(PRIVATE_KEY, JSON.stringify(state.privates));
+export const saveTournamentTables = () => store.setItem(TOURNAMENT_TABLES_KEY, JSON.stringify(state.tournamentTables));

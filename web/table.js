@@ -5,7 +5,7 @@ import { clearChat } from './chat.js';
 import { send, sendHello } from './connection.js';
 import { displayOf, setMoneyMode } from './format.js';
 import { t } from './i18n.js';
-import { showView } from './lobby.js';
+import { fetchTournament, openTournament, renderTournamentBar, showView } from './lobby.js';
 import { applyEvent, awardLine, describeEvent, emptyView, lineClass, namer, preActionChoice } from './model.js';
 import { $, cardElement, el, notice, now, renderTable } from './render.js';
 import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state } from './state.js';
@@ -17,12 +17,14 @@ export function enterTable(id, code) {
   state.prompt = null;
   state.pre = null;
   state.timedOut = false;
-  state.table = { id, code: code ?? null, seq: 0, info: null, hand: null, resyncing: false, log: { deals: [], entries: [] }, result: null };
+  // tournamentId: the tournament whose table this is (remembered from its `tournament_seat`).
+  state.table = { id, code: code ?? null, seq: 0, info: null, hand: null, resyncing: false, log: { deals: [], entries: [] }, result: null, tournamentId: state.tournamentTables[id] ?? null };
   $('log').replaceChildren();
   clearChat();
   $('table-buy-in').value = '';
   $('result').hidden = true;
   renderActions();
+  $('table').dataset.tableId = id;
   showView('table');
 }
 
@@ -39,10 +41,15 @@ export function leaveTable() {
 
 export function onTableClosed(m) {
   if (state.table?.id !== m.table_id) return;
+  const tournament = state.table.tournamentId;
   state.table = null;
   state.prompt = null;
-  notice(t('table_closed'));
+  renderActions();
   sendHello();
+  // A tournament's table closes when it breaks (its players were moved first) or at the end:
+  // the tournament's view, with its results.
+  if (tournament) return openTournament(tournament);
+  notice(t('table_closed'));
   showView('lobby');
 }
 
@@ -170,6 +177,13 @@ export function onHandStarted(m, tb) {
     }, Math.max(0, r.at + RESULT_HOLD_MS - now()));
   }
   addLog(() => `${t('log_hand', { number: m.number })} · ${m.commitment.slice(0, 12)}…`, 'hand-start');
+  // A new level applies from a new hand: the tournament's level and clock again, and a
+  // snapshot for the stakes and the game (a level, or a rotation, changes the table's config,
+  // which `hand_started` does not carry).
+  if (tb.tournamentId) {
+    send({ type: 'snapshot', table_id: tb.id });
+    fetchTournament(tb.tournamentId).then(() => renderTournamentBar());
+  }
 }
 
 export const ACTION_EVENTS = ['bring_in', 'complete', 'bet', 'raise', 'call', 'check', 'fold', 'mucked', 'shown'];

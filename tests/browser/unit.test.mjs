@@ -196,3 +196,91 @@ test('every error code of proto/schema.json has words in the page', () => {
   for (const code of page) assert.ok(codes.includes(code), `${code} is not an error code of the protocol`);
   for (const code of page) assert.ok(app.EN[`err_${code}`], `no words for ${code}`);
 });
+
+// ---- tournaments ----------------------------------------------------------------------------
+
+test('the level clock: minutes and seconds, rounded up, hours past an hour', () => {
+  assert.equal(app.clockText(0), '0:00');
+  assert.equal(app.clockText(-500), '0:00');
+  assert.equal(app.clockText(1), '0:01', 'a part of a second left still shows as one');
+  assert.equal(app.clockText(59_000), '0:59');
+  assert.equal(app.clockText(60_000), '1:00');
+  assert.equal(app.clockText(61_001), '1:02');
+  assert.equal(app.clockText(10 * 60_000), '10:00');
+  assert.equal(app.clockText(3_723_000), '1:02:03');
+});
+
+test('the clock counts from when the detail came; none without a timed level', () => {
+  const d = { status: 'running', ms_to_next_level: 42_000 };
+  assert.equal(app.levelMsLeft(d, 1000, 1000), 42_000);
+  assert.equal(app.levelMsLeft(d, 1000, 3500), 39_500);
+  assert.equal(app.levelMsLeft(d, 1000, 60_000), 0, 'never below zero');
+  assert.equal(app.levelMsLeft({ status: 'running', ms_to_next_level: null }, 0, 0), null, 'levels in hands, or the last level');
+  assert.equal(app.levelMsLeft({ status: 'registering', ms_to_next_level: 5 }, 0, 0), null);
+  assert.equal(app.levelMsLeft(null, 0, 0), null);
+});
+
+test('the current and next level', () => {
+  const levels = [{ ante: 5, hands: 2 }, { ante: 10, minutes: 1 }, { ante: 20, hands: 4 }];
+  assert.deepEqual(app.levelNow({ levels, level: 1 }), { n: 1, count: 3, level: levels[0], next: levels[1], last: false });
+  assert.deepEqual(app.levelNow({ levels, level: 3 }), { n: 3, count: 3, level: levels[2], next: null, last: true });
+  assert.equal(app.levelNow({ levels, level: 9 }).n, 3, 'a level past the structure is its last');
+});
+
+test('places in words in every language', () => {
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map((n) => app.ordinal(n, 'en')),
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th']);
+  assert.equal(app.ordinal(2, 'it'), '2º');
+  assert.equal(app.ordinal(2, 'hu'), '2.');
+  assert.equal(app.startTime(Date.UTC(2026, 11, 24, 18, 30), 'en', 'UTC'), 'Dec 24, 2026, 6:30 PM');
+  assert.match(nbsp(app.startTime(Date.UTC(2026, 11, 24, 18, 30), 'it', 'UTC')), /24 dic 2026.*18:30/);
+});
+
+test('a rotation\'s next game follows Razz, Stud, Stud Hi/Lo; one game has none', () => {
+  assert.equal(app.nextGame('rotation', 'razz'), 'stud');
+  assert.equal(app.nextGame('rotation', 'stud'), 'stud8');
+  assert.equal(app.nextGame('rotation', 'stud8'), 'razz');
+  assert.equal(app.nextGame('stud', 'stud'), null);
+  assert.equal(app.nextGame('rotation', 'holdem'), null);
+});
+
+test('standing: players left, our entry, our place', () => {
+  const e = (player_id, state, place = null, prize = null) => ({ player_id, state, place, prize, chips: 100 });
+  const d = { status: 'running', entrants: [e('a', 'playing'), e('b', 'out', 3, 0), e('c', 'playing')] };
+  assert.deepEqual(app.standing(d, 'b'), { left: 2, total: 3, me: d.entrants[1], place: 3, prize: 0 });
+  assert.equal(app.standing(d, 'a').place, null);
+  assert.equal(app.standing(d, 'nobody').me, null);
+  assert.equal(app.standing({ status: 'registering', entrants: [e('a', 'registered')] }, 'a').left, 1, 'before the start every entrant counts');
+});
+
+test('registration buttons: register while open, unregister only before the start', () => {
+  assert.deepEqual(app.registrationButtons({ status: 'registering' }, false), { register: true, unregister: false });
+  assert.deepEqual(app.registrationButtons({ status: 'registering' }, true), { register: false, unregister: true });
+  assert.deepEqual(app.registrationButtons({ status: 'registering' }, null), { register: true, unregister: false });
+  assert.deepEqual(app.registrationButtons({ status: 'running', registration_open: true }, false), { register: true, unregister: false }, 'late registration');
+  assert.deepEqual(app.registrationButtons({ status: 'running', registration_open: false }, true), { register: false, unregister: false });
+  assert.deepEqual(app.registrationButtons({ status: 'finished' }, false), { register: false, unregister: false });
+});
+
+test('the lobby\'s tournaments: open first, then soonest, then name', () => {
+  const x = (id, status, name, start_at = null) => ({ id, status, name, start_at });
+  const order = app.tournamentOrder([x('1', 'finished', 'A'), x('2', 'running', 'B'), x('3', 'registering', 'Z', 5000),
+    x('4', 'registering', 'C'), x('5', 'registering', 'B', 1000), x('6', 'cancelled', 'A'), x('7', 'registering', 'C')]);
+  assert.deepEqual(order.map((t) => t.id), ['5', '3', '4', '7', '2', '1', '6']);
+});
+
+test('a refused registration in the tournament\'s words', () => {
+  app.setLanguage('en');
+  assert.equal(app.tournamentErrorText({ code: 'tournament_full', message: 'full' }), 'The tournament is full.');
+  assert.equal(app.tournamentErrorText({ code: 'insufficient_balance', message: 'x' }), 'Your balance is too small for the entry and the fee.');
+  assert.equal(app.tournamentErrorText({ code: 'something_new', message: 'as sent' }), 'as sent');
+  app.setLanguage('it');
+  assert.equal(app.tournamentErrorText({ code: 'tournament_started', message: 'x' }), 'Il torneo è già iniziato.');
+  app.setLanguage('en');
+  const schema = JSON.parse(readFileSync(new URL('../../proto/schema.json', import.meta.url), 'utf8'));
+  const codes = schema.$defs.ErrorCode.oneOf.map((x) => x.const ?? x.enum?.[0]);
+  for (const code of ['unknown_tournament', 'tournament_full', 'tournament_started', 'registration_closed', 'already_registered', 'not_registered', 'invite_required']) {
+    assert.ok(codes.includes(code), `${code} is not an error code of the protocol`);
+    assert.ok(app.EN[`err_${code}`] || app.EN[`err_t_${code}`], `no words for ${code}`);
+  }
+});
