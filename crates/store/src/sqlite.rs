@@ -101,10 +101,19 @@ impl Cols for SqliteRow {
 }
 
 impl SqliteStore {
+    /// SQLite locks the whole database for a write: nothing to add to [`Self::fence`]'s read.
+    const LOCK_ROWS: &'static str = "";
+
+    /// A hold takes its turn with the writer's batches and the journal's appends.
+    async fn hold_gate(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        Some(self.write_gate.lock().await)
+    }
+
     async fn write(&self, batch: &[Write]) -> Result<()> {
-        let p = Plan::new(batch)?;
         let _gate = self.write_gate.lock().await;
         let mut tx = self.pool.begin().await?;
+        let batch = self.fence(&mut tx, batch).await?;
+        let p = Plan::new(&batch)?;
         for rows in (0..p.hand_id.len()).collect::<Vec<_>>().chunks(CHUNK) {
             let mut b: QueryBuilder<Sqlite> = QueryBuilder::new(
                 "INSERT INTO hands (id, table_id, number, variant, started_at_ms, ended_at_ms, commitment, seed, record) ",
@@ -196,6 +205,12 @@ impl SqliteStore {
     async fn write_marks(&self, tx: &mut sqlx::Transaction<'static, Sqlite>, marks: &[(Uuid, i64)]) -> Result<()> {
         for (table, n) in marks {
             sqlx::query("UPDATE table_state SET stored_n = MAX(stored_n, $2) WHERE table_id = $1")
+                .bind(*table)
+                .bind(*n)
+                .execute(&mut **tx)
+                .await?;
+            // The holds these inputs' movements settle (see `Store::hold`).
+            sqlx::query("DELETE FROM account_holds WHERE table_id = $1 AND n <= $2")
                 .bind(*table)
                 .bind(*n)
                 .execute(&mut **tx)
