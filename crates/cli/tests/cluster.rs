@@ -39,6 +39,11 @@ struct Node {
 
 impl Node {
     fn start(nats: &str, db: &str, role: &str, name: &str, port: u16) -> Node {
+        Node::start_with(nats, db, role, name, port, &[])
+    }
+
+    /// [`Node::start`] with more environment variables.
+    fn start_with(nats: &str, db: &str, role: &str, name: &str, port: u16, env: &[(&str, &str)]) -> Node {
         let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
             .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--database-url", db])
             .args(["--cluster", nats, "--role", role, "--node", name])
@@ -50,6 +55,7 @@ impl Node {
             .env("STUD_OPERATOR_KEY", KEY)
             .env("RUST_LOG", "info")
             .env("NO_COLOR", "1")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -487,8 +493,26 @@ async fn paused(nats: &str, db: &str) {
         victim.iter().any(|t| matches!(in_play.get(t), Some((Some(_), n)) if *n >= 4))
     })
     .await;
+    // w1's writer is caught with a batch in flight: the tables' marks are locked until a hand
+    // of its tables ends (its writes wait in w1's transaction), then w1 stops. The other
+    // worker rebuilds the tables from the marks stored before, so it queues that hand's
+    // writes again, and w1's transaction goes on when it runs again: the same writes from
+    // two workers, which the store must take once.
+    let pool = sqlx::PgPool::connect(db).await.unwrap();
+    let mut lock = pool.begin().await.unwrap();
+    sqlx::query("LOCK TABLE table_state IN ACCESS EXCLUSIVE MODE").execute(&mut *lock).await.unwrap();
+    let ended_on_victim = || -> usize {
+        seats.iter().map(|(_, s)| s.lock().unwrap()).filter(|s| victim.contains(&s.table)).map(|s| s.ended.len()).sum()
+    };
+    let before_lock = ended_on_victim();
+    wait_for("a hand of w1's tables to end while the marks are locked", Duration::from_secs(60), || {
+        ended_on_victim() > before_lock
+    })
+    .await;
     w1.pause(true);
     let paused_at = Instant::now();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    lock.rollback().await.unwrap();
     wait_for("the other worker to take the tables over", Duration::from_secs(20), || {
         let resumed: BTreeSet<Uuid> = w2.hosted().iter().filter(|(_, r)| *r).map(|(t, _)| *t).collect();
         victim.is_subset(&resumed)
@@ -546,13 +570,247 @@ async fn paused(nats: &str, db: &str) {
     w1.stop();
     w2.stop();
     g1.stop();
+    let left_out = w1.logged("stored already are left out") + w2.logged("stored already are left out");
+    assert!(left_out > 0, "the same writes came from both workers (the store left the late copy out)");
+    ledger_holds(db, &seats, &[&w1, &w2, &g1]).await;
+    eprintln!("writes stored once: {left_out} batches left out a copy");
+}
+
+/// After a test: chips conserved, no hand voided, every hand a bot saw end stored (once: the
+/// hand's id is its key), each bot's one buy-in stored once, no store
+/// batch of any node failed, no down card leaked.
+async fn ledger_holds(db: &str, seats: &[(Uuid, Arc<Mutex<Seen>>)], nodes: &[&Node]) {
     let store = stud_store::open(db).await.unwrap();
     let totals = store.totals().await.unwrap();
     assert!(totals.conserved(), "no chip lost or made: {totals:?}");
+    let log = store.admin_log(1_000).await.unwrap();
+    assert!(!log.iter().any(|e| e.action == "void_hand"), "no hand was voided: {log:?}");
+    let stored: BTreeSet<Uuid> = store
+        .hands(&stud_store::HandQuery { limit: 100_000, ..stud_store::HandQuery::default() })
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|h| h.hand_id)
+        .collect();
+    for (player, seen) in seats {
+        let (seat, table) = {
+            let seen = seen.lock().unwrap();
+            assert!(seen.leaks.is_empty(), "down cards leaked: {:?}", seen.leaks);
+            for h in &seen.ended {
+                assert!(
+                    stored.contains(h),
+                    "hand {h} seen ending by seat {} at {} was not stored",
+                    seen.seat,
+                    seen.table
+                );
+            }
+            (seen.seat, seen.table)
+        };
+        let q = stud_store::LedgerQuery { player: Some(*player), limit: 10_000, ..stud_store::LedgerQuery::default() };
+        let buy_ins = store.ledger(&q).await.unwrap().into_iter().filter(|l| l.kind == "buy_in").count();
+        assert_eq!(buy_ins, 1, "seat {seat} at {table} bought in once");
+    }
+    for node in nodes {
+        assert_eq!(node.logged("batch failed"), 0, "a store batch failed");
+    }
+}
+
+/// One player buys in at two tables hosted by different workers at the same moment, for more
+/// than their balance in all: exactly one buy-in is taken (the balance is held in the shared
+/// store, not in each worker's memory), the other is refused, and the ledger holds.
+async fn double_spend(nats: &str, db: &str) {
+    // 50,000 to spend; a buy-in of 40,000 twice would be 80,000.
+    let env = [("STUD_STARTING_BALANCE", "50000")];
+    let port = free_port();
+    let mut g1 = Node::start_with(nats, db, "gateway", "g1", port, &env);
+    let mut w1 = Node::start_with(nats, db, "worker", "w1", free_port(), &env);
+    let mut w2 = Node::start_with(nats, db, "worker", "w2", free_port(), &env);
+    let addr = format!("127.0.0.1:{port}");
+    let ids: BTreeSet<Uuid> = tables(&addr).await.unwrap().iter().map(|t| t.id).collect();
+    wait_for("the workers to claim every table", Duration::from_secs(30), || {
+        let (h1, h2) = (w1.hosted(), w2.hosted());
+        let all: BTreeSet<Uuid> = h1.iter().chain(&h2).map(|(t, _)| *t).collect();
+        all == ids && !h1.is_empty() && !h2.is_empty()
+    })
+    .await;
+    let (a, b) = (w1.hosted()[0].0, w2.hosted()[0].0);
+    let store = stud_store::open(db).await.unwrap();
+    for round in 0..3 {
+        let s = create_session(&addr, &format!("spender{round}")).await.unwrap();
+        let (mut c1, _) = Client::connect(&addr, &s.token).await.unwrap();
+        let (mut c2, _) = Client::connect(&addr, &s.token).await.unwrap();
+        let sit = |table: Uuid, id: &str| ClientMsg::Sit {
+            request_id: Some(id.to_owned()),
+            table_id: table,
+            invite_code: None,
+            seat: None,
+            buy_in: 40_000,
+        };
+        let (sit_a, sit_b) = (sit(a, "a"), sit(b, "b"));
+        let (x, y) = tokio::join!(c1.send(&sit_a), c2.send(&sit_b));
+        x.unwrap();
+        y.unwrap();
+        let (x, y) = tokio::join!(sit_reply(&mut c1, "a"), sit_reply(&mut c2, "b"));
+        assert!(x.is_ok() != y.is_ok(), "round {round}: exactly one buy-in of two is taken: {x:?} / {y:?}");
+        let refused = x.err().or(y.err()).unwrap();
+        assert!(refused.starts_with("InsufficientBalance"), "round {round}: {refused}");
+        // The buy-in reaches the store's balance and settles its hold.
+        let player = s.player_id;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while (store.balance(player).await.unwrap(), store.held(player).await.unwrap()) != (10_000, 0) {
+            assert!(Instant::now() < deadline, "round {round}: the balance is not 10,000 with nothing held");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let q = stud_store::LedgerQuery { player: Some(player), limit: 100, ..stud_store::LedgerQuery::default() };
+        let buy_ins = store.ledger(&q).await.unwrap().into_iter().filter(|l| l.kind == "buy_in").count();
+        assert_eq!(buy_ins, 1, "round {round}: one buy-in in the ledger");
+        // Leaving gives the chips back (through the worker that took them).
+        c1.close().await;
+        c2.close().await;
+    }
+    w1.stop();
+    w2.stop();
+    g1.stop();
+    let totals = store.totals().await.unwrap();
+    assert!(totals.conserved(), "no chip lost or made: {totals:?}");
+    let negative: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM accounts WHERE balance < 0")
+        .fetch_one(&sqlx::PgPool::connect(db).await.unwrap())
+        .await
+        .unwrap();
+    assert_eq!(negative, 0, "no account went below zero");
+    for node in [&w1, &w2, &g1] {
+        assert_eq!(node.logged("batch failed"), 0, "a store batch failed");
+    }
+}
+
+/// The number after `key` on the last line of `node`'s log that contains `what` (0 if none).
+fn node_log_number(node: &Node, what: &str, key: &str) -> usize {
+    let log = node.log.lock().unwrap();
+    let line = log.iter().rev().find(|(_, l)| l.contains(what)).map(|(_, l)| l.clone()).unwrap_or_default();
+    line.split(key)
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The reply to the `sit` with `request_id`: `Ok` (acknowledged) or the error's code and text.
+async fn sit_reply(c: &mut Client, request_id: &str) -> Result<(), String> {
+    loop {
+        match c.recv(Duration::from_secs(10)).await.unwrap() {
+            ServerMsg::Ack { request_id: Some(r), .. } if r == request_id => return Ok(()),
+            ServerMsg::Error { request_id: Some(r), code, message, .. } if r == request_id => {
+                return Err(format!("{code:?}: {message}"));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every node restarted in turn (SIGTERM, then started again) while bots play at every table
+/// through both gateways: the workers' tables move to the other worker and back, the gateways'
+/// players reconnect through the other gateway and, once the last gateway restarts, through
+/// one started after they sat. No hand is voided, every hand finishes and is stored, chips are
+/// conserved, and the bots see no error but stale actions.
+async fn rolling(nats: &str, db: &str) {
+    let (p1, p2) = (free_port(), free_port());
+    let (a1, a2) = (format!("127.0.0.1:{p1}"), format!("127.0.0.1:{p2}"));
+    let mut nodes = vec![
+        ("gateway", "g1", p1, Node::start(nats, db, "gateway", "g1", p1)),
+        ("gateway", "g2", p2, Node::start(nats, db, "gateway", "g2", p2)),
+        ("worker", "w1", 0, Node::start(nats, db, "worker", "w1", 0)),
+        ("worker", "w2", 0, Node::start(nats, db, "worker", "w2", 0)),
+    ];
+    let lobby = tables(&a1).await.unwrap();
+    let ids: BTreeSet<Uuid> = lobby.iter().map(|t| t.id).collect();
+    wait_for("the workers to claim every table", Duration::from_secs(30), || {
+        let all: BTreeSet<Uuid> = nodes[2..].iter().flat_map(|n| n.3.hosted()).map(|(t, _)| t).collect();
+        all == ids
+    })
+    .await;
+    let world = Arc::new(World::default());
+    let mut seats = Vec::new();
+    let mut bots = Vec::new();
+    for t in &lobby {
+        for seat in 1..=3u8 {
+            let addrs = if seat % 2 == 0 { vec![a2.clone(), a1.clone()] } else { vec![a1.clone(), a2.clone()] };
+            let s = create_session(&addrs[0], &format!("{}{seat}", t.variant)).await.unwrap();
+            let seen = Arc::new(Mutex::new(Seen { seat, table: t.id, ..Seen::default() }));
+            seats.push((s.player_id, seen.clone()));
+            bots.push(tokio::spawn(bot(addrs, s.token, t.id, seat, world.clone(), seen)));
+        }
+    }
+    let ended_at = |table: Uuid| -> usize {
+        seats
+            .iter()
+            .map(|(_, s)| s.lock().unwrap())
+            .filter(|s| s.table == table)
+            .map(|s| s.ended.len())
+            .max()
+            .unwrap_or(0)
+    };
+    wait_for("hands at every table", Duration::from_secs(60), || ids.iter().all(|t| ended_at(*t) >= 2)).await;
+    // Workers first, then gateways; each node comes back before the next one goes.
+    for i in [2, 3, 0, 1] {
+        let before: BTreeMap<Uuid, usize> = ids.iter().map(|t| (*t, ended_at(*t))).collect();
+        let (role, name, port) = (nodes[i].0, nodes[i].1, nodes[i].2);
+        let stopping = Instant::now();
+        nodes[i].3.stop();
+        let stopped = Instant::now();
+        nodes[i].3 = Node::start(nats, db, role, name, port);
+        eprintln!("{name}: SIGTERM to started again in {:?}", stopping.elapsed());
+        if name == "g1" {
+            // g1 starts after every player sat: it asked the workers where they sit (its
+            // players come back through it when g2 restarts).
+            let told: usize = node_log_number(&nodes[0].3, "seats and lobby lines from the workers", "seats=");
+            assert_eq!(told, seats.len(), "g1 learnt every seat from the workers when it started");
+        }
+        wait_for(&format!("two hands at every table after {name} restarted"), Duration::from_secs(90), || {
+            ids.iter().all(|t| ended_at(*t) >= before[t] + 2)
+        })
+        .await;
+        if role == "gateway" {
+            // Every player of this gateway is back (a fresh snapshot since it stopped): g1's
+            // through g2; then everyone through g1, started after they sat.
+            let moved = |seat: u8| name == "g2" || seat % 2 == 1;
+            wait_for(&format!("the players of {name} back"), Duration::from_secs(30), || {
+                seats.iter().all(|(_, s)| {
+                    let s = s.lock().unwrap();
+                    !moved(s.seat) || s.snapshots.iter().any(|(at, _)| *at > stopped)
+                })
+            })
+            .await;
+        }
+    }
+    for id in &ids {
+        let (status, body) =
+            http_as(&a1, "POST", &format!("/api/admin/tables/{id}/pause"), None, Some(KEY)).await.unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
+    wait_for("the last hands to finish", Duration::from_secs(60), || {
+        seats.iter().all(|(_, s)| {
+            let s = s.lock().unwrap();
+            s.started.iter().all(|h| s.ended.contains(h))
+        })
+    })
+    .await;
+    world.stop.store(true, SeqCst);
+    for b in bots {
+        let _ = tokio::time::timeout(Duration::from_secs(5), b).await;
+    }
+    for (_, _, _, node) in &mut nodes {
+        node.stop();
+    }
     for (_, seen) in &seats {
         let seen = seen.lock().unwrap();
-        assert!(seen.leaks.is_empty(), "down cards leaked: {:?}", seen.leaks);
+        for e in &seen.errors {
+            assert!(e.starts_with("Stale"), "seat {} at {}: unexpected error {e}", seen.seat, seen.table);
+        }
     }
+    let all: Vec<&Node> = nodes.iter().map(|n| &n.3).collect();
+    ledger_holds(db, &seats, &all).await;
+    let hands: usize = ids.iter().map(|t| ended_at(*t)).sum();
+    eprintln!("rolling restart of 4 nodes: {hands} hands played, none voided");
 }
 
 /// A database of its own for one test, dropped after it.
@@ -584,6 +842,16 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 #[test]
 fn a_paused_worker_publishes_nothing_for_the_tables_it_lost() {
     with_cluster("cluster_pause", paused);
+}
+
+#[test]
+fn one_balance_is_not_spent_twice_at_two_workers() {
+    with_cluster("cluster_spend", double_spend);
+}
+
+#[test]
+fn a_rolling_restart_of_every_node_voids_nothing() {
+    with_cluster("cluster_roll", rolling);
 }
 
 #[test]

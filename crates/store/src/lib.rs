@@ -535,6 +535,20 @@ pub trait Store: Send + Sync + 'static {
 
     /// Every stored tournament: its snapshot and the journal entries after it.
     fn tournaments(&self) -> BoxFuture<'_, Result<Vec<StoredTournament>>>;
+
+    /// Holds `amount` of `player`'s balance for input `n` of `table` (a buy-in or top-up a
+    /// cluster worker is about to journal), in one transaction that locks the player's account
+    /// row: held if the balance less what is already held covers it. `Ok(Err(available))`:
+    /// refused, nothing held. Storing input `n`'s writes (the `buy_in`/`top_up` entry, the
+    /// movement itself) releases the hold in the same transaction; holding `(table, n)` again
+    /// replaces the hold.
+    fn hold(&self, table: Uuid, n: u64, player: Uuid, amount: Chips) -> BoxFuture<'_, Result<Result<(), Chips>>>;
+
+    /// Drops the hold of input `n` of `table` (the input was not journaled).
+    fn release_hold(&self, table: Uuid, n: u64) -> BoxFuture<'_, Result<()>>;
+
+    /// The chips held on `player`'s balance (tests and operators).
+    fn held(&self, player: Uuid) -> BoxFuture<'_, Result<Chips>>;
 }
 
 pub use tournament::{StoredTournament, TournamentCommit};
@@ -675,6 +689,44 @@ fn variant_name(v: Variant) -> &'static str {
         Variant::Stud8 => "stud8",
         Variant::Razz => "razz",
     }
+}
+
+/// The writes of `batch` that were not stored yet. `stored`: the marks (`table_state.stored_n`)
+/// of the batch's tables, read in the batch's transaction with their rows locked. A table's
+/// group whose input number is at or below its mark, or at or below a group of the same table
+/// earlier in the batch, is left out: its writes are stored already, by this process or by a
+/// worker that held the table before (a worker paused past its lease still has its writer, and
+/// the new holder queues the writes past the mark again when it rebuilds the table; an input's
+/// number names the same input, and so the same writes, on both, because the journal takes each
+/// number once). A table without a mark is not fenced. Returns the writes kept and how many
+/// groups were left out.
+fn unstored(batch: &[Write], stored: &std::collections::HashMap<Uuid, i64>) -> (Vec<Write>, usize) {
+    let mut marks = stored.clone();
+    let mut kept = Vec::with_capacity(batch.len());
+    let mut skipped = 0;
+    for w in batch {
+        if let Write::Table(t) = w {
+            let n = ms_i64(t.n);
+            if let Some(mark) = marks.get_mut(&t.table_id) {
+                if n <= *mark {
+                    skipped += 1;
+                    continue;
+                }
+                *mark = n;
+            }
+        }
+        kept.push(w.clone());
+    }
+    (kept, skipped)
+}
+
+/// The tables with a group in `batch`, sorted (rows are locked in this order).
+fn batch_tables(batch: &[Write]) -> Vec<Uuid> {
+    let mut tables: Vec<Uuid> =
+        batch.iter().filter_map(|w| if let Write::Table(t) = w { Some(t.table_id) } else { None }).collect();
+    tables.sort_unstable();
+    tables.dedup();
+    tables
 }
 
 /// A batch laid out in columns, the same for both backends.

@@ -82,9 +82,19 @@ impl Cols for PgRow {
 }
 
 impl PgStore {
+    /// How [`Self::fence`] locks the marks it reads.
+    const LOCK_ROWS: &'static str = " FOR UPDATE";
+
+    /// Nothing to queue behind: Postgres locks the account's row.
+    #[allow(clippy::unused_async)]
+    async fn hold_gate(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        None
+    }
+
     async fn write(&self, batch: &[Write]) -> Result<()> {
-        let p = Plan::new(batch)?;
         let mut tx = self.pool.begin().await?;
+        let batch = self.fence(&mut tx, batch).await?;
+        let p = Plan::new(&batch)?;
         if !p.hand_id.is_empty() {
             sqlx::query(
                 "INSERT INTO hands (id, table_id, number, variant, started_at_ms, ended_at_ms, commitment, seed, record)
@@ -199,6 +209,15 @@ impl PgStore {
         sqlx::query(
             "UPDATE table_state t SET stored_n = GREATEST(t.stored_n, x.n)
              FROM UNNEST($1::uuid[], $2::int8[]) AS x(table_id, n) WHERE t.table_id = x.table_id",
+        )
+        .bind(&tables)
+        .bind(&ns)
+        .execute(&mut **tx)
+        .await?;
+        // The holds these inputs' movements settle (see `Store::hold`).
+        sqlx::query(
+            "DELETE FROM account_holds h USING UNNEST($1::uuid[], $2::int8[]) AS x(table_id, n)
+             WHERE h.table_id = x.table_id AND h.n <= x.n",
         )
         .bind(&tables)
         .bind(&ns)

@@ -45,6 +45,9 @@ pub struct SqliteStore {
     /// power cut costs nothing); `None` for an in-memory database, whose journal is pruned in
     /// the batch's own transaction
     journal_prune: Option<SqlitePool>,
+    /// Taken by the main file's steady writers, the writer's batches and the balance holds
+    /// (see `journal_gate`).
+    write_gate: std::sync::Arc<tokio::sync::Mutex<()>>,
     /// Taken by the journal file's two writers, appends and prunes: one that finds the file
     /// locked would wait in SQLite's busy handler, which sleeps up to 100 ms between tries.
     /// Queued here instead, an append starts the moment the prune before it commits.
@@ -83,7 +86,13 @@ impl SqliteStore {
         MIGRATOR.run(&pool).await?;
         if memory {
             let gate = std::sync::Arc::default();
-            return Ok(SqliteStore { journal_pool: pool.clone(), pool, journal_prune: None, journal_gate: gate });
+            return Ok(SqliteStore {
+                journal_pool: pool.clone(),
+                pool,
+                journal_prune: None,
+                write_gate: std::sync::Arc::default(),
+                journal_gate: gate,
+            });
         }
         // The journal is synced at every commit (`FULL`): an input a client saw applied must
         // survive a power cut too, not only a crash of the process.
@@ -98,6 +107,7 @@ impl SqliteStore {
             pool,
             journal_pool,
             journal_prune: Some(journal_prune),
+            write_gate: std::sync::Arc::default(),
             journal_gate: std::sync::Arc::default(),
         };
         store.move_old_journal().await?;
@@ -164,9 +174,19 @@ impl Cols for SqliteRow {
 }
 
 impl SqliteStore {
+    /// SQLite locks the whole database for a write: nothing to add to [`Self::fence`]'s read.
+    const LOCK_ROWS: &'static str = "";
+
+    /// A hold takes its turn with the writer's batches at the main file's write lock.
+    async fn hold_gate(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        Some(self.write_gate.lock().await)
+    }
+
     async fn write(&self, batch: &[Write]) -> Result<()> {
-        let p = Plan::new(batch)?;
+        let _gate = self.write_gate.lock().await;
         let mut tx = self.pool.begin().await?;
+        let batch = self.fence(&mut tx, batch).await?;
+        let p = Plan::new(&batch)?;
         for rows in (0..p.hand_id.len()).collect::<Vec<_>>().chunks(CHUNK) {
             let mut b: QueryBuilder<Sqlite> = QueryBuilder::new(
                 "INSERT INTO hands (id, table_id, number, variant, started_at_ms, ended_at_ms, commitment, seed, record) ",
@@ -301,6 +321,12 @@ impl SqliteStore {
     async fn write_marks(&self, tx: &mut sqlx::Transaction<'static, Sqlite>, marks: &[(Uuid, i64)]) -> Result<()> {
         for (table, n) in marks {
             sqlx::query("UPDATE table_state SET stored_n = MAX(stored_n, $2) WHERE table_id = $1")
+                .bind(*table)
+                .bind(*n)
+                .execute(&mut **tx)
+                .await?;
+            // The holds these inputs' movements settle (see `Store::hold`).
+            sqlx::query("DELETE FROM account_holds WHERE table_id = $1 AND n <= $2")
                 .bind(*table)
                 .bind(*n)
                 .execute(&mut **tx)

@@ -400,6 +400,112 @@ async fn the_journal(b: &Backend) {
     assert_eq!(journal_of(s, t).await.stored_n, 10);
 }
 
+/// A table that moved between cluster workers: the old holder (paused past its lease) and the
+/// new one (which queued the writes past the stored mark again when it rebuilt the table) both
+/// store the same inputs' writes. Each input's writes are stored once, whoever comes first, and
+/// the late copy is left out without failing its batch (a hand stored twice would break its
+/// primary key and wedge the writer).
+async fn a_moved_table_s_writes_are_stored_once(b: &Backend) {
+    let s = b.store.as_ref();
+    let t = Uuid::new_v4();
+    let (p, q) = (session("moved p"), session("moved q"));
+    s.create_session(&p).await.unwrap();
+    s.create_session(&q).await.unwrap();
+    s.journal_reset(t, 0, "s0").await.unwrap();
+    let t0 = conserved(s).await;
+    let h = hand(t, &[&p, &q], 5_000, 7, 20_000);
+    let net = |who: &NewSession| h.seat_of(who.player_id).unwrap().net;
+    let g1 = group(t, 1, vec![entry(&p, t, LedgerKind::BuyIn, 5_000)], None);
+    let g2 = group(t, 2, vec![entry(&q, t, LedgerKind::BuyIn, 5_000)], None);
+    let g3 = group(t, 3, vec![Write::Hand(Arc::new(h.clone()))], Some("after hand 7"));
+    // The new holder stores inputs 1 and 2; the old one's writer, running again, sends 1 to 3.
+    s.write_batch(&[g1.clone(), g2.clone()]).await.unwrap();
+    s.write_batch(&[g1.clone(), g2.clone(), g3.clone()]).await.unwrap();
+    assert_eq!(journal_of(s, t).await.stored_n, 3);
+    // The new holder's copy of input 3 comes late: left out, and the batch's other writes stay.
+    let g4 = group(t, 4, vec![entry(&p, t, LedgerKind::TopUp, 1_000)], None);
+    s.write_batch(&[g3.clone(), g4.clone()]).await.unwrap();
+    assert_eq!(journal_of(s, t).await.stored_n, 4);
+    let lines = |who: Uuid| LedgerQuery { player: Some(who), table: Some(t), limit: 100, ..LedgerQuery::default() };
+    let kinds = |l: Vec<stud_store::LedgerLine>| l.into_iter().map(|l| l.kind).collect::<Vec<_>>();
+    assert_eq!(kinds(s.ledger(&lines(p.player_id)).await.unwrap()), ["hand", "top_up", "buy_in"]);
+    assert_eq!(kinds(s.ledger(&lines(q.player_id)).await.unwrap()), ["hand", "buy_in"]);
+    let stored = s.hands(&HandQuery { table: Some(t), limit: 10, ..HandQuery::default() }).await.unwrap();
+    assert_eq!(stored.len(), 1, "the hand is stored once");
+    assert_eq!(s.balance(p.player_id).await.unwrap(), 100_000 - 6_000);
+    assert_eq!(s.balance(q.player_id).await.unwrap(), 100_000 - 5_000);
+    let mut open: Vec<(Uuid, i64)> = s
+        .open_stacks()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|o| o.table_id == t)
+        .map(|o| (o.player_id, o.stack as i64))
+        .collect();
+    open.sort_unstable();
+    let mut want = vec![(p.player_id, 6_000 + net(&p)), (q.player_id, 5_000 + net(&q))];
+    want.sort_unstable();
+    assert_eq!(open, want, "each buy-in, top-up and hand counted once");
+    let t1 = conserved(s).await;
+    assert_eq!(t1.on_tables - t0.on_tables, 11_000);
+
+    // Both at once (two connections): one stores, the other leaves everything out.
+    let g5 = group(t, 5, vec![entry(&q, t, LedgerKind::TopUp, 2_000)], None);
+    let g6 = group(t, 6, vec![entry(&p, t, LedgerKind::TopUp, 3_000)], None);
+    let batch = [g5, g6];
+    let (x, y) = tokio::join!(s.write_batch(&batch), s.write_batch(&batch));
+    x.unwrap();
+    y.unwrap();
+    assert_eq!(conserved(s).await.on_tables - t0.on_tables, 16_000, "the top-ups counted once");
+    assert_eq!(journal_of(s, t).await.stored_n, 6);
+
+    // (The chips go back, so the suites after this one start with no open stack.)
+    let out = vec![
+        entry(&p, t, LedgerKind::CashOut, (9_000 + net(&p)) as u64),
+        entry(&q, t, LedgerKind::CashOut, (7_000 + net(&q)) as u64),
+    ];
+    s.write_batch(&[group(t, 7, out, None)]).await.unwrap();
+    assert!(s.open_stacks().await.unwrap().iter().all(|o| o.table_id != t));
+}
+
+/// Holds on balances (a cluster worker's buy-ins): never more than the balance held in all,
+/// even by holds made at the same moment; storing the buy-in settles its hold.
+async fn holds_never_spend_a_balance_twice(b: &Backend) {
+    let s = b.store.as_ref();
+    let (t, u) = (Uuid::new_v4(), Uuid::new_v4());
+    s.journal_reset(t, 0, "s0").await.unwrap();
+    s.journal_reset(u, 0, "s0").await.unwrap();
+    let p = session("holder");
+    s.create_session(&p).await.unwrap();
+    let who = p.player_id;
+    assert_eq!(s.hold(t, 1, who, 60_000).await.unwrap(), Ok(()));
+    assert_eq!(s.hold(u, 1, who, 60_000).await.unwrap(), Err(40_000), "only 40,000 is not held");
+    assert_eq!(s.held(who).await.unwrap(), 60_000);
+    // The same input held again replaces its hold.
+    assert_eq!(s.hold(t, 1, who, 70_000).await.unwrap(), Ok(()));
+    assert_eq!(s.held(who).await.unwrap(), 70_000);
+    // Input 1 of t is stored (the buy-in): the hold is settled with it.
+    s.write_batch(&[group(t, 1, vec![entry(&p, t, LedgerKind::BuyIn, 70_000)], None)]).await.unwrap();
+    assert_eq!((s.held(who).await.unwrap(), s.balance(who).await.unwrap()), (0, 30_000));
+    assert_eq!(s.hold(u, 1, who, 30_001).await.unwrap(), Err(30_000));
+    assert_eq!(s.hold(u, 1, who, 30_000).await.unwrap(), Ok(()));
+    // Not journaled after all: released.
+    s.release_hold(u, 1).await.unwrap();
+    assert_eq!(s.held(who).await.unwrap(), 0);
+    // Holds at the same moment at two tables for more than the balance: exactly one is held.
+    let (x, y) = tokio::join!(s.hold(t, 2, who, 20_000), s.hold(u, 2, who, 20_000));
+    let (x, y) = (x.unwrap(), y.unwrap());
+    assert!(x.is_ok() != y.is_ok(), "exactly one of two holds for 40,000 of 30,000: {x:?} {y:?}");
+    assert_eq!(s.held(who).await.unwrap(), 20_000);
+    // A table's reset drops its holds.
+    s.journal_reset(t, 5, "fresh").await.unwrap();
+    s.journal_reset(u, 5, "fresh").await.unwrap();
+    assert_eq!(s.held(who).await.unwrap(), 0);
+    s.write_batch(&[group(t, 6, vec![entry(&p, t, LedgerKind::CashOut, 70_000)], None)]).await.unwrap();
+    assert_eq!(s.balance(who).await.unwrap(), 100_000);
+    conserved(s).await;
+}
+
 /// Every page of a ledger query, `limit` lines at a time.
 async fn all_pages(s: &dyn Store, q: &LedgerQuery) -> Vec<stud_store::LedgerLine> {
     let mut out = Vec::new();
@@ -582,6 +688,8 @@ async fn tournaments_and_their_ledger(b: &Backend) {
 async fn suite(b: Backend) {
     tournaments_and_their_ledger(&b).await;
     the_journal(&b).await;
+    a_moved_table_s_writes_are_stored_once(&b).await;
+    holds_never_spend_a_balance_twice(&b).await;
     sessions_and_tables(&b).await;
     operators_and_bans(&b).await;
     hands_and_the_ledger(&b).await;

@@ -28,6 +28,10 @@ use crate::wire::Frame;
 const CLOSE_WAIT: Duration = Duration::from_secs(120);
 /// How often the gateway reads the list of tables from the store.
 const TABLES_EVERY: Duration = Duration::from_secs(2);
+/// A starting gateway waits this long at most for the workers' directories...
+const DIRECTORY_WAIT: Duration = Duration::from_secs(2);
+/// ... and stops sooner once no part came for this long after the first one.
+const DIRECTORY_QUIET: Duration = Duration::from_millis(300);
 
 /// A socket that has joined tables on workers.
 struct Watcher {
@@ -276,6 +280,8 @@ pub(crate) async fn spawn(
     let mut up = gw.client.subscribe(wire::UP_ALL).await?;
     let mut lobby = gw.client.subscribe(wire::LOBBY).await?;
     let mut seated = gw.client.subscribe(wire::SEATED).await?;
+    // After the live subjects are subscribed: a change after a worker's answer still arrives.
+    ask_directory(&app, &gw).await;
     let mut tasks = Vec::new();
     let (g, s) = (gw.clone(), stop.clone());
     tasks.push(tokio::spawn(async move {
@@ -322,6 +328,51 @@ pub(crate) async fn spawn(
         }
     }));
     Ok(tasks)
+}
+
+/// Asks every worker who sits at its tables and their lobby lines (a gateway started after
+/// players sat must know their seats: `hello` takes a player back to them). Waits at most
+/// [`DIRECTORY_WAIT`]; a worker that does not answer in time leaves its seats unknown here
+/// until they change (logged).
+async fn ask_directory(app: &Arc<App>, gw: &Arc<Gateway>) {
+    let inbox = gw.client.new_inbox();
+    let mut replies = match gw.client.subscribe(inbox.clone()).await {
+        Ok(sub) => sub,
+        Err(e) => {
+            warn!(error = %e, "cannot ask the workers for seats");
+            return;
+        }
+    };
+    if let Err(e) = gw.client.publish_with_reply(wire::DIRECTORY, inbox, Bytes::new()).await {
+        warn!(error = %e, "cannot ask the workers for seats");
+        return;
+    }
+    let deadline = tokio::time::Instant::now() + DIRECTORY_WAIT;
+    let (mut nodes, mut seats, mut lines) = (std::collections::BTreeSet::new(), 0usize, 0usize);
+    loop {
+        let wait =
+            if nodes.is_empty() { deadline } else { deadline.min(tokio::time::Instant::now() + DIRECTORY_QUIET) };
+        let Ok(Some(m)) = tokio::time::timeout_at(wait, replies.next()).await else { break };
+        let part: wire::Directory = match serde_json::from_slice(&m.payload) {
+            Ok(part) => part,
+            Err(e) => {
+                debug!(error = %e, "a worker's directory does not decode");
+                continue;
+            }
+        };
+        for (player, table) in &part.seats {
+            app.set_seated(*player, *table, true);
+        }
+        seats += part.seats.len();
+        for summary in part.lobby {
+            if app.lobby.get(summary.id).is_some() {
+                app.lobby.publish(summary);
+                lines += 1;
+            }
+        }
+        nodes.insert(part.node);
+    }
+    tracing::info!(workers = nodes.len(), seats, lobby_lines = lines, "seats and lobby lines from the workers");
 }
 
 /// The lobby follows the store's list of open tables (an operator may have created or closed

@@ -13,6 +13,10 @@
 //!   sockets at that table again, and each gets a fresh snapshot.
 //! - `stud.lobby`: a table's lobby line (`TableSummary`, JSON) whenever it changes.
 //! - `stud.seated`: a player took or left a seat ([`Seated`], JSON).
+//! - `stud.directory`: a gateway that starts asks (a request with a reply subject, no
+//!   payload) and every worker answers with who sits at its tables and their lobby lines
+//!   ([`Directory`], JSON, in parts of [`DIRECTORY_PART`] items), so a gateway started after
+//!   players sat resumes their seats on `hello` and lists the tables as they are.
 
 use serde::{Deserialize, Serialize};
 use stud_engine::{Action, Chips};
@@ -53,6 +57,24 @@ pub const LOBBY: &str = "stud.lobby";
 
 /// Seat changes.
 pub const SEATED: &str = "stud.seated";
+
+/// A starting gateway's request for the seats and lobby lines.
+pub const DIRECTORY: &str = "stud.directory";
+
+/// At most this many seats or lobby lines in one [`Directory`] message (NATS caps a message's
+/// size, 1 MB by default).
+pub const DIRECTORY_PART: usize = 1_000;
+
+/// Part of a worker's answer to [`DIRECTORY`].
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Directory {
+    /// the worker answering
+    pub node: String,
+    /// (player, table): who sits at the worker's tables
+    pub seats: Vec<(Uuid, Uuid)>,
+    /// the lobby lines of the worker's tables
+    pub lobby: Vec<stud_proto::TableSummary>,
+}
 
 /// A connection, as a worker knows it: its gateway and the gateway's id for it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -38,7 +38,7 @@ use super::{ClusterError, Held, JetStreamJournal, Leases, plan};
 use crate::App;
 use crate::app::Session;
 use crate::journal::JournalError;
-use crate::table::{Conn, SpecExt, Start, TableCmd, TableEnv, TableHandle, spawn_table_with};
+use crate::table::{Conn, Debit, SpecExt, Start, TableCmd, TableEnv, TableHandle, spawn_table_with};
 use crate::wire::Frame;
 
 /// How often snapshots move from the store to the JetStream bucket, in ticks.
@@ -54,6 +54,42 @@ pub(crate) struct Worker {
     hosted: Mutex<HashMap<Uuid, Hosted>>,
     /// per table, the snapshot's input number last moved to the bucket
     advanced: Mutex<HashMap<Uuid, u64>>,
+    /// who sits at the hosted tables and their lobby lines (a starting gateway asks)
+    directory: Arc<Mutex<Directory>>,
+}
+
+/// What a worker tells a starting gateway about its tables.
+#[derive(Default)]
+struct Directory {
+    /// table -> the players seated there
+    seats: HashMap<Uuid, BTreeSet<Uuid>>,
+    /// table -> its last lobby line
+    lobby: HashMap<Uuid, TableSummary>,
+}
+
+impl Directory {
+    fn forget(&mut self, table: Uuid) {
+        self.seats.remove(&table);
+        self.lobby.remove(&table);
+    }
+
+    /// The whole directory in messages of at most [`wire::DIRECTORY_PART`] items each.
+    fn parts(&self, node: &str) -> Vec<wire::Directory> {
+        let seats: Vec<(Uuid, Uuid)> =
+            self.seats.iter().flat_map(|(t, players)| players.iter().map(move |p| (*p, *t))).collect();
+        let lobby: Vec<&TableSummary> = self.lobby.values().collect();
+        let parts = seats.len().div_ceil(wire::DIRECTORY_PART).max(lobby.len().div_ceil(wire::DIRECTORY_PART)).max(1);
+        (0..parts)
+            .map(|i| {
+                let range = |len: usize| (i * wire::DIRECTORY_PART).min(len)..((i + 1) * wire::DIRECTORY_PART).min(len);
+                wire::Directory {
+                    node: node.to_owned(),
+                    seats: seats[range(seats.len())].to_vec(),
+                    lobby: lobby[range(lobby.len())].iter().map(|s| (*s).clone()).collect(),
+                }
+            })
+            .collect()
+    }
 }
 
 struct Hosted {
@@ -78,7 +114,29 @@ impl Worker {
             held,
             hosted: Mutex::new(HashMap::new()),
             advanced: Mutex::new(HashMap::new()),
+            directory: Arc::default(),
         })
+    }
+
+    fn directory(&self) -> std::sync::MutexGuard<'_, Directory> {
+        self.directory.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Answers starting gateways' [`wire::DIRECTORY`] requests until `stop`.
+    async fn answer_directory(self: Arc<Self>, mut sub: async_nats::Subscriber, stop: CancellationToken) {
+        loop {
+            let m = tokio::select! { m = sub.next() => m, () = stop.cancelled() => return };
+            let Some(m) = m else { return };
+            let Some(reply) = m.reply else { continue };
+            let parts = self.directory().parts(self.leases.node());
+            for part in parts {
+                let Ok(payload) = serde_json::to_vec(&part) else { continue };
+                if let Err(e) = self.client.publish(reply.clone(), Bytes::from(payload)).await {
+                    warn!(error = %e, "cannot answer a gateway's directory request");
+                    break;
+                }
+            }
+        }
     }
 
     fn hosted(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Hosted>> {
@@ -105,6 +163,12 @@ impl Worker {
     pub(crate) async fn run(self: Arc<Self>, mut lost: mpsc::UnboundedReceiver<Uuid>, stop: CancellationToken) {
         let period = (self.leases.ttl() / 4).min(Duration::from_secs(1));
         let mut tick = 0u32;
+        match self.client.subscribe(wire::DIRECTORY).await {
+            Ok(sub) => {
+                tokio::spawn(self.clone().answer_directory(sub, stop.clone()));
+            }
+            Err(e) => warn!(error = %e, "cannot answer gateways' directory requests"),
+        }
         // Workers started together see each other before the first claims.
         if let Err(e) = self.leases.announce().await {
             warn!(error = %e, "cannot announce this worker");
@@ -143,6 +207,7 @@ impl Worker {
             h.stop.cancel();
             h.task.abort();
         }
+        self.directory().forget(table);
         self.held().remove(&table);
         self.journal.release(table);
     }
@@ -154,6 +219,7 @@ impl Worker {
             if let Some(h) = self.hosted().remove(&table) {
                 h.stop.cancel();
             }
+            self.directory().forget(table);
             let lease = self.held().remove(&table);
             self.journal.release(table);
             if let Some(lease) = lease {
@@ -246,6 +312,7 @@ impl Worker {
             }
             h.stop.cancel();
             let _ = h.task.await;
+            self.directory().forget(table);
             let _ = tokio::time::timeout(Duration::from_secs(10), self.app.writer.flush()).await;
             self.journal.release(table);
             let lease = self.held().remove(&table);
@@ -290,7 +357,9 @@ impl Worker {
             }
         };
         let seated: Vec<Uuid> = core.stacks().into_iter().map(|(p, _)| p).collect();
-        let env: Arc<dyn TableEnv> = Arc::new(WorkerEnv { app: app.clone(), client: self.client.clone() });
+        self.directory().seats.insert(table, seated.iter().copied().collect());
+        let env: Arc<dyn TableEnv> =
+            Arc::new(WorkerEnv { app: app.clone(), client: self.client.clone(), directory: self.directory.clone() });
         let inputs = self.client.subscribe(wire::input(table)).await.map_err(ClusterError::nats)?;
         let (handle, task) = spawn_table_with(env, app.config.table_queue, core, start);
         let stop = CancellationToken::new();
@@ -391,10 +460,6 @@ impl Worker {
             let cmd =
                 match msg {
                     Inbound::Join { conn, player, session, name, request_id, watch } => {
-                        // The balance a buy-in is taken from (the store's, loaded once).
-                        if let Err(e) = self.app.load_account(player).await {
-                            warn!(error = %e, "cannot load an account");
-                        }
                         let id = match conns.get(&conn) {
                             Some(id) => *id,
                             None => {
@@ -592,30 +657,67 @@ fn publish_json(client: &async_nats::Client, subject: &'static str, value: &impl
 struct WorkerEnv {
     app: Arc<App>,
     client: async_nats::Client,
+    directory: Arc<Mutex<Directory>>,
+}
+
+impl WorkerEnv {
+    fn directory(&self) -> std::sync::MutexGuard<'_, Directory> {
+        self.directory.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 impl TableEnv for WorkerEnv {
     fn metrics(&self) -> &crate::metrics::Metrics {
         &self.app.metrics
     }
-    fn withdraw(&self, player: Uuid, chips: Chips) -> bool {
-        self.app.bank.withdraw(player, chips)
+    /// The balance lives in the shared store, not in this process: the chips are held there
+    /// for input `n` (checked against the balance less every other hold, the account's row
+    /// locked), and the input's `buy_in`/`top_up` entry settles the hold when the writer
+    /// stores it. Another worker's buy-in of the same player therefore sees this one.
+    fn withdraw(&self, table: Uuid, n: u64, player: Uuid, chips: Chips) -> BoxFuture<'static, Result<(), Debit>> {
+        let store = self.app.store.clone();
+        Box::pin(async move {
+            match store.hold(table, n, player, chips).await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(available)) => Err(Debit::Short(available)),
+                Err(e) => {
+                    warn!(%table, error = %e, "cannot hold a buy-in on the account");
+                    Err(Debit::Unavailable)
+                }
+            }
+        })
     }
-    fn deposit(&self, player: Uuid, chips: Chips) {
-        self.app.bank.deposit(player, chips);
+    fn undo_withdraw(&self, table: Uuid, n: u64, _player: Uuid, _chips: Chips) {
+        // Left behind if this fails: the next stored writes of the table release it.
+        let store = self.app.store.clone();
+        tokio::spawn(async move {
+            if let Err(e) = store.release_hold(table, n).await {
+                warn!(%table, error = %e, "cannot release a hold; the table's next writes will");
+            }
+        });
     }
-    fn balance(&self, player: Uuid) -> Chips {
-        self.app.bank.balance(player)
+    fn deposit(&self, _player: Uuid, _chips: Chips) {
+        // A cash-out reaches the balance in the store through the writer (its ledger entry).
     }
     fn is_banned(&self, player: Uuid, table: Uuid) -> bool {
         self.app.is_banned(player, Some(table))
     }
     fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
         self.app.set_seated(player, table, seated);
+        {
+            let mut dir = self.directory();
+            let players = dir.seats.entry(table).or_default();
+            if seated {
+                players.insert(player);
+            } else {
+                players.remove(&player);
+            }
+        }
         publish_json(&self.client, wire::SEATED, &wire::Seated { player, table, seated });
     }
     fn publish(&self, summary: TableSummary) {
         publish_json(&self.client, wire::LOBBY, &summary);
+        self.directory().lobby.insert(summary.id, summary);
     }
     fn table_stopped(&self, _table: Uuid) {}
     fn journal(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {

@@ -18,7 +18,7 @@ use tracing::warn;
 use uuid::Uuid;
 
 use super::delivery::Delivery;
-use super::{Start, TableCmd, TableEnv};
+use super::{Debit, Start, TableCmd, TableEnv};
 use crate::wire;
 
 /// Wait before retrying what the clock could not journal (database down).
@@ -259,20 +259,28 @@ impl Actor {
         debit: Option<(Uuid, u64)>,
         origin: Option<(ConnId, RequestId)>,
     ) -> bool {
-        if let Some((player, chips)) = debit
-            && !self.env.withdraw(player, chips)
-        {
-            let balance = self.env.balance(player);
-            let message = format!("balance {balance} is less than {chips}");
-            self.refuse(now, origin, ErrorCode::InsufficientBalance, message);
-            return false;
-        }
         let n = self.core.applied() + 1;
+        let table_id = self.core.spec().id;
+        if let Some((player, chips)) = debit {
+            match self.env.withdraw(table_id, n, player, chips).await {
+                Ok(()) => {}
+                Err(Debit::Short(balance)) => {
+                    let message = format!("balance {balance} is less than {chips}");
+                    self.refuse(now, origin, ErrorCode::InsufficientBalance, message);
+                    return false;
+                }
+                Err(Debit::Unavailable) => {
+                    let message = "the table cannot take chips right now (database unavailable); try again";
+                    self.refuse(now, origin, ErrorCode::Unavailable, message.to_owned());
+                    return false;
+                }
+            }
+        }
         let entry = Entry { v: JOURNAL_VERSION, n, at: now, input };
         let row = JournalRow { table_id: self.core.spec().id, n, at_ms: now, entry: entry.encode() };
         if self.env.journal(row).await.is_err() {
             if let Some((player, chips)) = debit {
-                self.env.deposit(player, chips);
+                self.env.undo_withdraw(table_id, n, player, chips);
             }
             let message = "the table cannot record moves right now (database unavailable); try again";
             self.refuse(now, origin, ErrorCode::Unavailable, message.to_owned());

@@ -34,12 +34,15 @@ pub(crate) use actor::{ledger, stored_hand};
 pub trait TableEnv: Send + Sync + 'static {
     /// Counters.
     fn metrics(&self) -> &crate::metrics::Metrics;
-    /// Takes chips from an account, or returns false and changes nothing.
-    fn withdraw(&self, player: Uuid, chips: Chips) -> bool;
-    /// Puts chips in an account.
+    /// Takes chips from an account for the input numbered `n` of `table` (a buy-in or top-up),
+    /// before it is journaled; refused, it changes nothing. The single process takes them from
+    /// its `Bank` at once; a cluster worker holds them on the balance in the shared store (see
+    /// `Store::hold`), so two workers never spend the same chips.
+    fn withdraw(&self, table: Uuid, n: u64, player: Uuid, chips: Chips) -> BoxFuture<'static, Result<(), Debit>>;
+    /// Gives back what [`TableEnv::withdraw`] took for an input that was not journaled.
+    fn undo_withdraw(&self, table: Uuid, n: u64, player: Uuid, chips: Chips);
+    /// Puts chips in an account (a cash-out).
     fn deposit(&self, player: Uuid, chips: Chips);
-    /// An account's balance.
-    fn balance(&self, player: Uuid) -> Chips;
     /// Whether the player may not play at this table.
     fn is_banned(&self, player: Uuid, table: Uuid) -> bool;
     /// Who is seated where.
@@ -64,6 +67,15 @@ pub trait TableEnv: Send + Sync + 'static {
     /// A tournament table's hand ended: every player dealt in and their chips now (never
     /// waits; the tournament's task takes it from there).
     fn tournament_hand(&self, _tournament: Uuid, _table: Uuid, _stacks: Vec<(Uuid, Chips)>) {}
+}
+
+/// Why a debit was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Debit {
+    /// the account has only this much (not held elsewhere)
+    Short(Chips),
+    /// the store that keeps the balance could not be asked
+    Unavailable,
 }
 
 /// What a tournament's task asks of one of its tables between hands (after a restart).
@@ -403,14 +415,16 @@ impl TableEnv for App {
     fn metrics(&self) -> &crate::metrics::Metrics {
         &self.metrics
     }
-    fn withdraw(&self, player: Uuid, chips: Chips) -> bool {
-        self.bank.withdraw(player, chips)
+    fn withdraw(&self, _table: Uuid, _n: u64, player: Uuid, chips: Chips) -> BoxFuture<'static, Result<(), Debit>> {
+        let done =
+            if self.bank.withdraw(player, chips) { Ok(()) } else { Err(Debit::Short(self.bank.balance(player))) };
+        Box::pin(std::future::ready(done))
+    }
+    fn undo_withdraw(&self, _table: Uuid, _n: u64, player: Uuid, chips: Chips) {
+        self.bank.deposit(player, chips);
     }
     fn deposit(&self, player: Uuid, chips: Chips) {
         self.bank.deposit(player, chips);
-    }
-    fn balance(&self, player: Uuid) -> Chips {
-        self.bank.balance(player)
     }
     fn is_banned(&self, player: Uuid, table: Uuid) -> bool {
         App::is_banned(self, player, Some(table))
