@@ -4,13 +4,7 @@
 //! seeded bot hands and writes PHH, `replay` checks PHH files against the engine, `verify` checks stored hands against their seeds, `bench` is a
 //! quick built-in benchmark. Only this crate installs the tracing subscriber.
 
-/// mimalloc, not the system's malloc: it gives freed pages back to the system (glibc's keeps
-/// them in its per-thread arenas), so the server's memory comes back down after a wave of
-/// sessions expires (BENCHMARKS.md, "Sessions created and abandoned"). Only this binary; the
-/// libraries leave the choice to whoever links them.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
+mod allocator;
 mod bench;
 mod bench_store;
 mod load;

@@ -50,7 +50,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         config.node = Some(node.clone());
     }
     config.validate().context("checking the configuration")?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_park(crate::allocator::collect_when_idle)
+        .build()
+        .context("starting the runtime")?;
     runtime.block_on(async move {
         let server = stud_server::start(config).await.context("starting the server")?;
         wait_for_signal().await;
