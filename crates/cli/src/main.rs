@@ -14,6 +14,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod bench;
 mod bench_store;
 mod load;
+mod load_tournament;
 mod operator;
 mod serve;
 mod sim;
