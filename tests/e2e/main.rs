@@ -175,6 +175,7 @@ pub fn stud_table_settings(name: &str) -> stud_proto::TableSettings {
         private: false,
         display: stud_proto::MoneyDisplay::default(),
         chat: None,
+        rotation_hands: None,
     }
 }
 

@@ -432,3 +432,83 @@ async fn tournament_tables_take_no_buy_in() {
     assert!(server.app.store.totals().await.unwrap().conserved());
     server.shutdown().await;
 }
+
+/// Issue 14: "The hand history of every tournament hand is stored like a cash hand
+/// (tournament id and level on the record; PHH and text histories say it is a tournament
+/// hand)". Bob registers over HTTP and never opens a socket (the clock folds him; his seat has
+/// no session), Ann is a bot. Bob's LAST HAND lists the tournament's hands all the same; every
+/// format says they are tournament hands; nobody's money ledger shows them.
+#[tokio::test]
+async fn tournament_hands_are_marked_in_the_history_and_kept_out_of_the_money_ledger() {
+    let (server, a) = spawn_app(|c| {
+        c.operator_key = Some(KEY.into());
+        c.action_timeout_ms = 300;
+        c.disconnect_grace_ms = 300;
+    })
+    .await;
+    let addr = Arc::new(Mutex::new(a.clone()));
+    let id = create(&a, &body("History SNG", "sit_and_go", 2, 2, 3, "")).await;
+    let bob = create_session(&a, "Bob").await.unwrap();
+    let path = format!("/api/tournaments/{id}/entries");
+    let (status, text) = http_as(&a, "POST", &path, None, Some(&bob.token)).await.unwrap();
+    assert_eq!(status, 201, "{text}");
+    let ann = create_session(&a, "Ann").await.unwrap();
+    let ann_bot = tokio::spawn(bot(addr.clone(), ann.token.clone(), id, 7, true));
+    let seen = tokio::time::timeout(Duration::from_secs(240), ann_bot).await.expect("the tournament ended").unwrap();
+    assert!(seen.placed.is_some());
+    let d = detail(&a, id).await;
+    assert_eq!(d.status, TournamentStatus::Finished);
+
+    // LAST HAND (JSON): Bob's session lists the tournament's hands, each marked with the
+    // tournament and its level; the first was dealt at level 1.
+    let get = |path: String, token: String| {
+        let a = a.clone();
+        async move {
+            let (status, text) = http_as(&a, "GET", &path, None, Some(&token)).await.unwrap();
+            assert_eq!(status, 200, "{path}: {text}");
+            text
+        }
+    };
+    let hands = format!("/api/sessions/{}/hands", bob.session_id);
+    let reports: Vec<stud_proto::LastHandReport> =
+        serde_json::from_str(&get(hands.clone(), bob.token.clone()).await).unwrap();
+    assert!(reports.len() >= 2, "Bob's tournament hands are in his LAST HAND: {}", reports.len());
+    for r in &reports {
+        let t = r.summary.tournament.unwrap_or_else(|| panic!("{:?}", r.summary));
+        assert_eq!(t.tournament_id, id);
+        assert!(t.level >= 1);
+    }
+    assert_eq!(reports.last().unwrap().summary.tournament.unwrap().level, 1);
+    // Bob's seats really had no session (he never connected).
+    let stored = server.app.store.hand(reports[0].summary.hand_id).await.unwrap().unwrap();
+    assert_eq!(stored.seat_of(bob.player_id).unwrap().session_id, Uuid::nil());
+    assert_eq!(stored.tournament.map(|t| t.id), Some(id));
+    // PHH: phh-std's `event` and `level`, and our `_tournament`; every hand of the document.
+    let phh = get(format!("{hands}?format=phh"), bob.token.clone()).await;
+    assert_eq!(phh.matches("event = \"History SNG\"").count(), reports.len(), "{phh}");
+    assert_eq!(phh.matches(&format!("_tournament = \"{id}\"")).count(), reports.len(), "{phh}");
+    assert!(phh.contains("\nlevel = 1\n"), "{phh}");
+    // Text: PokerStars' tournament header.
+    let text = get(format!("{hands}?format=text"), bob.token.clone()).await;
+    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("PokerStars Hand #")).collect();
+    assert_eq!(headers.len(), reports.len());
+    assert!(headers.iter().all(|h| h.contains(&format!(": Tournament #{id}, 7 Card Stud Limit - Level "))), "{text}");
+    // The operator's JSON says so too.
+    let (status, one) =
+        http_as(&a, "GET", &format!("/api/hands/{}", reports[0].summary.hand_id), None, Some(KEY)).await.unwrap();
+    assert_eq!(status, 200, "{one}");
+    let one: stud_proto::HandDetail = serde_json::from_str(&one).unwrap();
+    assert_eq!(one.tournament.map(|t| t.tournament_id), Some(id));
+
+    // The money ledger: the entry fee (and Ann's prize), no `hand` line in tournament chips.
+    for (s, token) in [(&bob, &bob.token), (&ann, &ann.token)] {
+        let page: stud_proto::LedgerPage =
+            serde_json::from_str(&get(format!("/api/sessions/{}/ledger", s.session_id), token.clone()).await).unwrap();
+        let kinds: Vec<String> = page.entries.iter().map(|l| format!("{:?}", l.kind)).collect();
+        assert!(!kinds.iter().any(|k| k == "Hand"), "{kinds:?}");
+        assert!(kinds.iter().any(|k| k == "TournamentEntry"), "{kinds:?}");
+    }
+    let t = server.app.store.totals().await.unwrap();
+    assert!(t.conserved(), "{t:?}");
+    server.shutdown().await;
+}

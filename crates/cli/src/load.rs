@@ -40,6 +40,14 @@ pub struct LoadArgs {
     /// the socket to the first table frame after coming back.
     #[arg(long)]
     reconnect: bool,
+    /// Register `--players` bots for this tournament instead, play until every one is
+    /// placed, and print `{"entrants", "hands", "duration_s", "winner", "payouts", "errors",
+    /// "moves"}` (`--tables`, `--players-per-table`, `--duration` and `--warmup` do not apply).
+    #[arg(long, requires = "players")]
+    tournament: Option<Uuid>,
+    /// With `--tournament`: how many bots register.
+    #[arg(long, requires = "tournament")]
+    players: Option<usize>,
 }
 
 fn parse_seconds_or_zero(s: &str) -> Result<f64, String> {
@@ -63,6 +71,12 @@ struct BotStats {
 }
 
 pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
+    if let (Some(tournament), Some(players)) = (args.tournament, args.players) {
+        let runtime =
+            tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+        let think = Duration::from_millis(args.think_ms);
+        return runtime.block_on(crate::load_tournament::run(&args.url, tournament, players, think));
+    }
     if !(2..=8).contains(&args.players_per_table) {
         bail!("--players-per-table must be 2..=8");
     }

@@ -8,6 +8,7 @@ mod allocator;
 mod bench;
 mod bench_store;
 mod load;
+mod load_tournament;
 mod operator;
 mod serve;
 mod sim;

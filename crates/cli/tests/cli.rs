@@ -101,3 +101,95 @@ fn operator_create_key_prints_a_key_once_and_stores_only_its_hash() {
     assert_eq!(code, 2, "{err}");
     let _ = std::fs::remove_file(&path);
 }
+
+/// `stud load --tournament ID --players N` (issue 14): a real server process, a sit-and-go
+/// for 6 created over the admin API, six bots registered by `stud load`, played to the end;
+/// the line's fields agree with the tournament's own results.
+#[test]
+fn load_plays_a_tournament_to_the_end_and_reports_it() {
+    use std::io::{BufRead as _, BufReader};
+    const KEY: &str = "cli-load-tournament-operator-key-0123";
+    let dir = std::env::temp_dir().join("stud-cli-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("load-tournament-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(["serve", "--bind", &addr, "--database-url", &format!("sqlite://{}", path.display())])
+        .env("STUD_HAND_PAUSE_MS", "10")
+        .env("STUD_SHOWDOWN_PAUSE_MS", "10")
+        .env("STUD_OPERATOR_KEY", KEY)
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = server.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains("listening on http://") {
+                let _ = tx.send(());
+            }
+        }
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the server started");
+    let levels: Vec<String> = (0..10u64)
+        .map(|k| {
+            let m = 1u64 << k;
+            format!(
+                r#"{{"ante": {}, "bring_in": {}, "small_bet": {}, "big_bet": {}, "hands": 4}}"#,
+                5 * m,
+                10 * m,
+                20 * m,
+                40 * m
+            )
+        })
+        .collect();
+    let body = format!(
+        r#"{{"name": "Load SNG", "variant": "rotation", "kind": "sit_and_go", "min_entrants": 2, "max_entrants": 6,
+            "seats_per_table": 6, "entry_fee": 1000, "house_fee": 100, "starting_chips": 800,
+            "levels": [{}], "payouts": [70, 30]}}"#,
+        levels.join(",")
+    );
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (status, text) =
+        rt.block_on(stud_client::http_as(&addr, "POST", "/api/admin/tournaments", Some(&body), Some(KEY))).unwrap();
+    assert_eq!(status, 201, "{text}");
+    let id = serde_json::from_str::<serde_json::Value>(&text).unwrap()["id"].as_str().unwrap().to_owned();
+
+    let url = format!("ws://{addr}");
+    let (code, out, err) = stud(&["load", "--url", &url, "--tournament", &id, "--players", "6"], None);
+    assert_eq!(code, 0, "{err}");
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let (status, text) = rt.block_on(stud_client::http(&addr, "GET", &format!("/api/tournaments/{id}"), None)).unwrap();
+    assert_eq!(status, 200);
+    let d: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(d["status"], "finished", "{d}");
+    assert_eq!(line["entrants"], 6, "{line}");
+    assert_eq!(line["errors"], 0, "{line}");
+    assert!(line["hands"].as_u64().unwrap() >= 1, "{line}");
+    assert!(line["duration_s"].as_f64().unwrap() > 0.0, "{line}");
+    let winner = d["results"].as_array().unwrap().iter().find(|r| r["place"] == 1).unwrap();
+    assert_eq!(line["winner"], winner["player_id"], "{line}");
+    // The prize pool is the entry fees (house fees are not in it): 70% and 30% of 6,000.
+    let payouts: Vec<(u64, u64)> = line["payouts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["place"].as_u64().unwrap(), p["amount"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(payouts, [(1, 4_200), (2, 1_800)], "{line}");
+    // A tournament that takes no more registrations is a clear error.
+    let (code, _, err) = stud(&["load", "--url", &url, "--tournament", &id, "--players", "2"], None);
+    assert_ne!(code, 0);
+    assert!(err.contains("does not take registrations"), "{err}");
+    let (code, _, err) = stud(&["load", "--url", &url, "--tournament", &id], None);
+    assert_ne!(code, 0, "--tournament needs --players: {err}");
+    let pid = server.id().to_string();
+    let _ = Command::new("kill").args(["-TERM", &pid]).status();
+    let _ = server.wait();
+    let _ = std::fs::remove_file(&path);
+}

@@ -140,7 +140,8 @@ const PHH_FIELDS: &[&str] = &[
 ];
 
 /// Our own fields.
-const OWN_FIELDS: &[&str] = &["_max_raises", "_open_pair_big_bet", "_uncapped_heads_up", "_seed", "_commitment"];
+const OWN_FIELDS: &[&str] =
+    &["_max_raises", "_open_pair_big_bet", "_uncapped_heads_up", "_seed", "_commitment", "_tournament"];
 
 /// Optional context written with a hand.
 #[derive(Clone, Debug, Default)]
@@ -152,6 +153,20 @@ pub struct PhhContext {
     /// write the hand as this viewer's LAST HAND: every card they may not see is `??`
     /// (PHH's unknown card) and the seed is left out; `None` writes every card and the seed
     pub viewer: Option<crate::event::Viewer>,
+    /// a tournament's hand: written as phh-std's `event` (the tournament's name) and `level`,
+    /// and our own `_tournament` (its id)
+    pub tournament: Option<TournamentContext>,
+}
+
+/// The tournament a hand was played in, for its histories (PHH and text).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentContext {
+    /// the tournament's id
+    pub id: String,
+    /// its name
+    pub name: String,
+    /// the level the hand was dealt at, 1-based
+    pub level: u32,
 }
 
 /// Writes a finished hand as one PHH document.
@@ -186,6 +201,10 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
     }
     if let Some(t) = &context.table {
         let _ = writeln!(out, "table = {}", toml_string(t));
+    }
+    if let Some(t) = &context.tournament {
+        let _ = writeln!(out, "event = {}", toml_string(&t.name));
+        let _ = writeln!(out, "level = {}", t.level);
     }
     let _ = writeln!(out, "actions = [");
     let mut third: Vec<Vec<Card>> = vec![Vec::new(); n];
@@ -250,6 +269,9 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
     }
     if let Some(c) = &record.commitment {
         let _ = writeln!(out, "_commitment = \"{c}\"");
+    }
+    if let Some(t) = &context.tournament {
+        let _ = writeln!(out, "_tournament = {}", toml_string(&t.id));
     }
     Ok(out)
 }

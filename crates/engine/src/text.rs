@@ -44,6 +44,9 @@ pub struct TextContext {
     /// write the hand as this viewer's LAST HAND (only the cards they may see); `None` writes
     /// every card
     pub viewer: Option<crate::event::Viewer>,
+    /// a tournament's hand: the header says so, PokerStars' way (`Tournament #ID, ... - Level
+    /// IV (100/200)`)
+    pub tournament: Option<crate::phh::TournamentContext>,
 }
 
 /// Writes a finished hand as a PokerStars-style stud hand history (the text hand trackers import).
@@ -137,15 +140,34 @@ impl Writer {
             })
             .collect();
         let mut out = String::with_capacity(2048);
-        let _ = writeln!(
-            out,
-            "PokerStars Hand #{}:  {} Limit ({}/{}) - {} UTC",
-            context.hand_id,
-            cfg.variant.title(),
-            cfg.small_bet,
-            cfg.big_bet,
-            utc(context.started_at_secs)
-        );
+        match &context.tournament {
+            // PokerStars puts the buy-in after the tournament's number; ours is play money and
+            // the tournament's own page says it, so the header names only the tournament.
+            Some(t) => {
+                let _ = writeln!(
+                    out,
+                    "PokerStars Hand #{}: Tournament #{}, {} Limit - Level {} ({}/{}) - {} UTC",
+                    context.hand_id,
+                    t.id,
+                    cfg.variant.title(),
+                    roman(t.level),
+                    cfg.small_bet,
+                    cfg.big_bet,
+                    utc(context.started_at_secs)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "PokerStars Hand #{}:  {} Limit ({}/{}) - {} UTC",
+                    context.hand_id,
+                    cfg.variant.title(),
+                    cfg.small_bet,
+                    cfg.big_bet,
+                    utc(context.started_at_secs)
+                );
+            }
+        }
         let _ = writeln!(out, "Table '{}' 8-max", context.table);
         for (p, s) in players.iter().zip(&record.seats) {
             let _ = writeln!(out, "Seat {}: {} ({} in chips)", p.seat, p.name, s.chips);
@@ -423,6 +445,36 @@ fn spaced(cards: &[Card]) -> String {
     cards.iter().map(Card::to_string).collect::<Vec<_>>().join(" ")
 }
 
+/// A tournament level as PokerStars writes it: a Roman numeral (`IV`); 0 as `0`.
+fn roman(mut n: u32) -> String {
+    const NUMERALS: [(u32, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    if n == 0 {
+        return "0".to_owned();
+    }
+    let mut out = String::new();
+    for (value, numeral) in NUMERALS {
+        while n >= value {
+            out.push_str(numeral);
+            n -= value;
+        }
+    }
+    out
+}
+
 /// Seconds since the Unix epoch as PokerStars writes a time: `2026/11/29 22:20:51 UTC`, the hour
 /// without a leading zero (`2012/08/07 4:39:16`). Proleptic Gregorian calendar (Howard Hinnant's
 /// `civil_from_days`).
@@ -506,6 +558,7 @@ mod tests {
             started_at_secs: 1_795_990_851,
             names: names.iter().map(|&(s, n)| (s, n.to_owned())).collect(),
             viewer: None,
+            tournament: None,
         }
     }
 
@@ -570,6 +623,32 @@ Seat 3: Bob folded on the 4th Street
 Seat 5: Seat 5 folded on the 3rd Street (didn't bet)
 ";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn a_tournament_hand_says_so_in_the_header_with_its_level() {
+        let record = play(
+            cfg(Variant::Razz),
+            &[(1, 4000), (2, 5230)],
+            &["Ac Ad Kh", "2c 3d 7h"],
+            "9s Qs 4d Js 5c 8s Tc 6h",
+            &[(1, Action::BringIn), (2, Action::Complete { to: 100 }), (1, Action::Fold)],
+            Action::Muck,
+        );
+        let mut ctx = context(&[(1, "Alice"), (2, "Bob")]);
+        ctx.tournament =
+            Some(crate::phh::TournamentContext { id: "77".to_owned(), name: "Sunday".to_owned(), level: 14 });
+        let text = write_text(&record, &ctx).unwrap();
+        let first = text.lines().next().unwrap();
+        assert_eq!(
+            first,
+            "PokerStars Hand #42: Tournament #77, Razz Limit - Level XIV (100/200) - 2026/11/29 22:20:51 UTC"
+        );
+        // The rest is the hand as a cash history writes it.
+        let cash = write_text(&record, &context(&[(1, "Alice"), (2, "Bob")])).unwrap();
+        assert_eq!(text.lines().skip(1).collect::<Vec<_>>(), cash.lines().skip(1).collect::<Vec<_>>());
+        assert_eq!(super::roman(4), "IV");
+        assert_eq!(super::roman(1994), "MCMXCIV");
     }
 
     #[test]
@@ -976,6 +1055,7 @@ Seat 2: Bob mucked [2c 3d 7h Qs Js 8s 6h]
                 started_at_secs: 1_700_000_000 + k * 97,
                 names: names.collect(),
                 viewer: None,
+                tournament: None,
             };
             let text = write_text(&record, &ctx).unwrap();
             check_history(&record, &ctx, &text);

@@ -162,3 +162,26 @@ fn a_foreign_seed_is_refused_when_the_deal_lines_do_not_give_every_card() {
     assert_eq!(ok.finishing_stacks, vec![53, 47]);
     assert_eq!(ok.warnings.len(), 1);
 }
+
+#[test]
+fn a_tournament_hand_says_so_in_phh_std_fields_and_reads_back_with_nothing_ignored() {
+    let hand = phh::read(WORKED).unwrap().into_iter().next().unwrap().1.unwrap();
+    let context = phh::PhhContext {
+        tournament: Some(phh::TournamentContext {
+            id: "0b9a8f0e-5d7c-4a44-9d53-3c1c8e2f1a00".into(),
+            name: "Sunday \"Stud\" Special".into(),
+            level: 3,
+        }),
+        ..phh::PhhContext::default()
+    };
+    let text = phh::write_hand(&hand.record, &context).unwrap();
+    assert!(text.contains("\nevent = \"Sunday \\\"Stud\\\" Special\"\n"), "{text}");
+    assert!(text.contains("\nlevel = 3\n"), "{text}");
+    assert!(text.contains("\n_tournament = \"0b9a8f0e-5d7c-4a44-9d53-3c1c8e2f1a00\"\n"), "{text}");
+    let again = phh::read(&text).unwrap().into_iter().next().unwrap().1.unwrap();
+    assert_eq!(again.record, hand.record);
+    assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    // A cash hand has none of them.
+    let cash = phh::write_hand(&hand.record, &phh::PhhContext::default()).unwrap();
+    assert!(!cash.contains("event =") && !cash.contains("level =") && !cash.contains("_tournament"), "{cash}");
+}

@@ -657,6 +657,19 @@ pub struct HandSummary {
     pub net: i64,
     /// when it ended, milliseconds since the Unix epoch
     pub ended_at_ms: u64,
+    /// a tournament's hand: which tournament and level (its chips are tournament chips);
+    /// absent for a cash hand
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<HandTournament>,
+}
+
+/// The tournament a stored hand was played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct HandTournament {
+    /// the tournament
+    pub tournament_id: Uuid,
+    /// the level the hand was dealt at, 1-based
+    pub level: u32,
 }
 
 /// The LAST HAND report (RULES.md 6): every action, the pots and who won them, and every card
@@ -780,6 +793,13 @@ pub struct TableSummary {
     /// whether the table's chat is on
     #[serde(default)]
     pub chat: bool,
+    /// a mixed game: the game after the current one (`variant`, the hand in play's or the
+    /// next hand's)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_variant: Option<Variant>,
+    /// a mixed game: hands until `next_variant` starts (the current hand included)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hands_to_next_variant: Option<u32>,
 }
 
 fn eight() -> u8 {
@@ -850,6 +870,10 @@ pub struct TableSettings {
     /// private ones
     #[serde(default)]
     pub chat: Option<bool>,
+    /// a mixed game: the table rotates Razz, Stud, Stud Hi/Lo (in that order, starting from
+    /// `variant`), this many hands each (8: an orbit; 1 to 1000); not set: `variant` only
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_hands: Option<u32>,
 }
 
 /// `PATCH /api/admin/tables/{id}`: any subset of the settings; applies from the next hand.
@@ -1001,6 +1025,9 @@ pub struct HandDetail {
     pub seats: Vec<HandDetailSeat>,
     /// the full record
     pub record: HandRecord,
+    /// a tournament's hand: which tournament and level; absent for a cash hand
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<HandTournament>,
 }
 
 /// `GET /api/hands` (operators): a page of hands, newest first.

@@ -162,7 +162,7 @@ fn ops() -> Vec<Op> {
         Op {
             method: "get",
             path: "/api/sessions/{id}/hands",
-            summary: "LAST HAND: the session's last hands, newest first, as the player may see them.",
+            summary: "LAST HAND: the session's last hands (with its player's tournament hands), newest first, as the player may see them.",
             auth: Session,
             params: &[ID, ("limit", "query", "int:1..50", "1 to 50 (default 50)"), FORMAT],
             body: Option::None,
@@ -172,7 +172,7 @@ fn ops() -> Vec<Op> {
         Op {
             method: "get",
             path: "/api/sessions/{id}/ledger",
-            summary: "The session's player's chip ledger (buy-ins, hands, cash-outs), newest first, paged.",
+            summary: "The session's player's chip ledger (buy-ins, cash hands, cash-outs, tournament fees, refunds and prizes), newest first, paged.",
             auth: Session,
             params: &[
                 ID,
@@ -402,7 +402,7 @@ fn ops() -> Vec<Op> {
         Op {
             method: "post",
             path: "/api/tournaments/{id}/entries",
-            summary: "Register the caller (a session token): entry fee + house fee from the balance.",
+            summary: "Register the caller (a session token): entry fee + house fee from the balance. A player whose entry is out re-enters this way while re-entry is open.",
             auth: Session,
             params: &[ID, ("invite_code", "query", "string", "a private tournament's invite code")],
             body: Option::None,

@@ -869,18 +869,23 @@ impl App {
         }
     }
 
-    /// The session's last hands from the store, newest first. Waits (up to `wait`) for the
-    /// writer to store the hands finished before the call, so the newest is included.
+    /// The session's last hands from the store (with its player's tournament hands), newest
+    /// first. Waits (up to `wait`) for the writer to store the hands finished before the call,
+    /// so the newest is included.
     ///
     /// # Errors
     /// The writer is behind by more than `wait`, or the store cannot be reached.
-    pub async fn last_hands(&self, session: Uuid, wait: std::time::Duration) -> Result<Vec<StoredHand>, HistoryError> {
+    pub async fn last_hands(
+        &self,
+        session: &Session,
+        wait: std::time::Duration,
+    ) -> Result<Vec<StoredHand>, HistoryError> {
         match tokio::time::timeout(wait, self.writer.flush()).await {
             Ok(true) => {}
             Ok(false) | Err(_) => return Err(HistoryError::Behind),
         }
         let limit = u32::try_from(self.config.last_hands).unwrap_or(u32::MAX);
-        Ok(self.store.session_hands(session, limit).await?)
+        Ok(self.store.session_hands(session.session_id, session.player_id, limit).await?)
     }
 }
 

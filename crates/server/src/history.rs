@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Json, Router, routing::get};
 use serde::Deserialize;
 use stud_engine::Viewer;
-use stud_engine::phh::{self, PhhContext};
+use stud_engine::phh::{self, PhhContext, TournamentContext};
 use stud_engine::text::{self, TextContext};
 use stud_proto::{HandDetail, HandDetailSeat, HandPage, LedgerLine, LedgerLineKind, LedgerPage};
 use stud_store::{Cursor, HandQuery, LedgerCursor, LedgerQuery, StoredHand};
@@ -86,7 +86,7 @@ async fn session_hands(
         return Err(ApiError::BadRequest("limit must be 1 to 50".into()));
     }
     let session = own_session(caller, id)?;
-    let hands = app.last_hands(id, crate::ws::HISTORY_WAIT).await?;
+    let hands = app.last_hands(&session, crate::ws::HISTORY_WAIT).await?;
     let hands: Vec<&StoredHand> = hands.iter().take(limit as usize).collect();
     render_for_player(&app, &hands, session.player_id, params.format, true)
 }
@@ -251,6 +251,7 @@ fn detail(h: &StoredHand) -> HandDetail {
             })
             .collect(),
         record: h.record.clone(),
+        tournament: wire::hand_tournament(h),
     }
 }
 
@@ -258,8 +259,16 @@ fn table_name(app: &App, h: &StoredHand) -> String {
     app.lobby.name(h.table_id).unwrap_or_else(|| h.table_id.to_string())
 }
 
+/// A tournament hand's tournament, for its histories (the name from the running server; the
+/// id when it does not know the tournament).
+fn tournament_context(app: &App, h: &StoredHand) -> Option<TournamentContext> {
+    let t = h.tournament?;
+    let name = app.tournaments.get(t.id).map_or_else(|| t.id.to_string(), |handle| handle.now().spec().name.clone());
+    Some(TournamentContext { id: t.id.to_string(), name, level: t.level })
+}
+
 fn phh_context(app: &App, h: &StoredHand, viewer: Option<Viewer>) -> PhhContext {
-    PhhContext { hand: Some(h.number), table: Some(table_name(app, h)), viewer }
+    PhhContext { hand: Some(h.number), table: Some(table_name(app, h)), viewer, tournament: tournament_context(app, h) }
 }
 
 fn text_context(app: &App, h: &StoredHand, viewer: Option<Viewer>) -> TextContext {
@@ -269,6 +278,7 @@ fn text_context(app: &App, h: &StoredHand, viewer: Option<Viewer>) -> TextContex
         started_at_secs: h.started_at_ms / 1000,
         names: h.seats.iter().map(|s| (s.seat.number(), s.name.clone())).collect(),
         viewer,
+        tournament: tournament_context(app, h),
     }
 }
 

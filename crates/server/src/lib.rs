@@ -350,6 +350,8 @@ pub fn placeholder_summary(spec: &TableSpec) -> stud_proto::TableSummary {
         hands_per_hour: 0.0,
         display: spec.display,
         chat: spec.chat_on(),
+        next_variant: None,
+        hands_to_next_variant: None,
     }
 }
 

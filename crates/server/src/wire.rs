@@ -19,7 +19,13 @@ pub fn summary(hand: &StoredHand, player: Uuid) -> Option<HandSummary> {
         seat: seat.seat.number(),
         net: seat.net,
         ended_at_ms: hand.ended_at_ms,
+        tournament: hand_tournament(hand),
     })
+}
+
+/// The tournament a stored hand was played in, for the wire.
+pub fn hand_tournament(hand: &StoredHand) -> Option<stud_proto::HandTournament> {
+    hand.tournament.map(|t| stud_proto::HandTournament { tournament_id: t.id, level: t.level })
 }
 
 /// The LAST HAND report of `hand` for `player` (RULES.md 6), if they played it.

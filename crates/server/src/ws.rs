@@ -246,7 +246,7 @@ impl Connection {
         let (table_id, cmd) = match msg {
             ClientMsg::Hello { .. } | ClientMsg::Ping { .. } => return,
             ClientMsg::LastHands { request_id } => {
-                let hands = match self.app.last_hands(session.session_id, HISTORY_WAIT).await {
+                let hands = match self.app.last_hands(&session, HISTORY_WAIT).await {
                     Ok(h) => h,
                     Err(e) => return self.unavailable(request_id, &e),
                 };
@@ -254,7 +254,7 @@ impl Connection {
                 return self.send(wire::frame(&ServerMsg::LastHands { request_id, hands }));
             }
             ClientMsg::LastHand { request_id, hand_id } => {
-                let hands = match self.app.last_hands(session.session_id, HISTORY_WAIT).await {
+                let hands = match self.app.last_hands(&session, HISTORY_WAIT).await {
                     Ok(h) => h,
                     Err(e) => return self.unavailable(request_id, &e),
                 };

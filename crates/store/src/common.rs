@@ -279,15 +279,27 @@ impl Store for $store {
         })
     }
 
-    fn session_hands(&self, session: Uuid, limit: u32) -> BoxFuture<'_, Result<Vec<StoredHand>>> {
+    fn session_hands(&self, session: Uuid, player: Uuid, limit: u32) -> BoxFuture<'_, Result<Vec<StoredHand>>> {
         Box::pin(async move {
+            // The session's hands, and the player's tournament hands (a tournament seat is the
+            // player's: dealt while they had no socket, it has no session). Each half is one
+            // range scan of its index.
             let rows = sqlx::query(concat!(
                 "SELECT ",
                 hand_columns!(),
-                " FROM hand_seats s JOIN hands h ON h.id = s.hand_id
-                     WHERE s.session_id = $1 ORDER BY s.ended_at_ms DESC, s.hand_id DESC LIMIT $2"
+                " FROM hands h WHERE h.id IN (
+                     SELECT hand_id FROM (SELECT s.hand_id FROM hand_seats s WHERE s.session_id = $1
+                                          ORDER BY s.ended_at_ms DESC, s.hand_id DESC LIMIT $3) mine
+                     UNION
+                     SELECT hand_id FROM (SELECT s.hand_id FROM hand_seats s JOIN hands t ON t.id = s.hand_id
+                                          WHERE s.player_id = $2 AND t.tournament_id IS NOT NULL
+                                          ORDER BY s.ended_at_ms DESC, s.hand_id DESC LIMIT $4) played)
+                   ORDER BY h.ended_at_ms DESC, h.id DESC LIMIT $5"
             ))
             .bind(session)
+            .bind(player)
+            .bind(i64::from(limit))
+            .bind(i64::from(limit))
             .bind(i64::from(limit))
             .fetch_all(&self.pool)
             .await?;
@@ -442,10 +454,11 @@ impl Store for $store {
 
     fn ledger<'a>(&'a self, q: &'a LedgerQuery) -> BoxFuture<'a, Result<Vec<LedgerLine>>> {
         Box::pin(async move {
-            // Movements and hands' results as one list (the view ledger_all, with a key to page
+            // Movements and cash hands' results as one list (the view ledger_all, with a key to page
             // on), each half filtered before the union so it can use its by-player index. At the
             // same millisecond a movement counts as the newer: the table cashes out or tops up
-            // right after the hand it follows, in the same turn.
+            // right after the hand it follows, in the same turn. A tournament hand's nets are
+            // tournament chips, not money: no line.
             let nil = Uuid::nil();
             let mut b: QueryBuilder<$db> = QueryBuilder::new(
                 "SELECT at_ms, src, n, hand_id, player_id, table_id, kind, balance_delta, stack_delta FROM (
@@ -466,7 +479,7 @@ impl Store for $store {
             b.push(" UNION ALL
                    SELECT s.ended_at_ms, CAST(0 AS BIGINT), CAST(s.seat AS BIGINT), s.hand_id, s.player_id, h.table_id,
                           'hand', CAST(0 AS BIGINT), s.net
-                   FROM hand_seats s JOIN hands h ON h.id = s.hand_id WHERE TRUE");
+                   FROM hand_seats s JOIN hands h ON h.id = s.hand_id WHERE h.tournament_id IS NULL");
             if let Some(player) = q.player {
                 b.push(" AND s.player_id = ").push_bind(player);
             }

@@ -16,7 +16,7 @@
 /// `&'static` SQL from it).
 macro_rules! hand_columns {
     () => {
-        "h.id, h.table_id, h.number, h.started_at_ms, h.ended_at_ms, h.record"
+        "h.id, h.table_id, h.number, h.started_at_ms, h.ended_at_ms, h.record, h.tournament_id, h.tournament_level"
     };
 }
 
@@ -216,9 +216,18 @@ pub struct StoredHand {
     pub record: HandRecord,
     /// who played, by seat
     pub seats: Vec<HandSeat>,
-    /// a tournament's hand: the seats' nets are tournament chips, not money, so they change
-    /// no table stack's running sum (not stored yet: a hand read back says `None`)
-    pub tournament: Option<Uuid>,
+    /// a tournament's hand (migration 0007): the seats' nets are tournament chips, not money,
+    /// so they change no table stack's running sum and are no lines of the money ledger
+    pub tournament: Option<HandTournament>,
+}
+
+/// The tournament a hand was played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandTournament {
+    /// the tournament
+    pub id: Uuid,
+    /// the level the hand was dealt at, 1-based
+    pub level: u32,
 }
 
 impl StoredHand {
@@ -446,8 +455,9 @@ pub trait Store: Send + Sync + 'static {
     /// Every table, oldest first.
     fn tables(&self) -> BoxFuture<'_, Result<Vec<StoredTable>>>;
 
-    /// The last `limit` hands of a session, newest first.
-    fn session_hands(&self, session: Uuid, limit: u32) -> BoxFuture<'_, Result<Vec<StoredHand>>>;
+    /// LAST HAND: the last `limit` hands of a session, with the tournament hands of its
+    /// `player` (a tournament seat is the player's, whatever session they had), newest first.
+    fn session_hands(&self, session: Uuid, player: Uuid, limit: u32) -> BoxFuture<'_, Result<Vec<StoredHand>>>;
 
     /// One hand.
     fn hand(&self, id: Uuid) -> BoxFuture<'_, Result<Option<StoredHand>>>;
@@ -741,6 +751,8 @@ struct Plan {
     hand_commitment: Vec<Option<String>>,
     hand_seed: Vec<Option<String>>,
     hand_record: Vec<String>,
+    hand_tournament: Vec<Option<Uuid>>,
+    hand_level: Vec<Option<i64>>,
     seat_hand: Vec<Uuid>,
     seat_no: Vec<i16>,
     seat_player: Vec<Uuid>,
@@ -806,6 +818,8 @@ impl Plan {
                     p.hand_commitment.push(h.record.commitment.clone());
                     p.hand_seed.push(h.record.seed.clone());
                     p.hand_record.push(record);
+                    p.hand_tournament.push(h.tournament.map(|t| t.id));
+                    p.hand_level.push(h.tournament.map(|t| i64::from(t.level)));
                     for s in &h.seats {
                         p.seat_hand.push(h.hand_id);
                         p.seat_no.push(i16::from(s.seat.number()));
@@ -859,6 +873,8 @@ trait Cols {
     fn int(&self, column: &str) -> Result<i64>;
     fn text(&self, column: &str) -> Result<String>;
     fn opt_text(&self, column: &str) -> Result<Option<String>>;
+    fn opt_uuid(&self, column: &str) -> Result<Option<Uuid>>;
+    fn opt_int(&self, column: &str) -> Result<Option<i64>>;
     fn flag(&self, column: &str) -> Result<bool>;
 }
 
@@ -875,7 +891,14 @@ fn hand_row(r: &impl Cols) -> Result<StoredHand> {
         ended_at_ms: to_u64(r.int("ended_at_ms")?, "time")?,
         record,
         seats: Vec::new(),
-        tournament: None,
+        tournament: match (r.opt_uuid("tournament_id")?, r.opt_int("tournament_level")?) {
+            (Some(id), Some(level)) => Some(HandTournament {
+                id,
+                level: u32::try_from(level)
+                    .map_err(|_| StoreError::Corrupt(format!("hand {hand_id}: level {level}")))?,
+            }),
+            _ => None,
+        },
     })
 }
 

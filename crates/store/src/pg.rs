@@ -76,6 +76,12 @@ impl Cols for PgRow {
     fn opt_text(&self, column: &str) -> Result<Option<String>> {
         Ok(self.try_get(column)?)
     }
+    fn opt_uuid(&self, column: &str) -> Result<Option<Uuid>> {
+        Ok(self.try_get(column)?)
+    }
+    fn opt_int(&self, column: &str) -> Result<Option<i64>> {
+        Ok(self.try_get(column)?)
+    }
     fn flag(&self, column: &str) -> Result<bool> {
         Ok(self.try_get(column)?)
     }
@@ -97,9 +103,10 @@ impl PgStore {
         let p = Plan::new(&batch)?;
         if !p.hand_id.is_empty() {
             sqlx::query(
-                "INSERT INTO hands (id, table_id, number, variant, started_at_ms, ended_at_ms, commitment, seed, record)
+                "INSERT INTO hands (id, table_id, number, variant, started_at_ms, ended_at_ms, commitment, seed, record,
+                                    tournament_id, tournament_level)
                  SELECT * FROM UNNEST($1::uuid[], $2::uuid[], $3::int8[], $4::text[], $5::int8[], $6::int8[],
-                                      $7::text[], $8::text[], $9::text[])",
+                                      $7::text[], $8::text[], $9::text[], $10::uuid[], $11::int8[])",
             )
             .bind(&p.hand_id)
             .bind(&p.hand_table)
@@ -110,6 +117,8 @@ impl PgStore {
             .bind(&p.hand_commitment)
             .bind(&p.hand_seed)
             .bind(&p.hand_record)
+            .bind(&p.hand_tournament)
+            .bind(&p.hand_level)
             .execute(&mut *tx)
             .await?;
             sqlx::query(

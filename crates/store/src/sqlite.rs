@@ -168,6 +168,12 @@ impl Cols for SqliteRow {
     fn opt_text(&self, column: &str) -> Result<Option<String>> {
         Ok(self.try_get(column)?)
     }
+    fn opt_uuid(&self, column: &str) -> Result<Option<Uuid>> {
+        Ok(self.try_get(column)?)
+    }
+    fn opt_int(&self, column: &str) -> Result<Option<i64>> {
+        Ok(self.try_get(column)?)
+    }
     fn flag(&self, column: &str) -> Result<bool> {
         Ok(self.try_get(column)?)
     }
@@ -189,7 +195,8 @@ impl SqliteStore {
         let p = Plan::new(&batch)?;
         for rows in (0..p.hand_id.len()).collect::<Vec<_>>().chunks(CHUNK) {
             let mut b: QueryBuilder<Sqlite> = QueryBuilder::new(
-                "INSERT INTO hands (id, table_id, number, variant, started_at_ms, ended_at_ms, commitment, seed, record) ",
+                "INSERT INTO hands (id, table_id, number, variant, started_at_ms, ended_at_ms, commitment, seed, record, \
+                 tournament_id, tournament_level) ",
             );
             b.push_values(rows, |mut v, &i| {
                 v.push_bind(p.hand_id[i])
@@ -200,7 +207,9 @@ impl SqliteStore {
                     .push_bind(p.hand_ended[i])
                     .push_bind(p.hand_commitment[i].as_deref())
                     .push_bind(p.hand_seed[i].as_deref())
-                    .push_bind(p.hand_record[i].as_str());
+                    .push_bind(p.hand_record[i].as_str())
+                    .push_bind(p.hand_tournament[i])
+                    .push_bind(p.hand_level[i]);
             });
             b.build().execute(&mut *tx).await?;
         }

@@ -12,9 +12,9 @@ use stud_engine::bot::Bot;
 use stud_engine::sim::play_hand;
 use stud_engine::{NoEvents, Seat, Seed, TableConfig, Variant};
 use stud_store::{
-    AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, JournalRow, LedgerCursor, LedgerEntry, LedgerKind,
-    LedgerQuery, NewSession, OperatorKey, PgStore, SqliteStore, Store, StoredHand, StoredTable, TableJournal,
-    TableWrites, TournamentCommit, Write, Writer, WriterConfig, token_hash,
+    AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, HandTournament, JournalRow, LedgerCursor, LedgerEntry,
+    LedgerKind, LedgerQuery, NewSession, OperatorKey, PgStore, SqliteStore, Store, StoredHand, StoredTable,
+    TableJournal, TableWrites, TournamentCommit, Write, Writer, WriterConfig, token_hash,
 };
 use uuid::Uuid;
 
@@ -189,13 +189,13 @@ async fn hands_and_the_ledger(b: &Backend) {
     }
 
     // LAST HAND: the newest first, limited, whole records.
-    let last = s.session_hands(p2.session_id, 5).await.unwrap();
+    let last = s.session_hands(p2.session_id, p2.player_id, 5).await.unwrap();
     let want: Vec<Uuid> = hands.iter().rev().take(5).map(|h| h.hand_id).collect();
     assert_eq!(last.iter().map(|h| h.hand_id).collect::<Vec<_>>(), want);
     assert_eq!(last[0], hands[11], "a hand reads back exactly as written");
     assert_eq!(s.hand(hands[3].hand_id).await.unwrap().as_ref(), Some(&hands[3]));
     assert!(s.hand(Uuid::new_v4()).await.unwrap().is_none());
-    assert!(s.session_hands(Uuid::new_v4(), 50).await.unwrap().is_empty());
+    assert!(s.session_hands(Uuid::new_v4(), Uuid::new_v4(), 50).await.unwrap().is_empty());
     assert_eq!(s.last_hand_number(table).await.unwrap(), Some(12), "the newest hand's number");
     assert_eq!(s.last_hand_number(Uuid::new_v4()).await.unwrap(), None);
 
@@ -685,7 +685,72 @@ async fn tournaments_and_their_ledger(b: &Backend) {
     assert_eq!(kinds, ["tournament_refund", "tournament_entry"]);
 }
 
+/// Tournament hands: stored with their tournament and level, no lines of the money ledger,
+/// and in LAST HAND by player even when dealt with no session (a player with no socket).
+async fn tournament_hands(b: &Backend) {
+    let s = b.store.as_ref();
+    let t0 = conserved(s).await;
+    let (ann, bob) = (session("Ann"), session("Bob"));
+    for p in [&ann, &bob] {
+        s.create_session(p).await.unwrap();
+    }
+    let (tournament, table, cash_table) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+    let mut hands = Vec::new();
+    for k in 1..=3u8 {
+        let mut h = hand(table, &[&ann, &bob], 1_000, 40 + k, 50_000 + u64::from(k));
+        h.tournament = Some(HandTournament { id: tournament, level: u32::from(k) });
+        // Bob had no socket: his seat has no session.
+        h.seats[1].session_id = Uuid::nil();
+        hands.push(h);
+    }
+    let cash = hand(cash_table, &[&ann, &bob], 10_000, 50, 50_010);
+    let mut batch =
+        vec![entry(&ann, cash_table, LedgerKind::BuyIn, 10_000), entry(&bob, cash_table, LedgerKind::BuyIn, 10_000)];
+    batch.extend(hands.iter().chain([&cash]).map(|h| Write::Hand(Arc::new(h.clone()))));
+    s.write_batch(&batch).await.unwrap();
+    let t = conserved(s).await;
+    assert_eq!(t.on_tables - t0.on_tables, 20_000, "tournament chips are not money: {t:?}");
+    let back = s.hand(hands[1].hand_id).await.unwrap().unwrap();
+    assert_eq!(back.tournament, Some(HandTournament { id: tournament, level: 2 }));
+    assert_eq!(back, hands[1]);
+    assert_eq!(s.hand(cash.hand_id).await.unwrap().unwrap().tournament, None);
+    // LAST HAND: Bob's session finds his tournament hands (dealt with no session) and his
+    // cash hand; another player's session finds none of them.
+    let last = s.session_hands(bob.session_id, bob.player_id, 50).await.unwrap();
+    let want = [cash.hand_id, hands[2].hand_id, hands[1].hand_id, hands[0].hand_id];
+    assert_eq!(last.iter().map(|h| h.hand_id).collect::<Vec<_>>(), want);
+    let limited = s.session_hands(bob.session_id, bob.player_id, 2).await.unwrap();
+    assert_eq!(limited.iter().map(|h| h.hand_id).collect::<Vec<_>>(), want[..2]);
+    let other = session("Cy");
+    assert!(s.session_hands(other.session_id, other.player_id, 50).await.unwrap().is_empty());
+    // The money ledger: the cash hand's line and the buy-in, no tournament hand.
+    for p in [&ann, &bob] {
+        let q = LedgerQuery { player: Some(p.player_id), limit: 50, ..LedgerQuery::default() };
+        let lines = s.ledger(&q).await.unwrap();
+        let hand_lines: Vec<Option<Uuid>> = lines.iter().filter(|l| l.kind == "hand").map(|l| l.hand_id).collect();
+        assert_eq!(hand_lines, [Some(cash.hand_id)], "{lines:?}");
+    }
+    let at_table = LedgerQuery { table: Some(table), limit: 50, ..LedgerQuery::default() };
+    assert!(s.ledger(&at_table).await.unwrap().is_empty());
+    // Leave the cash table empty for the tests after this one.
+    let out: Vec<Write> = s
+        .open_stacks()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|o| o.table_id == cash_table)
+        .map(|o| {
+            let p = [&ann, &bob].into_iter().find(|p| p.player_id == o.player_id).unwrap();
+            entry(p, cash_table, LedgerKind::CashOut, o.stack)
+        })
+        .collect();
+    assert_eq!(out.len(), 2);
+    s.write_batch(&out).await.unwrap();
+    assert_eq!(conserved(s).await.on_tables, t0.on_tables);
+}
+
 async fn suite(b: Backend) {
+    tournament_hands(&b).await;
     tournaments_and_their_ledger(&b).await;
     the_journal(&b).await;
     a_moved_table_s_writes_are_stored_once(&b).await;

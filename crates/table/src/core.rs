@@ -16,7 +16,8 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 use stud_engine::{
-    Action, ActionError, Chips, Event, Half, Hand, HandRecord, HandStrength, PotTracker, Seat, TableConfig, Viewer,
+    Action, ActionError, Chips, Event, Half, Hand, HandRecord, HandStrength, PotTracker, Seat, TableConfig, Variant,
+    Viewer,
 };
 use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, SitOutReason, TableState, TableSummary};
 use uuid::Uuid;
@@ -187,6 +188,8 @@ pub enum Command {
         level: u32,
         /// who is dealt in (the tournament's seating)
         players: Vec<Uuid>,
+        /// the hand's number at this table in the tournament (its report gives it back)
+        deal: u64,
     },
 }
 
@@ -315,9 +318,21 @@ pub enum Output {
     Closed,
     /// Tournament tables: a hand ended; every player dealt in and their chips now (0: out).
     TournamentHand {
+        /// the hand's number, as the tournament's `Deal` gave it
+        deal: u64,
         /// (player, chips after the hand)
         stacks: Vec<(Uuid, Chips)>,
     },
+}
+
+/// Tournament tables: the report of the last hand (kept durable, so a report lost in a crash
+/// can be given again exactly as it was).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastReport {
+    /// the hand's number, as the tournament's `Deal` gave it
+    pub deal: u64,
+    /// (player, chips after the hand) for everyone dealt in
+    pub stacks: Vec<(Uuid, Chips)>,
 }
 
 /// Tournament tables: the hand the tournament allowed and not yet dealt.
@@ -326,6 +341,8 @@ struct DealOrder {
     config: TableConfig,
     level: u32,
     players: Vec<Uuid>,
+    #[serde(default)]
+    deal: u64,
 }
 
 /// Why a table could not be rebuilt from its snapshot and journal.
@@ -407,6 +424,8 @@ struct Live {
     pots: PotTracker,
     /// a tournament's hand: its level
     level: Option<u32>,
+    /// a tournament's hand: its number, for the report
+    deal: u64,
 }
 
 /// The durable state between hands, as a snapshot holds it.
@@ -423,6 +442,8 @@ struct Saved {
     closing: bool,
     #[serde(default)]
     deal: Option<DealOrder>,
+    #[serde(default)]
+    last_report: Option<LastReport>,
 }
 
 /// One table, IO-less. See the module docs.
@@ -451,6 +472,8 @@ pub struct TableCore {
     chat_tat: BTreeMap<Uuid, Millis>,
     /// tournament tables: the next hand the tournament allowed
     deal: Option<DealOrder>,
+    /// tournament tables: the last hand's report
+    last_report: Option<LastReport>,
 }
 
 fn seat_index(seat: Seat) -> usize {
@@ -476,6 +499,7 @@ impl TableCore {
             applied: 0,
             chat_tat: BTreeMap::new(),
             deal: None,
+            last_report: None,
         }
     }
 
@@ -515,6 +539,7 @@ impl TableCore {
             applied: saved.applied,
             chat_tat: BTreeMap::new(),
             deal: saved.deal,
+            last_report: saved.last_report,
         })
     }
 
@@ -530,6 +555,7 @@ impl TableCore {
             pending: self.pending.clone(),
             closing: self.closing,
             deal: self.deal.clone(),
+            last_report: self.last_report.clone(),
         };
         serde_json::to_string(&saved).unwrap_or_default()
     }
@@ -559,6 +585,20 @@ impl TableCore {
     /// Tournament tables: whether a hand the tournament allowed is waiting to be dealt.
     pub fn deal_pending(&self) -> bool {
         self.deal.is_some()
+    }
+
+    /// Tournament tables: the number of the hand waiting to be dealt or in play, if any.
+    pub fn deal_number(&self) -> Option<u64> {
+        match (&self.deal, &self.live) {
+            (Some(d), _) => Some(d.deal),
+            (None, Some(l)) if !l.hand.is_over() => Some(l.deal),
+            _ => None,
+        }
+    }
+
+    /// Tournament tables: the last hand's report, as it was sent.
+    pub fn last_report(&self) -> Option<&LastReport> {
+        self.last_report.as_ref()
     }
 
     /// Whether this is a tournament's table.
@@ -660,11 +700,13 @@ impl TableCore {
     pub fn summary(&self, now: Millis) -> TableSummary {
         let players: Vec<String> = self.seated().map(|(_, p)| p.who.name.clone()).collect();
         let hours = now.saturating_sub(self.opened_at) as f64 / 3_600_000.0;
+        let config = self.current_config();
+        let (next_variant, hands_to_next_variant) = self.next_game();
         TableSummary {
             id: self.spec.id,
             name: self.spec.name.clone(),
-            variant: self.spec.config.variant,
-            config: self.spec.config,
+            variant: config.variant,
+            config,
             min_buy_in: self.spec.min_buy_in,
             max_buy_in: self.spec.max_buy_in,
             seats_taken: players.len() as u8,
@@ -675,7 +717,35 @@ impl TableCore {
             hands_per_hour: if hours > 0.0 { (self.hands_played as f64 / hours).round() } else { 0.0 },
             display: self.spec.display,
             chat: self.spec.chat_on(),
+            next_variant,
+            hands_to_next_variant,
         }
+    }
+
+    /// The number of the hand in play, or of the next hand.
+    fn current_number(&self) -> u64 {
+        match &self.live {
+            Some(l) if !l.hand.is_over() => l.number,
+            _ => self.spec.hands_before + self.hands_played + 1,
+        }
+    }
+
+    /// The rules and stakes of the hand in play, or of the next hand (a mixed game's game
+    /// changes with the hand number; a tournament's come with its `Deal`).
+    fn current_config(&self) -> TableConfig {
+        if self.tournament() {
+            return self.deal.as_ref().map_or(self.spec.config, |d| d.config);
+        }
+        self.spec.config_of(self.current_number())
+    }
+
+    /// A mixed game's next game and the hands until it starts (the current one included).
+    fn next_game(&self) -> (Option<Variant>, Option<u32>) {
+        let Some(n) = self.spec.rotation_hands.filter(|n| *n > 0 && !self.tournament()) else { return (None, None) };
+        let now = self.current_number();
+        let left = u64::from(n) - (now.saturating_sub(1) % u64::from(n));
+        let next = self.spec.variant_of(now + left);
+        (Some(next), u32::try_from(left).ok())
     }
 
     fn seated(&self) -> impl Iterator<Item = (Seat, &SeatPlayer)> {
@@ -733,7 +803,7 @@ impl TableCore {
             seat_count: self.spec.seats,
             table_id: self.spec.id,
             name: self.spec.name.clone(),
-            config: self.spec.config,
+            config: self.current_config(),
             min_buy_in: self.spec.min_buy_in,
             max_buy_in: self.spec.max_buy_in,
             seats,
@@ -900,11 +970,11 @@ impl TableCore {
                 }
                 _ => Decision::Done,
             },
-            Command::Deal { config, level, players } => {
+            Command::Deal { config, level, players, deal } => {
                 if !self.tournament() {
                     return Decision::Done;
                 }
-                Decision::Journal { input: Input::Deal { config, level, players }, debit: None }
+                Decision::Journal { input: Input::Deal { config, level, players, deal }, debit: None }
             }
             Command::Sit { conn, request_id, seat, buy_in } => {
                 let decision = self.check_sit(conn, request_id.clone(), seat, buy_in, out);
@@ -1391,8 +1461,8 @@ impl TableCore {
                 }
             }
             Input::Kick { player, now } => self.kick(at, *player, *now, out),
-            Input::Deal { config, level, players } => {
-                self.deal = Some(DealOrder { config: *config, level: *level, players: players.clone() });
+            Input::Deal { config, level, players, deal } => {
+                self.deal = Some(DealOrder { config: *config, level: *level, players: players.clone(), deal: *deal });
                 self.schedule_hand(at);
             }
         }
@@ -1663,13 +1733,20 @@ impl TableCore {
         if seats.len() < 2 {
             return;
         }
-        let mut level = None;
+        let (mut level, mut deal_no) = (None, 0);
         if let Some(deal) = self.deal.take() {
             // The tournament's level: its stakes from this hand on.
             self.spec.config = deal.config;
             level = Some(deal.level);
+            deal_no = deal.deal;
         }
-        let Ok((hand, events)) = Hand::start(self.spec.config, &seats, seed.0) else {
+        // A mixed game's game goes with the hand's number (a tournament's came with its Deal).
+        let config = if level.is_some() {
+            self.spec.config
+        } else {
+            self.spec.config_of(self.spec.hands_before + self.hands_played + 1)
+        };
+        let Ok((hand, events)) = Hand::start(config, &seats, seed.0) else {
             // The table's config was validated when it was made; nothing to deal.
             return;
         };
@@ -1688,6 +1765,7 @@ impl TableCore {
             events: Vec::with_capacity(128),
             pots: PotTracker::default(),
             level,
+            deal: deal_no,
         });
         self.seq += 1;
         let started = wire::frame(&ServerMsg::HandStarted {
@@ -1832,7 +1910,7 @@ impl TableCore {
         let Some(live) = self.live.as_mut() else { return };
         live.turn = None;
         let record = live.hand.record();
-        let (hand_id, number, started_at_ms) = (live.id, live.number, live.started_at_ms);
+        let (hand_id, number, started_at_ms, deal) = (live.id, live.number, live.started_at_ms, live.deal);
         let tournament = self.spec.tournament.map(|t| (t, live.level.unwrap_or(0)));
         let stacks: Vec<(Seat, Chips)> = live.hand.stacks().iter().map(|s| (s.seat, s.chips)).collect();
         let awards = record.result.as_ref().map(|r| r.awards.clone()).unwrap_or_default();
@@ -1872,11 +1950,12 @@ impl TableCore {
         })));
         out.push(Output::Metric(Metric::Hand));
         if self.tournament() {
-            let report = stacks
+            let report: Vec<(Uuid, Chips)> = stacks
                 .iter()
                 .filter_map(|(seat, chips)| self.player(*seat).map(|p| (p.who.player_id, *chips)))
                 .collect();
-            out.push(Output::TournamentHand { stacks: report });
+            self.last_report = Some(LastReport { deal, stacks: report.clone() });
+            out.push(Output::TournamentHand { deal, stacks: report });
             // A player out of chips is out of the tournament: the seat empties.
             for (seat, chips) in &stacks {
                 if *chips == 0 {

@@ -128,6 +128,10 @@ pub enum Input {
         level: u32,
         /// who is dealt in
         players: Vec<Uuid>,
+        /// the hand's number at this table in the tournament, given back with its report
+        /// (0 in a journal from before numbers)
+        #[serde(default)]
+        deal: u64,
     },
     /// An operator removes a seated player.
     Kick {

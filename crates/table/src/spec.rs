@@ -1,7 +1,7 @@
 //! What a table is: its rules, stakes, name and the operator's settings.
 
 use serde::{Deserialize, Serialize};
-use stud_engine::{Chips, TableConfig};
+use stud_engine::{Chips, TableConfig, Variant};
 use stud_proto::{MoneyDisplay, TableSettings};
 use uuid::Uuid;
 
@@ -46,7 +46,18 @@ pub struct TableSpec {
     /// tournament says so ([`crate::Input::Deal`]) with the stakes of its level
     #[serde(default)]
     pub tournament: Option<Uuid>,
+    /// a mixed game: the table rotates [`ROTATION`] from `config.variant`, this many hands
+    /// each (8: an orbit), counted by the table's hand numbers (so a restart goes on where it
+    /// was); `None`: always `config.variant`
+    #[serde(default)]
+    pub rotation_hands: Option<u32>,
 }
+
+/// The mixed game's order (issue 14): Razz, Stud, Stud Hi/Lo.
+pub const ROTATION: [Variant; 3] = [Variant::Razz, Variant::Stud, Variant::Stud8];
+
+/// Most hands per game of a rotation.
+pub const MAX_ROTATION_HANDS: u32 = 1_000;
 
 impl TableSpec {
     /// A public table with 8 seats and the given clock.
@@ -74,7 +85,21 @@ impl TableSpec {
             display: MoneyDisplay::Cash,
             chat: None,
             tournament: None,
+            rotation_hands: None,
         }
+    }
+
+    /// The game of the table's hand number `number` (1, 2, ...).
+    pub fn variant_of(&self, number: u64) -> Variant {
+        let Some(n) = self.rotation_hands.filter(|n| *n > 0) else { return self.config.variant };
+        let start = ROTATION.iter().position(|v| *v == self.config.variant).unwrap_or(0) as u64;
+        let step = number.saturating_sub(1) / u64::from(n);
+        ROTATION[((start + step) % ROTATION.len() as u64) as usize]
+    }
+
+    /// The rules and stakes of hand number `number`: `config` with that hand's game.
+    pub fn config_of(&self, number: u64) -> TableConfig {
+        TableConfig { variant: self.variant_of(number), ..self.config }
     }
 
     /// Whether the table's chat is on: as the operator set it, else on for public tables and
@@ -110,6 +135,9 @@ impl TableSpec {
         if !(1_000..=600_000).contains(&s.action_timeout_ms) || s.time_bank_ms > 3_600_000 {
             return Err("action_timeout_ms must be 1000 to 600000 and time_bank_ms at most 3600000".into());
         }
+        if s.rotation_hands.is_some_and(|n| !(1..=MAX_ROTATION_HANDS).contains(&n)) {
+            return Err(format!("rotation_hands must be 1 to {MAX_ROTATION_HANDS}"));
+        }
         Ok(TableSpec {
             id,
             name: name.to_owned(),
@@ -127,6 +155,7 @@ impl TableSpec {
             display: s.display,
             chat: s.chat,
             tournament: None,
+            rotation_hands: s.rotation_hands,
         })
     }
 
@@ -150,6 +179,7 @@ impl TableSpec {
             private: self.private,
             display: self.display,
             chat: self.chat,
+            rotation_hands: self.rotation_hands,
         }
     }
 }

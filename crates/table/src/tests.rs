@@ -765,7 +765,7 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     assert!(!d.core.in_play());
     let config = TableConfig::new(Variant::Razz, 20, 30, 60, 120);
     let ids: Vec<Uuid> = players.iter().take(2).map(|w| w.player_id).collect();
-    d.command(10_000, Command::Deal { config, level: 3, players: ids.clone() });
+    d.command(10_000, Command::Deal { config, level: 3, players: ids.clone(), deal: 7 });
     d.tick(10_000 + TIMING.hand_pause_ms);
     assert!(d.core.in_play());
     assert_eq!(d.core.spec().config, config, "the level's stakes apply to this hand");
@@ -775,7 +775,8 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     while report.is_none() && now < 200_000 {
         now += 500;
         for o in d.tick(now) {
-            if let Output::TournamentHand { stacks } = o {
+            if let Output::TournamentHand { deal, stacks } = o {
+                assert_eq!(deal, 7, "the report carries the number the tournament dealt it with");
                 report = Some(stacks);
             }
         }
@@ -795,4 +796,62 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     assert_eq!(d.core.stacks().len(), 2);
     // The rebuilt table is the same table.
     assert_eq!(d.rebuilt(now).fingerprint(), d.core.fingerprint());
+}
+
+/// Issue 14, mixed games: a cash table rotates Razz, Stud, Stud Hi/Lo, exactly 8 hands each
+/// (an orbit), by its hand numbers; the lobby line says the current game, the next one and
+/// how many hands until it; a rebuilt table is the same table.
+#[test]
+fn a_rotating_table_changes_the_game_exactly_every_eight_hands() {
+    let mut d = Driver::new(Variant::Razz);
+    let mut spec = spec(Variant::Razz);
+    spec.rotation_hands = Some(8);
+    d.core = TableCore::new(TIMING, spec, 0);
+    d.snapshot = (d.core.snapshot(), 0);
+    seat_players(&mut d, 3);
+    let s = d.core.summary(0);
+    assert_eq!((s.variant, s.next_variant, s.hands_to_next_variant), (Variant::Razz, Some(Variant::Stud), Some(8)));
+    // Bots that always answer at once (nobody is sat out by the clock).
+    let mut bot = Bot::new(41);
+    let mut lobby = Vec::new();
+    let mut now = 0;
+    let mut hands_seen = 0;
+    while hands_seen < 20 && now < 2_000_000 {
+        now += 50;
+        let mut out = d.tick(now);
+        loop {
+            let prompts: Vec<(ConnId, ServerMsg)> = (1..=3)
+                .flat_map(|conn| frames_to(&out, conn).into_iter().map(move |m| (conn, m)))
+                .filter(|(_, m)| matches!(m, ServerMsg::YourTurn { .. }))
+                .collect();
+            hands_seen += out.iter().filter(|o| matches!(o, Output::Hand(_))).count();
+            let Some((conn, ServerMsg::YourTurn { hand_id, seq, legal, .. })) = prompts.into_iter().next() else {
+                break;
+            };
+            let key = format!("{conn}-{seq}");
+            let action = bot.choose(&legal);
+            out = d.command(now, Command::Act { conn, request_id: None, hand_id, seq, key, action });
+        }
+        let s = d.core.summary(now);
+        lobby.push((s.variant, s.next_variant, s.hands_to_next_variant));
+    }
+    let hands: Vec<(u64, Variant)> = d
+        .calls
+        .iter()
+        .flat_map(|(_, out)| out.iter())
+        .filter_map(|o| if let Output::Hand(h) = o { Some((h.number, h.record.config.variant)) } else { None })
+        .collect();
+    assert!(hands.len() >= 20, "{} hands", hands.len());
+    for (number, variant) in &hands {
+        let want = [Variant::Razz, Variant::Stud, Variant::Stud8][((number - 1) / 8 % 3) as usize];
+        assert_eq!(*variant, want, "hand {number}");
+    }
+    assert!(lobby.contains(&(Variant::Stud, Some(Variant::Stud8), Some(1))), "the lobby counts down");
+    assert!(lobby.contains(&(Variant::Stud8, Some(Variant::Razz), Some(8))));
+    assert_eq!(d.rebuilt(now).fingerprint(), d.core.fingerprint());
+    // Operators' settings: kept, and checked.
+    let settings = d.core.spec().settings();
+    assert_eq!((settings.variant, settings.rotation_hands), (Variant::Razz, Some(8)));
+    let bad = stud_proto::TableSettings { rotation_hands: Some(0), ..settings };
+    assert!(TableSpec::from_settings(Uuid::nil(), &bad).unwrap_err().contains("rotation_hands"));
 }

@@ -152,6 +152,11 @@ impl Driver {
         self.t.live_entry(p).map_or(0, |e| e.chips)
     }
 
+    /// The number of the hand in play at `table` (what its report carries).
+    fn deal_of(&self, table: TableNo) -> u64 {
+        self.t.deal_number(table).unwrap_or(0)
+    }
+
     /// The players dealt into `table`'s hand.
     fn dealt(&self, table: TableNo) -> Vec<Uuid> {
         let hand = self.t.floor().tables()[&table].hand.clone().unwrap();
@@ -167,7 +172,12 @@ impl Driver {
         }
         *stacks.get_mut(&winner).unwrap() += won;
         let draw = self.draw();
-        self.command(Command::HandFinished { table, stacks: stacks.into_iter().collect(), draw })
+        self.command(Command::HandFinished {
+            table,
+            deal: self.deal_of(table),
+            stacks: stacks.into_iter().collect(),
+            draw,
+        })
     }
 
     /// Plays one hand at `table` in which `losers` bust to `winner`.
@@ -330,6 +340,37 @@ fn late_registration_closes_at_the_end_of_its_level() {
     assert_eq!(d.accounts.get(&player(5)), None);
 }
 
+/// Re-entry has no command of its own on the wire: registering again once out is one, while
+/// re-entry is open (here until level 2, past late registration, which ends with level 1).
+#[test]
+fn registering_again_once_out_is_a_re_entry() {
+    let mut r = request(Kind::Scheduled, 3, 8);
+    r.max_entrants = 20;
+    r.late_registration_until_level = Some(1);
+    r.reentry_until_level = Some(2);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(60_000);
+    let (a, b) = (player(1), player(2));
+    assert_eq!(d.register(1), Err(TournamentError::AlreadyRegistered), "still playing");
+    d.tick(60_000 + 600_000);
+    assert_eq!(d.t.level(), 2);
+    assert_eq!(d.register(4), Err(TournamentError::RegistrationClosed), "late registration ended with level 1");
+    assert_eq!(d.accounts.get(&player(4)), None, "nothing charged");
+    d.bust(1, a, &[b]);
+    let out = d.register(2).unwrap();
+    assert!(matches!(out.as_slice(), [Output::Seat { entry: 4, chips: 1_000, .. }]), "{out:?}");
+    assert_eq!(d.accounts[&b], -2_200, "charged like the first entry");
+    assert_eq!(d.t.live_entry(b).map(|e| e.no), Some(4));
+    d.tick(60_000 + 1_200_000);
+    assert_eq!(d.t.level(), 3);
+    d.bust(1, a, &[b]);
+    assert_eq!(d.register(2), Err(TournamentError::RegistrationClosed));
+    assert_eq!(d.accounts[&b], -2_200);
+}
+
 #[test]
 fn a_busted_player_re_enters_until_the_level_ends() {
     let mut d = late(3);
@@ -454,7 +495,7 @@ fn hand_reports_must_match_the_table() {
     }
     d.tick(0);
     let draw = d.draw();
-    let finish = |stacks: Vec<(Uuid, Chips)>| Command::HandFinished { table: 1, stacks, draw: draw.clone() };
+    let finish = |stacks: Vec<(Uuid, Chips)>| Command::HandFinished { table: 1, deal: 0, stacks, draw: draw.clone() };
     assert_eq!(d.command(finish(vec![])), Err(TournamentError::NoHand(1)));
     d.start_hand(1).unwrap();
     let (a, b, c) = (player(1), player(2), player(3));
@@ -469,6 +510,61 @@ fn hand_reports_must_match_the_table() {
     assert_eq!(d.chips(a), 1_500);
 }
 
+/// A report carries its hand's number (from `Deal`): a late report of an earlier hand (a
+/// table that reported after the server had given up on it, or a resync's report racing the
+/// table's own) is refused, not taken for the hand in play, even though its players and
+/// chips would fit.
+#[test]
+fn a_stale_report_is_not_taken_for_the_next_hand() {
+    let mut d = Driver::new(sng(2, 8));
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    d.tick(0);
+    let (a, b) = (player(1), player(2));
+    let out = d.start_hand(1).unwrap();
+    assert!(matches!(&out[..], [Output::Deal { deal: 1, .. }]), "{out:?}");
+    let draw = d.draw();
+    let first = vec![(a, 1_400), (b, 600)];
+    d.command(Command::HandFinished { table: 1, deal: 1, stacks: first.clone(), draw: draw.clone() }).unwrap();
+    let out = d.start_hand(1).unwrap();
+    assert!(matches!(&out[..], [Output::Deal { deal: 2, .. }]), "{out:?}");
+    // Hand 1's report again: same players, same chips as hand 2's start. Refused.
+    let stale = d.command(Command::HandFinished { table: 1, deal: 1, stacks: first.clone(), draw: draw.clone() });
+    assert_eq!(stale, Err(TournamentError::StaleReport { table: 1, reported: 1, in_play: 2 }));
+    assert_eq!(d.t.deal_number(1), Some(2), "hand 2 is still in play");
+    // Hand 2's own report is taken.
+    d.command(Command::HandFinished { table: 1, deal: 2, stacks: vec![(a, 1_000), (b, 1_000)], draw }).unwrap();
+    assert_eq!(d.t.deal_number(1), None);
+    assert_eq!((d.chips(a), d.chips(b)), (1_000, 1_000));
+}
+
+/// A player the table could not seat (the server seats them again before the next hand) was
+/// not dealt in: the table's report leaves them out and is taken; their chips and hand count
+/// stay as they were, and they are not eliminated.
+#[test]
+fn a_report_without_a_player_the_table_could_not_seat_is_taken() {
+    let mut d = Driver::new(sng(3, 8));
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let (a, b, c) = (player(1), player(2), player(3));
+    d.start_hand(1).unwrap();
+    let hands_before = d.t.live_entry(c).unwrap().hands;
+    let draw = d.draw();
+    let report = |stacks| Command::HandFinished { table: 1, deal: 1, stacks, draw: draw.clone() };
+    // Chips must still add up over the players reported.
+    let bad = d.command(report(vec![(a, 1_500), (b, 1_000)]));
+    assert!(matches!(bad, Err(TournamentError::BadReport(_))), "{bad:?}");
+    // Someone never dealt in is no part of a report.
+    let bad = d.command(report(vec![(a, 1_000), (Uuid::from_u128(7), 1_000)]));
+    assert!(matches!(bad, Err(TournamentError::BadReport(_))), "{bad:?}");
+    d.command(report(vec![(a, 1_500), (b, 500)])).unwrap();
+    assert_eq!((d.chips(a), d.chips(b), d.chips(c)), (1_500, 500, 1_000));
+    assert_eq!(d.t.live_entry(c).unwrap().hands, hands_before - 1, "c was not dealt in");
+    assert_eq!(d.t.live(), 3);
+}
+
 #[test]
 fn players_busted_in_one_hand_place_by_their_starting_stacks() {
     let mut d = Driver::new(sng(4, 8));
@@ -481,7 +577,7 @@ fn players_busted_in_one_hand_place_by_their_starting_stacks() {
     d.start_hand(1).unwrap();
     let draw = d.draw();
     let stacks = vec![(a, 1_400), (b, 1_000), (c, 600), (e, 1_000)];
-    d.command(Command::HandFinished { table: 1, stacks, draw }).unwrap();
+    d.command(Command::HandFinished { table: 1, deal: 1, stacks, draw }).unwrap();
     let out = d.bust(1, a, &[c, e]);
     // 4 entries pay 1 place; e (1000 at the start) is 3rd, c (600) is 4th.
     let placed: Vec<(u32, Uuid)> = out
@@ -532,7 +628,13 @@ impl Driver {
         stacks.insert(loser, keep);
         *stacks.get_mut(&winner).unwrap() += given;
         let draw = self.draw();
-        self.command(Command::HandFinished { table, stacks: stacks.into_iter().collect(), draw }).unwrap()
+        self.command(Command::HandFinished {
+            table,
+            deal: self.deal_of(table),
+            stacks: stacks.into_iter().collect(),
+            draw,
+        })
+        .unwrap()
     }
 }
 
@@ -702,7 +804,8 @@ fn play(players: u32, seats: u8, seed: u64, late_entries: bool) -> Result<Driver
         }
         *stacks.get_mut(&winner).unwrap() += won;
         let draw = d.draw();
-        d.command(Command::HandFinished { table: t, stacks: stacks.into_iter().collect(), draw }).unwrap();
+        let deal = d.deal_of(t);
+        d.command(Command::HandFinished { table: t, deal, stacks: stacks.into_iter().collect(), draw }).unwrap();
         // Tables between hands are within one player of the smallest table.
         let counts: Vec<(usize, bool)> = d.t.floor().tables().values().map(|t| (t.count(), t.in_hand())).collect();
         let min = counts.iter().map(|c| c.0).min().unwrap_or(0);

@@ -31,6 +31,9 @@
 //!   entry; house fees are not in it.
 //! - **The end**: when one entry holds every chip the tournament ends at once, closing late
 //!   registration and re-entry if they were still open.
+//! - **Re-entry** has no command of its own on the wire: a player whose entry is out
+//!   registers again (`tournament_register`, `POST .../entries`) while re-entry is open, and
+//!   that is a re-entry (a new entry with a starting stack, charged like the first).
 //! - `max_entrants` caps the players who register; re-entries are not capped by it (a
 //!   re-entry takes the seat count a bust freed) but by [`crate::MAX_ENTRIES`].
 
@@ -164,6 +167,9 @@ pub enum Command {
     HandFinished {
         /// the table
         table: TableNo,
+        /// the hand's number at this table, as [`Output::Deal`] gave it (0: not numbered, a
+        /// table journal from before numbers; taken for the hand in play)
+        deal: u64,
         /// (player, chips after the hand) for everyone dealt in
         stacks: Vec<(Uuid, Chips)>,
         /// a fresh seed (for breaking tables)
@@ -290,6 +296,9 @@ pub enum Output {
     Deal {
         /// the table
         table: TableNo,
+        /// the hand's number at this table (1, 2, ...): its report must carry it, so a late
+        /// report of an earlier hand is never taken for this one
+        deal: u64,
         /// 1-based level
         level: u32,
         /// the game and stakes
@@ -387,6 +396,16 @@ pub enum TournamentError {
     /// a hand's report does not match the table (players or chips)
     #[error("bad hand report: {0}")]
     BadReport(String),
+    /// a report of another hand than the one in play (a late report of an earlier hand)
+    #[error("the report of hand {reported} at table {table}, where hand {in_play} is in play")]
+    StaleReport {
+        /// the table
+        table: TableNo,
+        /// the hand reported
+        reported: u64,
+        /// the hand in play
+        in_play: u64,
+    },
 }
 
 impl TournamentError {
@@ -408,6 +427,7 @@ impl TournamentError {
             TournamentError::WaitForPlayers(_) => "wait_for_players",
             TournamentError::HandForHand(_) => "hand_for_hand",
             TournamentError::BadReport(_) => "bad_report",
+            TournamentError::StaleReport { .. } => "stale_report",
         }
     }
 }
@@ -636,6 +656,12 @@ impl Tournament {
         Some(level.config(self.spec.games.variant(self.level, hands)))
     }
 
+    /// The number of the hand in play at a table (its reports must carry it), if one is.
+    pub fn deal_number(&self, table: TableNo) -> Option<u64> {
+        let t = self.floor.tables().get(&table)?;
+        t.in_hand().then_some(t.hands + 1)
+    }
+
     /// The game of a table's next hand.
     pub fn next_variant(&self, table: TableNo) -> Option<Variant> {
         self.next_config(table).map(|c| c.variant)
@@ -730,16 +756,27 @@ impl Tournament {
             Command::Register { player, name, invite_code, draw } => {
                 let open = match self.status {
                     Status::Registering => true,
-                    Status::Running => self.late_registration_open(),
+                    Status::Running => self.late_registration_open() || self.reentry_open(),
                     Status::Finished | Status::Cancelled => false,
                 };
                 if !open {
                     return Err(TournamentError::RegistrationClosed);
                 }
+                if self.status == Status::Running
+                    && !self.late_registration_open()
+                    && self.latest_entry(player).is_none_or(|e| e.state != EntryState::Out)
+                {
+                    // Only re-entry is open: a new player cannot register.
+                    return Err(TournamentError::RegistrationClosed);
+                }
                 if self.spec.invite_code.is_some() && self.spec.invite_code != invite_code {
                     return Err(TournamentError::WrongInviteCode);
                 }
-                if self.latest_entry(player).is_some() {
+                if let Some(e) = self.latest_entry(player) {
+                    // Registering again once out is a re-entry (while it is open).
+                    if e.state == EntryState::Out && self.status == Status::Running {
+                        return self.handle(Command::ReEnter { player, draw });
+                    }
                     return Err(TournamentError::AlreadyRegistered);
                 }
                 if self.players().len() >= self.spec.max_entrants as usize || self.entry_count() >= MAX_ENTRIES {
@@ -768,8 +805,8 @@ impl Tournament {
             Command::StartHand { table } => {
                 self.check_start(table).map(|()| Accepted { input: Input::HandStarted { table }, debit: None })
             }
-            Command::HandFinished { table, stacks, draw } => {
-                self.check_report(table, &stacks)?;
+            Command::HandFinished { table, deal, stacks, draw } => {
+                self.check_report(table, deal, &stacks)?;
                 Ok(Accepted { input: Input::HandFinished { table, stacks, draw }, debit: None })
             }
             Command::Cancel => match self.status {
@@ -798,22 +835,32 @@ impl Tournament {
         Ok(())
     }
 
-    fn check_report(&self, table: TableNo, stacks: &[(Uuid, Chips)]) -> Result<(), TournamentError> {
+    fn check_report(&self, table: TableNo, deal: u64, stacks: &[(Uuid, Chips)]) -> Result<(), TournamentError> {
         if self.status != Status::Running {
             return Err(TournamentError::NotRunning);
         }
         let t = self.floor.tables().get(&table).ok_or(TournamentError::NoSuchTable(table))?;
         let dealt = t.hand.as_ref().ok_or(TournamentError::NoHand(table))?;
+        let in_play = t.hands + 1;
+        if deal != 0 && deal != in_play {
+            return Err(TournamentError::StaleReport { table, reported: deal, in_play });
+        }
         let bad = |why: &str| Err(TournamentError::BadReport(why.to_owned()));
         let reported: BTreeSet<Uuid> = stacks.iter().map(|s| s.0).collect();
         if reported.len() != stacks.len() {
             return bad("a player is listed twice");
         }
         let expected: BTreeSet<Uuid> = dealt.iter().filter_map(|(e, _)| self.entry(*e)).map(|e| e.player).collect();
-        if reported != expected {
+        // A player the table could not seat (its seat was refused; the server seats them again
+        // before the next hand) was not dealt in: a report may leave them out.
+        if reported.is_empty() || !reported.is_subset(&expected) {
             return bad("the players are not the ones dealt in");
         }
-        let before: u128 = dealt.iter().map(|(_, c)| u128::from(*c)).sum();
+        let before: u128 = dealt
+            .iter()
+            .filter(|(e, _)| self.entry(*e).is_some_and(|e| reported.contains(&e.player)))
+            .map(|(_, c)| u128::from(*c))
+            .sum();
         let after: u128 = stacks.iter().map(|(_, c)| u128::from(*c)).sum();
         if before != after {
             return bad(&format!("chips {before} at the start, {after} after"));
@@ -1004,7 +1051,8 @@ impl Tournament {
         if let Some(h) = &mut self.hand_for_hand {
             h.dealt.insert(table);
         }
-        out.push(Output::Deal { table, level, config });
+        let deal = self.deal_number(table).unwrap_or_default();
+        out.push(Output::Deal { table, deal, level, config });
     }
 
     fn hand_finished(
@@ -1023,7 +1071,12 @@ impl Tournament {
         let mut busted = Vec::new();
         for &(no, start) in &dealt {
             let Some(e) = self.entry_mut(no) else { continue };
-            e.chips = after.get(&e.player).copied().unwrap_or(e.chips);
+            let Some(&chips) = after.get(&e.player) else {
+                // Not dealt in after all (the table could not seat them): nothing changed.
+                e.hands = e.hands.saturating_sub(1);
+                continue;
+            };
+            e.chips = chips;
             if e.chips == 0 {
                 e.state = EntryState::Out;
                 busted.push((no, start));

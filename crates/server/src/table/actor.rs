@@ -198,12 +198,14 @@ impl Actor {
             }
             TableCmd::TournamentSeat { who, seat, chips } => (Command::TournamentSeat { who, seat, chips }, None),
             TableCmd::TournamentUnseat { player } => (Command::TournamentUnseat { player }, None),
-            TableCmd::Deal { config, level, players } => (Command::Deal { config, level, players }, None),
+            TableCmd::Deal { config, level, players, deal } => (Command::Deal { config, level, players, deal }, None),
             TableCmd::TournamentState { reply } => {
                 let _ = reply.send(super::TournamentTableState {
                     in_play: self.core.in_play(),
                     deal_pending: self.core.deal_pending(),
                     stacks: self.core.stacks(),
+                    deal: self.core.deal_number(),
+                    last_report: self.core.last_report().cloned(),
                 });
                 return;
             }
@@ -364,9 +366,9 @@ impl Actor {
                 Output::Summary(s) => self.env.publish(*s),
                 Output::Metric(m) => count(self.env.metrics(), m),
                 Output::Closed => {}
-                Output::TournamentHand { stacks } => {
+                Output::TournamentHand { deal, stacks } => {
                     if let Some(tournament) = self.core.spec().tournament {
-                        self.env.tournament_hand(tournament, table_id, stacks);
+                        self.env.tournament_hand(tournament, table_id, deal, stacks);
                     }
                 }
             }
@@ -436,6 +438,6 @@ pub(crate) fn stored_hand(table_id: Uuid, h: stud_table::FinishedHand) -> Write 
         ended_at_ms: h.ended_at_ms,
         record: h.record,
         seats,
-        tournament: h.tournament.map(|(t, _)| t),
+        tournament: h.tournament.map(|(id, level)| stud_store::HandTournament { id, level }),
     }))
 }

@@ -66,7 +66,7 @@ pub trait TableEnv: Send + Sync + 'static {
     fn backlogged(&self) -> bool;
     /// A tournament table's hand ended: every player dealt in and their chips now (never
     /// waits; the tournament's task takes it from there).
-    fn tournament_hand(&self, _tournament: Uuid, _table: Uuid, _stacks: Vec<(Uuid, Chips)>) {}
+    fn tournament_hand(&self, _tournament: Uuid, _table: Uuid, _deal: u64, _stacks: Vec<(Uuid, Chips)>) {}
 }
 
 /// Why a debit was refused.
@@ -87,6 +87,10 @@ pub struct TournamentTableState {
     pub deal_pending: bool,
     /// the seated players and their chips
     pub stacks: Vec<(Uuid, Chips)>,
+    /// the number of the hand waiting to be dealt or in play
+    pub deal: Option<u64>,
+    /// the last hand's report, as it was sent (kept durable by the table)
+    pub last_report: Option<stud_table::LastReport>,
 }
 
 /// What a table needs to reach one connection.
@@ -248,6 +252,8 @@ pub enum TableCmd {
         level: u32,
         /// who is dealt in
         players: Vec<Uuid>,
+        /// the hand's number at this table (its report gives it back)
+        deal: u64,
     },
     /// Tournaments: the table's seats and whether it is in a hand.
     TournamentState {
@@ -455,7 +461,7 @@ impl TableEnv for App {
     fn backlogged(&self) -> bool {
         self.writer.backlogged()
     }
-    fn tournament_hand(&self, tournament: Uuid, table: Uuid, stacks: Vec<(Uuid, Chips)>) {
-        self.tournaments.report(tournament, table, stacks);
+    fn tournament_hand(&self, tournament: Uuid, table: Uuid, deal: u64, stacks: Vec<(Uuid, Chips)>) {
+        self.tournaments.report(tournament, table, deal, stacks);
     }
 }

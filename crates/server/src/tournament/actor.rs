@@ -12,12 +12,17 @@
 //! `HandStarted` each). Tables report finished hands through an unbounded channel.
 //!
 //! After a restart the task compares the core's floor with its tables (each resumed from its
-//! own journal): missing seats are given, stray ones taken away, and a hand the core thinks
-//! in play at a table that is between hands (its report, or its `Deal`, was lost in the
-//! crash) is reported from the table's stacks (a lost `Deal` thus counts as a hand in which
-//! nothing happened).
+//! own journal; see [`super::resync`]): a hand the core thinks in play at a table that is
+//! between hands is settled first (the table's kept report is taken again, or the lost
+//! `Deal` sent again), then missing seats are given and stray ones taken away, and tables of
+//! the tournament that the floor no longer has (broken before the crash) are closed.
+//!
+//! Nothing stalls for good: a report carries its hand's number (a late one is refused, never
+//! taken for the next hand); a report the store could not take is kept and tried again; and
+//! before a table deals, its seats are checked against the floor (a seat or a move it did not
+//! take is given again; until it holds, that table waits and is tried again).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,15 +31,17 @@ use stud_store::{LedgerEntry, LedgerKind, TournamentCommit};
 use stud_table::Who;
 use stud_tournament::{
     Command, Draw, Due, Input, Journaled, MoveReason, Output, Status, TOURNAMENT_VERSION, TableNo, Tournament,
+    TournamentError,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 use tracing::{info, warn};
 use uuid::Uuid;
 
+use super::resync::{HandFix, hand_fix, seat_fix, strays, wanted};
 use super::{Refusal, Report, TournamentCmd, tables};
 use crate::app::App;
-use crate::table::{SpecExt, TableCmd, TableHandle};
+use crate::table::{SpecExt, TableCmd, TableHandle, TournamentTableState};
 
 /// A snapshot is stored at least every this many inputs (and whenever the status changes).
 const SNAPSHOT_EVERY: u64 = 64;
@@ -49,6 +56,17 @@ struct Actor {
     retry_at: Option<u64>,
     /// the open tables, by the core's number
     tables: BTreeMap<TableNo, TableHandle>,
+    /// reports the store could not take yet, and tables whose seats did not match the floor
+    /// when they were to deal: tried again at `heal_at`
+    pending: Vec<Report>,
+    unsettled: BTreeSet<TableNo>,
+    heal_at: Option<u64>,
+    /// figures for the log line at the end (BENCHMARKS.md): moves carried out, and in
+    /// hand-for-hand, when each table's last hand ended and the longest any table then
+    /// waited for its next `Deal`
+    moves: u64,
+    hfh_since: BTreeMap<TableNo, u64>,
+    hfh_wait_max_ms: u64,
 }
 
 /// The loop: commands and the clock, until `Shutdown` or every handle is dropped.
@@ -60,18 +78,25 @@ pub async fn run(
     mut rx: mpsc::Receiver<TournamentCmd>,
     mut reports: mpsc::UnboundedReceiver<Report>,
 ) {
-    let mut actor = Actor { app, core, view, retry_at: None, tables: BTreeMap::new() };
-    if actor.core.status() == Status::Running {
-        actor.resync().await;
-    }
+    let mut actor = Actor {
+        app,
+        core,
+        view,
+        retry_at: None,
+        tables: BTreeMap::new(),
+        pending: Vec::new(),
+        unsettled: BTreeSet::new(),
+        heal_at: None,
+        moves: 0,
+        hfh_since: BTreeMap::new(),
+        hfh_wait_max_ms: 0,
+    };
+    actor.resync().await;
     // A tournament resumed after its start time (or full) starts now.
     actor.on_clock().await;
     actor.pump().await;
     loop {
-        let wake = match (actor.core.wake_at(), actor.retry_at) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let wake = [actor.core.wake_at(), actor.retry_at, actor.heal_at].into_iter().flatten().min();
         let at = wake.map(|t| Instant::now() + Duration::from_millis(t.saturating_sub(stud_store::now_ms())));
         tokio::select! {
             cmd = rx.recv() => match cmd {
@@ -88,6 +113,7 @@ pub async fn run(
             }
             () = sleep_until(at.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400))), if at.is_some() => {
                 actor.on_clock().await;
+                actor.heal().await;
                 actor.pump().await;
             }
         }
@@ -131,17 +157,58 @@ impl Actor {
         self.pump().await;
     }
 
-    /// A table's finished hand: stored as the core's `HandFinished`.
+    /// A table's finished hand: stored as the core's `HandFinished`. One the store cannot
+    /// take now is kept and tried again.
     async fn report(&mut self, report: Report) {
         let Some(table) = self.table_no(report.table) else { return };
-        let Ok(draw) = fresh_draw() else { return };
-        match self.core.handle(Command::HandFinished { table, stacks: report.stacks, draw }) {
+        let Ok(draw) = fresh_draw() else {
+            self.keep(report);
+            return;
+        };
+        let cmd = Command::HandFinished { table, deal: report.deal, stacks: report.stacks.clone(), draw };
+        match self.core.handle(cmd) {
             Ok(accepted) => {
+                if self.core.hand_for_hand().is_some() {
+                    self.hfh_since.insert(table, stud_store::now_ms());
+                }
                 if self.store_and_apply(accepted.input, None).await.is_err() {
-                    warn!(table, "a hand's report could not be stored; the table waits for the next restart");
+                    warn!(table, "a hand's report could not be stored; it is tried again");
+                    self.keep(report);
                 }
             }
-            Err(e) => warn!(table, error = %e, "a table's hand report was refused"),
+            // A late report of a hand already settled (say, by the resync): nothing to do.
+            Err(e @ TournamentError::StaleReport { .. }) => info!(table, error = %e, "a stale hand report"),
+            Err(e) => {
+                // The table and the floor disagree: its seats are checked before it deals again.
+                warn!(table, error = %e, "a table's hand report was refused");
+                self.unsettled.insert(table);
+                self.heal_later();
+            }
+        }
+    }
+
+    fn keep(&mut self, report: Report) {
+        self.pending.push(report);
+        self.heal_later();
+    }
+
+    fn heal_later(&mut self) {
+        let at = stud_store::now_ms() + RETRY_MS;
+        self.heal_at = Some(self.heal_at.map_or(at, |t| t.min(at)));
+    }
+
+    /// Tries again what could not be done: reports the store did not take, and tables whose
+    /// hand or seats did not match the floor.
+    async fn heal(&mut self) {
+        if self.heal_at.is_none_or(|t| stud_store::now_ms() < t) {
+            return;
+        }
+        self.heal_at = None;
+        for report in std::mem::take(&mut self.pending) {
+            self.report(report).await;
+        }
+        for no in std::mem::take(&mut self.unsettled) {
+            self.settle_hand(no).await;
         }
     }
 
@@ -158,11 +225,87 @@ impl Actor {
         let idle: Vec<TableNo> =
             self.core.floor().tables().iter().filter(|(_, t)| !t.in_hand()).map(|(no, _)| *no).collect();
         for table in idle {
-            if let Ok(accepted) = self.core.handle(Command::StartHand { table })
-                && self.store_and_apply(accepted.input, None).await.is_err()
-            {
+            let Ok(accepted) = self.core.handle(Command::StartHand { table }) else { continue };
+            // The table must seat exactly the floor's players before it deals (a seat or a
+            // move it did not take is given again; until then it waits).
+            if !self.seats_agree(table).await {
+                self.unsettled.insert(table);
+                self.heal_later();
+                continue;
+            }
+            if self.store_and_apply(accepted.input, None).await.is_err() {
                 return;
             }
+        }
+    }
+
+    async fn table_state(&mut self, no: TableNo) -> Option<TournamentTableState> {
+        let handle = self.table(no).await?;
+        let (reply, answer) = oneshot::channel();
+        handle.send(TableCmd::TournamentState { reply }).await.ok()?;
+        answer.await.ok()
+    }
+
+    /// Whether table `no` (between hands) seats exactly the floor's players, after giving the
+    /// seats it lacks and taking away the ones the floor put elsewhere.
+    async fn seats_agree(&mut self, no: TableNo) -> bool {
+        let Some(state) = self.table_state(no).await else { return false };
+        if state.in_play {
+            return false;
+        }
+        let fix = seat_fix(&wanted(&self.core, no), &state.stacks);
+        if fix.is_empty() {
+            return true;
+        }
+        warn!(table = no, ?fix, "a table's seats differ from the floor; fixing");
+        self.fix_seats(no, &fix).await;
+        let Some(state) = self.table_state(no).await else { return false };
+        seat_fix(&wanted(&self.core, no), &state.stacks).is_empty()
+    }
+
+    async fn fix_seats(&mut self, no: TableNo, fix: &super::resync::SeatFix) {
+        let Some(handle) = self.table(no).await else { return };
+        for player in &fix.unseat {
+            let _ = handle.send(TableCmd::TournamentUnseat { player: *player }).await;
+        }
+        for (seat, player) in &fix.seat {
+            let chips = self.chips_of(*player);
+            let who = self.who(*player);
+            let _ = handle.send(TableCmd::TournamentSeat { who, seat: *seat, chips }).await;
+            self.app.set_seated(*player, handle.id, true);
+        }
+    }
+
+    /// Settles the hand the core thinks in play at table `no` if the table is between hands:
+    /// its kept report is taken again, or its lost `Deal` sent again.
+    async fn settle_hand(&mut self, no: TableNo) {
+        let Some(state) = self.table_state(no).await else { return };
+        match hand_fix(&self.core, no, &state) {
+            HandFix::Nothing => {}
+            HandFix::Report(deal, stacks) => {
+                let table = tables::table_id(self.core.id(), no);
+                self.report(Report { table, deal, stacks }).await;
+            }
+            HandFix::Deal => self.deal(no).await,
+        }
+    }
+
+    /// Sends table `no` the `Deal` of the hand the core has in play there.
+    async fn deal(&mut self, no: TableNo) {
+        let (Some(deal), Some(config)) = (self.core.deal_number(no), self.core.next_config(no)) else { return };
+        let level = self.core.level();
+        let players: Vec<Uuid> = self
+            .core
+            .floor()
+            .tables()
+            .get(&no)
+            .and_then(|t| t.hand.clone())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|(e, _)| self.player_of(*e))
+            .collect();
+        if let Some(h) = self.table(no).await {
+            let _ = h.send(TableCmd::Deal { config, level, players, deal }).await;
         }
     }
 
@@ -242,6 +385,7 @@ impl Actor {
                     self.seat(player, at, None, reason).await;
                 }
                 Output::Move { player, step } => {
+                    self.moves += 1;
                     if let Some(from) = self.table(step.from.table).await {
                         let _ = from.send(TableCmd::TournamentUnseat { player }).await;
                         let reason = match step.reason {
@@ -252,7 +396,11 @@ impl Actor {
                     }
                 }
                 Output::TableClosed { table } => self.close_table(table).await,
-                Output::Deal { table, level, config } => {
+                Output::Deal { table, deal, level, config } => {
+                    if let Some(since) = self.hfh_since.remove(&table) {
+                        let waited = stud_store::now_ms().saturating_sub(since);
+                        self.hfh_wait_max_ms = self.hfh_wait_max_ms.max(waited);
+                    }
                     let players: Vec<Uuid> = self
                         .core
                         .floor()
@@ -261,7 +409,7 @@ impl Actor {
                         .map(|t| t.seats.values().filter_map(|e| self.player_of(*e)).collect())
                         .unwrap_or_default();
                     if let Some(h) = self.table(table).await {
-                        let _ = h.send(TableCmd::Deal { config, level, players }).await;
+                        let _ = h.send(TableCmd::Deal { config, level, players, deal }).await;
                     }
                 }
                 Output::Placed(p) => {
@@ -273,7 +421,16 @@ impl Actor {
                     self.app.notify_player(p.player_id, &frame);
                 }
                 Output::Ended { winner } => {
-                    info!(%winner, "tournament ended");
+                    let hands: u64 = self.core.entries().iter().map(|e| e.hands).sum();
+                    info!(
+                        %winner,
+                        entries = self.core.entry_count(),
+                        seat_hands = hands,
+                        moves = self.moves,
+                        hand_for_hand_rounds = self.core.hand_for_hand_rounds(),
+                        hand_for_hand_slowest_wait_ms = self.hfh_wait_max_ms,
+                        "tournament ended"
+                    );
                     let open: Vec<TableNo> = self.tables.keys().copied().collect();
                     for no in open {
                         self.close_table(no).await;
@@ -307,43 +464,34 @@ impl Actor {
         }
     }
 
-    /// After a restart: makes the tables agree with the floor, and reports hands whose
-    /// report was lost.
+    /// After a restart: closes the tournament's tables the floor no longer has, settles the
+    /// hands whose report (or `Deal`) was lost, then makes the seats agree with the floor.
     async fn resync(&mut self) {
-        let floor: Vec<(TableNo, stud_tournament::Table)> =
-            self.core.floor().tables().iter().map(|(n, t)| (*n, t.clone())).collect();
-        for (no, t) in floor {
-            let Some(handle) = self.table(no).await else { continue };
-            let (reply, answer) = oneshot::channel();
-            if handle.send(TableCmd::TournamentState { reply }).await.is_err() {
+        let open: Vec<Uuid> = self.app.lobby.handles().iter().map(|h| h.id).collect();
+        for (no, id) in strays(&self.core, &open) {
+            if let Some(handle) = self.app.lobby.get(id) {
+                info!(table = no, "closing a table the tournament no longer has");
+                self.tables.insert(no, handle);
+                self.close_table(no).await;
+            }
+        }
+        if self.core.status() != Status::Running {
+            return;
+        }
+        let floor: Vec<TableNo> = self.core.floor().tables().keys().copied().collect();
+        // Hands first: a lost report may eliminate a player the floor still seats.
+        for &no in &floor {
+            self.settle_hand(no).await;
+        }
+        let floor: Vec<TableNo> = self.core.floor().tables().keys().copied().collect();
+        for no in floor {
+            let Some(state) = self.table_state(no).await else { continue };
+            if state.in_play {
+                // Seats change only between hands; it is checked again before it deals.
                 continue;
             }
-            let Ok(state) = answer.await else { continue };
-            let want: Vec<(u8, Uuid)> = t.seats.iter().filter_map(|(s, e)| Some((*s, self.player_of(*e)?))).collect();
-            for (player, _) in &state.stacks {
-                if !want.iter().any(|(_, p)| p == player) {
-                    let _ = handle.send(TableCmd::TournamentUnseat { player: *player }).await;
-                }
-            }
-            for (seat, player) in &want {
-                if !state.stacks.iter().any(|(p, _)| p == player) {
-                    let chips = self.chips_of(*player);
-                    let who = self.who(*player);
-                    let _ = handle.send(TableCmd::TournamentSeat { who, seat: *seat, chips }).await;
-                    self.app.set_seated(*player, handle.id, true);
-                }
-            }
-            if let Some(dealt) = &t.hand
-                && !state.in_play
-                && !state.deal_pending
-            {
-                let stacks: Vec<(Uuid, u64)> = dealt
-                    .iter()
-                    .filter_map(|(e, _)| self.player_of(*e))
-                    .map(|p| (p, state.stacks.iter().find(|(q, _)| *q == p).map_or(0, |(_, c)| *c)))
-                    .collect();
-                self.report(Report { table: handle.id, stacks }).await;
-            }
+            let fix = seat_fix(&wanted(&self.core, no), &state.stacks);
+            self.fix_seats(no, &fix).await;
         }
     }
 

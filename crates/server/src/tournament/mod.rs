@@ -22,6 +22,7 @@
 //! (`tournament_prize`) stored with the input that placed the player.
 
 pub mod actor;
+pub mod resync;
 pub mod tables;
 pub mod view;
 
@@ -120,6 +121,8 @@ impl From<Refusal> for ApiError {
 pub struct Report {
     /// the table
     pub table: Uuid,
+    /// the hand's number at the table, as `Deal` gave it
+    pub deal: u64,
     /// every player dealt in and their chips after the hand
     pub stacks: Vec<(Uuid, stud_engine::Chips)>,
 }
@@ -205,9 +208,9 @@ impl Tournaments {
     }
 
     /// A table's report of a finished hand (never waits).
-    pub fn report(&self, tournament: Uuid, table: Uuid, stacks: Vec<(Uuid, stud_engine::Chips)>) {
+    pub fn report(&self, tournament: Uuid, table: Uuid, deal: u64, stacks: Vec<(Uuid, stud_engine::Chips)>) {
         if let Some(h) = self.get(tournament) {
-            let _ = h.reports.send(Report { table, stacks });
+            let _ = h.reports.send(Report { table, deal, stacks });
         }
     }
 
