@@ -216,7 +216,7 @@ pub struct StoredHand {
     pub record: HandRecord,
     /// who played, by seat
     pub seats: Vec<HandSeat>,
-    /// a tournament's hand (migration 0007): the seats' nets are tournament chips, not money,
+    /// a tournament's hand (migration 0008): the seats' nets are tournament chips, not money,
     /// so they change no table stack's running sum and are no lines of the money ledger
     pub tournament: Option<HandTournament>,
 }
