@@ -104,14 +104,16 @@ async fn wave(addr: &str, pid: u32, n: usize) -> u64 {
     peak.max(rss_kib(pid))
 }
 
-/// Waits until the sweep has emptied the session cache and the bank, then a little more.
+/// Waits until the sweep has emptied the session cache and the bank, then long enough that
+/// every idle worker has collected its freed pages once (`COLLECT_EVERY` in
+/// `src/allocator.rs`, 5 s).
 async fn drained(addr: &str) -> Duration {
     let began = Instant::now();
     while metric(addr, "stud_sessions_cached").await > 0 || metric(addr, "stud_accounts_held").await > 0 {
         assert!(began.elapsed() < Duration::from_secs(120), "sessions never left memory");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    tokio::time::sleep(Duration::from_secs(6)).await;
     began.elapsed()
 }
 
