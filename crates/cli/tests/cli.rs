@@ -5,6 +5,8 @@
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
+mod serve;
+
 fn stud(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
         .args(args)
@@ -107,7 +109,6 @@ fn operator_create_key_prints_a_key_once_and_stores_only_its_hash() {
 /// the line's fields agree with the tournament's own results.
 #[test]
 fn load_plays_a_tournament_to_the_end_and_reports_it() {
-    use std::io::{BufRead as _, BufReader};
     const KEY: &str = "cli-load-tournament-operator-key-0123";
     let dir = std::env::temp_dir().join("stud-cli-test");
     std::fs::create_dir_all(&dir).unwrap();
@@ -115,27 +116,14 @@ fn load_plays_a_tournament_to_the_end_and_reports_it() {
     let _ = std::fs::remove_file(&path);
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr = format!("127.0.0.1:{port}");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(["serve", "--bind", &addr, "--database-url", &format!("sqlite://{}", path.display())])
+    let mut command = serve::serve();
+    command
+        .args(["--bind", &addr, "--database-url", &format!("sqlite://{}", path.display())])
         .env("STUD_HAND_PAUSE_MS", "10")
         .env("STUD_SHOWDOWN_PAUSE_MS", "10")
-        .env("STUD_OPERATOR_KEY", KEY)
-        .env("RUST_LOG", "info")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = server.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if line.contains("listening on http://") {
-                let _ = tx.send(());
-            }
-        }
-    });
-    rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the server started");
+        .env("STUD_OPERATOR_KEY", KEY);
+    let (mut server, ready) = serve::spawn(command, serve::LISTENING, |_| {});
+    ready.expect("the server started");
     let levels: Vec<String> = (0..10u64)
         .map(|k| {
             let m = 1u64 << k;

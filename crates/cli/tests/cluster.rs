@@ -16,10 +16,10 @@
 mod nats_server;
 
 mod bots;
+mod serve;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead as _, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -44,8 +44,9 @@ impl Node {
 
     /// [`Node::start`] with more environment variables.
     fn start_with(nats: &str, db: &str, role: &str, name: &str, port: u16, env: &[(&str, &str)]) -> Node {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
-            .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--database-url", db])
+        let mut command = serve::serve();
+        command
+            .args(["--bind", &format!("127.0.0.1:{port}"), "--database-url", db])
             .args(["--cluster", nats, "--role", role, "--node", name])
             .args(["--tables-per-variant", "1"])
             .env("STUD_HAND_PAUSE_MS", "30")
@@ -53,30 +54,17 @@ impl Node {
             .env("STUD_ACTION_TIMEOUT_MS", "4000")
             .env("STUD_DISCONNECT_GRACE_MS", "4000")
             .env("STUD_OPERATOR_KEY", KEY)
-            .env("RUST_LOG", "info")
-            .env("NO_COLOR", "1")
-            .envs(env.iter().copied())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
+            .envs(env.iter().copied());
         let log = Arc::new(Mutex::new(Vec::new()));
-        let (tx, rx) = std::sync::mpsc::channel();
         let lines = log.clone();
         let who = name.to_owned();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if line.contains("listening on http://") || line.contains("worker running") {
-                    let _ = tx.send(());
-                }
-                if line.contains("is void") || line.contains("panicked") || line.contains("ERROR") {
-                    eprintln!("{who}: {line}");
-                }
-                lines.lock().unwrap().push((Instant::now(), line));
+        let (child, ready) = serve::spawn(command, &[serve::LISTENING_ON, "worker running"], move |line| {
+            if line.contains("is void") || line.contains("panicked") || line.contains("ERROR") {
+                eprintln!("{who}: {line}");
             }
+            lines.lock().unwrap().push((Instant::now(), line.to_owned()));
         });
-        rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| panic!("{name} did not start"));
+        ready.unwrap_or_else(|| panic!("{name} did not start"));
         Node { child, log }
     }
 

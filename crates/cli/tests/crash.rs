@@ -9,9 +9,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
 mod bots;
+mod serve;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead as _, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
@@ -34,33 +34,21 @@ impl Server {
     /// Starts `stud serve` on `port`; returns once it listens, with how long that took.
     fn start(db: &str, port: u16) -> (Server, Duration) {
         let began = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
-            .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--database-url", db])
+        let mut command = serve::serve();
+        command
+            .args(["--bind", &format!("127.0.0.1:{port}"), "--database-url", db])
             .args(["--tables-per-variant", "1"])
             .env("STUD_HAND_PAUSE_MS", "30")
             .env("STUD_SHOWDOWN_PAUSE_MS", "30")
             .env("STUD_ACTION_TIMEOUT_MS", "4000")
             .env("STUD_DISCONNECT_GRACE_MS", "4000")
-            .env("STUD_OPERATOR_KEY", KEY)
-            .env("RUST_LOG", "info")
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if line.contains("listening on http://") {
-                    let _ = tx.send(());
-                }
-                if line.contains("is void") || line.contains("panicked") {
-                    eprintln!("server: {line}");
-                }
+            .env("STUD_OPERATOR_KEY", KEY);
+        let (child, ready) = serve::spawn(command, serve::LISTENING, |line| {
+            if line.contains("is void") || line.contains("panicked") {
+                eprintln!("server: {line}");
             }
         });
-        rx.recv_timeout(Duration::from_secs(60)).expect("the server did not start");
+        ready.expect("the server did not start");
         (Server { child }, began.elapsed())
     }
 

@@ -8,9 +8,10 @@
 //! On Postgres (`TEST_DATABASE_URL`) only; skipped with a notice otherwise.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
+
+mod serve;
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader as AsyncBufReader};
 use tokio::net::TcpStream;
@@ -22,30 +23,18 @@ fn rss_kib(pid: u32) -> u64 {
 }
 
 fn start(db: &str, idle_s: f64) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stud"))
-        .args(["serve", "--bind", "127.0.0.1:0", "--database-url", db])
+    let mut command = serve::serve();
+    command
+        .args(["--bind", "127.0.0.1:0", "--database-url", db])
         .env("STUD_TABLES_PER_VARIANT", "1")
         .env("STUD_SESSIONS_PER_MINUTE_PER_IP", "0")
-        .env("STUD_SESSION_IDLE_DAYS", format!("{}", idle_s / 86_400.0))
-        .env("RUST_LOG", "info")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(rest) = line.split("listening on http://").nth(1) {
-                let _ = tx.send(rest.trim().trim_end_matches('"').to_owned());
-            }
-            if line.contains("panicked") || line.contains("ERROR") {
-                eprintln!("server: {line}");
-            }
+        .env("STUD_SESSION_IDLE_DAYS", format!("{}", idle_s / 86_400.0));
+    let (child, addr) = serve::spawn(command, serve::LISTENING, |line| {
+        if line.contains("panicked") || line.contains("ERROR") {
+            eprintln!("server: {line}");
         }
     });
-    let addr = rx.recv_timeout(Duration::from_secs(60)).expect("the server did not start");
+    let addr = addr.expect("the server did not start");
     (child, addr)
 }
 
