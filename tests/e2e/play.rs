@@ -1,25 +1,63 @@
 //! Whole hands over real sockets: every variant, 2 to 8 players; chips conserved; reconnect
 //! mid-hand; the clock; a client that stops reading; LAST HAND.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::time::{Duration, Instant};
 
 use stud_engine::{Action, Event, Variant};
-use stud_proto::{ClientMsg, ServerMsg};
+use stud_proto::{ClientMsg, ErrorCode, ServerMsg};
 use stud_server::Server;
 use uuid::Uuid;
 
 use crate::{Player, WAIT, passive, spawn_app, table_of};
 
-/// Plays until every player has seen `hands` hand results; picks random legal actions.
+/// Plays `hands` hands, from the first one any of the players saw dealt, until every player
+/// knows them over; picks random legal actions. A player whose queue overflowed misses frames
+/// (a hand's start or result among them) and catches up from a snapshot, so hands are counted
+/// by number: a result, a snapshot or the next deal says which hands are over.
 pub async fn play(players: Vec<Player>, hands: u64, seed: u64) -> Vec<Player> {
+    // the number of the first hand played, as the earliest of the players saw it
+    let start = Arc::new(AtomicU64::new(u64::MAX));
     let mut tasks = Vec::new();
     for (k, mut p) in players.into_iter().enumerate() {
         let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(k as u64 + 1) | 1;
+        let start = start.clone();
         tasks.push(tokio::spawn(async move {
-            let mut seen = 0;
+            // the highest hand number known over, and the numbers of the hands seen
+            let mut over = 0u64;
+            let mut numbers = HashMap::new();
             let mut key = 0u64;
-            while seen < hands {
+            // a snapshot came during play: a prompt may have come twice (before the player
+            // lagged, and with the snapshot), so one action may be refused as stale
+            let mut caught_up = false;
+            while over < start.load(SeqCst).saturating_add(hands - 1) {
                 match p.recv().await {
+                    ServerMsg::HandStarted { hand_id, number, .. } => {
+                        start.fetch_min(number, SeqCst);
+                        numbers.insert(hand_id, number);
+                        over = over.max(number.saturating_sub(1));
+                    }
+                    ServerMsg::Snapshot { table, .. } => {
+                        caught_up = true;
+                        if let Some(h) = table.hand {
+                            numbers.insert(h.hand_id, h.number);
+                            if h.events.iter().any(|e| matches!(e, Event::HandEnded { .. })) {
+                                over = over.max(h.number);
+                                start.fetch_min(h.number + 1, SeqCst);
+                            } else {
+                                over = over.max(h.number.saturating_sub(1));
+                                start.fetch_min(h.number, SeqCst);
+                            }
+                        }
+                    }
+                    ServerMsg::HandResult { hand_id, .. } => {
+                        if let Some(n) = numbers.get(&hand_id) {
+                            over = over.max(*n);
+                        }
+                    }
+                    ServerMsg::Error { code: ErrorCode::Stale, .. } if caught_up => {}
                     ServerMsg::YourTurn { table_id, seq, hand_id, legal, .. } => {
                         rng ^= rng << 13;
                         rng ^= rng >> 7;
@@ -45,7 +83,6 @@ pub async fn play(players: Vec<Player>, hands: u64, seed: u64) -> Vec<Player> {
                         })
                         .await;
                     }
-                    ServerMsg::HandResult { .. } => seen += 1,
                     ServerMsg::Error { code, message, .. } => panic!("unexpected error {code:?}: {message}"),
                     _ => {}
                 }

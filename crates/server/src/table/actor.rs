@@ -17,7 +17,7 @@ use tokio::time::{Instant, sleep_until};
 use tracing::warn;
 use uuid::Uuid;
 
-use super::delivery::Delivery;
+use super::delivery::{Delivery, LAG_POLL};
 use super::{Debit, Start, TableCmd, TableEnv};
 use crate::wire;
 
@@ -105,6 +105,7 @@ pub async fn run_table(env: Arc<dyn TableEnv>, core: TableCore, start: Start, mu
             () = sleep_until(wake.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400))), if wake.is_some() => {
                 actor.on_clock().await;
             }
+            () = tokio::time::sleep(LAG_POLL), if actor.delivery.any_lagging() => actor.on_lag_poll(),
         }
     }
     // Requests that were queued when the table stopped still get their one reply.
@@ -378,8 +379,20 @@ impl Actor {
         {
             self.env.store(TableWrites { table_id, n, writes, snapshot });
         }
-        closed_conns.extend(self.delivery.resync(&self.core, now));
-        for conn in closed_conns {
+        closed_conns.extend(self.delivery.resync(&self.core, now, true));
+        self.disconnected(now, closed_conns);
+    }
+
+    /// A lagging subscriber's queue may have room again while nothing happens at the table.
+    fn on_lag_poll(&mut self) {
+        let now = self.clock.now();
+        let gone = self.delivery.resync(&self.core, now, false);
+        self.disconnected(now, gone);
+    }
+
+    /// Connections whose sockets closed (or that were dropped for lagging) leave the table.
+    fn disconnected(&mut self, now: Millis, conns: Vec<ConnId>) {
+        for conn in conns {
             self.core.handle(now, Command::Disconnect { conn }, &mut self.out);
             self.delivery.remove(conn);
         }

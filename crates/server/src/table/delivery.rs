@@ -17,6 +17,11 @@ use crate::wire::Frame;
 /// Broadcasts a lagging subscriber may miss before it is disconnected.
 const LAG_LIMIT: u32 = 64;
 
+/// How often a table with a lagging subscriber looks whether its queue has room again, when
+/// nothing else happens at the table (the player to act may be the one lagging: their prompt
+/// must not wait for the next broadcast, or for the clock).
+pub(super) const LAG_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
 struct Outbox {
     conn: Conn,
     lagging: bool,
@@ -63,6 +68,11 @@ impl Delivery {
         }
     }
 
+    /// Whether a subscriber is waiting for room in its queue (for a fresh snapshot).
+    pub(super) fn any_lagging(&self) -> bool {
+        self.outboxes.values().any(|o| o.lagging)
+    }
+
     /// Queues a frame; a full queue marks the subscriber lagging. Returns false when the
     /// connection has closed (the table should forget it).
     pub(super) fn deliver(&mut self, metrics: &Metrics, conn: ConnId, frame: Frame) -> bool {
@@ -91,35 +101,37 @@ impl Delivery {
     }
 
     /// Lagging subscribers get a fresh snapshot (and their prompt) as soon as their queue has room. Returns
-    /// the connections to drop: closed ones, and those that stayed full for `LAG_LIMIT` rounds
-    /// (their socket is cancelled).
-    pub(super) fn resync(&mut self, core: &TableCore, now: Millis) -> Vec<ConnId> {
+    /// the connections to drop: closed ones, and those that stayed full for `LAG_LIMIT` broadcasts
+    /// (their socket is cancelled). `broadcast`: whether this round follows a broadcast (a
+    /// [`LAG_POLL`] round only looks for room, it counts no miss).
+    pub(super) fn resync(&mut self, core: &TableCore, now: Millis, broadcast: bool) -> Vec<ConnId> {
         let mut gone = Vec::new();
         for (id, o) in self.outboxes.iter_mut().filter(|(_, o)| o.lagging) {
-            let frames = core.resync_frames(*id, now);
-            // All of them or none: a snapshot without the prompt that follows it would leave
-            // the player unable to act.
-            let permits = match o.conn.outbox.try_reserve_many(frames.len()) {
-                Ok(permits) => Ok(permits),
-                Err(TrySendError::Full(())) => Err(true),
-                Err(TrySendError::Closed(())) => Err(false),
-            };
-            match permits {
-                Ok(permits) => {
+            // All of the frames or none: a snapshot without the prompt that follows it would
+            // leave the player unable to act. A queue with no room gets no snapshot built.
+            let sent = if o.conn.outbox.is_closed() {
+                Err(TrySendError::Closed(()))
+            } else if o.conn.outbox.capacity() == 0 {
+                Err(TrySendError::Full(()))
+            } else {
+                let frames = core.resync_frames(*id, now);
+                o.conn.outbox.try_reserve_many(frames.len()).map(|permits| {
                     for (permit, frame) in permits.zip(frames) {
                         permit.send(frame);
                     }
-                    o.lagging = false;
-                }
-                Err(true) => {
-                    o.misses += 1;
+                })
+            };
+            match sent {
+                Ok(()) => o.lagging = false,
+                Err(TrySendError::Full(())) => {
+                    o.misses += u32::from(broadcast);
                     if o.misses > LAG_LIMIT {
                         warn!(conn_id = id, "dropping a client that cannot keep up");
                         o.conn.kick.cancel();
                         gone.push(*id);
                     }
                 }
-                Err(false) => gone.push(*id),
+                Err(TrySendError::Closed(())) => gone.push(*id),
             }
         }
         gone

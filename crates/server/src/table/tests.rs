@@ -203,6 +203,38 @@ async fn a_slow_subscriber_gets_a_snapshot_then_is_dropped_if_it_stays_slow() {
     assert!(slow.kick.is_cancelled(), "a client that never reads is disconnected");
 }
 
+/// Found in CI: the player to act lagged (their prompt was skipped), and nobody else could act.
+/// Once they read, their snapshot and prompt arrive without waiting for another broadcast or
+/// for the clock to fold them.
+#[tokio::test]
+async fn a_lagging_player_to_act_is_prompted_as_soon_as_they_read() {
+    let f = fixture(|c| {
+        c.action_timeout_ms = 60_000;
+        c.time_bank_ms = 0;
+    })
+    .await;
+    let mut a = join(&f, "a", 1024).await;
+    // Two slots: the seating and the deal overflow them.
+    let mut b = join(&f, "b", 2).await;
+    sit(&f, &a, 1).await;
+    sit(&f, &b, 2).await;
+    settle().await;
+    tokio::time::advance(Duration::from_millis(1)).await;
+    settle().await;
+    assert!(f.app.metrics.lagging.load(Relaxed) >= 1, "the 2-slot queue overflowed");
+    let a_prompted = prompt(&drain(&mut a)).is_some();
+    drain(&mut b);
+    // Nothing happens at the table now (the clock is a minute away) but b reads again.
+    tokio::time::advance(Duration::from_millis(60)).await;
+    settle().await;
+    let got = drain(&mut b);
+    assert!(got.iter().any(|m| matches!(m, ServerMsg::Snapshot { .. })), "{got:?}");
+    // Exactly one of them is to act; b learns it without another broadcast.
+    assert_eq!(prompt(&got).is_some(), !a_prompted, "{got:?}");
+    assert!(!b.kick.is_cancelled());
+    assert_eq!(f.app.metrics.timeouts.load(Relaxed), 0);
+}
+
 #[tokio::test]
 async fn regression_a_newcomer_in_a_seat_does_not_see_the_previous_players_cards() {
     // Found in review: after a hand, the finished hand stays in snapshots; the seat's view of
