@@ -251,7 +251,7 @@ export function registeredIn(id) {
   const d = detailOf(id);
   const me = state.me?.player_id;
   if (!d || !me) return null;
-  return d.entrants.some((e) => e.player_id === me && e.state !== 'out');
+  return d.entrants.some((e) => e.player_id === me && (e.state === 'registered' || e.state === 'playing'));
 }
 
 /** "$10 + $1 fee": the entry (to the prize pool) and the house fee, in play money. */
@@ -275,7 +275,7 @@ export function renderTournaments() {
     const q = (id) => row.querySelector(`[data-testid=${id}]`);
     const registered = registeredIn(x.id);
     const d = detailOf(x.id);
-    const buttons = registrationButtons({ ...x, registration_open: d?.registration_open }, registered);
+    const buttons = registrationButtons({ ...x, registration_open: x.registration_open ?? d?.registration_open }, registered);
     Object.assign(row.dataset, { status: x.status, kind: x.kind, variant: x.variant, registered: String(registered === true) });
     q('tournament-row-name').textContent = x.private ? `${x.name} (${t('private')})` : x.name;
     q('tournament-row-game').textContent = gameText(x);
@@ -287,6 +287,9 @@ export function renderTournaments() {
     fee.textContent = feeText(x);
     Object.assign(fee.dataset, { entry: String(x.entry_fee), fee: String(x.house_fee) });
     q('tournament-row-start').textContent = x.status === 'registering' ? startText(x) : '';
+    const lvl = q('tournament-row-level');
+    lvl.textContent = x.status === 'running' ? t('t_row_level', { n: x.level, left: x.players_left }) : '';
+    Object.assign(lvl.dataset, { level: String(x.level ?? ''), left: String(x.players_left ?? '') });
     q('tournament-registered').hidden = registered !== true;
     q('tournament-registered').textContent = t('t_registered');
     const code = q('tournament-code');
@@ -329,7 +332,8 @@ export function tournamentRow(x) {
       el('span', { 'data-testid': 'tournament-row-kind' }),
       el('span', { 'data-testid': 'tournament-row-entrants', class: 'num' }),
       el('span', { 'data-testid': 'tournament-row-buy-in', class: 'num' }),
-      el('span', { 'data-testid': 'tournament-row-start' })),
+      el('span', { 'data-testid': 'tournament-row-start' }),
+      el('span', { 'data-testid': 'tournament-row-level' })),
     el('div', { class: 't-row-buttons' },
       el('span', { 'data-testid': 'tournament-registered', class: 't-registered', hidden: true }),
       code,
@@ -390,7 +394,7 @@ function levelText(d) {
   return `${t('t_level', { n, count })} · ${limits(level, 'chips')} · ${t('t_col_ante')} ${money(level.ante, 'chips')}`;
 }
 
-/** The clock to the next level ("next level in 0:42"), or the level's length in hands. */
+/** The clock to the next level ("next level in 0:42"), or the hands left in a level by hands. */
 function clockLine(id) {
   const entry = state.tdetails.get(id);
   const d = entry?.detail;
@@ -399,6 +403,7 @@ function clockLine(id) {
   if (ms != null) return { text: t('t_next_level_in', { time: clockText(ms) }), ms };
   const { level, last } = levelNow(d);
   if (last) return { text: t('t_last_level'), ms: null };
+  if (d.hands_to_next_level != null) return { text: t('t_next_level_hands', { n: d.hands_to_next_level }), ms: null };
   if (level?.hands) return { text: t('t_level_hands', { n: level.hands }), ms: null };
   return { text: '', ms: null };
 }
@@ -493,8 +498,7 @@ export function renderTournamentView() {
   renderTournamentClocks();
 }
 
-/** Where an entrant is: their table and seat while it runs, else registered / out (the
- *  winner of a finished tournament: nothing, the place says it). */
+/** Where an entrant is: their table and seat while it runs, else registered / out / won. */
 function whereText(d, e) {
   if (d.status === 'running' && e.table != null) return t('t_at_table', { table: e.table, seat: e.seat });
   if (e.state === 'playing') return '';

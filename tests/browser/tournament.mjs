@@ -407,6 +407,7 @@ async function lobbyChecks(a, ids) {
     check((await rq('tournament-row-entrants').textContent()) === '0/3 players', `the entrants say ${await rq('tournament-row-entrants').textContent()}`);
     check((await rq('tournament-row-buy-in').textContent()) === '$10 + $1 fee', `the buy-in says ${await rq('tournament-row-buy-in').textContent()}`);
     check((await rq('tournament-row-start').textContent()) === 'starts at 3 players', `the start says ${await rq('tournament-row-start').textContent()}`);
+    check((await rq('tournament-row-level').textContent()) === '' && (await rq('tournament-row-level').getAttribute('data-level')) === '1', 'a level line before the start');
     check(await rq('tournament-register').isVisible(), 'no register button');
     check(!(await rq('tournament-unregister').isVisible()), 'an unregister button before registering');
   });
@@ -524,7 +525,8 @@ async function main() {
         const level = await p.text('tournament-table-level');
         check(level === (p === b ? 'Livello 1: 20/40 · ante 5' : 'Level 1: 20/40 · ante 5'), `the level says ${JSON.stringify(level)}`);
         const clock = await p.text('tournament-table-clock');
-        check(clock === (p === b ? 'livello di 2 mani' : 'level of 2 hands'), `the clock says ${JSON.stringify(clock)}`);
+        // The level lasts 2 hands: the hands left, as the last fetch of the tournament said.
+        check((p === b ? /^prossimo livello tra [12] mani$/ : /^next level in [12] hands$/).test(clock), `the clock says ${JSON.stringify(clock)}`);
         check((await p.attr('tournament-table-game', 'data-game')) === 'razz' && (await p.attr('tournament-table-game', 'data-next-game')) === 'stud', `the game line is ${await p.text('tournament-table-game')}`);
         check((await p.attr('tournament-table-players', 'data-left')) === '3' && (await p.attr('tournament-table-players', 'data-total')) === '3', `players: ${await p.text('tournament-table-players')}`);
         check(!(await p.page.locator('#top-up').isVisible()) && !(await p.page.locator('#table-buy-in').isVisible()) && !(await p.page.locator('#sit-toggle').isVisible()), 'cash-table controls at a tournament table');

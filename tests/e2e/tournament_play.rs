@@ -10,7 +10,7 @@ use std::time::Duration;
 use stud_client::{Client, create_session, http_as};
 use stud_engine::Action;
 use stud_engine::bot::Bot;
-use stud_proto::{ClientMsg, ServerMsg, TournamentDetail, TournamentStatus};
+use stud_proto::{ClientMsg, EntrantState, ServerMsg, TournamentDetail, TournamentStatus, TournamentSummary};
 use stud_server::Server;
 use uuid::Uuid;
 
@@ -60,6 +60,10 @@ struct Seen {
     actions: u64,
     /// errors received (other than stale prompts the clock beat)
     errors: Vec<String>,
+    /// snapshots asked for, snapshots of its tables, and the levels they named
+    snapshots_asked: u64,
+    snapshots: u64,
+    levels: std::collections::BTreeSet<u32>,
 }
 
 /// A bot: registers over the WebSocket, follows `tournament_seat` to its table, acts on its
@@ -125,6 +129,18 @@ async fn bot(addr: Arc<Mutex<String>>, token: String, tournament: Uuid, seed: u6
                 };
                 let _ = client.send(&act).await;
             }
+            ServerMsg::HandStarted { table_id, .. } if seen.snapshots_asked == 0 => {
+                // Once: the table as it stands in a hand (its level is the hand's).
+                seen.snapshots_asked += 1;
+                let ask = ClientMsg::Snapshot { request_id: Some("snap".into()), table_id };
+                let _ = client.send(&ask).await;
+            }
+            ServerMsg::Snapshot { table, .. } => {
+                // A tournament table says so, and which level its hands are at.
+                assert_eq!(table.tournament_id, Some(tournament), "{table:?}");
+                seen.snapshots += 1;
+                seen.levels.extend(table.tournament_level);
+            }
             ServerMsg::TournamentPlaced { tournament_id, place, prize } if tournament_id == tournament => {
                 seen.placed = Some((place, prize));
                 return seen;
@@ -167,13 +183,29 @@ async fn check_finished(server: &Server, addr: &str, id: Uuid, f: &Field, seen: 
     let paid: u64 = d.results.iter().map(|r| r.prize).sum();
     assert_eq!(d.pool, ENTRY_FEE * n as u64);
     assert_eq!(paid, d.pool, "the prizes add up to the prize pool");
-    // Each bot was told its own place and prize.
+    // Each bot was told its own place and prize; the winner's entry says it won.
     for ((player, _), s) in f.players.iter().zip(seen) {
         let r = d.results.iter().find(|r| r.player_id == *player).unwrap();
         assert_eq!(s.placed, Some((r.place, r.prize)), "{player}");
         assert!(s.errors.is_empty(), "{:?}", s.errors);
         assert!(!s.seats.is_empty());
+        assert!(s.snapshots > 0 && !s.levels.is_empty(), "{s:?}");
+        assert!(s.levels.iter().all(|l| (1..=d.levels.len() as u32).contains(l)), "{s:?}");
+        let entry = d.entrants.iter().find(|e| e.player_id == *player).unwrap();
+        let state = if r.place == 1 { EntrantState::Won } else { EntrantState::Out };
+        assert_eq!(entry.state, state, "{entry:?}");
     }
+    // The lobby line: over, one player left, the level it ended at.
+    let (status, text) = http_as(addr, "GET", "/api/tournaments", None, None).await.unwrap();
+    assert_eq!(status, 200, "{text}");
+    let lobby: Vec<TournamentSummary> = serde_json::from_str(&text).unwrap();
+    let line = lobby.iter().find(|t| t.id == id).unwrap();
+    assert_eq!(
+        (line.status, line.players_left, line.level, line.registration_open, line.entrants),
+        (TournamentStatus::Finished, 1, d.level, false, n as u32),
+        "{line:?}"
+    );
+    assert_eq!(d.hands_to_next_level, None, "a finished tournament has no next level");
     assert!(server.app.writer.flush().await);
     for (player, _) in &f.players {
         let prize = d.results.iter().find(|r| r.player_id == *player).unwrap().prize;

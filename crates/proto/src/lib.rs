@@ -604,6 +604,12 @@ pub struct TableState {
     /// whether the table's chat is on (seated players may write; everyone watching reads)
     #[serde(default)]
     pub chat: bool,
+    /// a tournament's table: the tournament (`GET /api/tournaments/{id}`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament_id: Option<Uuid>,
+    /// a tournament's table: the level of the hand in play or last dealt (1-based)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament_level: Option<u32>,
 }
 
 /// The hand in play.
@@ -800,6 +806,13 @@ pub struct TableSummary {
     /// a mixed game: hands until `next_variant` starts (the current hand included)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hands_to_next_variant: Option<u32>,
+    /// a tournament's table: the tournament (its stacks are tournament chips; seats are
+    /// assigned by the tournament)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament_id: Option<Uuid>,
+    /// a tournament's table: the level of the hand in play or last dealt (1-based)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament_level: Option<u32>,
 }
 
 fn eight() -> u8 {

@@ -121,6 +121,8 @@ pub enum EntrantState {
     Playing,
     /// eliminated (or the tournament was cancelled)
     Out,
+    /// the winner: holds every chip, the tournament is over
+    Won,
 }
 
 /// One line of `GET /api/tournaments`.
@@ -150,6 +152,16 @@ pub struct TournamentSummary {
     pub house_fee: u64,
     /// registering needs an invite code
     pub private: bool,
+    /// players per table
+    pub seats_per_table: u8,
+    /// tournament chips per entry
+    pub starting_chips: Chips,
+    /// the current level, 1-based (1 before the start)
+    pub level: u32,
+    /// registration (or late registration) is open
+    pub registration_open: bool,
+    /// entries still in (seated and playing; before the start, the registered ones)
+    pub players_left: u32,
 }
 
 /// One entry in `GET /api/tournaments/{id}`.
@@ -240,6 +252,10 @@ pub struct TournamentDetail {
     pub next_level_at: Option<u64>,
     /// milliseconds from now to `next_level_at`
     pub ms_to_next_level: Option<u64>,
+    /// levels by hands: hands until the next level (counted at the table that has played the
+    /// most at this level; running, not the last level)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hands_to_next_level: Option<u64>,
     /// registration (or late registration) is open
     pub registration_open: bool,
     /// playing hand-for-hand (near the money)

@@ -352,6 +352,8 @@ pub fn placeholder_summary(spec: &TableSpec) -> stud_proto::TableSummary {
         chat: spec.chat_on(),
         next_variant: None,
         hands_to_next_variant: None,
+        tournament_id: spec.tournament,
+        tournament_level: None,
     }
 }
 

@@ -719,7 +719,15 @@ impl TableCore {
             chat: self.spec.chat_on(),
             next_variant,
             hands_to_next_variant,
+            tournament_id: self.spec.tournament,
+            tournament_level: self.tournament_level(),
         }
+    }
+
+    /// A tournament table's level: of the next hand once the tournament ordered it (as
+    /// `current_config`), else of the hand in play or last dealt.
+    fn tournament_level(&self) -> Option<u32> {
+        self.deal.as_ref().map(|d| d.level).or_else(|| self.live.as_ref().and_then(|l| l.level))
     }
 
     /// The number of the hand in play, or of the next hand.
@@ -814,6 +822,8 @@ impl TableCore {
             hand: self.live.as_ref().map(|l| self.hand_state(l, viewer, player, now)),
             display: self.spec.display,
             chat: self.spec.chat_on(),
+            tournament_id: self.spec.tournament,
+            tournament_level: self.tournament_level(),
         }
     }
 

@@ -769,6 +769,15 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     d.tick(10_000 + TIMING.hand_pause_ms);
     assert!(d.core.in_play());
     assert_eq!(d.core.spec().config, config, "the level's stakes apply to this hand");
+    // The lobby line and a snapshot name the tournament and the hand's level.
+    let line = d.core.summary(10_000 + TIMING.hand_pause_ms);
+    assert_eq!((line.tournament_id, line.tournament_level), (Some(Uuid::from_u128(99)), Some(3)));
+    let ServerMsg::Snapshot { table, .. } =
+        serde_json::from_str(&d.core.snapshot_frame(conn, 10_000 + TIMING.hand_pause_ms)).unwrap()
+    else {
+        panic!("not a snapshot")
+    };
+    assert_eq!((table.tournament_id, table.tournament_level), (Some(Uuid::from_u128(99)), Some(3)));
     // Nobody answers: the clock plays every turn (away players are folded, not removed).
     let mut now = 10_000 + TIMING.hand_pause_ms;
     let mut report = None;

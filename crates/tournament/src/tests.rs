@@ -432,16 +432,21 @@ fn levels_by_hands_count_the_busiest_table() {
     for i in 1..=4 {
         d.register(i).unwrap();
     }
+    assert_eq!(d.t.hands_to_next_level(), None, "not running yet");
     d.tick(0);
     assert_eq!(d.t.floor().tables().len(), 2);
-    for _ in 0..2 {
+    assert_eq!(d.t.hands_to_next_level(), Some(3));
+    for left in [2, 1] {
         d.start_hand(1).unwrap();
         d.finish(1, d.seated(1)[0], &[]).unwrap();
+        // The lobby's count follows the busiest table.
+        assert_eq!(d.t.hands_to_next_level(), Some(left));
     }
     d.start_hand(2).unwrap();
     d.start_hand(1).unwrap();
     let out = d.finish(1, d.seated(1)[0], &[]).unwrap();
     assert!(out.contains(&Output::Level { level: 2 }), "{out:?}");
+    assert_eq!(d.t.hands_to_next_level(), Some(3), "level 2 starts its count");
     // Table 2's hand in play keeps level 1's stakes; its next hand has level 2's.
     d.finish(2, d.seated(2)[0], &[]).unwrap();
     let out = d.start_hand(2).unwrap();

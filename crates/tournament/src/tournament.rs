@@ -682,6 +682,22 @@ impl Tournament {
         if self.status == Status::Running { self.level_ends_at() } else { None }
     }
 
+    /// Levels by hands: the hands until the next level, counted at the table that has played
+    /// the most at this level (`None` for levels by minutes, the last level, and a
+    /// tournament not running). The lobby's "hands to next level".
+    pub fn hands_to_next_level(&self) -> Option<u64> {
+        if self.status != Status::Running || self.level + 1 >= self.spec.levels.len() {
+            return None;
+        }
+        match self.spec.levels.get(self.level)?.length {
+            LevelLength::Hands(n) => {
+                let busiest = self.level_hands.values().copied().max().unwrap_or(0);
+                Some(u64::from(n).saturating_sub(busiest))
+            }
+            LevelLength::Minutes(_) => None,
+        }
+    }
+
     fn level_ends_at(&self) -> Option<Millis> {
         if self.level + 1 >= self.spec.levels.len() {
             return None;

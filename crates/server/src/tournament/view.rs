@@ -63,6 +63,24 @@ pub fn summary(t: &Tournament) -> TournamentSummary {
         entry_fee: spec.entry_fee,
         house_fee: spec.house_fee,
         private: spec.invite_code.is_some(),
+        seats_per_table: spec.seats_per_table,
+        starting_chips: spec.starting_chips,
+        level: t.level(),
+        registration_open: registration_open(t),
+        players_left: u32::try_from(
+            entrants(t).filter(|e| matches!(e.state, EntryState::Registered | EntryState::Playing)).count(),
+        )
+        .unwrap_or(u32::MAX),
+    }
+}
+
+/// Where an entry is, as the lobby says it: the winner of a finished tournament has won.
+fn entrant_state(t: &Tournament, e: &stud_tournament::Entry) -> EntrantState {
+    match e.state {
+        EntryState::Registered | EntryState::Withdrawn => EntrantState::Registered,
+        EntryState::Playing if t.status() == Status::Finished => EntrantState::Won,
+        EntryState::Playing => EntrantState::Playing,
+        EntryState::Out => EntrantState::Out,
     }
 }
 
@@ -107,6 +125,7 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         game: spec.games.variant(t.level().saturating_sub(1) as usize, 0),
         next_level_at,
         ms_to_next_level: next_level_at.map(|at| at.saturating_sub(now)),
+        hands_to_next_level: t.hands_to_next_level(),
         registration_open: registration_open(t),
         hand_for_hand: t.hand_for_hand().is_some(),
         entrants: entrants(t)
@@ -116,11 +135,7 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
                     entry: e.no,
                     player_id: e.player,
                     name: e.name.clone(),
-                    state: match e.state {
-                        EntryState::Registered | EntryState::Withdrawn => EntrantState::Registered,
-                        EntryState::Playing => EntrantState::Playing,
-                        EntryState::Out => EntrantState::Out,
-                    },
+                    state: entrant_state(t, e),
                     chips: e.chips,
                     table: spot.map(|s| s.table),
                     seat: spot.map(|s| s.seat),
