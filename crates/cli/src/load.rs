@@ -16,7 +16,9 @@ use uuid::Uuid;
 
 #[derive(Args, Clone)]
 pub struct LoadArgs {
-    /// The server, e.g. ws://127.0.0.1:8080
+    /// The server, e.g. ws://127.0.0.1:8080. A cluster's gateways: several, comma separated;
+    /// a table's bots are spread over them by seat, and a bot that loses its gateway (with
+    /// `--reconnect`) comes back through the next one.
     #[arg(long, default_value = "ws://127.0.0.1:8080")]
     url: String,
     /// Play at the first N tables of the public lobby.
@@ -75,7 +77,9 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
         let runtime =
             tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
         let think = Duration::from_millis(args.think_ms);
-        return runtime.block_on(crate::load_tournament::run(&args.url, tournament, players, think));
+        // One server: the first named.
+        let url = args.url.split(',').next().unwrap_or_default().trim();
+        return runtime.block_on(crate::load_tournament::run(url, tournament, players, think));
     }
     if !(2..=8).contains(&args.players_per_table) {
         bail!("--players-per-table must be 2..=8");
@@ -85,8 +89,10 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
 }
 
 async fn load(args: LoadArgs) -> anyhow::Result<()> {
-    let addr = host_port(&args.url);
-    let lobby = tables(&addr).await.context("reading the lobby")?;
+    let addrs: std::sync::Arc<Vec<String>> =
+        std::sync::Arc::new(args.url.split(',').map(str::trim).filter(|u| !u.is_empty()).map(host_port).collect());
+    let Some(first) = addrs.first() else { bail!("--url names no server") };
+    let lobby = tables(first).await.context("reading the lobby")?;
     if lobby.len() < args.tables {
         bail!(
             "the lobby has {} tables, {} asked for (start the server with --tables-per-variant)",
@@ -102,7 +108,7 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
     let logins = std::sync::Arc::new(tokio::sync::Semaphore::new(LOGINS_IN_FLIGHT));
     for (t, table) in lobby.iter().take(args.tables).enumerate() {
         for seat in 1..=args.players_per_table {
-            let addr = addr.clone();
+            let addrs = addrs.clone();
             let (table_id, buy_in) = (table.id, table.max_buy_in);
             let think = Duration::from_millis(args.think_ms);
             let counts_hands = seat == 1;
@@ -112,7 +118,9 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             tasks.push(tokio::spawn(async move {
                 let mut stats = BotStats::default();
                 let window = (start, end);
-                let bot = Bot { addr: &addr, table_id, seat, buy_in, think, window, counts_hands, seed, logins };
+                let home = usize::from(seat) % addrs.len();
+                let bot =
+                    Bot { addrs: &addrs, home, table_id, seat, buy_in, think, window, counts_hands, seed, logins };
                 if let Err(e) = bot.run(reconnect, &mut stats).await {
                     tracing::debug!(error = %e, "bot stopped");
                     stats.disconnects += 1;
@@ -186,7 +194,9 @@ struct FrameEvent<'a> {
 }
 
 struct Bot<'a> {
-    addr: &'a str,
+    /// the servers (a cluster's gateways), and the one this bot uses first
+    addrs: &'a [String],
+    home: usize,
     table_id: Uuid,
     seat: u8,
     buy_in: u64,
@@ -205,9 +215,11 @@ impl Bot<'_> {
     /// server went away (its `hello` gives the seat back).
     async fn run(&self, reconnect: bool, stats: &mut BotStats) -> Result<(), ClientError> {
         let permit = self.logins.acquire().await;
-        let session = create_session(self.addr, &format!("bot-{}-{}", self.seat, self.seed >> 8)).await?;
+        let mut at = self.home;
+        let addr = |i: usize| self.addrs[i % self.addrs.len()].as_str();
+        let session = create_session(addr(at), &format!("bot-{}-{}", self.seat, self.seed >> 8)).await?;
         drop(permit);
-        let (mut client, _) = Client::connect(self.addr, &session.token).await?;
+        let (mut client, _) = Client::connect(addr(at), &session.token).await?;
         let sit = ClientMsg::Sit {
             request_id: None,
             table_id: self.table_id,
@@ -233,7 +245,9 @@ impl Bot<'_> {
                         if Instant::now() >= self.window.1 {
                             return Ok(());
                         }
-                        match Client::connect(self.addr, &session.token).await {
+                        // The next server first (a cluster's other gateway), then round.
+                        at += 1;
+                        match Client::connect(addr(at), &session.token).await {
                             Ok((c, _)) => break c,
                             Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
                         }

@@ -104,6 +104,42 @@ fn operator_create_key_prints_a_key_once_and_stores_only_its_hash() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// `stud load` at cash tables, with the server named twice (as a cluster's two gateways would
+/// be): the bots play through both, the line reports hands and no error; a `--url` that names
+/// no server is refused.
+#[test]
+fn load_plays_cash_tables_through_every_server_named() {
+    let dir = std::env::temp_dir().join("stud-cli-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("load-cash-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut command = serve::serve();
+    command
+        .args(["--bind", &addr, "--database-url", &format!("sqlite://{}", path.display())])
+        .env("STUD_HAND_PAUSE_MS", "10")
+        .env("STUD_SHOWDOWN_PAUSE_MS", "10");
+    let (mut server, ready) = serve::spawn(command, serve::LISTENING, |_| {});
+    ready.expect("the server started");
+    let urls = format!("ws://{addr}, ws://{addr}");
+    let args =
+        ["load", "--url", &urls, "--tables", "2", "--players-per-table", "4", "--duration", "3", "--warmup", "1"];
+    let (code, out, err) = stud(&args, None);
+    assert_eq!(code, 0, "{err}");
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert!(line["hands"].as_u64().unwrap() >= 1, "{line}");
+    assert!(line["actions_per_s"].as_f64().unwrap() > 0.0, "{line}");
+    assert_eq!((line["errors"].as_u64(), line["disconnects"].as_u64()), (Some(0), Some(0)), "{line}");
+    let (code, _, err) = stud(&["load", "--url", " , "], None);
+    assert_ne!(code, 0);
+    assert!(err.contains("names no server"), "{err}");
+    let pid = server.id().to_string();
+    let _ = Command::new("kill").args(["-TERM", &pid]).status();
+    let _ = server.wait();
+    let _ = std::fs::remove_file(&path);
+}
+
 /// `stud load --tournament ID --players N` (issue 14): a real server process, a sit-and-go
 /// for 6 created over the admin API, six bots registered by `stud load`, played to the end;
 /// the line's fields agree with the tournament's own results.

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# usage: bench_cluster.sh single|cluster [tables] [duration] [kill]
+#   single:  one `stud serve` process on Postgres (the reference)
+#   cluster: nats-server -js, 2 workers and 2 gateways on the same Postgres; the bots of a table
+#            are spread over both gateways
+#   kill:    (cluster) kill -9 worker w1 30 s in; prints when w2 had taken its tables over
+# 8 bots per table, think 1000 ms, warm-up 25 s, then `duration` seconds measured.
+# Needs ./target/release/stud (cargo build --release -p stud-cli; or BIN=...), PostgreSQL on
+# 127.0.0.1:5432 and, for cluster, nats-server 2.10+ (STUD_NATS_SERVER, or the venv .ci/run makes).
+set -u
+cd "$(dirname "$0")/.."
+mode=$1; tables=${2:-1000}; dur=${3:-30}; kill=${4:-}
+bin=${BIN:-./target/release/stud}
+nats=${STUD_NATS_SERVER:-./target/nats-venv/bin/nats-server}
+tmp=$(mktemp -d /tmp/bench-cluster.XXXXXX)
+db=stud_bench_c
+psql -h 127.0.0.1 -U postgres -d test -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db" >/dev/null
+url=postgres://postgres@127.0.0.1:5432/$db
+per=$(( (tables + 2) / 3 ))
+export STUD_SHOWDOWN_PAUSE_MS=0 STUD_SESSIONS_PER_MINUTE_PER_IP=0 STUD_MAX_CONNECTIONS_PER_IP=0 STUD_STARTING_BALANCE=100000000
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; }
+trap cleanup EXIT
+if [ "$mode" = single ]; then
+  $bin serve --bind 127.0.0.1:18291 --tables-per-variant $per --database-url $url 2>"$tmp/s1.log" & pids+=($!)
+  gateways=(18291)
+else
+  $nats -js -p 14222 -sd "$tmp/nats" >"$tmp/nats.log" 2>&1 & pids+=($!)
+  sleep 1
+  node() { $bin serve --bind "127.0.0.1:$3" --database-url $url --cluster nats://127.0.0.1:14222 \
+    --role "$1" --node "$2" --tables-per-variant $per 2>"$tmp/$2.log" & pids+=($!); }
+  node worker w1 0; w1=$!
+  node worker w2 0
+  node gateway g1 18291
+  node gateway g2 18292
+  gateways=(18291 18292)
+fi
+for g in "${gateways[@]}"; do
+  for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$g/healthz" >/dev/null && break; sleep 0.2; done
+done
+if [ "$mode" != single ]; then
+  # Every table claimed by a worker before the bots come.
+  for _ in $(seq 1 600); do
+    n=$(cat "$tmp"/w1.log "$tmp"/w2.log | grep -c "hosting table")
+    [ "$n" -ge "$tables" ] && break; sleep 0.2
+  done
+  echo "tables hosted: w1 $(grep -c 'hosting table' "$tmp/w1.log"), w2 $(grep -c 'hosting table' "$tmp/w2.log")"
+fi
+urls=$(printf 'ws://127.0.0.1:%s,' "${gateways[@]}"); urls=${urls%,}
+$bin load --url "$urls" --tables "$tables" --players-per-table 8 --duration "$dur" --warmup 25 --think-ms 1000 \
+  ${kill:+--reconnect} >"$tmp/load.json" &
+ld=$!
+cpu() { for p in "$@"; do awk '{print $14+$15}' "/proc/$p/stat" 2>/dev/null || echo 0; done | awk '{s+=$1} END {print s+0}'; }
+pg() { cpu $(pgrep -f 'postgres:'); }
+sleep 25
+c0=$(cpu "${pids[@]}"); l0=$(cpu $ld); p0=$(pg)
+if [ -n "$kill" ]; then
+  sleep 5
+  t0=$(date -u +%s.%N)
+  kill -9 "$w1"
+  echo "kill -9 w1 at $(date -u -d @"$t0" +%H:%M:%S.%N)"
+  sleep $(( dur - 5 ))
+else
+  sleep "$dur"
+fi
+c1=$(cpu "${pids[@]}"); l1=$(cpu $ld); p1=$(pg)
+wait $ld
+echo "cpu (cores) over the measured window: servers $(echo "scale=2; ($c1-$c0)/100/$dur" | bc)" \
+  "load $(echo "scale=2; ($l1-$l0)/100/$dur" | bc) postgres $(echo "scale=2; ($p1-$p0)/100/$dur" | bc)"
+cat "$tmp/load.json"
+if [ -n "$kill" ]; then
+  # When w2 rebuilt w1's tables: its `resumed=true` hosting lines, against the kill.
+  sed 's/\x1b\[[0-9;]*m//g' "$tmp/w2.log" | grep "hosting table" | grep "resumed=true" | awk '{print $1}' |
+    while read -r at; do echo "$(date -u -d "$at" +%s.%N) - $t0" | bc; done | sort -n >"$tmp/taken.txt"
+  echo "tables w2 took over: $(wc -l <"$tmp/taken.txt"); first $(head -1 "$tmp/taken.txt") s, last $(tail -1 "$tmp/taken.txt") s after the kill"
+fi
+for g in "${gateways[@]}"; do
+  curl -s "http://127.0.0.1:$g/metrics" | grep -E '^stud_(frames|actions|hands)_total' | sed "s/^/gateway $g: /"
+done
+echo "logs: $tmp"
