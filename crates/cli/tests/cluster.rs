@@ -307,6 +307,17 @@ async fn run(nats: &str, db: &str) {
         .filter_map(|(t, (h, _))| h.map(|h| (*t, h)))
         .collect();
     assert!(!in_play_at_kill.is_empty());
+    // As if w1 had held a buy-in for an input it then never journaled (it dies in between):
+    // the worker that takes the table over releases that hold, or the chips stay locked.
+    let store = stud_store::open(db).await.unwrap();
+    let (orphan_player, orphan_table) = seats
+        .iter()
+        .map(|(p, s)| (*p, s.lock().unwrap().table))
+        .find(|(_, t)| victim.contains(t))
+        .expect("a player at the first worker's tables");
+    let held_before = store.held(orphan_player).await.unwrap();
+    assert_eq!(store.hold(orphan_table, u64::from(u32::MAX), orphan_player, 1).await.unwrap(), Ok(()));
+    assert_eq!(store.held(orphan_player).await.unwrap(), held_before + 1);
     let killed = Instant::now();
     w1.kill_9();
     wait_for("the other worker to take the tables over", Duration::from_secs(20), || {
@@ -315,6 +326,7 @@ async fn run(nats: &str, db: &str) {
     })
     .await;
     let took_over = killed.elapsed();
+    assert_eq!(store.held(orphan_player).await.unwrap(), held_before, "the orphan hold was released at takeover");
     // The hands in progress finish (the same hand ids), played on through the same sockets.
     wait_for("the hands in progress at the kill to finish", Duration::from_secs(60), || {
         seats.iter().any(|(_, s)| {

@@ -628,6 +628,21 @@ impl Store for $store {
         })
     }
 
+    fn release_holds_after(&self, table: Uuid, n: u64) -> BoxFuture<'_, Result<()>> {
+        Box::pin(async move {
+            let released = sqlx::query("DELETE FROM account_holds WHERE table_id = $1 AND n > $2")
+                .bind(table)
+                .bind(ms_i64(n))
+                .execute(&self.pool)
+                .await?
+                .rows_affected();
+            if released > 0 {
+                tracing::warn!(%table, released, "store: holds of inputs never journaled are released");
+            }
+            Ok(())
+        })
+    }
+
     fn held(&self, player: Uuid) -> BoxFuture<'_, Result<Chips>> {
         Box::pin(async move {
             let held: i64 = sqlx::query_scalar(

@@ -557,6 +557,11 @@ pub trait Store: Send + Sync + 'static {
     /// Drops the hold of input `n` of `table` (the input was not journaled).
     fn release_hold(&self, table: Uuid, n: u64) -> BoxFuture<'_, Result<()>>;
 
+    /// Drops `table`'s holds of inputs after `n`: a worker that takes a table over, its
+    /// journal rebuilt up to input `n`, drops what a former holder held for inputs it never
+    /// journaled (it crashed between the hold and the append), which nothing else would settle.
+    fn release_holds_after(&self, table: Uuid, n: u64) -> BoxFuture<'_, Result<()>>;
+
     /// The chips held on `player`'s balance (tests and operators).
     fn held(&self, player: Uuid) -> BoxFuture<'_, Result<Chips>>;
 }

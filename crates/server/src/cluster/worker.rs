@@ -356,6 +356,9 @@ impl Worker {
                 (core, Start::Started)
             }
         };
+        // A former holder may have held a buy-in for an input it never journaled (it crashed
+        // in between): nothing would settle that hold, so it goes before any input comes.
+        app.store.release_holds_after(table, core.applied()).await.map_err(store_err)?;
         let seated: Vec<Uuid> = core.stacks().into_iter().map(|(p, _)| p).collect();
         self.directory().seats.insert(table, seated.iter().copied().collect());
         let env: Arc<dyn TableEnv> =
