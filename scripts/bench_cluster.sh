@@ -19,13 +19,21 @@ url=postgres://postgres@127.0.0.1:5432/$db
 per=$(( (tables + 2) / 3 ))
 export STUD_SHOWDOWN_PAUSE_MS=0 STUD_SESSIONS_PER_MINUTE_PER_IP=0 STUD_MAX_CONNECTIONS_PER_IP=0 STUD_STARTING_BALANCE=100000000
 pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; }
+nats_pid=
+# The nodes first (a worker flushes to NATS as it stops), then NATS.
+cleanup() {
+  kill "${pids[@]}" 2>/dev/null
+  for _ in $(seq 1 50); do kill -0 "${pids[@]}" 2>/dev/null || break; sleep 0.2; done
+  kill -9 "${pids[@]}" 2>/dev/null
+  [ -n "$nats_pid" ] && kill "$nats_pid" 2>/dev/null
+  wait 2>/dev/null
+}
 trap cleanup EXIT
 if [ "$mode" = single ]; then
   $bin serve --bind 127.0.0.1:18291 --tables-per-variant $per --database-url $url 2>"$tmp/s1.log" & pids+=($!)
   gateways=(18291)
 else
-  $nats -js -p 14222 -sd "$tmp/nats" >"$tmp/nats.log" 2>&1 & pids+=($!)
+  $nats -js -p 14222 -sd "$tmp/nats" >"$tmp/nats.log" 2>&1 & nats_pid=$!
   sleep 1
   node() { $bin serve --bind "127.0.0.1:$3" --database-url $url --cluster nats://127.0.0.1:14222 \
     --role "$1" --node "$2" --tables-per-variant $per 2>"$tmp/$2.log" & pids+=($!); }
@@ -39,11 +47,16 @@ for g in "${gateways[@]}"; do
   for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$g/healthz" >/dev/null && break; sleep 0.2; done
 done
 if [ "$mode" != single ]; then
-  # Every table claimed by a worker before the bots come.
+  # Every table claimed, and the workers settled (no table hosted anew for 5 s), before the
+  # bots come.
+  last=-1; still=0
   for _ in $(seq 1 600); do
     n=$(cat "$tmp"/w1.log "$tmp"/w2.log | grep -c "hosting table")
-    [ "$n" -ge "$tables" ] && break; sleep 0.2
+    if [ "$n" -ge "$tables" ] && [ "$n" -eq "$last" ]; then still=$((still + 1)); else still=0; fi
+    [ "$still" -ge 25 ] && break
+    last=$n; sleep 0.2
   done
+  echo "gave back at start: $(cat "$tmp"/w1.log "$tmp"/w2.log | grep -c 'giving it back')"
   echo "tables hosted: w1 $(grep -c 'hosting table' "$tmp/w1.log"), w2 $(grep -c 'hosting table' "$tmp/w2.log")"
 fi
 urls=$(printf 'ws://127.0.0.1:%s,' "${gateways[@]}"); urls=${urls%,}

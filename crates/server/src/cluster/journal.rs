@@ -477,8 +477,25 @@ impl Inner {
             })
             .await
             .map_err(ClusterError::nats)?;
+        // Ordered consumers lapse 30 s after their last use: a worker that takes hundreds of
+        // tables over would hold hundreds at once and meet the server's limit on consumers
+        // ("maximum consumers limit reached"), so each goes as soon as it is read.
+        let name = consumer.cached_info().name.clone();
+        let read = self.read_entries(consumer, &mut tables).await;
+        if let Err(e) = self.stream.delete_consumer(&name).await {
+            tracing::debug!(error = %e, consumer = %name, "JetStream journal: a read's consumer was not deleted (it lapses)");
+        }
+        read.map(|()| tables)
+    }
+
+    /// The journal entries a read's consumer delivers, into `tables`.
+    async fn read_entries(
+        &self,
+        consumer: consumer::Consumer<consumer::pull::OrderedConfig>,
+        tables: &mut BTreeMap<Uuid, TableJournal>,
+    ) -> Result<(), ClusterError> {
         if consumer.cached_info().num_pending == 0 {
-            return Ok(tables);
+            return Ok(());
         }
         let mut messages = consumer.messages().await.map_err(ClusterError::nats)?;
         while let Some(m) = messages.next().await {
@@ -505,7 +522,7 @@ impl Inner {
                 break;
             }
         }
-        Ok(tables)
+        Ok(())
     }
 }
 

@@ -97,6 +97,19 @@ async fn round_trip_equals_the_sqlite_journal() {
     assert_eq!(js_journal.load_table(t1).await.unwrap().as_ref(), Some(t1j));
     assert_eq!(js_journal.load_table(Uuid::new_v4()).await.unwrap(), None);
     assert_eq!(js_journal.stats().appends.load(std::sync::atomic::Ordering::Relaxed), 13);
+    // Every read's consumer is gone once it is read: a worker taking 1,000 tables over must
+    // not hold 1,000 consumers (the server refuses new ones past its limit).
+    for _ in 0..50 {
+        js_journal.load_table(t1).await.unwrap();
+    }
+    assert_eq!(consumers(&cfg).await, 0, "reads left their consumers behind");
+}
+
+/// The journal stream's consumers.
+async fn consumers(cfg: &ClusterConfig) -> usize {
+    let (_, js) = cluster::connect(cfg).await.unwrap();
+    let mut stream = js.get_stream(&cfg.journal_stream).await.unwrap();
+    stream.info().await.unwrap().state.consumer_count
 }
 
 /// With the shared store given, a table's stored-writes mark is the store's when it is past
