@@ -188,6 +188,9 @@ impl Leases {
 /// The leases a worker holds, shared between its heartbeat and whoever claims tables.
 pub type Held = Arc<Mutex<HashMap<Uuid, Lease>>>;
 
+/// Lease renewals of one heartbeat in flight at once.
+const RENEWALS_IN_FLIGHT: usize = 64;
+
 /// Renews every lease in `held` three times per TTL until `stop`. A lease that is lost, or
 /// that could not be renewed for a whole TTL (NATS away), leaves `held` and its table is sent
 /// on `lost`: the worker must stop playing it.
@@ -198,15 +201,30 @@ pub fn spawn_heartbeat(
     stop: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let period = leases.ttl() / 3;
+        use futures_util::StreamExt as _;
+        // Every lease renewed every third of the TTL, the renewals of one round in flight
+        // together: one after the other, a worker holding 500 tables spent longer than the TTL
+        // on a round under load, and its leases lapsed.
+        let mut every = tokio::time::interval(leases.ttl() / 3);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        every.tick().await;
         loop {
             tokio::select! {
                 () = stop.cancelled() => return,
-                () = tokio::time::sleep(period) => {}
+                _ = every.tick() => {}
             }
             let current: Vec<Lease> = held.lock().unwrap_or_else(PoisonError::into_inner).values().cloned().collect();
-            for mut lease in current {
-                let gone = match leases.renew(&mut lease).await {
+            let mut renewals = futures_util::stream::iter(current)
+                .map(|mut lease| {
+                    let leases = &leases;
+                    async move {
+                        let result = leases.renew(&mut lease).await;
+                        (lease, result)
+                    }
+                })
+                .buffer_unordered(RENEWALS_IN_FLIGHT);
+            while let Some((lease, result)) = renewals.next().await {
+                let gone = match result {
                     Ok(()) => false,
                     Err(LeaseError::Lost(_)) => true,
                     Err(LeaseError::Cluster(e)) => {
