@@ -39,7 +39,7 @@ else
     --role "$1" --node "$2" --tables-per-variant $per 2>"$tmp/$2.log" & pids+=($!); }
   node worker w1 0; w1=$!
   node worker w2 0
-  # One gateway after the other: each stores the public tables it finds missing.
+  # One gateway after the other (as the measured runs did).
   node gateway g1 18291
   for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:18291/healthz" >/dev/null && break; sleep 0.2; done
   node gateway g2 18292

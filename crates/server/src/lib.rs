@@ -308,11 +308,21 @@ async fn open_tables(
         };
         specs.push(TableSpec { hands_before, ..TableSpec::from_stored(t, config) });
     }
+    let known: HashSet<Uuid> = stored.iter().map(|t| t.id).collect();
     for variant in config.variants.clone() {
         let have = specs.iter().filter(|s| s.config.variant == variant && !s.private).count();
-        for k in have + 1..=config.tables_per_variant {
+        // Public tables ever made of this variant (closed ones too): the new ones are numbered
+        // after them, with ids that follow from the variant and the number, so two gateways
+        // starting at once on one database store the same tables, not twice as many.
+        let made = stored
+            .iter()
+            .map(|t| TableSpec::from_stored(t, config))
+            .filter(|s| s.config.variant == variant && !s.private)
+            .count();
+        let numbers = (made + 1..).filter(|k| !known.contains(&public_table_id(variant, *k)));
+        for k in numbers.take(config.tables_per_variant.saturating_sub(have)) {
             let spec = TableSpec::public_with(
-                Uuid::new_v4(),
+                public_table_id(variant, k),
                 format!("{} {k}", table_name(variant)),
                 config.table_config(variant),
                 (config.stakes.min_buy_in, config.stakes.max_buy_in),
@@ -323,6 +333,20 @@ async fn open_tables(
         }
     }
     Ok(specs)
+}
+
+/// The id of the `k`th public table of a variant that a server makes by itself (a UUID of
+/// version 8: never one of the random ids operators' tables get).
+fn public_table_id(v: Variant, k: usize) -> Uuid {
+    let mut bytes = [0u8; 16];
+    bytes[..4].copy_from_slice(b"stud");
+    bytes[7] = match v {
+        Variant::Stud => 1,
+        Variant::Stud8 => 2,
+        Variant::Razz => 3,
+    };
+    bytes[8..].copy_from_slice(&(k as u64).to_be_bytes());
+    uuid::Builder::from_custom_bytes(bytes).into_uuid()
 }
 
 fn table_name(v: Variant) -> &'static str {
@@ -415,5 +439,37 @@ impl Server {
     /// Waits for the server to stop (it stops on [`Server::shutdown`]).
     pub fn token(&self) -> CancellationToken {
         self.shutdown.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two gateways start at once on an empty database: both read no table, both store the
+    /// public tables; there are still exactly `tables_per_variant` of each variant. A closed
+    /// public table is not reopened: a new one is numbered after it.
+    #[tokio::test]
+    async fn public_tables_made_twice_at_once_are_stored_once() {
+        let store = stud_store::open("sqlite::memory:").await.unwrap();
+        let config = Config { tables_per_variant: 2, ..Config::default() };
+        let empty = store.tables().await.unwrap();
+        let first = open_tables(&config, store.as_ref(), &empty, &HashMap::new()).await.unwrap();
+        let second = open_tables(&config, store.as_ref(), &empty, &HashMap::new()).await.unwrap();
+        let ids = |specs: &[TableSpec]| specs.iter().map(|s| s.id).collect::<HashSet<_>>();
+        assert_eq!(ids(&first), ids(&second));
+        let stored = store.tables().await.unwrap();
+        assert_eq!(stored.len(), 6, "{:?}", stored.iter().map(|t| &t.name).collect::<Vec<_>>());
+        // An operator closes "Stud 1": the next start makes "Stud 3", and "Stud 1" stays closed.
+        let mut closed = stored.iter().find(|t| t.name == "Stud 1").unwrap().clone();
+        closed.closed = true;
+        store.save_table(&closed).await.unwrap();
+        let now = store.tables().await.unwrap();
+        let specs = open_tables(&config, store.as_ref(), &now, &HashMap::new()).await.unwrap();
+        assert!(specs.iter().all(|s| s.id != closed.id));
+        assert!(specs.iter().any(|s| s.name == "Stud 3"), "{:?}", specs.iter().map(|s| &s.name).collect::<Vec<_>>());
+        let after = store.tables().await.unwrap();
+        assert_eq!(after.len(), 7);
+        assert!(after.iter().find(|t| t.id == closed.id).unwrap().closed, "a closed table stays closed");
     }
 }
