@@ -104,14 +104,12 @@ fn operator_create_key_prints_a_key_once_and_stores_only_its_hash() {
     let _ = std::fs::remove_file(&path);
 }
 
-/// `stud load` at cash tables, with the server named twice (as a cluster's two gateways would
-/// be): the bots play through both, the line reports hands and no error; a `--url` that names
-/// no server is refused.
-#[test]
-fn load_plays_cash_tables_through_every_server_named() {
+/// `stud serve` on a SQLite file of its own (`name`), fast hands, with `env`: the child, its
+/// address and the file.
+fn serve_on_sqlite(name: &str, env: &[(&str, &str)]) -> (std::process::Child, String, std::path::PathBuf) {
     let dir = std::env::temp_dir().join("stud-cli-test");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("load-cash-{}.db", std::process::id()));
+    let path = dir.join(format!("{name}-{}.db", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr = format!("127.0.0.1:{port}");
@@ -119,9 +117,19 @@ fn load_plays_cash_tables_through_every_server_named() {
     command
         .args(["--bind", &addr, "--database-url", &format!("sqlite://{}", path.display())])
         .env("STUD_HAND_PAUSE_MS", "10")
-        .env("STUD_SHOWDOWN_PAUSE_MS", "10");
-    let (mut server, ready) = serve::spawn(command, serve::LISTENING, |_| {});
+        .env("STUD_SHOWDOWN_PAUSE_MS", "10")
+        .envs(env.iter().copied());
+    let (server, ready) = serve::spawn(command, serve::LISTENING, |_| {});
     ready.expect("the server started");
+    (server, addr, path)
+}
+
+/// `stud load` at cash tables, with the server named twice (as a cluster's two gateways would
+/// be): the bots play through both, the line reports hands and no error; a `--url` that names
+/// no server is refused.
+#[test]
+fn load_plays_cash_tables_through_every_server_named() {
+    let (mut server, addr, path) = serve_on_sqlite("load-cash", &[]);
     let urls = format!("ws://{addr}, ws://{addr}");
     let args =
         ["load", "--url", &urls, "--tables", "2", "--players-per-table", "4", "--duration", "3", "--warmup", "1"];
@@ -146,20 +154,7 @@ fn load_plays_cash_tables_through_every_server_named() {
 #[test]
 fn load_plays_a_tournament_to_the_end_and_reports_it() {
     const KEY: &str = "cli-load-tournament-operator-key-0123";
-    let dir = std::env::temp_dir().join("stud-cli-test");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("load-tournament-{}.db", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let addr = format!("127.0.0.1:{port}");
-    let mut command = serve::serve();
-    command
-        .args(["--bind", &addr, "--database-url", &format!("sqlite://{}", path.display())])
-        .env("STUD_HAND_PAUSE_MS", "10")
-        .env("STUD_SHOWDOWN_PAUSE_MS", "10")
-        .env("STUD_OPERATOR_KEY", KEY);
-    let (mut server, ready) = serve::spawn(command, serve::LISTENING, |_| {});
-    ready.expect("the server started");
+    let (mut server, addr, path) = serve_on_sqlite("load-tournament", &[("STUD_OPERATOR_KEY", KEY)]);
     let levels: Vec<String> = (0..10u64)
         .map(|k| {
             let m = 1u64 << k;
