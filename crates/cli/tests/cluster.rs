@@ -815,6 +815,11 @@ async fn rolling(nats: &str, db: &str) {
 
 /// A database of its own for one test, dropped after it.
 fn with_cluster(prefix: &str, test: impl AsyncFnOnce(&str, &str)) {
+    with_cluster_nats(prefix, async |nats: &mut nats_server::NatsServer, db: &str| test(&nats.url(), db).await);
+}
+
+/// [`with_cluster`], the test holding the NATS server (to stop it).
+fn with_cluster_nats(prefix: &str, test: impl AsyncFnOnce(&mut nats_server::NatsServer, &str)) {
     let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
         assert!(
             std::env::var("STUD_REQUIRE_POSTGRES").is_err(),
@@ -824,14 +829,14 @@ fn with_cluster(prefix: &str, test: impl AsyncFnOnce(&str, &str)) {
         return;
     };
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let Some(nats) = nats_server::NatsServer::start() else { return };
+    let Some(mut nats) = nats_server::NatsServer::start() else { return };
     let rt = tokio::runtime::Runtime::new().unwrap();
     let name = format!("{prefix}_{}", Uuid::new_v4().simple());
     let admin = rt.block_on(sqlx::PgPool::connect(&url)).expect("TEST_DATABASE_URL does not answer");
     rt.block_on(sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&admin)).unwrap();
     let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
     let db = format!("{base}/{name}");
-    rt.block_on(test(&nats.url(), &db));
+    rt.block_on(test(&mut nats, &db));
     let drop = format!("DROP DATABASE {name} WITH (FORCE)");
     rt.block_on(sqlx::query(sqlx::AssertSqlSafe(drop)).execute(&admin)).unwrap();
 }
@@ -857,4 +862,40 @@ fn a_rolling_restart_of_every_node_voids_nothing() {
 #[test]
 fn a_killed_worker_s_tables_move_and_their_hands_finish() {
     with_cluster("cluster_kill", run);
+}
+
+/// NATS goes away under a worker hosting tables: SIGTERM still stops it within seconds (its
+/// tables stop where they are, the leases it cannot give back lapse by their TTL). It used to
+/// wait for each lease's release to time out, one after the other.
+#[test]
+fn a_worker_cut_off_from_nats_stops_on_sigterm() {
+    with_cluster_nats("cluster_cut", async |nats: &mut nats_server::NatsServer, db: &str| {
+        let url = nats.url();
+        let port = free_port();
+        let mut gateway = Node::start(&url, db, "gateway", "g1", port);
+        let mut worker = Node::start(&url, db, "worker", "w1", free_port());
+        let addr = format!("127.0.0.1:{port}");
+        // 13 tables: one release timing out after another took 2 s each.
+        for k in 0..10 {
+            let body = format!(
+                r#"{{"name": "Extra {k}", "variant": "stud", "ante": 10, "bring_in": 15, "small_bet": 40,
+                    "big_bet": 80, "max_raises": 3, "seats": 4, "min_buy_in": 800, "max_buy_in": 8000,
+                    "action_timeout_ms": 3000, "time_bank_ms": 0, "observers": true, "private": false}}"#
+            );
+            let (status, text) = http_as(&addr, "POST", "/api/admin/tables", Some(&body), Some(KEY)).await.unwrap();
+            assert_eq!(status, 201, "{text}");
+        }
+        let lobby = tables(&addr).await.unwrap();
+        assert_eq!(lobby.len(), 13);
+        wait_for("the worker to host every table", Duration::from_secs(30), || worker.hosted().len() == lobby.len())
+            .await;
+        nats.stop();
+        let stopping = Instant::now();
+        worker.stop();
+        let took = stopping.elapsed();
+        assert!(matches!(worker.child.try_wait(), Ok(Some(_))), "the worker did not exit");
+        assert!(took < Duration::from_secs(12), "SIGTERM to exit took {took:?}");
+        eprintln!("worker without NATS: SIGTERM to exit in {took:?}");
+        gateway.stop();
+    });
 }

@@ -626,26 +626,49 @@ impl Worker {
 
     /// Stops every table (nothing is voided: the journal has every input) and gives the
     /// leases back so other workers take the tables at once.
+    ///
+    /// Bounded, NATS or not: the tables stop together within [`STOP_TABLES`] (a table still
+    /// waiting for an append's acknowledgement then is aborted: an input is applied only once
+    /// acknowledged, so nothing applied is lost), and the leases are released together within
+    /// [`RELEASE_LEASES`] (those not released lapse by their TTL).
     pub(crate) async fn shutdown(&self) {
+        use futures_util::StreamExt as _;
         let hosted: Vec<(Uuid, Hosted)> = self.hosted().drain().collect();
-        for (table, h) in hosted {
+        let stops = futures_util::future::join_all(hosted.iter().map(|(_, h)| async move {
             let (reply, done) = oneshot::channel();
             if h.handle.send(TableCmd::Shutdown { reply }).await.is_ok() {
                 let _ = done.await;
             }
+        }));
+        let stopped = tokio::time::timeout(STOP_TABLES, stops).await.is_ok();
+        if !stopped {
+            warn!("tables did not stop in time; stopping them where they are");
+        }
+        for (table, h) in hosted {
             h.stop.cancel();
+            if !stopped {
+                h.task.abort();
+            }
             let _ = h.task.await;
             self.journal.release(table);
         }
         // The writes of the last inputs are in the store before another worker rebuilds.
         let _ = tokio::time::timeout(Duration::from_secs(30), self.app.writer.flush()).await;
         let leases: Vec<super::Lease> = self.held().drain().map(|(_, l)| l).collect();
-        for lease in leases {
+        let releases = futures_util::stream::iter(leases).for_each_concurrent(64, |lease| async move {
             let _ = self.leases.release(&lease).await;
+        });
+        if tokio::time::timeout(RELEASE_LEASES, releases).await.is_err() {
+            warn!("leases not released in time; they lapse by their TTL");
         }
     }
 }
 
+/// How long a stopping worker waits for its tables to stop.
+const STOP_TABLES: Duration = Duration::from_secs(10);
+
+/// How long a stopping worker spends giving its leases back.
+const RELEASE_LEASES: Duration = Duration::from_secs(5);
 /// Publishes `value` as JSON without waiting (the table task never waits for NATS).
 fn publish_json(client: &async_nats::Client, subject: &'static str, value: &impl serde::Serialize) {
     let Ok(payload) = serde_json::to_vec(value) else { return };
