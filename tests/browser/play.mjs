@@ -17,99 +17,21 @@
 // STUD_BIN overrides the binary (default $CARGO_TARGET_DIR/debug/stud, else target/debug/stud); CHROMIUM the browser
 // (default /usr/bin/chromium). Exits 1 with "FAIL: ..." on the first failure.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { AXE, CHROMIUM, HERE, ROOT, Failure, PLAYERS, SHOTS, abort, check, checkConsole, checkFrame, eventually, frames, log, run, serverLog, sleep, startServer, stopServer, until } from './harness.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
-// Screenshots (a CI artefact) under the cargo target directory; STUD_SCREENSHOTS overrides.
-const SHOTS = process.env.STUD_SCREENSHOTS ? path.resolve(process.env.STUD_SCREENSHOTS) : path.join(TARGET, 'browser-screenshots');
-const BIN = process.env.STUD_BIN ? path.resolve(process.env.STUD_BIN) : path.join(TARGET, 'debug', 'stud');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
-const AXE = path.join(HERE, 'node_modules', 'axe-core', 'axe.min.js');
 const OPERATOR_KEY = 'browser-test-operator-key-0123456789';
 // English money as the page shows it: "$218.90", "$2" (cents are the unit on the wire).
 const MONEY = /^-?\$\d{1,3}(,\d{3})*(\.\d\d)?$/;
 const usd = (cents) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 }).format(cents / 100);
 const OVERALL_MS = 8 * 60 * 1000;
-
-// Every frame a page receives or sends is checked against proto/schema.json (the wire types
-// the page may rely on: ServerMsg in, ClientMsg out).
-const ajv = new Ajv2020({ strict: false, validateFormats: false });
-ajv.addSchema(JSON.parse(readFileSync(path.join(ROOT, 'proto', 'schema.json'), 'utf8')), 'protocol');
-const VALID = { in: ajv.getSchema('protocol#/$defs/ServerMsg'), out: ajv.getSchema('protocol#/$defs/ClientMsg') };
-let framesChecked = 0;
-function checkFrame(p, dir, m) {
-  framesChecked += 1;
-  if (VALID[dir](m)) return;
-  const e = VALID[dir].errors.slice(0, 2).map((x) => `${x.instancePath} ${x.message}`).join('; ');
-  p.errors.push(`a ${dir === 'in' ? 'received' : 'sent'} frame does not match proto/schema.json (${e}): ${JSON.stringify(m).slice(0, 300)}`);
-}
-
-const t0 = Date.now();
-const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s]`, ...a);
-
-class Failure extends Error {}
-function fail(msg) {
-  throw new Failure(msg);
-}
-function check(cond, msg) {
-  if (!cond) fail(typeof msg === 'function' ? msg() : msg);
-}
-
-// The first failure anywhere (the bots run concurrently with the main flow) stops the test.
-let aborted = null;
-function abort(e) {
-  if (!aborted) aborted = e;
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function until(desc, cond, timeoutMs = 20000, everyMs = 100) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    if (aborted) throw aborted;
-    checkConsole();
-    try {
-      if (await cond()) return;
-      last = undefined;
-    } catch (e) {
-      if (e instanceof Failure) throw e;
-      last = e;
-    }
-    if (Date.now() > end) fail(`timed out after ${timeoutMs} ms waiting for: ${desc}${last ? ` (last error: ${last.message})` : ''}`);
-    await sleep(everyMs);
-  }
-}
-// Console errors fail the test as soon as they are seen.
-const PLAYERS = [];
-function checkConsole() {
-  for (const p of PLAYERS) check(p.errors.length === 0, `${p.name}: ${p.errors.length} console error(s):\n  ${p.errors.join('\n  ')}`);
-}
-// Retries a set of assertions for a while (the page may render a moment after the frame).
-async function eventually(desc, fn, timeoutMs = 2500) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (aborted) throw aborted;
-    try {
-      return await fn();
-    } catch (e) {
-      if (!(e instanceof Failure) || Date.now() > end) {
-        if (e instanceof Failure) fail(`${desc}: ${e.message}`);
-        throw e;
-      }
-    }
-    await sleep(100);
-  }
-}
 
 // Seeded choices, so a run can be repeated (STUD_BROWSER_SEED).
 let rng = Number(process.env.STUD_BROWSER_SEED || 7) >>> 0;
@@ -125,60 +47,6 @@ function random() {
 // The server
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'stud-browser-'));
-const serverLog = [];
-let server = null;
-
-function startServer() {
-  check(existsSync(BIN), `no server binary at ${BIN}: run \`cargo build -p stud-cli\` first, or set STUD_BIN`);
-  const env = { ...process.env, STUD_HAND_PAUSE_MS: '800', STUD_ACTION_TIMEOUT_MS: '20000', STUD_OPERATOR_KEY: OPERATOR_KEY, RUST_LOG: 'info', NO_COLOR: '1' };
-  delete env.STUD_LOG_FORMAT;
-  const args = ['serve', '--bind', '127.0.0.1:0', '--database-url', `sqlite://${path.join(tmp, 'stud.db')}`, '--tables-per-variant', '1'];
-  log(`server: ${BIN} ${args.join(' ')}`);
-  server = spawn(BIN, args, { cwd: tmp, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Failure('the server printed no "listening on http://ADDR" within 60 s')), 60000);
-    let buf = '';
-    server.stderr.setEncoding('utf8');
-    server.stderr.on('data', (chunk) => {
-      buf += chunk;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
-        buf = buf.slice(i + 1);
-        serverLog.push(line);
-        if (serverLog.length > 200) serverLog.shift();
-        const rest = line.split('listening on http://')[1];
-        if (rest !== undefined) {
-          const addr = rest.trim().split(/\s/)[0].replace(/[^0-9.:]/g, '');
-          clearTimeout(timer);
-          resolve(addr);
-        }
-      }
-    });
-    server.on('exit', (code, sig) => {
-      clearTimeout(timer);
-      if (!stopping) {
-        const e = new Failure(`the server exited (code ${code}, signal ${sig})`);
-        reject(e);
-        abort(e);
-      }
-    });
-  });
-}
-
-let stopping = false;
-async function stopServer() {
-  if (!server || server.exitCode !== null || server.signalCode !== null) return;
-  stopping = true;
-  const gone = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  if (await Promise.race([gone.then(() => true), sleep(5000).then(() => false)])) return;
-  server.kill('SIGKILL');
-  await gone;
-}
-process.on('exit', () => {
-  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
-});
 
 // A TCP relay in front of the server for the second page: the page loads its origin and opens
 // its WebSocket through it, so the test can cut the live connection. (Chromium's offline
@@ -524,7 +392,7 @@ async function checkPrompt(p, opp, prompt) {
 async function bot(p, opp) {
   let staleSince = null;
   while (!p.stop) {
-    if (aborted) return;
+    if (run.aborted) return;
     checkConsole();
     if (Date.now() - p.lastResultAt < 1500) {
       // A hand just ended: its last log lines (who wins) are on screen now.
@@ -664,7 +532,7 @@ async function viewportShowdowns(browser, addr) {
   }
   const play = async (p, seats) => {
     while (!p.stop) {
-      if (aborted) return;
+      if (run.aborted) return;
       const prompt = p.prompt;
       const buttons = p.page.locator('[data-testid=actions] [data-testid=action]');
       if (!prompt || p.promptState !== 'mine' || prompt.seq <= p.clickedSeq || (await buttons.count()) === 0) {
@@ -1208,7 +1076,7 @@ async function main() {
   check(unit.status === 0, `unit.test.mjs failed:\n${unit.stdout}\n${unit.stderr}`);
   log(`unit.test.mjs: ${(/# pass (\d+)/.exec(unit.stdout) || [])[1] ?? '?'} tests pass`);
   check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-  const addr = await startServer();
+  const addr = await startServer(tmp, { STUD_HAND_PAUSE_MS: '800', STUD_OPERATOR_KEY: OPERATOR_KEY });
   check(/^\d+\.\d+\.\d+\.\d+:\d+$/.test(addr), `could not read the address from the server's "listening on" line: ${JSON.stringify(addr)}`);
   log(`server listening on http://${addr}`);
   const relay = await startRelay(addr);
@@ -1270,7 +1138,7 @@ async function main() {
     // Stop playing (after this prompt), then LAST HAND.
     for (const p of players) p.stop = true;
     await Promise.all(bots);
-    if (aborted) throw aborted;
+    if (run.aborted) throw run.aborted;
     for (const p of players) {
       const lines = [...p.logSeen];
       check(lines.length > 0, `${p.name}: [data-testid=log] never had a line`);
@@ -1300,15 +1168,15 @@ async function main() {
     await languages(a);
     await preferences(a);
     await fast;
-    if (aborted) throw aborted;
+    if (run.aborted) throw run.aborted;
     await viewportShowdowns(browser, addr);
-    if (aborted) throw aborted;
+    if (run.aborted) throw run.aborted;
 
     for (const p of players) {
       if (p.ignored.length) log(`${p.name}: ${p.ignored.length} network error(s) in the console while deliberately offline, ignored: ${JSON.stringify(p.ignored)}`);
     }
     checkConsole();
-    log(`${framesChecked} WebSocket frames matched proto/schema.json`);
+    log(`${frames.checked} WebSocket frames matched proto/schema.json`);
     log(`hands finished: ${a.name} saw ${a.results.length}, ${b.name} saw ${b.results.length}; showdowns: ${a.order.filter((id) => a.hands.get(id).showdown).length}; actions clicked: ${a.clicks} + ${b.clicks}`);
     console.log('screenshots:');
     for (const p of players) for (const f of Object.values(p.shots)) console.log(`  ${path.relative(process.cwd(), f)}`);
@@ -1330,7 +1198,7 @@ async function main() {
 const watchdog = setTimeout(() => {
   console.error(`FAIL: the whole test took longer than ${OVERALL_MS / 1000} s`);
   console.error(serverLog.slice(-25).join('\n'));
-  if (server && server.exitCode === null) server.kill('SIGKILL');
+  if (run.server && run.server.exitCode === null) run.server.kill('SIGKILL');
   process.exit(1);
 }, OVERALL_MS);
 let code = 0;
@@ -1343,7 +1211,7 @@ try {
   if (serverLog.length) console.error(`--- last server log lines ---\n${serverLog.slice(-25).join('\n')}`);
 } finally {
   clearTimeout(watchdog);
-  aborted ??= new Failure('done'); // stops the bots if they are still running
+  run.aborted ??= new Failure('done'); // stops the bots if they are still running
   await stopServer();
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -15,143 +15,25 @@
 // STUD_BIN overrides the binary (default $CARGO_TARGET_DIR/debug/stud, else target/debug/stud);
 // CHROMIUM the browser (default /usr/bin/chromium). Exits 1 with "FAIL: ..." on the first failure.
 
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import Ajv2020 from 'ajv/dist/2020.js';
+import * as harness from './harness.mjs';
+import { AXE, CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkConsole, checkFrame, frames, log, run, serverLog, sleep, startServer, stopServer, until } from './harness.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
-const SHOTS = process.env.STUD_SCREENSHOTS ? path.resolve(process.env.STUD_SCREENSHOTS) : path.join(TARGET, 'browser-screenshots');
-const BIN = process.env.STUD_BIN ? path.resolve(process.env.STUD_BIN) : path.join(TARGET, 'debug', 'stud');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const AXE = path.join(HERE, 'node_modules', 'axe-core', 'axe.min.js');
 const OPERATOR_KEY = 'browser-tournament-operator-key-0123456789';
 const OVERALL_MS = 4 * 60 * 1000;
 const STARTING_BALANCE = 100000; // the server's default play-money balance (cents)
 const usd = (cents) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 }).format(cents / 100);
 
-const ajv = new Ajv2020({ strict: false, validateFormats: false });
-ajv.addSchema(JSON.parse(readFileSync(path.join(ROOT, 'proto', 'schema.json'), 'utf8')), 'protocol');
-const VALID = { in: ajv.getSchema('protocol#/$defs/ServerMsg'), out: ajv.getSchema('protocol#/$defs/ClientMsg') };
-let framesChecked = 0;
-
-const t0 = Date.now();
-const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s]`, ...a);
-class Failure extends Error {}
-const fail = (msg) => {
-  throw new Failure(msg);
-};
-const check = (cond, msg) => {
-  if (!cond) fail(typeof msg === 'function' ? msg() : msg);
-};
-let aborted = null;
-const abort = (e) => {
-  if (!aborted) aborted = e;
-};
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const PLAYERS = [];
-function checkConsole() {
-  for (const p of PLAYERS) check(p.errors.length === 0, `${p.name}: ${p.errors.length} console error(s) or bad frame(s):\n  ${p.errors.join('\n  ')}`);
-}
-async function until(desc, cond, timeoutMs = 20000, everyMs = 100) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    if (aborted) throw aborted;
-    checkConsole();
-    try {
-      if (await cond()) return;
-      last = undefined;
-    } catch (e) {
-      if (e instanceof Failure) throw e;
-      last = e;
-    }
-    if (Date.now() > end) fail(`timed out after ${timeoutMs} ms waiting for: ${desc}${last ? ` (last error: ${last.message})` : ''}`);
-    await sleep(everyMs);
-  }
-}
-// Retries assertions for a while (the page may render a moment after the frame).
-async function eventually(desc, fn, timeoutMs = 5000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (aborted) throw aborted;
-    try {
-      return await fn();
-    } catch (e) {
-      if (!(e instanceof Failure) || Date.now() > end) {
-        if (e instanceof Failure) fail(`${desc}: ${e.message}`);
-        throw e;
-      }
-    }
-    await sleep(100);
-  }
-}
+// Assertions retry for 5 s here (the tournament's pages re-render on a 2 s refresh).
+const eventually = (desc, fn, timeoutMs = 5000) => harness.eventually(desc, fn, timeoutMs);
 
 // ---------------------------------------------------------------------------------------------
 // The server
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'stud-tournament-'));
-const serverLog = [];
-let server = null;
-let stopping = false;
-
-function startServer() {
-  check(existsSync(BIN), `no server binary at ${BIN}: run \`cargo build -p stud-cli\` first, or set STUD_BIN`);
-  const env = {
-    ...process.env, STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '1000', STUD_ACTION_TIMEOUT_MS: '20000',
-    STUD_OPERATOR_KEY: OPERATOR_KEY, RUST_LOG: 'info', NO_COLOR: '1',
-  };
-  delete env.STUD_LOG_FORMAT;
-  const args = ['serve', '--bind', '127.0.0.1:0', '--database-url', `sqlite://${path.join(tmp, 'stud.db')}`, '--tables-per-variant', '1'];
-  log(`server: ${BIN} ${args.join(' ')}`);
-  server = spawn(BIN, args, { cwd: tmp, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Failure('the server printed no "listening on http://ADDR" within 60 s')), 60000);
-    let buf = '';
-    server.stderr.setEncoding('utf8');
-    server.stderr.on('data', (chunk) => {
-      buf += chunk;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
-        buf = buf.slice(i + 1);
-        serverLog.push(line);
-        if (serverLog.length > 200) serverLog.shift();
-        const rest = line.split('listening on http://')[1];
-        if (rest !== undefined) {
-          clearTimeout(timer);
-          resolve(rest.trim().split(/\s/)[0].replace(/[^0-9.:]/g, ''));
-        }
-      }
-    });
-    server.on('exit', (code, sig) => {
-      clearTimeout(timer);
-      if (!stopping) {
-        const e = new Failure(`the server exited (code ${code}, signal ${sig})`);
-        reject(e);
-        abort(e);
-      }
-    });
-  });
-}
-
-async function stopServer() {
-  if (!server || server.exitCode !== null || server.signalCode !== null) return;
-  stopping = true;
-  const gone = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  if (await Promise.race([gone.then(() => true), sleep(5000).then(() => false)])) return;
-  server.kill('SIGKILL');
-  await gone;
-}
-process.on('exit', () => {
-  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
-});
 
 let ADDR = null;
 async function api(method, route, body, token = OPERATOR_KEY) {
@@ -205,10 +87,7 @@ class Player {
   }
 
   validate(dir, m) {
-    framesChecked += 1;
-    if (VALID[dir](m)) return;
-    const e = VALID[dir].errors.slice(0, 2).map((x) => `${x.instancePath} ${x.message}`).join('; ');
-    this.errors.push(`a ${dir === 'in' ? 'received' : 'sent'} frame does not match proto/schema.json (${e}): ${JSON.stringify(m).slice(0, 300)}`);
+    checkFrame(this, dir, m);
   }
 
   frame(text) {
@@ -314,7 +193,7 @@ async function checkFits(p, where) {
 const play = { aggressive: false };
 async function bot(p) {
   while (!p.stop) {
-    if (aborted) return;
+    if (run.aborted) return;
     const prompt = p.prompt;
     if (p.paused || !prompt || p.clicked.has(`${prompt.table_id}:${prompt.seq}`) || !(await p.q('table').isVisible())) {
       await sleep(60);
@@ -483,7 +362,7 @@ async function lobbyChecks(a, ids) {
 async function main() {
   mkdirSync(SHOTS, { recursive: true });
   check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-  ADDR = await startServer();
+  ADDR = await startServer(tmp, { STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '1000', STUD_OPERATOR_KEY: OPERATOR_KEY });
   log(`server listening on http://${ADDR}`);
   const ids = await createTournaments();
   log(`tournaments created: ${JSON.stringify(ids)}`);
@@ -600,7 +479,7 @@ async function main() {
     log(`placed: ${byPlace.map((p) => `${p.placed.place}. ${p.name} (${usd(p.placed.prize)})`).join(', ')}`);
     for (const p of players) p.stop = true;
     await Promise.all(bots);
-    if (aborted) throw aborted;
+    if (run.aborted) throw run.aborted;
 
     // The elimination notice (those out before the end saw it at the table) and the results.
     // The third place went out in an earlier hand than the end: its page was still at the
@@ -639,7 +518,7 @@ async function main() {
     checkConsole();
     check(outSeen.size > 0, 'no page ever showed [data-testid=tournament-out] at the table');
     log(`elimination notices seen at the table: ${[...outSeen].join('; ')}`);
-    log(`${framesChecked} WebSocket frames matched proto/schema.json; clicks: ${players.map((p) => `${p.name} ${p.clicks}`).join(', ')}`);
+    log(`${frames.checked} WebSocket frames matched proto/schema.json; clicks: ${players.map((p) => `${p.name} ${p.clicks}`).join(', ')}`);
   } catch (e) {
     for (const [i, ctx] of browser.contexts().entries()) {
       for (const page of ctx.pages()) {
@@ -696,7 +575,7 @@ async function moveBetweenTables(browser, url, players) {
   log(`${moved.name} was moved (${m.reason}) to table ${m.table_no}, seat ${m.seat}, without a reload, and played on there`);
   for (const p of four) p.stop = true;
   await Promise.all(bots);
-  if (aborted) throw aborted;
+  if (run.aborted) throw run.aborted;
 }
 
 // Watched while playing: a page that gets `tournament_placed` while at the table shows the
@@ -706,7 +585,7 @@ const outSeen = new Set();
 const watchdog = setTimeout(() => {
   console.error(`FAIL: the whole test took longer than ${OVERALL_MS / 1000} s`);
   console.error(serverLog.slice(-25).join('\n'));
-  if (server && server.exitCode === null) server.kill('SIGKILL');
+  if (run.server && run.server.exitCode === null) run.server.kill('SIGKILL');
   process.exit(1);
 }, OVERALL_MS);
 let code = 0;
@@ -719,7 +598,7 @@ try {
   if (serverLog.length) console.error(`--- last server log lines ---\n${serverLog.slice(-25).join('\n')}`);
 } finally {
   clearTimeout(watchdog);
-  aborted ??= new Failure('done');
+  run.aborted ??= new Failure('done');
   await stopServer();
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -1,0 +1,144 @@
+// What the browser tests (play.mjs, tournament.mjs) share: where things are, the protocol
+// schema check, assertions that retry, the first failure that stops a run, and the server
+// process.
+
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020.js';
+
+export const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(HERE, '..', '..');
+export const TARGET = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
+export const SHOTS = process.env.STUD_SCREENSHOTS ? path.resolve(process.env.STUD_SCREENSHOTS) : path.join(TARGET, 'browser-screenshots');
+export const BIN = process.env.STUD_BIN ? path.resolve(process.env.STUD_BIN) : path.join(TARGET, 'debug', 'stud');
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const AXE = path.join(HERE, 'node_modules', 'axe-core', 'axe.min.js');
+
+// Every frame a page receives or sends is checked against proto/schema.json (the wire types
+// the page may rely on: ServerMsg in, ClientMsg out).
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+ajv.addSchema(JSON.parse(readFileSync(path.join(ROOT, 'proto', 'schema.json'), 'utf8')), 'protocol');
+const VALID = { in: ajv.getSchema('protocol#/$defs/ServerMsg'), out: ajv.getSchema('protocol#/$defs/ClientMsg') };
+export const frames = { checked: 0 };
+/** Checks one frame (`dir`: 'in' received, 'out' sent); a mismatch goes on `p.errors`. */
+export function checkFrame(p, dir, m) {
+  frames.checked += 1;
+  if (VALID[dir](m)) return;
+  const e = VALID[dir].errors.slice(0, 2).map((x) => `${x.instancePath} ${x.message}`).join('; ');
+  p.errors.push(`a ${dir === 'in' ? 'received' : 'sent'} frame does not match proto/schema.json (${e}): ${JSON.stringify(m).slice(0, 300)}`);
+}
+
+const t0 = Date.now();
+export const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s]`, ...a);
+
+export class Failure extends Error {}
+export function fail(msg) {
+  throw new Failure(msg);
+}
+export function check(cond, msg) {
+  if (!cond) fail(typeof msg === 'function' ? msg() : msg);
+}
+
+// The run: its first failure anywhere (bots run concurrently with the main flow) stops it; the
+// server process.
+export const run = { aborted: null, server: null, stopping: false };
+export function abort(e) {
+  if (!run.aborted) run.aborted = e;
+}
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Console errors (and frames off the schema) fail the test as soon as they are seen.
+export const PLAYERS = [];
+export function checkConsole() {
+  for (const p of PLAYERS) check(p.errors.length === 0, `${p.name}: ${p.errors.length} console error(s) or bad frame(s):\n  ${p.errors.join('\n  ')}`);
+}
+export async function until(desc, cond, timeoutMs = 20000, everyMs = 100) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    if (run.aborted) throw run.aborted;
+    checkConsole();
+    try {
+      if (await cond()) return;
+      last = undefined;
+    } catch (e) {
+      if (e instanceof Failure) throw e;
+      last = e;
+    }
+    if (Date.now() > end) fail(`timed out after ${timeoutMs} ms waiting for: ${desc}${last ? ` (last error: ${last.message})` : ''}`);
+    await sleep(everyMs);
+  }
+}
+// Retries a set of assertions for a while (the page may render a moment after the frame).
+export async function eventually(desc, fn, timeoutMs = 2500) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (run.aborted) throw run.aborted;
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof Failure) || Date.now() > end) {
+        if (e instanceof Failure) fail(`${desc}: ${e.message}`);
+        throw e;
+      }
+    }
+    await sleep(100);
+  }
+}
+
+// The server: `stud serve` on a SQLite file in `dir`, with `env` on top of the shared settings.
+export const serverLog = [];
+export function startServer(dir, env) {
+  check(existsSync(BIN), `no server binary at ${BIN}: run \`cargo build -p stud-cli\` first, or set STUD_BIN`);
+  const all = { ...process.env, STUD_ACTION_TIMEOUT_MS: '20000', RUST_LOG: 'info', NO_COLOR: '1', ...env };
+  delete all.STUD_LOG_FORMAT;
+  const args = ['serve', '--bind', '127.0.0.1:0', '--database-url', `sqlite://${path.join(dir, 'stud.db')}`, '--tables-per-variant', '1'];
+  log(`server: ${BIN} ${args.join(' ')}`);
+  const server = spawn(BIN, args, { cwd: dir, env: all, stdio: ['ignore', 'ignore', 'pipe'] });
+  run.server = server;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Failure('the server printed no "listening on http://ADDR" within 60 s')), 60000);
+    let buf = '';
+    server.stderr.setEncoding('utf8');
+    server.stderr.on('data', (chunk) => {
+      buf += chunk;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+        buf = buf.slice(i + 1);
+        serverLog.push(line);
+        if (serverLog.length > 200) serverLog.shift();
+        const rest = line.split('listening on http://')[1];
+        if (rest !== undefined) {
+          clearTimeout(timer);
+          resolve(rest.trim().split(/\s/)[0].replace(/[^0-9.:]/g, ''));
+        }
+      }
+    });
+    server.on('exit', (code, sig) => {
+      clearTimeout(timer);
+      if (!run.stopping) {
+        const e = new Failure(`the server exited (code ${code}, signal ${sig})`);
+        reject(e);
+        abort(e);
+      }
+    });
+  });
+}
+
+export async function stopServer() {
+  const server = run.server;
+  if (!server || server.exitCode !== null || server.signalCode !== null) return;
+  run.stopping = true;
+  const gone = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  if (await Promise.race([gone.then(() => true), sleep(5000).then(() => false)])) return;
+  server.kill('SIGKILL');
+  await gone;
+}
+process.on('exit', () => {
+  const server = run.server;
+  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+});
