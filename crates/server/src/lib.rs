@@ -309,16 +309,19 @@ async fn open_tables(
         specs.push(TableSpec { hands_before, ..TableSpec::from_stored(t, config) });
     }
     let known: HashSet<Uuid> = stored.iter().map(|t| t.id).collect();
+    // Every public table ever made (closed ones too), by variant.
+    let public: Vec<Variant> = stored
+        .iter()
+        .map(|t| TableSpec::from_stored(t, config))
+        .filter(|s| !s.private)
+        .map(|s| s.config.variant)
+        .collect();
     for variant in config.variants.clone() {
         let have = specs.iter().filter(|s| s.config.variant == variant && !s.private).count();
-        // Public tables ever made of this variant (closed ones too): the new ones are numbered
-        // after them, with ids that follow from the variant and the number, so two gateways
-        // starting at once on one database store the same tables, not twice as many.
-        let made = stored
-            .iter()
-            .map(|t| TableSpec::from_stored(t, config))
-            .filter(|s| s.config.variant == variant && !s.private)
-            .count();
+        // New ones are numbered after every public table of the variant, with ids that follow
+        // from the variant and the number, so two gateways starting at once on one database
+        // store the same tables, not twice as many.
+        let made = public.iter().filter(|v| **v == variant).count();
         let numbers = (made + 1..).filter(|k| !known.contains(&public_table_id(variant, *k)));
         for k in numbers.take(config.tables_per_variant.saturating_sub(have)) {
             let spec = TableSpec::public_with(
