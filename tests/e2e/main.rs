@@ -188,3 +188,23 @@ pub fn temp_db(name: &str) -> (std::path::PathBuf, String) {
     let url = format!("sqlite://{}", path.display());
     (path, url)
 }
+
+/// A Postgres schema of its own on `TEST_DATABASE_URL` (for tests that restart a server on
+/// the same database): its URL, with the schema as the search path. `None`, with a notice,
+/// when the variable is not set (a failure when `STUD_REQUIRE_POSTGRES` is).
+pub async fn pg_schema_url(name: &str) -> Option<String> {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        assert!(
+            std::env::var_os("STUD_REQUIRE_POSTGRES").is_none(),
+            "STUD_REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not: {name} would be skipped"
+        );
+        eprintln!("notice: TEST_DATABASE_URL is not set; {name} (Postgres) is skipped");
+        return None;
+    };
+    let schema = format!("{name}_{}", uuid::Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&url).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}"))).execute(&admin).await.unwrap();
+    admin.close().await;
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Some(format!("{url}{sep}options=-c%20search_path%3D{schema}"))
+}

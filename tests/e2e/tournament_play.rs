@@ -1,8 +1,8 @@
-//! Tournaments played to the end by real WebSocket bots: sit-and-gos of 2 and 6, a 24-player
-//! scheduled tournament over four tables (balancing, tables breaking, hand-for-hand at the
-//! bubble), and a restart in the middle of one. Each checks the places (1..N exactly once,
-//! one winner), the prizes (adding up to the prize pool, each paid to its account through the
-//! ledger) and the ledger's totals.
+//! Tournaments played to the end by real WebSocket bots: sit-and-gos of 2, 6 and 8 (a full
+//! table), a 24-player scheduled tournament over four tables (balancing, tables breaking,
+//! hand-for-hand at the bubble), and a restart in the middle of one. Each checks the places
+//! (1..N exactly once, one winner), the prizes (adding up to the prize pool, each paid to its
+//! account through the ledger) and the ledger's totals.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -268,6 +268,11 @@ async fn a_sit_and_go_of_six_is_played_to_the_end() {
     sit_and_go(6).await;
 }
 
+#[tokio::test]
+async fn a_sit_and_go_of_eight_is_played_to_the_end() {
+    sit_and_go(8).await;
+}
+
 /// The floor's balance after every published state: every table between hands has at most
 /// one player more than the smallest table (a table in a hand is balanced when it ends).
 fn unbalanced(t: &stud_tournament::Tournament) -> Option<String> {
@@ -334,6 +339,19 @@ async fn a_scheduled_tournament_of_24_over_four_tables_is_played_to_the_end() {
 #[tokio::test]
 async fn a_tournament_continues_after_a_restart() {
     let (_path, url) = crate::temp_db("tournament-restart");
+    continues_after_a_restart(url).await;
+}
+
+#[tokio::test]
+async fn a_tournament_continues_after_a_restart_on_postgres() {
+    if let Some(url) = crate::pg_schema_url("tournament_restart").await {
+        continues_after_a_restart(url).await;
+    }
+}
+
+/// A sit-and-go of 4 on the database at `url`: some hands, a restart, played to the end; then
+/// another restart after it finished.
+async fn continues_after_a_restart(url: String) {
     let db = url.clone();
     let (server, a) = spawn_app(move |c| {
         c.operator_key = Some(KEY.into());
