@@ -551,7 +551,7 @@ impl Store for $store {
             // Two first sign-ins of one subject at once: one inserts the mapping, the other's
             // insert conflicts and is rolled back; its second pass finds the mapping.
             for _ in 0..2 {
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.pool.begin_with(Self::BEGIN_WRITE).await?;
                 let known: Option<Uuid> = sqlx::query_scalar("SELECT player_id FROM identities WHERE subject = $1")
                     .bind(subject)
                     .fetch_optional(&mut *tx)

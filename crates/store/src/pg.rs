@@ -91,6 +91,10 @@ impl PgStore {
     /// How [`Self::fence`] locks the marks it reads.
     const LOCK_ROWS: &'static str = " FOR UPDATE";
 
+    /// A transaction that reads before it writes: Postgres locks the rows it writes, a plain
+    /// `BEGIN` is enough (see the SQLite store's).
+    const BEGIN_WRITE: &'static str = "BEGIN";
+
     /// Nothing to queue behind: Postgres locks the account's row.
     #[allow(clippy::unused_async)]
     async fn hold_gate(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {

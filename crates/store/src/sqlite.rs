@@ -183,6 +183,13 @@ impl SqliteStore {
     /// SQLite locks the whole database for a write: nothing to add to [`Self::fence`]'s read.
     const LOCK_ROWS: &'static str = "";
 
+    /// A transaction that reads before it writes takes the write lock at its start. Begun
+    /// deferred, its first write fails at once (`SQLITE_BUSY_SNAPSHOT`, 517, or `SQLITE_BUSY`)
+    /// whenever another connection wrote after its read, without waiting in the busy handler:
+    /// a 1,000-player tournament on SQLite made the writer's batches fail and retry 276 times
+    /// that way (BENCHMARKS.md). Immediate, it waits its turn like any other writer.
+    const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
+
     /// A hold takes its turn with the writer's batches at the main file's write lock.
     async fn hold_gate(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
         Some(self.write_gate.lock().await)
@@ -190,7 +197,7 @@ impl SqliteStore {
 
     async fn write(&self, batch: &[Write]) -> Result<()> {
         let _gate = self.write_gate.lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool.begin_with(Self::BEGIN_WRITE).await?;
         let batch = self.fence(&mut tx, batch).await?;
         let p = Plan::new(&batch)?;
         for rows in (0..p.hand_id.len()).collect::<Vec<_>>().chunks(CHUNK) {

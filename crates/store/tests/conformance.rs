@@ -468,6 +468,39 @@ async fn a_moved_table_s_writes_are_stored_once(b: &Backend) {
     assert!(s.open_stacks().await.unwrap().iter().all(|o| o.table_id != t));
 }
 
+/// The writer's batches (which read the tables' marks before they write) commit while other
+/// connections write at the same moment (sessions created): none fails for having read before
+/// another's commit (SQLite's `SQLITE_BUSY_SNAPSHOT`, which its busy handler does not wait on),
+/// and every write counts once.
+async fn batches_and_other_writers_at_once_all_commit(b: &Backend) {
+    let s = b.store.as_ref();
+    let t = Uuid::new_v4();
+    let p = session("busy p");
+    s.create_session(&p).await.unwrap();
+    s.journal_reset(t, 0, "s0").await.unwrap();
+    let t0 = conserved(s).await;
+    const N: u64 = 150;
+    let batches = async {
+        for n in 1..=N {
+            s.write_batch(&[group(t, n, vec![entry(&p, t, LedgerKind::BuyIn, 1)], None)]).await?;
+        }
+        Ok::<_, stud_store::StoreError>(())
+    };
+    let sessions = async {
+        for k in 0..N {
+            s.create_session(&session(&format!("busy {k}"))).await?;
+        }
+        Ok::<_, stud_store::StoreError>(())
+    };
+    let (x, y) = tokio::join!(batches, sessions);
+    x.unwrap();
+    y.unwrap();
+    assert_eq!(journal_of(s, t).await.stored_n, N);
+    assert_eq!(conserved(s).await.on_tables - t0.on_tables, N as i64);
+    s.write_batch(&[group(t, N + 1, vec![entry(&p, t, LedgerKind::CashOut, N)], None)]).await.unwrap();
+    assert!(s.open_stacks().await.unwrap().iter().all(|o| o.table_id != t));
+}
+
 /// Holds on balances (a cluster worker's buy-ins): never more than the balance held in all,
 /// even by holds made at the same moment; storing the buy-in settles its hold.
 async fn holds_never_spend_a_balance_twice(b: &Backend) {
@@ -768,6 +801,7 @@ async fn suite(b: Backend) {
     tournaments_and_their_ledger(&b).await;
     the_journal(&b).await;
     a_moved_table_s_writes_are_stored_once(&b).await;
+    batches_and_other_writers_at_once_all_commit(&b).await;
     holds_never_spend_a_balance_twice(&b).await;
     sessions_and_tables(&b).await;
     operators_and_bans(&b).await;
