@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # usage: bench_tournament.sh [players] [sqlite|pg] [hands_per_level]
 # A scheduled stud tournament of `players` bots (8 a table) played to the end as fast as the
-# machine allows: no think time, no pause between hands or at showdown, levels in hands (the
-# stakes double each level). Prints the load tool's line and the server's "tournament ended"
+# machine allows: no think time, no pause between hands or at showdown, no per-connection
+# message limit (a bot with no think time acts more than 20 times a second heads-up), levels in
+# hands (the stakes double each level). Prints the load tool's line and the server's "tournament ended"
 # line (seat-hands, moves, hand-for-hand rounds and the slowest table's wait in it).
 # Needs ./target/release/stud (cargo build --release -p stud-cli); for pg, PostgreSQL on
 # 127.0.0.1:5432.
@@ -17,7 +18,7 @@ if [ "$kind" = pg ]; then
 else
   rm -f /tmp/stud-bt.db*; url=sqlite:///tmp/stud-bt.db
 fi
-STUD_OPERATOR_KEY=$key STUD_HAND_PAUSE_MS=0 STUD_SHOWDOWN_PAUSE_MS=0 STUD_SESSIONS_PER_MINUTE_PER_IP=0 \
+STUD_OPERATOR_KEY=$key STUD_MESSAGES_PER_SECOND=0 STUD_HAND_PAUSE_MS=0 STUD_SHOWDOWN_PAUSE_MS=0 STUD_SESSIONS_PER_MINUTE_PER_IP=0 \
   STUD_MAX_CONNECTIONS_PER_IP=0 STUD_STARTING_BALANCE=100000 RUST_LOG=info,stud_server::table=warn \
   ./target/release/stud serve --bind 127.0.0.1:$port --tables-per-variant 1 --database-url $url 2>/tmp/bt-server.log &
 srv=$!

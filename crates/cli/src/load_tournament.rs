@@ -147,9 +147,10 @@ async fn bot(
                 client.close().await;
                 return Ok(());
             }
-            ServerMsg::Error { request_id, code, .. } => {
+            ServerMsg::Error { request_id, code, message, .. } => {
                 // A prompt the clock answered first is not the bot's error.
                 if code != ErrorCode::Stale {
+                    tracing::warn!(bot = k, ?code, %message, "error");
                     shared.lock().unwrap_or_else(PoisonError::into_inner).errors += 1;
                 }
                 if request_id.as_deref() == Some("register") {

@@ -221,6 +221,12 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
                 }
             },
         };
+        // Frames go out as they are made: with Nagle's algorithm a frame written while the
+        // previous one is unacknowledged waits for the client's delayed ACK (up to 40 ms on
+        // Linux), and a table sends a player several frames in a row (BENCHMARKS.md).
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not set TCP_NODELAY");
+        }
         let Ok(service) = make.call(peer).await;
         let service = hyper_util::service::TowerToHyperService::new(service);
         let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
