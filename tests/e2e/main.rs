@@ -43,6 +43,9 @@ pub async fn spawn_app(tweak: impl FnOnce(&mut Config)) -> (Server, String) {
         time_bank_ms: 0,
         disconnect_grace_ms: 3_000,
         database_url: "sqlite::memory:".into(),
+        // The tests' bots act the moment they are prompted, faster than a person's 20
+        // messages a second; the tests of that limit set it.
+        messages_per_second: 0,
         ..Config::default()
     };
     tweak(&mut config);

@@ -30,7 +30,10 @@ pub struct LoadArgs {
     /// How long to play, in seconds (`30` or `30s`).
     #[arg(long, default_value = "10", value_parser = parse_seconds)]
     duration: f64,
-    /// Think time before each action, milliseconds.
+    /// Think time before each action, milliseconds. With little or none, a bot acts more
+    /// often than a server's per-connection message limit allows (STUD_MESSAGES_PER_SECOND,
+    /// 20 by default): its refused actions count as errors; set the limit to 0 on the server
+    /// for such a run.
     #[arg(long, default_value_t = 0)]
     think_ms: u64,
     /// Seconds of play before measuring (connecting and seating thousands of bots takes a

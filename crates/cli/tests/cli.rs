@@ -118,6 +118,8 @@ fn serve_on_sqlite(name: &str, env: &[(&str, &str)]) -> (std::process::Child, St
         .args(["--bind", &addr, "--database-url", &format!("sqlite://{}", path.display())])
         .env("STUD_HAND_PAUSE_MS", "10")
         .env("STUD_SHOWDOWN_PAUSE_MS", "10")
+        // `stud load`'s bots act with no think time, faster than a person's 20 messages a second.
+        .env("STUD_MESSAGES_PER_SECOND", "0")
         .envs(env.iter().copied());
     let (server, ready) = serve::spawn(command, serve::LISTENING, |_| {});
     ready.expect("the server started");

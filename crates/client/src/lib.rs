@@ -139,8 +139,7 @@ impl Client {
     /// # Errors
     /// Connection failures.
     pub async fn connect_raw(addr: &str) -> Result<Client, ClientError> {
-        // TCP_NODELAY: an action goes out at once, not after the ACK of the one before.
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/ws"), None, true).await?;
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await?;
         Ok(Client { ws })
     }
 
