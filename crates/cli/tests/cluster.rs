@@ -143,11 +143,21 @@ struct Seen {
     events: BTreeMap<Uuid, Vec<Event>>,
     started: BTreeSet<Uuid>,
     ended: BTreeSet<Uuid>,
+    /// hands seen starting whose end the bot missed while it was away (a gateway restarting):
+    /// the snapshot it got when back showed them over
+    over_when_back: BTreeSet<Uuid>,
     /// snapshots of its table received, with when
     snapshots: Vec<(Instant, Option<Uuid>)>,
     /// another seat's down card, wherever it was seen
     leaks: Vec<String>,
     errors: Vec<String>,
+}
+
+impl Seen {
+    /// Hands seen starting and not seen (or shown) over.
+    fn unfinished(&self) -> Vec<Uuid> {
+        self.started.iter().copied().filter(|h| !self.ended.contains(h) && !self.over_when_back.contains(h)).collect()
+    }
 }
 
 #[derive(Default)]
@@ -209,7 +219,10 @@ async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Ar
             match msg {
                 ServerMsg::Snapshot { table: t, .. } if t.table_id == table => {
                     let in_play = t.hand.as_ref().filter(|h| h.view.phase != Phase::Over).map(|h| h.hand_id);
-                    seen.lock().unwrap().snapshots.push((Instant::now(), in_play));
+                    let mut seen = seen.lock().unwrap();
+                    seen.snapshots.push((Instant::now(), in_play));
+                    let missed: Vec<Uuid> = seen.unfinished().into_iter().filter(|h| Some(*h) != in_play).collect();
+                    seen.over_when_back.extend(missed);
                 }
                 ServerMsg::HandStarted { hand_id, .. } => {
                     seen.lock().unwrap().started.insert(hand_id);
@@ -246,6 +259,27 @@ async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Ar
                 return;
             }
         }
+    }
+}
+
+/// Every hand a bot saw starting is over: it saw the end, or its snapshot when it came back
+/// showed it over (the hands themselves are checked in the store afterwards).
+async fn wait_for_last_hands(seats: &[(Uuid, Arc<Mutex<Seen>>)]) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let open: Vec<String> = seats
+            .iter()
+            .filter_map(|(_, s)| {
+                let s = s.lock().unwrap();
+                let open = s.unfinished();
+                (!open.is_empty()).then(|| format!("seat {} at {}: {open:?}", s.seat, s.table))
+            })
+            .collect();
+        if open.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for the last hands to finish: {open:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
@@ -385,13 +419,7 @@ async fn run(nats: &str, db: &str) {
         let (status, body) = http_as(&a2, "POST", &path, None, Some(KEY)).await.unwrap();
         assert_eq!(status, 200, "{body}");
     }
-    wait_for("the last hands to finish", Duration::from_secs(60), || {
-        seats.iter().all(|(_, s)| {
-            let s = s.lock().unwrap();
-            s.started.iter().all(|h| s.ended.contains(h))
-        })
-    })
-    .await;
+    wait_for_last_hands(&seats).await;
     world.stop.store(true, SeqCst);
     for b in bots {
         let _ = tokio::time::timeout(Duration::from_secs(5), b).await;
@@ -576,8 +604,8 @@ async fn paused(nats: &str, db: &str) {
     eprintln!("writes stored once: {left_out} batches left out a copy");
 }
 
-/// After a test: chips conserved, no hand voided, every hand a bot saw end stored (once: the
-/// hand's id is its key), each bot's one buy-in stored once, no store
+/// After a test: chips conserved, no hand voided, every hand a bot saw end (or over when it came
+/// back) stored (once: the hand's id is its key), each bot's one buy-in stored once, no store
 /// batch of any node failed, no down card leaked.
 async fn ledger_holds(db: &str, seats: &[(Uuid, Arc<Mutex<Seen>>)], nodes: &[&Node]) {
     let store = stud_store::open(db).await.unwrap();
@@ -596,10 +624,10 @@ async fn ledger_holds(db: &str, seats: &[(Uuid, Arc<Mutex<Seen>>)], nodes: &[&No
         let (seat, table) = {
             let seen = seen.lock().unwrap();
             assert!(seen.leaks.is_empty(), "down cards leaked: {:?}", seen.leaks);
-            for h in &seen.ended {
+            for h in seen.ended.iter().chain(&seen.over_when_back) {
                 assert!(
                     stored.contains(h),
-                    "hand {h} seen ending by seat {} at {} was not stored",
+                    "hand {h} seen ending (or over) by seat {} at {} was not stored",
                     seen.seat,
                     seen.table
                 );
@@ -787,13 +815,7 @@ async fn rolling(nats: &str, db: &str) {
             http_as(&a1, "POST", &format!("/api/admin/tables/{id}/pause"), None, Some(KEY)).await.unwrap();
         assert_eq!(status, 200, "{body}");
     }
-    wait_for("the last hands to finish", Duration::from_secs(60), || {
-        seats.iter().all(|(_, s)| {
-            let s = s.lock().unwrap();
-            s.started.iter().all(|h| s.ended.contains(h))
-        })
-    })
-    .await;
+    wait_for_last_hands(&seats).await;
     world.stop.store(true, SeqCst);
     for b in bots {
         let _ = tokio::time::timeout(Duration::from_secs(5), b).await;

@@ -7,8 +7,9 @@
 //! own per run; `STUD_REQUIRE_POSTGRES` makes a skip fail). Most stops are `kill -9`; every
 //! sixth is a SIGTERM (a graceful stop must resume the same way).
 //!
-//! And a sit-and-go over two tables stopped 10 times before it ends (SQLite): it ends with
-//! every place given once, every prize paid once, and the ledger's totals held.
+//! And a sit-and-go over two tables stopped 10 times before it ends (SQLite, and Postgres as
+//! above): it ends with every place given once, every prize paid once, and the ledger's totals
+//! held.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
 mod bots;
@@ -468,22 +469,28 @@ fn stopped_32_times_on_sqlite_every_hand_resumes_and_no_chip_is_lost() {
 
 #[test]
 fn stopped_32_times_on_postgres_every_hand_resumes_and_no_chip_is_lost() {
+    on_a_new_postgres_database("crash", |rt, db| rt.block_on(run(db)));
+}
+
+/// Runs `test` on a database of its own on `TEST_DATABASE_URL` (dropped after), one crash run
+/// at a time; skipped with a notice without the variable (a failure with
+/// `STUD_REQUIRE_POSTGRES`).
+fn on_a_new_postgres_database(prefix: &str, test: impl FnOnce(&tokio::runtime::Runtime, &str)) {
     let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
         assert!(
             std::env::var("STUD_REQUIRE_POSTGRES").is_err(),
-            "STUD_REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not: the Postgres crash test would be skipped"
+            "STUD_REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not: a Postgres crash test would be skipped"
         );
-        eprintln!("notice: TEST_DATABASE_URL is not set; the Postgres crash test is skipped");
+        eprintln!("notice: TEST_DATABASE_URL is not set; the Postgres crash test ({prefix}) is skipped");
         return;
     };
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let name = format!("crash_{}", Uuid::new_v4().simple());
+    let name = format!("{prefix}_{}", Uuid::new_v4().simple());
     let admin = rt.block_on(sqlx::PgPool::connect(&url)).expect("TEST_DATABASE_URL does not answer");
     rt.block_on(sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&admin)).unwrap();
     let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
-    let db = format!("{base}/{name}");
-    rt.block_on(run(&db));
+    test(&rt, &format!("{base}/{name}"));
     let drop = format!("DROP DATABASE {name} WITH (FORCE)");
     rt.block_on(sqlx::query(sqlx::AssertSqlSafe(drop)).execute(&admin)).unwrap();
 }
@@ -658,6 +665,11 @@ async fn tournament_run(db: &str) {
     }
     let log = store.admin_log(1_000).await.unwrap();
     assert!(!log.iter().any(|e| e.action == "void_hand"), "no hand was voided: {log:?}");
+}
+
+#[test]
+fn a_tournament_stopped_10_times_on_postgres_ends_with_every_place_and_every_chip() {
+    on_a_new_postgres_database("crash_t", |rt, db| rt.block_on(tournament_run(db)));
 }
 
 #[test]
