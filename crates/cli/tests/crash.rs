@@ -456,13 +456,18 @@ fn tamper_first_deal(phh: &str) -> String {
 
 #[test]
 fn stopped_32_times_on_sqlite_every_hand_resumes_and_no_chip_is_lost() {
+    on_a_new_sqlite_file("", |rt, db| rt.block_on(run(db)));
+}
+
+/// Runs `test` on a SQLite file of its own under the temp dir (removed after, with its WAL and
+/// its journal's files), one crash run at a time.
+fn on_a_new_sqlite_file(prefix: &str, test: impl FnOnce(&tokio::runtime::Runtime, &str)) {
     let dir = std::env::temp_dir().join("stud-crash-test");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}.db", Uuid::new_v4().simple()));
-    let db = format!("sqlite://{}", path.display());
+    let path = dir.join(format!("{prefix}{}.db", Uuid::new_v4().simple()));
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    tokio::runtime::Runtime::new().unwrap().block_on(run(&db));
-    for suffix in ["", "-wal", "-shm"] {
+    test(&tokio::runtime::Runtime::new().unwrap(), &format!("sqlite://{}", path.display()));
+    for suffix in ["", "-wal", "-shm", ".table-journal", ".table-journal-wal", ".table-journal-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
 }
@@ -501,7 +506,7 @@ const T_ENTRY: u64 = 1_000;
 const T_FEE: u64 = 100;
 
 /// A tournament bot: registers over its socket, follows `tournament_seat`, answers its prompts
-/// with a seeded random legal action, and reconnects (with its token) whenever the server goes
+/// (`bots::choose`, seeded), and reconnects (with its token) whenever the server goes
 /// away. Records its place when told, and every error but `stale`.
 async fn tournament_bot(addr: String, token: String, id: Uuid, seed: u64, seen: Arc<Mutex<TournamentSeen>>) {
     let mut rng = seed;
@@ -528,16 +533,9 @@ async fn tournament_bot(addr: String, token: String, id: Uuid, seed: u64, seen: 
                     rng ^= rng << 13;
                     rng ^= rng >> 7;
                     rng ^= rng << 17;
-                    let action: Action = legal[(rng % legal.len() as u64) as usize];
-                    let act = ClientMsg::Act {
-                        request_id: Some(format!("a{seq}")),
-                        table_id,
-                        hand_id,
-                        seq,
-                        idempotency_key: format!("{hand_id}-{seq}"),
-                        action,
-                    };
-                    let _ = client.send(&act).await;
+                    // Bets 3 times in 10 and folds 2 in 10: players go out, the tournament ends.
+                    let action = bots::choose(&legal, rng % 10 < 3, rng % 10 >= 8);
+                    let _ = client.send(&bots::act(table_id, hand_id, seq, action)).await;
                 }
                 ServerMsg::TournamentPlaced { tournament_id, place, prize } if tournament_id == id => {
                     seen.lock().unwrap().placed = Some((place, prize));
@@ -674,13 +672,5 @@ fn a_tournament_stopped_10_times_on_postgres_ends_with_every_place_and_every_chi
 
 #[test]
 fn a_tournament_stopped_10_times_ends_with_every_place_and_every_chip() {
-    let dir = std::env::temp_dir().join("stud-crash-test");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("t-{}.db", Uuid::new_v4().simple()));
-    let db = format!("sqlite://{}", path.display());
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    tokio::runtime::Runtime::new().unwrap().block_on(tournament_run(&db));
-    for suffix in ["", "-wal", "-shm", ".table-journal", ".table-journal-wal", ".table-journal-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
+    on_a_new_sqlite_file("t-", |rt, db| rt.block_on(tournament_run(db)));
 }
