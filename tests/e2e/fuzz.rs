@@ -175,13 +175,20 @@ async fn check_replies(c: &mut Client, sent: Option<&str>, id: &str, n: u32) -> 
     c.send(&ClientMsg::Ping { request_id: Some(sentinel.clone()), nonce: u64::from(n) })
         .await
         .map_err(|e| format!("send: {e}"))?;
+    // A reply to a message with a request id may come after the sentinel's pong (a table
+    // answers its own requests; the connection answers the ping): read until both came.
+    let wants_reply = parsed.as_ref().is_some_and(|m| m.request_id().as_deref() == Some(id));
     let mut with_id = 0;
     let mut errors = 0;
-    loop {
-        let text = c.recv_text(WAIT).await.map_err(|e| format!("no pong: {e}"))?;
+    let mut ponged = false;
+    while !(ponged && (with_id > 0 || !wants_reply)) {
+        let text = c.recv_text(WAIT).await.map_err(|e| format!("no pong or no reply: {e}"))?;
         let msg: ServerMsg = serde_json::from_str(&text).map_err(|e| format!("untyped frame {text}: {e}"))?;
         let reply_id = match &msg {
-            ServerMsg::Pong { request_id, .. } if request_id.as_deref() == Some(sentinel.as_str()) => break,
+            ServerMsg::Pong { request_id, .. } if request_id.as_deref() == Some(sentinel.as_str()) => {
+                ponged = true;
+                continue;
+            }
             ServerMsg::Error { request_id, message, .. } => {
                 if message.is_empty() {
                     return Err(format!("an error without a message: {text}"));

@@ -304,8 +304,11 @@ async fn every_message_with_a_request_id_gets_exactly_one_reply_carrying_it() {
         let mine = msg.request_id().unwrap();
         c.send(&msg).await.unwrap();
         c.send(&ClientMsg::Ping { request_id: Some(format!("end{n}")), nonce: 0 }).await.unwrap();
+        // The reply may come after the ping's pong (the ping is answered by the connection,
+        // a table's request by the table): read until both came.
         let mut replies = Vec::new();
-        loop {
+        let mut ponged = false;
+        while !ponged || replies.is_empty() {
             let m = c.recv(WAIT).await.unwrap();
             let (rid, what) = match &m {
                 ServerMsg::Ack { request_id, detail, .. } => (request_id.clone(), format!("ack {detail}")),
@@ -316,7 +319,8 @@ async fn every_message_with_a_request_id_gets_exactly_one_reply_carrying_it() {
                 ServerMsg::LastHands { request_id, .. } => (request_id.clone(), "last_hands".into()),
                 ServerMsg::LastHand { request_id, .. } => (request_id.clone(), "last_hand".into()),
                 ServerMsg::Pong { request_id, .. } if request_id.as_deref() == Some(format!("end{n}").as_str()) => {
-                    break;
+                    ponged = true;
+                    continue;
                 }
                 ServerMsg::Pong { request_id, .. } => (request_id.clone(), "pong".into()),
                 _ => (None, String::new()),
