@@ -103,7 +103,8 @@ class Player {
     else if (m.type === 'tournament_seat') this.seats.push(m);
     else if (m.type === 'tournament_placed') {
       this.placed = { ...m, at: Date.now() };
-      this.watchPlaced(m).catch((e) => abort(e instanceof Failure ? new Failure(`${this.name}: ${e.message}`) : e));
+      // Awaited before the next tournament starts (its seat notice replaces this one).
+      this.placedWatch = this.watchPlaced(m).catch((e) => abort(e instanceof Failure ? new Failure(`${this.name}: ${e.message}`) : e));
     }
     else if (m.type === 'tournament_registration') this.registrations.push(m);
     else if (m.type === 'error') this.errorFrames.push(m);
@@ -546,6 +547,8 @@ async function moveBetweenTables(browser, url, players) {
   const dan = new Player('Dan', context, await context.newPage());
   await enter(dan, url);
   const four = [...players, dan];
+  await Promise.all(players.map((p) => p.placedWatch));
+  if (run.aborted) throw run.aborted;
   for (const p of four) {
     if (await p.q('tournament-back').isVisible()) await p.q('tournament-back').click();
     Object.assign(p, { seats: [], placed: null, outOk: false, stop: false });
