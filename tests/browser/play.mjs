@@ -772,7 +772,8 @@ async function lastHand(a) {
   await a.shot('last-hand', 'last-hand.png');
 
   // The replayer: from the start, street by street to the result; the names throughout, the
-  // cards only ever more, the pot only ever more until the result.
+  // cards only ever more, the pot only ever more until the result (less only by an uncalled
+  // bet returned).
   const replayer = report.locator('[data-testid=replayer]');
   await replayer.locator('[data-testid=replay-first]').click();
   const steps = [];
@@ -795,7 +796,10 @@ async function lastHand(a) {
     if (i > 0) {
       const prev = steps[i - 1];
       check(st.cards.every((n, j) => n >= prev.cards[j]), `replayer step ${i}: fewer cards than the step before (${prev.cards} -> ${st.cards})`);
-      check(st.pot >= prev.pot, `replayer step ${i}: the pot went down (${prev.pot} -> ${st.pot})`);
+      // An uncalled bet goes back to its bettor (RULES.md): the pot goes down by it, and only by it.
+      const returned = st.lines.map((l) => /Uncalled bet of \$([\d.,]+) returned/.exec(l)).find(Boolean);
+      const back = returned ? Math.round(Number(returned[1].replace(/,/g, '')) * 100) : 0;
+      check(st.pot >= prev.pot - back && (st.pot >= prev.pot || prev.pot - st.pot === back), `replayer step ${i}: the pot went down (${prev.pot} -> ${st.pot}, ${back} returned)`);
     }
     if (st.last) break;
     await replayer.locator('[data-testid=replay-next]').click();
