@@ -131,6 +131,45 @@ impl Drop for Node {
 /// A frame heard on the cluster: when, from which worker, of which table.
 type Heard = (Instant, String, Option<Uuid>);
 
+/// A message on a gateway's frame subject.
+struct Carried {
+    at: Instant,
+    subject: String,
+    /// the connections it is for
+    to: Vec<u64>,
+    text: String,
+}
+
+/// What NATS carried in `run`: each event everyone sees went once per gateway, for all of its
+/// sockets there at once; a down card went only to its owner's gateway, for one socket. Odd
+/// seats play through g1 until it is killed, then through g2; even seats through g2.
+fn frames_once_per_gateway(carried: &[Carried], g1_killed: Instant) {
+    let mut public: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    let (mut shared, mut down_cards) = (0, 0);
+    for c in carried {
+        assert!(c.subject == "stud.out.g1" || c.subject == "stud.out.g2", "a frame on {}", c.subject);
+        assert!(!c.to.is_empty(), "a message on {} names no connection", c.subject);
+        let Ok(msg) = serde_json::from_str::<ServerMsg>(&c.text) else { continue };
+        let ServerMsg::Event { event, .. } = msg else { continue };
+        if let Event::Dealt { seat, up: false, card: Some(_), .. } = event {
+            down_cards += 1;
+            assert_eq!(c.to.len(), 1, "a down card for several sockets: {}", c.text);
+            let owner_on = if seat.number() % 2 == 0 || c.at > g1_killed { "stud.out.g2" } else { "stud.out.g1" };
+            // (A frame published just before g1 died may still be on its way to g1.)
+            if !(seat.number() % 2 == 1 && c.subject == "stud.out.g1") {
+                assert_eq!(c.subject, owner_on, "seat {seat}'s down card went to another gateway: {}", c.text);
+            }
+            continue;
+        }
+        *public.entry((c.subject.as_str(), c.text.as_str())).or_default() += 1;
+        shared += usize::from(c.to.len() > 1);
+    }
+    let repeated: Vec<_> = public.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(repeated.is_empty(), "events published more than once to a gateway: {repeated:?}");
+    assert!(down_cards > 0 && shared > 0, "{down_cards} down cards, {shared} events for several sockets");
+    eprintln!("{} event messages for {shared} with several sockets each, {down_cards} down cards", public.len());
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -312,6 +351,20 @@ async fn run(nats: &str, db: &str) {
     })
     .await;
 
+    // Every message on the gateways' frame subjects, as NATS carried it.
+    let spy = async_nats::connect(nats).await.unwrap();
+    let mut sub = spy.subscribe("stud.out.>").await.unwrap();
+    let carried: Arc<Mutex<Vec<Carried>>> = Arc::default();
+    let sink = carried.clone();
+    let spying = tokio::spawn(async move {
+        use futures_util::StreamExt as _;
+        while let Some(m) = sub.next().await {
+            let to = m.headers.as_ref().and_then(|h| h.get("Stud-To")).map(|v| v.as_str().to_owned());
+            let to: Vec<u64> = to.unwrap_or_default().split(',').filter_map(|id| id.parse().ok()).collect();
+            let text = String::from_utf8_lossy(&m.payload).into_owned();
+            sink.lock().unwrap().push(Carried { at: Instant::now(), subject: m.subject.to_string(), to, text });
+        }
+    });
     let world = Arc::new(World::default());
     let mut seats = Vec::new();
     let mut bots = Vec::new();
@@ -472,6 +525,8 @@ async fn run(nats: &str, db: &str) {
     for h in in_play_at_kill.values() {
         assert!(stored.contains_key(h), "the hand {h} in play at the kill was stored");
     }
+    spying.abort();
+    frames_once_per_gateway(&carried.lock().unwrap(), g1_killed);
     eprintln!("{} hands stored; {} in play at the kill finished", stored.len(), in_play_at_kill.len());
 }
 

@@ -1,14 +1,18 @@
 //! The gateway's side of a cluster: a table here is a NATS subject, not a task.
 //!
 //! [`Gateway::send`] turns a [`TableCmd`] into an [`Inbound`] on the table's input subject
-//! (operators' commands as requests, answered by the worker). A socket that joins a table is
-//! subscribed to its own frame subject (`stud.out.<node>.<conn>`) once, and what arrives there
-//! goes to the socket's outbox, as a local table would put it. When a worker announces a table
+//! (operators' commands as requests, answered by the worker). The gateway reads one frame
+//! subject (`stud.out.<node>`): each frame there names the sockets it is for, and goes to their
+//! outboxes as a local table would put it (a socket whose outbox is full lags: it misses frames
+//! until it has room, then joins its tables again for a fresh snapshot and its prompt, and is
+//! dropped if it stays full). When a worker announces a table
 //! (`stud.up.<table>`: claimed after a failover, or first hosted), every socket here that had
 //! joined it joins again and gets a fresh snapshot. The lobby lines and who sits where come
 //! from the workers (`stud.lobby`, `stud.seated`); the list of tables from the shared store.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -38,7 +42,10 @@ struct Watcher {
     conn: Conn,
     /// table -> whether it was an explicit `join_table` (watching)
     tables: HashMap<Uuid, bool>,
-    forward: JoinHandle<()>,
+    /// its outbox was full: frames are skipped until it has room for a fresh snapshot
+    lagging: bool,
+    /// frames skipped while lagging
+    misses: u32,
 }
 
 /// The gateway's routes to tables on workers. One per gateway process.
@@ -47,6 +54,8 @@ pub struct Gateway {
     node: String,
     timeout: Duration,
     watchers: Mutex<HashMap<u64, Watcher>>,
+    /// whether any watcher may be lagging (the lag poll looks only then)
+    some_lagging: AtomicBool,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -58,7 +67,13 @@ impl std::fmt::Debug for Gateway {
 impl Gateway {
     /// A gateway named `node` on `client`.
     pub fn new(client: async_nats::Client, node: String, timeout: Duration) -> Arc<Gateway> {
-        Arc::new(Gateway { client, node, timeout, watchers: Mutex::new(HashMap::new()) })
+        Arc::new(Gateway {
+            client,
+            node,
+            timeout,
+            watchers: Mutex::new(HashMap::new()),
+            some_lagging: AtomicBool::new(false),
+        })
     }
 
     fn watchers(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Watcher>> {
@@ -84,7 +99,7 @@ impl Gateway {
     pub(crate) async fn send(self: &Arc<Self>, table: Uuid, cmd: TableCmd) -> Result<(), TableGone> {
         let msg = match cmd {
             TableCmd::Join { conn, request_id, watch } => {
-                self.watch(&conn, table, watch).await?;
+                self.watch(&conn, table, watch);
                 Inbound::Join {
                     conn: self.remote(conn.id),
                     player: conn.session.player_id,
@@ -183,61 +198,93 @@ impl Gateway {
         Ok(())
     }
 
-    /// Subscribes the socket to its frame subject (once) and records that it joined `table`.
-    async fn watch(&self, conn: &Conn, table: Uuid, watch: bool) -> Result<(), TableGone> {
-        {
-            let mut watchers = self.watchers();
-            if let Some(w) = watchers.get_mut(&conn.id) {
-                let entry = w.tables.entry(table).or_insert(watch);
-                *entry |= watch;
-                return Ok(());
-            }
-        }
-        // Subscribed before the join is published: the snapshot it answers cannot be missed
-        // (NATS keeps one connection's messages in order).
-        let mut sub = self.client.subscribe(wire::output(&self.node, conn.id)).await.map_err(|e| {
-            warn!(error = %e, "cannot subscribe a socket's frames");
-            TableGone
-        })?;
-        let outbox = conn.outbox.clone();
-        let kick = conn.kick.clone();
-        let forward = tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    m = sub.next() => {
-                        let Some(m) = m else { return };
-                        if m.headers.as_ref().is_some_and(|h| h.get(wire::KICK).is_some()) {
-                            kick.cancel();
-                            return;
-                        }
-                        let Ok(text) = std::str::from_utf8(&m.payload) else { continue };
-                        let frame: Frame = Arc::from(text);
-                        if let Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) = outbox.try_send(frame) {
-                            return;
-                        }
-                    }
-                    () = outbox.closed() => return,
-                }
-            }
-        });
+    /// Records that the socket joined `table` (its frames arrive on the gateway's subject,
+    /// subscribed before any join is published).
+    fn watch(&self, conn: &Conn, table: Uuid, watch: bool) {
         let mut watchers = self.watchers();
-        // Sockets that closed since are forgotten here (their forwarders have ended).
-        watchers.retain(|_, w| !w.forward.is_finished());
-        let mut tables = HashMap::new();
-        tables.insert(table, watch);
-        if let Some(old) = watchers.insert(conn.id, Watcher { conn: conn.clone(), tables, forward }) {
-            old.forward.abort();
+        if let Some(w) = watchers.get_mut(&conn.id) {
+            let entry = w.tables.entry(table).or_insert(watch);
+            *entry |= watch;
+            return;
         }
-        Ok(())
+        // Sockets that closed since are forgotten here.
+        watchers.retain(|_, w| !w.conn.outbox.is_closed());
+        let tables = HashMap::from([(table, watch)]);
+        watchers.insert(conn.id, Watcher { conn: conn.clone(), tables, lagging: false, misses: 0 });
     }
 
-    /// The socket closed (for `table`): once it has left every table, its subscription ends.
+    /// A message on the gateway's frame subject: a frame for the sockets it names, or a kick.
+    fn deliver(&self, m: &async_nats::Message) {
+        let Some(headers) = m.headers.as_ref() else { return };
+        let Some(to) = headers.get(wire::TO) else { return };
+        let kick = headers.get(wire::KICK).is_some();
+        let frame: Option<Frame> = if kick { None } else { std::str::from_utf8(&m.payload).ok().map(Arc::from) };
+        let mut watchers = self.watchers();
+        for id in wire::parse_to(to.as_str()) {
+            let Some(w) = watchers.get_mut(&id) else { continue };
+            let Some(frame) = &frame else {
+                w.conn.kick.cancel();
+                continue;
+            };
+            if w.lagging {
+                w.misses += 1;
+                if w.misses > crate::table::LAG_LIMIT {
+                    warn!(conn_id = id, "dropping a client that cannot keep up");
+                    w.conn.kick.cancel();
+                }
+                continue;
+            }
+            if let Err(tokio::sync::mpsc::error::TrySendError::Full(_)) = w.conn.outbox.try_send(frame.clone()) {
+                debug!(conn_id = id, "subscriber lagging");
+                w.lagging = true;
+                w.misses = 0;
+                self.some_lagging.store(true, Relaxed);
+            }
+        }
+    }
+
+    /// Lagging sockets with room again join their tables again: a fresh snapshot, and their
+    /// prompt if it is their turn.
+    async fn resync(&self) {
+        if !self.some_lagging.load(Relaxed) {
+            return;
+        }
+        let joins: Vec<(Uuid, Inbound)> = {
+            let mut watchers = self.watchers();
+            let mut joins = Vec::new();
+            for (id, w) in watchers.iter_mut().filter(|(_, w)| w.lagging) {
+                // Room for the snapshot, the prompt and what the table sends meanwhile.
+                if w.conn.outbox.capacity() * 2 < w.conn.outbox.max_capacity() {
+                    continue;
+                }
+                w.lagging = false;
+                joins.extend(w.tables.iter().map(|(table, watch)| (*table, self.join_again(*id, w, *watch))));
+            }
+            self.some_lagging.store(watchers.values().any(|w| w.lagging), Relaxed);
+            joins
+        };
+        for (table, join) in joins {
+            let _ = self.publish(table, &join).await;
+        }
+    }
+
+    fn join_again(&self, id: u64, w: &Watcher, watch: bool) -> Inbound {
+        Inbound::Join {
+            conn: self.remote(id),
+            player: w.conn.session.player_id,
+            session: w.conn.session.session_id,
+            name: w.conn.session.name.clone(),
+            request_id: None,
+            watch,
+        }
+    }
+
+    /// The socket closed (for `table`): once it has left every table, it is forgotten.
     fn unwatch(&self, conn: u64, table: Uuid) {
         let mut watchers = self.watchers();
         if let Some(w) = watchers.get_mut(&conn) {
             w.tables.remove(&table);
             if w.tables.is_empty() {
-                w.forward.abort();
                 watchers.remove(&conn);
             }
         }
@@ -249,17 +296,8 @@ impl Gateway {
         let joins: Vec<Inbound> = self
             .watchers()
             .iter()
-            .filter(|(_, w)| !w.forward.is_finished())
-            .filter_map(|(id, w)| {
-                w.tables.get(&table).map(|watch| Inbound::Join {
-                    conn: self.remote(*id),
-                    player: w.conn.session.player_id,
-                    session: w.conn.session.session_id,
-                    name: w.conn.session.name.clone(),
-                    request_id: None,
-                    watch: *watch,
-                })
-            })
+            .filter(|(_, w)| !w.conn.outbox.is_closed())
+            .filter_map(|(id, w)| w.tables.get(&table).map(|watch| self.join_again(*id, w, *watch)))
             .collect();
         for join in joins {
             let _ = self.publish(table, &join).await;
@@ -277,12 +315,29 @@ pub(crate) async fn spawn(
     gw: Arc<Gateway>,
     stop: CancellationToken,
 ) -> Result<Vec<JoinHandle<()>>, async_nats::SubscribeError> {
+    // Before any socket can join a table: no frame of a join's answer can be missed.
+    let mut frames = gw.client.subscribe(wire::output(&gw.node)).await?;
     let mut up = gw.client.subscribe(wire::UP_ALL).await?;
     let mut lobby = gw.client.subscribe(wire::LOBBY).await?;
     let mut seated = gw.client.subscribe(wire::SEATED).await?;
     // After the live subjects are subscribed: a change after a worker's answer still arrives.
     ask_directory(&app, &gw).await;
     let mut tasks = Vec::new();
+    let (g, s) = (gw.clone(), stop.clone());
+    tasks.push(tokio::spawn(async move {
+        let mut poll = tokio::time::interval(crate::table::LAG_POLL);
+        poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                m = frames.next() => match m {
+                    Some(m) => g.deliver(&m),
+                    None => return,
+                },
+                _ = poll.tick() => g.resync().await,
+                () = s.cancelled() => return,
+            }
+        }
+    }));
     let (g, s) = (gw.clone(), stop.clone());
     tasks.push(tokio::spawn(async move {
         loop {

@@ -1,9 +1,9 @@
-//! The base of running tables on a cluster over NATS JetStream (issue 13): a table journal in
-//! a JetStream stream ([`JetStreamJournal`]), table leases in a JetStream KV bucket
-//! ([`Leases`]) and the pure choice of which tables a worker claims ([`plan`]).
-//!
-//! Not wired into `stud serve` yet: nothing here runs unless a caller builds it. The
-//! single-process server (SQLite or Postgres, no NATS) is unchanged.
+//! Running tables on a cluster over NATS JetStream (`stud serve --cluster`): a table journal
+//! in a JetStream stream ([`JetStreamJournal`]), table leases in a JetStream KV bucket
+//! ([`Leases`]), the pure choice of which tables a worker claims ([`plan`]), the worker that
+//! hosts tables ([`worker`]) and the gateway that routes sockets to them ([`gateway`]), over
+//! the subjects of [`wire`]. Without cluster settings none of this runs: the single-process
+//! server (SQLite or Postgres, no NATS) does not use it.
 //!
 //! Fencing, in one paragraph: a worker may append to a table's journal only after
 //! [`JetStreamJournal::acquire`] with the lease it holds. Acquiring publishes a claim marker
@@ -18,6 +18,7 @@
 mod gateway;
 mod journal;
 mod lease;
+mod outbound;
 pub mod plan;
 pub mod wire;
 mod worker;

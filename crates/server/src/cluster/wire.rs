@@ -5,10 +5,15 @@
 //! - `stud.in.<table>`: a table's inputs ([`Inbound`], JSON), gateway -> the worker holding
 //!   the table's lease (the only subscriber). Operators' commands are requests: the worker
 //!   answers on the reply subject ([`OperatorReply`]).
-//! - `stud.out.<gateway node>.<connection>`: the frames of one WebSocket connection, worker ->
-//!   its gateway (the payload is the frame's text; a message with the [`KICK`] header tells the
-//!   gateway to close the socket). A connection's subject carries only what the table sends
-//!   that connection, so a down card never reaches a subject another player's socket listens on.
+//! - `stud.out.<gateway node>`: a table's frames for the sockets of one gateway, worker -> that
+//!   gateway (the payload is the frame's text; the [`TO`] header names the gateway's
+//!   connections it is for; a message with the [`KICK`] header tells the gateway to close those
+//!   sockets). A frame the table sends several connections (an event everyone sees) is
+//!   published once per gateway that has any of them, named in one [`TO`] list; a frame for
+//!   one player (their down card, their prompt, a reply) goes only to the subject of the
+//!   gateway holding that player's socket, so a down card never reaches a NATS connection that
+//!   does not serve its owner. One subject per gateway and one publisher per table keep each
+//!   connection's frames in the table's order.
 //! - `stud.up.<table>`: a worker now hosts the table (claimed, rebuilt): gateways join their
 //!   sockets at that table again, and each gets a fresh snapshot.
 //! - `stud.lobby`: a table's lobby line (`TableSummary`, JSON) whenever it changes.
@@ -34,14 +39,35 @@ pub const NODE: &str = "Stud-Node";
 /// The header naming the table a frame is from.
 pub const TABLE: &str = "Stud-Table";
 
+/// The header naming the gateway's connections a frame on its subject is for (decimal ids,
+/// comma separated).
+pub const TO: &str = "Stud-To";
+
+/// The [`TO`] header's value for these connections.
+pub fn to_header(conns: &[u64]) -> String {
+    let mut text = String::with_capacity(conns.len() * 8);
+    for (i, id) in conns.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&id.to_string());
+    }
+    text
+}
+
+/// The connections a [`TO`] header names; ids that do not parse are skipped.
+pub fn parse_to(value: &str) -> impl Iterator<Item = u64> + '_ {
+    value.split(',').filter_map(|id| id.trim().parse().ok())
+}
+
 /// A table's input subject.
 pub fn input(table: Uuid) -> String {
     format!("stud.in.{table}")
 }
 
-/// One connection's frame subject.
-pub fn output(gateway: &str, conn: u64) -> String {
-    format!("stud.out.{gateway}.{conn}")
+/// One gateway's frame subject.
+pub fn output(gateway: &str) -> String {
+    format!("stud.out.{gateway}")
 }
 
 /// Announced when a worker starts hosting a table.

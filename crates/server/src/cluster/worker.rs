@@ -33,6 +33,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 use uuid::Uuid;
 
+use super::outbound::{Outbound, Remote};
 use super::wire::{self, Inbound, OperatorReply, RemoteConn};
 use super::{ClusterError, Held, JetStreamJournal, Leases, plan};
 use crate::App;
@@ -361,12 +362,18 @@ impl Worker {
         app.store.release_holds_after(table, core.applied()).await.map_err(store_err)?;
         let seated: Vec<Uuid> = core.stacks().into_iter().map(|(p, _)| p).collect();
         self.directory().seats.insert(table, seated.iter().copied().collect());
-        let env: Arc<dyn TableEnv> =
-            Arc::new(WorkerEnv { app: app.clone(), client: self.client.clone(), directory: self.directory.clone() });
+        let outbound = Arc::new(Outbound::default());
+        let env: Arc<dyn TableEnv> = Arc::new(WorkerEnv {
+            app: app.clone(),
+            client: self.client.clone(),
+            directory: self.directory.clone(),
+            outbound: outbound.clone(),
+        });
         let inputs = self.client.subscribe(wire::input(table)).await.map_err(ClusterError::nats)?;
-        let (handle, task) = spawn_table_with(env, app.config.table_queue, core, start);
         let stop = CancellationToken::new();
-        tokio::spawn(self.clone().inputs(table, handle.clone(), inputs, stop.clone()));
+        tokio::spawn(self.clone().publish_frames(table, outbound.clone(), stop.clone()));
+        let (handle, task) = spawn_table_with(env, app.config.table_queue, core, start);
+        tokio::spawn(self.clone().inputs(table, handle.clone(), inputs, outbound, stop.clone()));
         self.hosted().insert(table, Hosted { handle, task, stop });
         for player in seated {
             publish_json(&self.client, wire::SEATED, &wire::Seated { player, table, seated: true });
@@ -440,9 +447,13 @@ impl Worker {
         table: Uuid,
         handle: TableHandle,
         mut sub: async_nats::Subscriber,
+        outbound: Arc<Outbound>,
         stop: CancellationToken,
     ) {
-        let mut conns: HashMap<RemoteConn, u64> = HashMap::new();
+        // Each remote connection's id here and its outbox, for as long as it is at the table
+        // (a join again, after a failover or a lag, reuses them: the table keeps the outbox
+        // it has).
+        let mut conns: HashMap<RemoteConn, (u64, mpsc::Sender<Frame>, CancellationToken)> = HashMap::new();
         loop {
             let m = tokio::select! {
                 m = sub.next() => m,
@@ -459,27 +470,19 @@ impl Worker {
                     continue;
                 }
             };
-            let local = |conns: &HashMap<RemoteConn, u64>, c: &RemoteConn| conns.get(c).copied();
+            let local = |conns: &HashMap<RemoteConn, (u64, _, _)>, c: &RemoteConn| conns.get(c).map(|(id, ..)| *id);
             let cmd =
                 match msg {
                     Inbound::Join { conn, player, session, name, request_id, watch } => {
-                        let id = match conns.get(&conn) {
-                            Some(id) => *id,
-                            None => {
-                                let id = self.app.next_conn_id();
-                                conns.insert(conn.clone(), id);
-                                id
-                            }
-                        };
-                        let (outbox, rx) = mpsc::channel::<Frame>(self.app.config.outbound_queue);
-                        let kick = CancellationToken::new();
-                        tokio::spawn(self.clone().forward(
-                            table,
-                            wire::output(&conn.gw, conn.id),
-                            rx,
-                            kick.clone(),
-                            stop.clone(),
-                        ));
+                        let (id, outbox, kick) = conns
+                            .entry(conn.clone())
+                            .or_insert_with(|| {
+                                let (outbox, rx) = mpsc::channel::<Frame>(self.app.config.outbound_queue);
+                                let kick = CancellationToken::new();
+                                outbound.add(Remote { conn, rx, kick: kick.clone(), kicked: false });
+                                (self.app.next_conn_id(), outbox, kick)
+                            })
+                            .clone();
                         let session = Arc::new(Session::new(String::new(), player, session, name));
                         TableCmd::Join { conn: Conn { id, session, outbox, kick }, request_id, watch }
                     }
@@ -520,7 +523,7 @@ impl Worker {
                         None => continue,
                     },
                     Inbound::Disconnect { conn } => match conns.remove(&conn) {
-                        Some(conn_id) => TableCmd::Disconnect { conn_id },
+                        Some((conn_id, ..)) => TableCmd::Disconnect { conn_id },
                         None => continue,
                     },
                     Inbound::Update { spec } => {
@@ -586,39 +589,32 @@ impl Worker {
         });
     }
 
-    /// One connection's frames to its subject, while this worker may still speak for the table.
-    async fn forward(
-        self: Arc<Self>,
-        table: Uuid,
-        subject: String,
-        mut rx: mpsc::Receiver<Frame>,
-        kick: CancellationToken,
-        stop: CancellationToken,
-    ) {
+    /// The table's frames to the gateways, in the order the table made them, while this
+    /// worker may still speak for the table (see [`super::outbound`]).
+    async fn publish_frames(self: Arc<Self>, table: Uuid, outbound: Arc<Outbound>, stop: CancellationToken) {
+        let table_header = table.to_string();
         loop {
             tokio::select! {
                 biased;
                 () = stop.cancelled() => return,
-                frame = rx.recv() => {
-                    let Some(frame) = frame else { return };
-                    if !self.live(table) {
-                        // Maybe another worker's table by now: nothing of it leaves here.
-                        continue;
-                    }
-                    let payload = Bytes::copy_from_slice(frame.as_bytes());
-                    let mut headers = async_nats::HeaderMap::new();
-                    headers.insert(wire::NODE, self.leases.node());
-                    headers.insert(wire::TABLE, table.to_string());
-                    if self.client.publish_with_headers(subject.clone(), headers, payload).await.is_err() {
-                        return;
-                    }
-                }
-                () = kick.cancelled() => {
-                    let mut headers = async_nats::HeaderMap::new();
-                    headers.insert(wire::NODE, self.leases.node());
+                () = outbound.ready.notified() => {}
+            }
+            let messages = outbound.take();
+            if !self.live(table) {
+                // Maybe another worker's table by now: nothing of it leaves here.
+                continue;
+            }
+            for m in messages {
+                let mut headers = async_nats::HeaderMap::new();
+                headers.insert(wire::NODE, self.leases.node());
+                headers.insert(wire::TABLE, table_header.as_str());
+                headers.insert(wire::TO, wire::to_header(&m.conns).as_str());
+                if m.kick {
                     headers.insert(wire::KICK, "1");
-                    let _ = self.client.publish_with_headers(subject.clone(), headers, Bytes::new()).await;
-                    return;
+                }
+                let payload = Bytes::copy_from_slice(m.frame.as_bytes());
+                if let Err(e) = self.client.publish_with_headers(wire::output(&m.gateway), headers, payload).await {
+                    debug!(%table, error = %e, "a frame not published");
                 }
             }
         }
@@ -684,6 +680,7 @@ struct WorkerEnv {
     app: Arc<App>,
     client: async_nats::Client,
     directory: Arc<Mutex<Directory>>,
+    outbound: Arc<Outbound>,
 }
 
 impl WorkerEnv {
@@ -762,5 +759,8 @@ impl TableEnv for WorkerEnv {
     }
     fn backlogged(&self) -> bool {
         self.app.writer.backlogged()
+    }
+    fn sent(&self) {
+        self.outbound.collect();
     }
 }

@@ -107,12 +107,14 @@ pub async fn run_table(env: Arc<dyn TableEnv>, core: TableCore, start: Start, mu
             }
             () = tokio::time::sleep(LAG_POLL), if actor.delivery.any_lagging() => actor.on_lag_poll(),
         }
+        actor.env.sent();
     }
     // Requests that were queued when the table stopped still get their one reply.
     rx.close();
     while let Ok(cmd) = rx.try_recv() {
         actor.gone(cmd);
     }
+    env.sent();
     for reply in actor.closing.drain(..) {
         let _ = reply.send(());
     }

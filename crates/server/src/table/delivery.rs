@@ -15,12 +15,12 @@ use crate::metrics::Metrics;
 use crate::wire::Frame;
 
 /// Broadcasts a lagging subscriber may miss before it is disconnected.
-const LAG_LIMIT: u32 = 64;
+pub(crate) const LAG_LIMIT: u32 = 64;
 
 /// How often a table with a lagging subscriber looks whether its queue has room again, when
 /// nothing else happens at the table (the player to act may be the one lagging: their prompt
 /// must not wait for the next broadcast, or for the clock).
-pub(super) const LAG_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+pub(crate) const LAG_POLL: std::time::Duration = std::time::Duration::from_millis(50);
 
 struct Outbox {
     conn: Conn,

@@ -6,6 +6,7 @@
 
 mod actor;
 mod delivery;
+pub(crate) use delivery::{LAG_LIMIT, LAG_POLL};
 #[cfg(test)]
 mod tests;
 
@@ -67,6 +68,9 @@ pub trait TableEnv: Send + Sync + 'static {
     /// A tournament table's hand ended: every player dealt in and their chips now (never
     /// waits; the tournament's task takes it from there).
     fn tournament_hand(&self, _tournament: Uuid, _table: Uuid, _deal: u64, _stacks: Vec<(Uuid, Chips)>) {}
+    /// The table has queued every frame of one command (or wake-up) in its subscribers'
+    /// outboxes: a cluster worker publishes them now, each frame once per gateway.
+    fn sent(&self) {}
 }
 
 /// Why a debit was refused.
