@@ -81,7 +81,13 @@ impl Leases {
             },
         )
         .await?;
-        Ok(Leases { kv, node: node.to_owned(), ttl: config.lease_ttl })
+        // A bucket made earlier keeps its own max_age: a lease lasts the shorter of the two
+        // here (playing on past the bucket's expiry could overlap another worker's claim).
+        let ttl = match kv.status().await {
+            Ok(status) if !status.max_age().is_zero() => config.lease_ttl.min(status.max_age()),
+            _ => config.lease_ttl,
+        };
+        Ok(Leases { kv, node: node.to_owned(), ttl })
     }
 
     /// This worker's name.

@@ -72,7 +72,7 @@ impl ClusterConfig {
             snapshot_bucket: "stud_snapshots".into(),
             lease_bucket: "stud_leases".into(),
             replicas: 1,
-            lease_ttl: Duration::from_secs(5),
+            lease_ttl: Duration::from_secs(3),
             timeout: Duration::from_secs(2),
         }
     }

@@ -45,6 +45,9 @@ use crate::wire::Frame;
 /// How often snapshots move from the store to the JetStream bucket, in ticks.
 const SNAPSHOT_TICKS: u32 = 10;
 
+/// Tables claimed, or rebuilt and started, at once.
+const CLAIMS_IN_FLIGHT: usize = 16;
+
 /// One worker process's tables.
 pub(crate) struct Worker {
     app: Arc<App>,
@@ -245,18 +248,27 @@ impl Worker {
         }
         // Leases and journals first, then the store's marks once for all of them: read after
         // the journals are ours, so they include every write a former holder flushed.
+        // Many tables at once (a failover moves hundreds): each is a few NATS round trips.
+        let wanted: Vec<stud_store::StoredTable> = plan::claims(self.leases.node(), &ids, &owners, &workers)
+            .into_iter()
+            .filter_map(|table| open.iter().find(|t| t.id == table).map(|t| (*t).clone()))
+            .collect();
+        let attempts: Vec<Result<Option<(stud_store::StoredTable, super::Lease)>, ClusterError>> =
+            futures_util::stream::iter(wanted.into_iter().map(|row| self.claim(row)))
+                .buffer_unordered(CLAIMS_IN_FLIGHT)
+                .collect()
+                .await;
         let mut claimed = Vec::new();
-        for table in plan::claims(self.leases.node(), &ids, &owners, &workers) {
-            let Some(row) = open.iter().find(|t| t.id == table) else { continue };
-            let Some(lease) = self.leases.claim(table).await? else { continue };
-            self.held().insert(table, lease.clone());
-            match self.journal.acquire(&lease).await {
-                Ok(()) => claimed.push((*row, lease)),
-                Err(e) => self.give_back(&lease, &e).await,
+        let mut failed = None;
+        for attempt in attempts {
+            match attempt {
+                Ok(Some(c)) => claimed.push(c),
+                Ok(None) => {}
+                Err(e) => failed = Some(e),
             }
         }
         if claimed.is_empty() {
-            return Ok(());
+            return failed.map_or(Ok(()), Err);
         }
         let state: HashMap<Uuid, TableJournal> = match self.app.store.journals().await {
             Ok(all) => all.into_iter().map(|j| (j.table_id, j)).collect(),
@@ -268,12 +280,39 @@ impl Worker {
                 return Err(e);
             }
         };
-        for (row, lease) in claimed {
-            if let Err(e) = self.host(row, &lease, state.get(&row.id)).await {
+        let hosts = claimed.into_iter().map(|(row, lease)| {
+            let stored = state.get(&row.id);
+            self.host_or_give_back(row, lease, stored)
+        });
+        futures_util::stream::iter(hosts).buffer_unordered(CLAIMS_IN_FLIGHT).collect::<Vec<()>>().await;
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// Claims a table's lease and its journal; `None` when another worker was first.
+    async fn claim(
+        self: &Arc<Self>,
+        row: stud_store::StoredTable,
+    ) -> Result<Option<(stud_store::StoredTable, super::Lease)>, ClusterError> {
+        let Some(lease) = self.leases.claim(row.id).await? else { return Ok(None) };
+        self.held().insert(row.id, lease.clone());
+        match self.journal.acquire(&lease).await {
+            Ok(()) => Ok(Some((row, lease))),
+            Err(e) => {
                 self.give_back(&lease, &e).await;
+                Ok(None)
             }
         }
-        Ok(())
+    }
+
+    async fn host_or_give_back(
+        self: &Arc<Self>,
+        row: stud_store::StoredTable,
+        lease: super::Lease,
+        stored: Option<&TableJournal>,
+    ) {
+        if let Err(e) = self.host(&row, &lease, stored).await {
+            self.give_back(&lease, &e).await;
+        }
     }
 
     /// A claimed table this worker cannot host: its lease goes back at once.

@@ -248,6 +248,20 @@ async fn claim_renew_release() {
     assert_eq!(b.owners().await.unwrap().keys().copied().collect::<Vec<_>>(), vec![t1]);
 }
 
+/// A lease bucket made earlier keeps its own expiry: a worker configured with a longer TTL
+/// plays a table only as long as the bucket keeps its lease (never past the time another
+/// worker may claim it); one configured shorter keeps its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lease_lasts_no_longer_than_the_bucket_keeps_it() {
+    let Some(nats) = NatsServer::start() else { return };
+    let (_, first) = worker(&config(&nats, Duration::from_secs(4)), "first").await;
+    assert_eq!(first.ttl(), Duration::from_secs(4));
+    let (_, longer) = worker(&config(&nats, Duration::from_secs(10)), "longer").await;
+    assert_eq!(longer.ttl(), Duration::from_secs(4), "the bucket's 4 s, not the configured 10 s");
+    let (_, shorter) = worker(&config(&nats, Duration::from_secs(2)), "shorter").await;
+    assert_eq!(shorter.ttl(), Duration::from_secs(2));
+}
+
 /// The heartbeat keeps a lease while it runs; once it stops, the lease lapses within the TTL
 /// of its last renewal (and not before), and another worker claims the table.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
