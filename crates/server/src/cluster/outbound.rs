@@ -65,9 +65,12 @@ impl Outbound {
                 kicks.entry(r.conn.gw.clone()).or_default().push(r.conn.id);
             }
             let empty: Frame = Arc::from("");
-            messages.extend(
-                kicks.into_iter().map(|(gateway, conns)| Message { frame: empty.clone(), gateway, conns, kick: true }),
-            );
+            messages.extend(kicks.into_iter().map(|(gateway, conns)| Message {
+                frame: empty.clone(),
+                gateway,
+                conns,
+                kick: true,
+            }));
             messages
         };
         if messages.is_empty() {
@@ -183,11 +186,7 @@ mod tests {
         let out = coalesce(queues);
         assert_eq!(
             names(&out),
-            vec![
-                ("p1".into(), vec![0, 2]),
-                ("down card of 1".into(), vec![1]),
-                ("p2".into(), vec![0, 1, 2]),
-            ]
+            vec![("p1".into(), vec![0, 2]), ("down card of 1".into(), vec![1]), ("p2".into(), vec![0, 1, 2]),]
         );
     }
 
