@@ -25,7 +25,7 @@ use uuid::Uuid;
 
 use super::wire::{self, Inbound, OperatorReply, RemoteConn};
 use crate::App;
-use crate::table::{Conn, SpecExt, TableCmd, TableGone, TableHandle, TableSpec};
+use crate::table::{Conn, LAG_LIMIT, SpecExt, TableCmd, TableGone, TableHandle, TableSpec};
 use crate::wire::Frame;
 
 /// How long an operator's `close` may wait for the table's hand to finish.
@@ -46,6 +46,41 @@ struct Watcher {
     lagging: bool,
     /// frames skipped while lagging
     misses: u32,
+}
+
+impl Watcher {
+    /// Queues a frame for the socket, unless it lags (then the frame is skipped; after
+    /// [`LAG_LIMIT`] skipped the socket is dropped). Returns true when this frame found the
+    /// outbox full: the socket lags from now on.
+    fn offer(&mut self, frame: &Frame) -> bool {
+        if self.lagging {
+            self.misses += 1;
+            if self.misses > LAG_LIMIT {
+                warn!(conn_id = self.conn.id, "dropping a client that cannot keep up");
+                self.conn.kick.cancel();
+            }
+            return false;
+        }
+        match self.conn.outbox.try_send(frame.clone()) {
+            Err(tokio::sync::mpsc::error::TrySendError::Full(_)) => {
+                self.lagging = true;
+                self.misses = 0;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a lagging socket has room again (half its outbox: the snapshot, the prompt and
+    /// what the table sends meanwhile); if so it no longer lags, and must join its tables
+    /// again for a fresh snapshot.
+    fn caught_up(&mut self) -> bool {
+        if self.lagging && self.conn.outbox.capacity() * 2 >= self.conn.outbox.max_capacity() {
+            self.lagging = false;
+            return true;
+        }
+        false
+    }
 }
 
 /// The gateway's routes to tables on workers. One per gateway process.
@@ -226,18 +261,8 @@ impl Gateway {
                 w.conn.kick.cancel();
                 continue;
             };
-            if w.lagging {
-                w.misses += 1;
-                if w.misses > crate::table::LAG_LIMIT {
-                    warn!(conn_id = id, "dropping a client that cannot keep up");
-                    w.conn.kick.cancel();
-                }
-                continue;
-            }
-            if let Err(tokio::sync::mpsc::error::TrySendError::Full(_)) = w.conn.outbox.try_send(frame.clone()) {
+            if w.offer(frame) {
                 debug!(conn_id = id, "subscriber lagging");
-                w.lagging = true;
-                w.misses = 0;
                 self.some_lagging.store(true, Relaxed);
             }
         }
@@ -253,11 +278,9 @@ impl Gateway {
             let mut watchers = self.watchers();
             let mut joins = Vec::new();
             for (id, w) in watchers.iter_mut().filter(|(_, w)| w.lagging) {
-                // Room for the snapshot, the prompt and what the table sends meanwhile.
-                if w.conn.outbox.capacity() * 2 < w.conn.outbox.max_capacity() {
+                if !w.caught_up() {
                     continue;
                 }
-                w.lagging = false;
                 joins.extend(w.tables.iter().map(|(table, watch)| (*table, self.join_again(*id, w, *watch))));
             }
             self.some_lagging.store(watchers.values().any(|w| w.lagging), Relaxed);
@@ -453,5 +476,52 @@ pub(crate) async fn refresh_tables(app: &Arc<App>, gw: &Arc<Gateway>) {
         if !open.contains_key(&h.id) {
             app.lobby.remove(h.id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Session;
+
+    fn watcher(queue: usize) -> (Watcher, tokio::sync::mpsc::Receiver<Frame>) {
+        let (outbox, rx) = tokio::sync::mpsc::channel(queue);
+        let session = Arc::new(Session::new(String::new(), Uuid::new_v4(), Uuid::new_v4(), "slow".into()));
+        let conn = Conn { id: 7, session, outbox, kick: CancellationToken::new() };
+        (Watcher { conn, tables: HashMap::from([(Uuid::new_v4(), true)]), lagging: false, misses: 0 }, rx)
+    }
+
+    #[test]
+    fn a_full_outbox_lags_then_catches_up_with_room_again() {
+        let (mut w, mut rx) = watcher(4);
+        let frame: Frame = Arc::from("{}");
+        for _ in 0..4 {
+            assert!(!w.offer(&frame));
+        }
+        assert!(w.offer(&frame), "the fifth frame finds the outbox full");
+        assert!(!w.offer(&frame), "lagging: skipped, not queued");
+        assert!(!w.caught_up(), "no room yet");
+        rx.try_recv().unwrap();
+        assert!(!w.caught_up(), "one free place of four is not enough");
+        rx.try_recv().unwrap();
+        assert!(w.caught_up(), "half the outbox free");
+        assert!(!w.lagging && !w.caught_up(), "once");
+        assert!(!w.offer(&frame), "queued again");
+        assert_eq!(rx.len(), 3);
+        assert!(!w.conn.kick.is_cancelled());
+    }
+
+    #[test]
+    fn a_socket_that_stays_full_is_dropped() {
+        let (mut w, _rx) = watcher(1);
+        let frame: Frame = Arc::from("{}");
+        assert!(!w.offer(&frame));
+        assert!(w.offer(&frame));
+        for _ in 0..LAG_LIMIT {
+            w.offer(&frame);
+        }
+        assert!(!w.conn.kick.is_cancelled(), "{LAG_LIMIT} skipped frames are tolerated");
+        w.offer(&frame);
+        assert!(w.conn.kick.is_cancelled(), "one more and the socket is dropped");
     }
 }
