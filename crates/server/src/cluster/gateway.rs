@@ -4,7 +4,7 @@
 //! (operators' commands as requests, answered by the worker). The gateway reads one frame
 //! subject (`stud.out.<node>`): each frame there names the sockets it is for, and goes to their
 //! outboxes as a local table would put it (a socket whose outbox is full lags: it misses frames
-//! until it has room, then joins its tables again for a fresh snapshot and its prompt, and is
+//! until it has room, then asks its tables for a fresh snapshot and its prompt, and is
 //! dropped if it stays full). When a worker announces a table
 //! (`stud.up.<table>`: claimed after a failover, or first hosted), every socket here that had
 //! joined it joins again and gets a fresh snapshot. The lobby lines and who sits where come
@@ -72,8 +72,8 @@ impl Watcher {
     }
 
     /// Whether a lagging socket has room again (half its outbox: the snapshot, the prompt and
-    /// what the table sends meanwhile); if so it no longer lags, and must join its tables
-    /// again for a fresh snapshot.
+    /// what the table sends meanwhile); if so it no longer lags, and its tables must resync
+    /// it.
     fn caught_up(&mut self) -> bool {
         if self.lagging && self.conn.outbox.capacity() * 2 >= self.conn.outbox.max_capacity() {
             self.lagging = false;
@@ -158,6 +158,7 @@ impl Gateway {
             }
             TableCmd::Leave { conn_id, request_id } => Inbound::Leave { conn: self.remote(conn_id), request_id },
             TableCmd::Snapshot { conn_id, request_id } => Inbound::Snapshot { conn: self.remote(conn_id), request_id },
+            TableCmd::Resync { conn_id } => Inbound::Resync { conn: self.remote(conn_id) },
             TableCmd::Chat { conn_id, request_id, text } => {
                 Inbound::Chat { conn: self.remote(conn_id), request_id, text }
             }
@@ -268,8 +269,8 @@ impl Gateway {
         }
     }
 
-    /// Lagging sockets with room again join their tables again: a fresh snapshot, and their
-    /// prompt if it is their turn.
+    /// Lagging sockets with room again ask their tables to resync them (`Inbound::Resync`): a
+    /// fresh snapshot, and their prompt if it is their turn.
     async fn resync(&self) {
         if !self.some_lagging.load(Relaxed) {
             return;
@@ -281,7 +282,7 @@ impl Gateway {
                 if !w.caught_up() {
                     continue;
                 }
-                joins.extend(w.tables.iter().map(|(table, watch)| (*table, self.join_again(*id, w, *watch))));
+                joins.extend(w.tables.keys().map(|table| (*table, Inbound::Resync { conn: self.remote(*id) })));
             }
             self.some_lagging.store(watchers.values().any(|w| w.lagging), Relaxed);
             joins

@@ -181,6 +181,11 @@ pub enum Inbound {
         /// echoed
         request_id: RequestId,
     },
+    /// `TableCmd::Resync`: the socket lagged at its gateway and missed frames
+    Resync {
+        /// the connection
+        conn: RemoteConn,
+    },
     /// `TableCmd::Snapshot`
     Snapshot {
         /// the connection

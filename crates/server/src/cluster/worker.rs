@@ -553,6 +553,10 @@ impl Worker {
                         Some(conn_id) => TableCmd::Leave { conn_id, request_id },
                         None => continue,
                     },
+                    Inbound::Resync { conn } => match local(&conns, &conn) {
+                        Some(conn_id) => TableCmd::Resync { conn_id },
+                        None => continue,
+                    },
                     Inbound::Snapshot { conn, request_id } => match local(&conns, &conn) {
                         Some(conn_id) => TableCmd::Snapshot { conn_id, request_id },
                         None => continue,

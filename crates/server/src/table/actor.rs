@@ -160,6 +160,13 @@ impl Actor {
                 self.delivery.caught_up(conn_id);
                 (Command::Snapshot { conn: conn_id, request_id }, None)
             }
+            TableCmd::Resync { conn_id } => {
+                self.delivery.caught_up(conn_id);
+                for frame in self.core.resync_frames(conn_id, now) {
+                    self.delivery.deliver(self.env.metrics(), conn_id, frame);
+                }
+                return;
+            }
             TableCmd::Disconnect { conn_id } => {
                 self.run(now, Command::Disconnect { conn: conn_id }, None).await;
                 self.delivery.forget(conn_id);
@@ -235,6 +242,7 @@ impl Actor {
                 let _ = reply.send(());
             }
             TableCmd::Disconnect { .. }
+            | TableCmd::Resync { .. }
             | TableCmd::Update { .. }
             | TableCmd::Pause { .. }
             | TableCmd::Kick { .. }

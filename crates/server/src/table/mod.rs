@@ -182,6 +182,12 @@ pub enum TableCmd {
         /// echoed
         request_id: RequestId,
     },
+    /// A connection that missed frames (it lagged at its gateway): a fresh snapshot and, if
+    /// it is its turn, its prompt. Not a request: nothing else is answered.
+    Resync {
+        /// the connection
+        conn_id: u64,
+    },
     /// A chat message.
     Chat {
         /// the connection

@@ -235,6 +235,35 @@ async fn a_lagging_player_to_act_is_prompted_as_soon_as_they_read() {
     assert_eq!(f.app.metrics.timeouts.load(Relaxed), 0);
 }
 
+/// A socket that lagged at a cluster gateway (frames skipped there) asks for a resync: a
+/// fresh snapshot and, when it is that player's turn, the prompt; nothing else, and no reply.
+#[tokio::test]
+async fn a_resync_sends_a_snapshot_and_the_prompt_of_the_player_to_act() {
+    let f = fixture(|c| {
+        c.action_timeout_ms = 60_000;
+        c.time_bank_ms = 0;
+    })
+    .await;
+    let mut a = join(&f, "a", 1024).await;
+    let mut b = join(&f, "b", 1024).await;
+    sit(&f, &a, 1).await;
+    sit(&f, &b, 2).await;
+    settle().await;
+    tokio::time::advance(Duration::from_millis(1)).await;
+    settle().await;
+    let a_to_act = prompt(&drain(&mut a)).is_some();
+    assert_ne!(a_to_act, prompt(&drain(&mut b)).is_some(), "one of them is to act");
+    for (c, to_act) in [(&mut a, a_to_act), (&mut b, !a_to_act)] {
+        f.table.send(TableCmd::Resync { conn_id: c.conn_id }).await.unwrap();
+        settle().await;
+        let got = drain(c);
+        assert!(matches!(got.first(), Some(ServerMsg::Snapshot { request_id: None, .. })), "{got:?}");
+        let expected = if to_act { 2 } else { 1 };
+        assert_eq!(got.len(), expected, "a snapshot, and the prompt only for the player to act: {got:?}");
+        assert_eq!(prompt(&got).is_some(), to_act);
+    }
+}
+
 #[tokio::test]
 async fn regression_a_newcomer_in_a_seat_does_not_see_the_previous_players_cards() {
     // Found in review: after a hand, the finished hand stays in snapshots; the seat's view of
