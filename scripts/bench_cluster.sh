@@ -33,7 +33,7 @@ if [ "$mode" = single ]; then
   $bin serve --bind 127.0.0.1:18291 --tables-per-variant $per --database-url $url 2>"$tmp/s1.log" & pids+=($!)
   gateways=(18291)
 else
-  $nats -js -p 14222 -sd "$tmp/nats" >"$tmp/nats.log" 2>&1 & nats_pid=$!
+  $nats -js -p 14222 -m 18222 -sd "$tmp/nats" >"$tmp/nats.log" 2>&1 & nats_pid=$!
   sleep 1
   node() { $bin serve --bind "127.0.0.1:$3" --database-url $url --cluster nats://127.0.0.1:14222 \
     --role "$1" --node "$2" --tables-per-variant $per 2>"$tmp/$2.log" & pids+=($!); }
@@ -66,9 +66,13 @@ $bin load --url "$urls" --tables "$tables" --players-per-table 8 --duration "$du
   ${kill:+--reconnect} >"$tmp/load.json" &
 ld=$!
 cpu() { for p in "$@"; do awk '{print $14+$15}' "/proc/$p/stat" 2>/dev/null || echo 0; done | awk '{s+=$1} END {print s+0}'; }
-pg() { cpu $(pgrep -f 'postgres:'); }
+pg() { cpu $(pgrep -x postgres); }
+# NATS messages in and out (cluster: the server's monitoring port), and Postgres transactions.
+varz() { curl -s http://127.0.0.1:18222/varz 2>/dev/null | python3 -c 'import json,sys; v=json.load(sys.stdin); print(v["in_msgs"], v["out_msgs"], v["in_bytes"], v["out_bytes"])' 2>/dev/null || echo 0 0 0 0; }
+xacts() { psql -h 127.0.0.1 -U postgres -d test -Atc "SELECT xact_commit FROM pg_stat_database WHERE datname = '$db'"; }
 sleep 25
-c0=$(cpu "${pids[@]}"); l0=$(cpu $ld); p0=$(pg)
+c0=$(cpu "${pids[@]}"); l0=$(cpu $ld); p0=$(pg); n0=$(varz); x0=$(xacts)
+each0=(); for p in "${pids[@]}" $nats_pid; do each0+=("$(cpu "$p")"); done
 if [ -n "$kill" ]; then
   sleep 5
   t0=$(date -u +%s.%N)
@@ -78,8 +82,17 @@ if [ -n "$kill" ]; then
 else
   sleep "$dur"
 fi
-c1=$(cpu "${pids[@]}"); l1=$(cpu $ld); p1=$(pg)
+c1=$(cpu "${pids[@]}"); l1=$(cpu $ld); p1=$(pg); n1=$(varz); x1=$(xacts)
+i=0; for p in "${pids[@]}" $nats_pid; do
+  name=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -oE -- '--node [a-z0-9]+|nats-server' || echo "pid $p")
+  echo "cpu (cores) of ${name:-serve}: $(echo "scale=2; ($(cpu "$p")-${each0[$i]})/100/$dur" | bc)"; i=$((i + 1))
+done
 wait $ld
+if [ "$mode" != single ]; then
+  read -r i0 o0 ib0 ob0 <<<"$n0"; read -r i1 o1 ib1 ob1 <<<"$n1"
+  echo "nats per second over the measured window: messages in $(( (i1 - i0) / dur )), out $(( (o1 - o0) / dur )), bytes in $(( (ib1 - ib0) / dur )), out $(( (ob1 - ob0) / dur ))"
+fi
+echo "postgres commits per second over the measured window: $(( (x1 - x0) / dur ))"
 echo "cpu (cores) over the measured window: servers $(echo "scale=2; ($c1-$c0)/100/$dur" | bc)" \
   "load $(echo "scale=2; ($l1-$l0)/100/$dur" | bc) postgres $(echo "scale=2; ($p1-$p0)/100/$dur" | bc)"
 cat "$tmp/load.json"

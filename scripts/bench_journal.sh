@@ -23,11 +23,11 @@ ld=$!
 sleep 25
 m0=$(curl -s http://127.0.0.1:$port/metrics | grep -E '^stud_journal_(appends|groups)_total|busy_seconds')
 c0=$(awk '{print $14+$15}' /proc/$srv/stat); l0=$(awk '{print $14+$15}' /proc/$ld/stat)
-pg0=$(for p in $(pgrep -f 'postgres:'); do awk '{s+=$14+$15} END {print s}' /proc/$p/stat 2>/dev/null; done | awk '{s+=$1} END {print s+0}')
+pg0=$(for p in $(pgrep -x postgres); do awk '{s+=$14+$15} END {print s}' /proc/$p/stat 2>/dev/null; done | awk '{s+=$1} END {print s+0}')
 sleep $dur
 m1=$(curl -s http://127.0.0.1:$port/metrics | grep -E '^stud_journal_(appends|groups)_total|busy_seconds')
 c1=$(awk '{print $14+$15}' /proc/$srv/stat); l1=$(awk '{print $14+$15}' /proc/$ld/stat)
-pg1=$(for p in $(pgrep -f 'postgres:'); do awk '{s+=$14+$15} END {print s}' /proc/$p/stat 2>/dev/null; done | awk '{s+=$1} END {print s+0}')
+pg1=$(for p in $(pgrep -x postgres); do awk '{s+=$14+$15} END {print s}' /proc/$p/stat 2>/dev/null; done | awk '{s+=$1} END {print s+0}')
 wait $ld
 echo "metrics start:"; echo "$m0"; echo "metrics end:"; echo "$m1"
 echo "cpu cores server $(( (c1-c0) ))/${dur}00 load $(( (l1-l0) ))/${dur}00 postgres(approx, processes alive at both ends) $(( (pg1-pg0) ))/${dur}00"
