@@ -744,6 +744,11 @@ async fn double_spend(nats: &str, db: &str) {
             assert!(Instant::now() < deadline, "round {round}: the balance is not 10,000 with nothing held");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+        // A new socket's welcome shows the balance the workers left, not the one the gateway
+        // loaded when the session was created (50,000).
+        let (c3, welcome) = Client::connect(&addr, &s.token).await.unwrap();
+        assert!(matches!(welcome, ServerMsg::Welcome { balance: 10_000, .. }), "round {round}: {welcome:?}");
+        c3.close().await;
         let q = stud_store::LedgerQuery { player: Some(player), limit: 100, ..stud_store::LedgerQuery::default() };
         let buy_ins = store.ledger(&q).await.unwrap().into_iter().filter(|l| l.kind == "buy_in").count();
         assert_eq!(buy_ins, 1, "round {round}: one buy-in in the ledger");

@@ -549,6 +549,23 @@ impl App {
         (session, new)
     }
 
+    /// The player's balance as a welcome or a new session shows it: this process's bank; on a
+    /// cluster gateway, whose players' chips are spent by the workers in the shared store, the
+    /// store's balance less what workers hold for buy-ins in flight (the bank's copy, loaded
+    /// when the session was, goes stale), or the bank's copy while the store cannot answer.
+    pub(crate) async fn shown_balance(&self, player: Uuid) -> Chips {
+        if self.gateway.get().is_none() {
+            return self.bank.balance(player);
+        }
+        match tokio::try_join!(self.store.balance(player), self.store.held(player)) {
+            Ok((balance, held)) => balance.saturating_sub(held),
+            Err(e) => {
+                tracing::warn!(error = %e, "balance not read from the store; showing the gateway's copy");
+                self.bank.balance(player)
+            }
+        }
+    }
+
     /// Loads the player's account from the store unless this process holds it. The writer is
     /// flushed first: a sweep may have dropped the account while its last movements were
     /// still queued.

@@ -135,7 +135,7 @@ async fn create_session(
             player_id: session.player_id,
             session_id: session.session_id,
             name: session.name.clone(),
-            balance: ctx.app.bank.balance(session.player_id),
+            balance: ctx.app.shown_balance(session.player_id).await,
         }),
     ))
 }

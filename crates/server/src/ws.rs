@@ -433,7 +433,7 @@ impl Connection {
             player_id: session.player_id,
             session_id: session.session_id,
             name: session.name.clone(),
-            balance: self.app.bank.balance(session.player_id),
+            balance: self.app.shown_balance(session.player_id).await,
         }));
         self.session = Some(session.clone());
         self.app.socket_opened(session.player_id, session.session_id, self.id, self.outbox.clone());
