@@ -981,3 +981,91 @@ fn a_worker_cut_off_from_nats_stops_on_sigterm() {
         gateway.stop();
     });
 }
+
+/// JetStream loses a table's journal and snapshot (a NATS server's storage gone) while the
+/// store still has the table's state: the worker that hosts it next voids the hand as a
+/// journal that fails its checks (open stacks cashed out, a `void_hand` line in the audit
+/// log) and numbers its inputs on from the stored mark, never below it; no chip is lost.
+#[test]
+fn a_table_whose_jetstream_journal_is_lost_is_voided_not_started_below_its_mark() {
+    with_cluster("cluster_lost", async |nats: &str, db: &str| {
+        let port = free_port();
+        let mut g1 = Node::start(nats, db, "gateway", "g1", port);
+        let mut w1 = Node::start(nats, db, "worker", "w1", free_port());
+        let addr = format!("127.0.0.1:{port}");
+        let lobby = tables(&addr).await.unwrap();
+        let table = lobby[0].id;
+        wait_for("the worker to claim every table", Duration::from_secs(30), || w1.hosted().len() == lobby.len()).await;
+        let world = Arc::new(World::default());
+        let mut seats = Vec::new();
+        let mut bots = Vec::new();
+        for seat in 1..=3u8 {
+            let s = create_session(&addr, &format!("lost{seat}")).await.unwrap();
+            let seen = Arc::new(Mutex::new(Seen { seat, table, ..Seen::default() }));
+            seats.push((s.player_id, seen.clone()));
+            bots.push(tokio::spawn(bot(vec![addr.clone()], s.token, table, seat, world.clone(), seen)));
+        }
+        wait_for("two hands played", Duration::from_secs(60), || {
+            seats.iter().any(|(_, s)| s.lock().unwrap().ended.len() >= 2)
+        })
+        .await;
+        world.stop.store(true, SeqCst);
+        for b in bots {
+            let _ = tokio::time::timeout(Duration::from_secs(5), b).await;
+        }
+        w1.stop();
+        let store = stud_store::open(db).await.unwrap();
+        let state = |all: Vec<stud_store::TableJournal>| all.into_iter().find(|j| j.table_id == table).unwrap();
+        let before = state(store.journals().await.unwrap());
+        assert!(before.snapshot.is_some() && before.stored_n > 0, "the store has the table's state");
+        assert!(store.open_stacks().await.unwrap().iter().any(|o| o.table_id == table), "players sit there");
+        // JetStream forgets the table: its journal entries and its snapshot.
+        let client = async_nats::connect(nats).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        let stream = js.get_stream("STUD_JOURNAL").await.unwrap();
+        stream.purge().filter(format!("stud.journal.{table}")).await.unwrap();
+        let snapshots = js.get_key_value("stud_snapshots").await.unwrap();
+        snapshots.purge(table.to_string()).await.unwrap();
+
+        let mut w2 = Node::start(nats, db, "worker", "w2", free_port());
+        wait_for("the other worker to host the table", Duration::from_secs(30), || {
+            w2.hosted().iter().any(|(t, _)| *t == table)
+        })
+        .await;
+        let log = store.admin_log(100).await.unwrap();
+        let void = log.iter().find(|e| e.action == "void_hand" && e.target.as_deref() == Some(&table.to_string()));
+        let void = void.unwrap_or_else(|| panic!("no void_hand for the table: {log:?}"));
+        assert!(void.detail.contains("no journal in JetStream"), "{}", void.detail);
+        let after = state(store.journals().await.unwrap());
+        assert!(
+            after.stored_n >= before.stored_n,
+            "the stored mark went from {} to {}",
+            before.stored_n,
+            after.stored_n
+        );
+        assert!(
+            after.snapshot.as_ref().is_some_and(|(n, _)| *n >= before.stored_n),
+            "the new journal starts at or past the mark {}: {:?}",
+            before.stored_n,
+            after.snapshot.as_ref().map(|(n, _)| n)
+        );
+        assert!(!store.open_stacks().await.unwrap().iter().any(|o| o.table_id == table), "stacks cashed out");
+        // The table plays on: a player sits at it again and is dealt in.
+        let s = create_session(&addr, "after").await.unwrap();
+        let (mut c, _) = Client::connect(&addr, &s.token).await.unwrap();
+        let sit = ClientMsg::Sit {
+            request_id: Some("s".into()),
+            table_id: table,
+            invite_code: None,
+            seat: None,
+            buy_in: 40_000,
+        };
+        c.send(&sit).await.unwrap();
+        sit_reply(&mut c, "s").await.unwrap();
+        c.close().await;
+        w2.stop();
+        g1.stop();
+        let totals = store.totals().await.unwrap();
+        assert!(totals.conserved(), "no chip lost or made: {totals:?}");
+    });
+}

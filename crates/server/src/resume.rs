@@ -96,7 +96,16 @@ pub(crate) async fn void(
         })
         .await?;
     let hands_before = app.store.last_hand_number(j.table_id).await?.unwrap_or(0);
-    let last_n = j.entries.iter().map(|(n, _)| *n).chain(j.snapshot.as_ref().map(|(n, _)| *n)).max().unwrap_or(0);
+    // Numbered on from the last input journaled or stored: never below the stored mark, or the
+    // new inputs' writes would be taken for stored ones.
+    let last_n = j
+        .entries
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(j.snapshot.as_ref().map(|(n, _)| *n))
+        .chain([j.stored_n])
+        .max()
+        .unwrap_or(0);
     Ok(TableCore::new(app.timing(), TableSpec { hands_before, ..spec }, at_ms).starting_at(last_n))
 }
 

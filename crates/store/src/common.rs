@@ -175,7 +175,16 @@ impl $store {
     async fn reset_journal(&self, table: Uuid, n: u64, snapshot: &str) -> Result<()> {
         let n = ms_i64(n);
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM table_state WHERE table_id = $1").bind(table).execute(&mut *tx).await?;
+        let mark: Option<i64> = sqlx::query_scalar("DELETE FROM table_state WHERE table_id = $1 RETURNING stored_n")
+            .bind(table)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if let Some(mark) = mark.filter(|m| *m > n) {
+            tx.rollback().await?;
+            return Err(StoreError::Refused(format!(
+                "table {table}: a journal reset at input {n} would lower its stored mark {mark}"
+            )));
+        }
         // A table starting afresh: no input of the old journal is still to be journaled.
         sqlx::query("DELETE FROM account_holds WHERE table_id = $1").bind(table).execute(&mut *tx).await?;
         sqlx::query("INSERT INTO table_state (table_id, snapshot_n, snapshot, stored_n) VALUES ($1, $2, $3, $2)")

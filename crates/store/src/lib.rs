@@ -54,6 +54,9 @@ pub enum StoreError {
     /// A stored value does not decode.
     #[error("stored data does not decode: {0}")]
     Corrupt(String),
+    /// A change the records forbid (nothing was written).
+    #[error("refused: {0}")]
+    Refused(String),
 }
 
 /// Store results.
@@ -504,6 +507,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// Starts a table's journal afresh at input `n` with `snapshot` (a new table, or one whose
     /// journal was voided): the state row is replaced and entries up to `n` are deleted.
+    /// Refused ([`StoreError::Refused`], nothing changed) when the table's stored mark is past
+    /// `n`: inputs numbered from `n` on would be taken for ones already stored and their
+    /// writes left out, or an old holder's writes stored twice.
     fn journal_reset<'a>(&'a self, table: Uuid, n: u64, snapshot: &'a str) -> BoxFuture<'a, Result<()>>;
 
     /// Ledger lines (chip movements and hands' results) matching a query, newest first.

@@ -398,6 +398,12 @@ async fn the_journal(b: &Backend) {
     s.write_batch(&[group(t, 10, vec![entry(&p, t, LedgerKind::CashOut, 5_000)], None)]).await.unwrap();
     assert!(s.open_stacks().await.unwrap().iter().all(|o| o.table_id != t));
     assert_eq!(journal_of(s, t).await.stored_n, 10);
+    // A reset below the stored mark is refused and changes nothing.
+    let refused = s.journal_reset(t, 4, "behind").await;
+    assert!(matches!(refused, Err(stud_store::StoreError::Refused(_))), "{refused:?}");
+    let j = journal_of(s, t).await;
+    assert_eq!((j.snapshot, j.stored_n), (Some((9, "fresh".into())), 10));
+    s.journal_reset(t, 10, "at the mark").await.unwrap();
 }
 
 /// A table that moved between cluster workers: the old holder (paused past its lease) and the

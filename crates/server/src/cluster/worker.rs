@@ -388,13 +388,28 @@ impl Worker {
                     (core, Start::Started)
                 }
             },
-            None => {
-                let hands_before = app.store.last_hand_number(table).await.map_err(store_err)?.unwrap_or(0);
-                let spec = TableSpec { hands_before, ..TableSpec::from_stored(row, &app.config) };
-                let core = TableCore::new(app.timing(), spec, stud_store::now_ms());
-                self.reset(&core).await?;
-                (core, Start::Started)
-            }
+            // The store has the table's state but JetStream no journal of it (lost with a NATS
+            // server's storage): a journal that fails its checks, voided as such (open stacks
+            // cashed out, audited), and numbered on from the stored mark.
+            None => match stored.filter(|s| s.snapshot.is_some()) {
+                Some(s) => {
+                    let e = stud_table::RestoreError::Corrupt(format!(
+                        "no journal in JetStream; the store has the table's state up to input {}",
+                        s.stored_n
+                    ));
+                    let spec = TableSpec::from_stored(row, &app.config);
+                    let core = crate::resume::void(app, spec, s, &e).await.map_err(store_err)?;
+                    self.reset(&core).await?;
+                    (core, Start::Started)
+                }
+                None => {
+                    let hands_before = app.store.last_hand_number(table).await.map_err(store_err)?.unwrap_or(0);
+                    let spec = TableSpec { hands_before, ..TableSpec::from_stored(row, &app.config) };
+                    let core = TableCore::new(app.timing(), spec, stud_store::now_ms());
+                    self.reset(&core).await?;
+                    (core, Start::Started)
+                }
+            },
         };
         // A former holder may have held a buy-in for an input it never journaled (it crashed
         // in between): nothing would settle that hold, so it goes before any input comes.
