@@ -26,6 +26,8 @@ const OPERATOR_KEY = 'browser-tournament-operator-key-0123456789';
 const OVERALL_MS = 4 * 60 * 1000;
 const STARTING_BALANCE = 100000; // the server's default play-money balance (cents)
 const usd = (cents) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 }).format(cents / 100);
+// The same in Italian, as the page writes it ("9 $", "4,50 $"), with plain spaces.
+const usdIt = (cents) => new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 }).format(cents / 100).replace(/[\u00a0\u202f]/g, ' ');
 
 // Assertions retry for 5 s here (the tournament's pages re-render on a 2 s refresh).
 const eventually = (desc, fn, timeoutMs = 5000) => harness.eventually(desc, fn, timeoutMs);
@@ -120,7 +122,7 @@ class Player {
   async watchPlaced(m) {
     const it = this.lang === 'it';
     const ord = it ? `${m.place}º` : ({ 1: '1st', 2: '2nd', 3: '3rd' }[m.place] ?? `${m.place}th`);
-    const prize = it ? `${(m.prize / 100).toFixed(0)} $` : usd(m.prize);
+    const prize = it ? usdIt(m.prize) : usd(m.prize);
     const end = Date.now() + 3000;
     let noticeOk = false;
     let last = null;

@@ -203,24 +203,31 @@ async fn a_slow_subscriber_gets_a_snapshot_then_is_dropped_if_it_stays_slow() {
     assert!(slow.kick.is_cancelled(), "a client that never reads is disconnected");
 }
 
-/// Found in CI: the player to act lagged (their prompt was skipped), and nobody else could act.
-/// Once they read, their snapshot and prompt arrive without waiting for another broadcast or
-/// for the clock to fold them.
-#[tokio::test]
-async fn a_lagging_player_to_act_is_prompted_as_soon_as_they_read() {
+/// A table with a minute's clock and no time bank where `a` (seat 1) and `b` (seat 2, an
+/// outbox of `b_queue` frames) have just been dealt in.
+async fn two_dealt_in(b_queue: usize) -> (Fixture, Client, Client) {
     let f = fixture(|c| {
         c.action_timeout_ms = 60_000;
         c.time_bank_ms = 0;
     })
     .await;
-    let mut a = join(&f, "a", 1024).await;
-    // Two slots: the seating and the deal overflow them.
-    let mut b = join(&f, "b", 2).await;
+    let a = join(&f, "a", 1024).await;
+    let b = join(&f, "b", b_queue).await;
     sit(&f, &a, 1).await;
     sit(&f, &b, 2).await;
     settle().await;
     tokio::time::advance(Duration::from_millis(1)).await;
     settle().await;
+    (f, a, b)
+}
+
+/// Found in CI: the player to act lagged (their prompt was skipped), and nobody else could act.
+/// Once they read, their snapshot and prompt arrive without waiting for another broadcast or
+/// for the clock to fold them.
+#[tokio::test]
+async fn a_lagging_player_to_act_is_prompted_as_soon_as_they_read() {
+    // Two slots for b: the seating and the deal overflow them.
+    let (f, mut a, mut b) = two_dealt_in(2).await;
     assert!(f.app.metrics.lagging.load(Relaxed) >= 1, "the 2-slot queue overflowed");
     let a_prompted = prompt(&drain(&mut a)).is_some();
     drain(&mut b);
@@ -239,18 +246,7 @@ async fn a_lagging_player_to_act_is_prompted_as_soon_as_they_read() {
 /// fresh snapshot and, when it is that player's turn, the prompt; nothing else, and no reply.
 #[tokio::test]
 async fn a_resync_sends_a_snapshot_and_the_prompt_of_the_player_to_act() {
-    let f = fixture(|c| {
-        c.action_timeout_ms = 60_000;
-        c.time_bank_ms = 0;
-    })
-    .await;
-    let mut a = join(&f, "a", 1024).await;
-    let mut b = join(&f, "b", 1024).await;
-    sit(&f, &a, 1).await;
-    sit(&f, &b, 2).await;
-    settle().await;
-    tokio::time::advance(Duration::from_millis(1)).await;
-    settle().await;
+    let (f, mut a, mut b) = two_dealt_in(1024).await;
     let a_to_act = prompt(&drain(&mut a)).is_some();
     assert_ne!(a_to_act, prompt(&drain(&mut b)).is_some(), "one of them is to act");
     for (c, to_act) in [(&mut a, a_to_act), (&mut b, !a_to_act)] {
