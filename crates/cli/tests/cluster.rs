@@ -477,6 +477,24 @@ async fn run(nats: &str, db: &str) {
     for b in bots {
         let _ = tokio::time::timeout(Duration::from_secs(5), b).await;
     }
+    // A gateway's /metrics shows the workers' tables: all three on w2 now, their hands and
+    // actions (w2 sends its counters every other claim round).
+    let sample = |text: &str, name: &str| -> u64 {
+        text.lines().find_map(|l| l.strip_prefix(&format!("{name} "))).and_then(|v| v.parse().ok()).unwrap_or(0)
+    };
+    let mut text = String::new();
+    for _ in 0..50 {
+        let (status, body) = http_as(&a2, "GET", "/metrics", None, None).await.unwrap();
+        assert_eq!(status, 200);
+        text = body;
+        if sample(&text, "stud_tables") == 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(sample(&text, "stud_tables"), 3, "{text}");
+    assert!(sample(&text, "stud_hands_total") > 0 && sample(&text, "stud_actions_total") > 0, "{text}");
+    assert!(sample(&text, "stud_action_seconds_count") > 0, "{text}");
     w2.stop();
     g1.stop();
     g2.stop();

@@ -166,7 +166,9 @@ async fn openapi() -> impl IntoResponse {
 
 async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {
     ([("content-type", "text/plain; version=0.0.4")], {
-        let mut text = ctx.app.metrics.render(ctx.app.writer.stats());
+        // A cluster gateway shows its workers' tables too (their counters come over NATS).
+        let workers = ctx.app.gateway.get().map(|g| g.worker_counts()).unwrap_or_default();
+        let mut text = ctx.app.metrics.render_with(ctx.app.writer.stats(), &workers);
         ctx.app.journal.stats().render(&mut text);
         render_memory(&ctx.app, &mut text);
         text

@@ -32,14 +32,80 @@ impl Histogram {
 
     /// Writes the histogram `name` (in seconds) in the Prometheus text format.
     pub fn render(&self, out: &mut String, name: &str, help: &str) {
-        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
-        for (bound, bucket) in BUCKETS.iter().zip(&self.buckets) {
-            let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {}", bucket.load(Relaxed));
+        self.read().render(out, name, help);
+    }
+
+    fn read(&self) -> HistogramCounts {
+        HistogramCounts {
+            buckets: self.buckets.iter().map(|b| b.load(Relaxed)).collect(),
+            count: self.count.load(Relaxed),
+            sum_ns: self.sum_ns.load(Relaxed),
         }
-        let count = self.count.load(Relaxed);
+    }
+}
+
+/// A histogram's counts at one moment (what a cluster worker sends its gateways).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct HistogramCounts {
+    buckets: Vec<u64>,
+    count: u64,
+    sum_ns: u64,
+}
+
+impl HistogramCounts {
+    fn add(&mut self, other: &HistogramCounts) {
+        self.buckets.resize(BUCKETS.len(), 0);
+        for (b, o) in self.buckets.iter_mut().zip(&other.buckets) {
+            *b += o;
+        }
+        self.count += other.count;
+        self.sum_ns += other.sum_ns;
+    }
+
+    fn render(&self, out: &mut String, name: &str, help: &str) {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
+        for (i, bound) in BUCKETS.iter().enumerate() {
+            let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {}", self.buckets.get(i).copied().unwrap_or(0));
+        }
+        let count = self.count;
         let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
-        let _ = writeln!(out, "{name}_sum {}", self.sum_ns.load(Relaxed) as f64 / 1e9);
+        let _ = writeln!(out, "{name}_sum {}", self.sum_ns as f64 / 1e9);
         let _ = writeln!(out, "{name}_count {count}");
+    }
+}
+
+/// The tables' counters of one process at one moment: what a cluster worker (whose tables'
+/// counters are not on any gateway) sends the gateways, which add them to their own.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TableCounts {
+    tables: i64,
+    hands: u64,
+    actions: u64,
+    timeouts: u64,
+    reconnects: u64,
+    lagging: u64,
+    frames: u64,
+    store_waits: u64,
+    /// by [`ERROR_CODES`] order
+    errors: Vec<u64>,
+    latency: HistogramCounts,
+}
+
+impl TableCounts {
+    fn add(&mut self, o: &TableCounts) {
+        self.tables += o.tables;
+        self.hands += o.hands;
+        self.actions += o.actions;
+        self.timeouts += o.timeouts;
+        self.reconnects += o.reconnects;
+        self.lagging += o.lagging;
+        self.frames += o.frames;
+        self.store_waits += o.store_waits;
+        self.errors.resize(ERROR_CODES.len(), 0);
+        for (e, x) in self.errors.iter_mut().zip(&o.errors) {
+            *e += x;
+        }
+        self.latency.add(&o.latency);
     }
 }
 
@@ -119,35 +185,46 @@ impl Metrics {
         self.latency.observe(d);
     }
 
+    /// The tables' counters now.
+    pub fn table_counts(&self) -> TableCounts {
+        TableCounts {
+            tables: self.tables.load(Relaxed),
+            hands: self.hands.load(Relaxed),
+            actions: self.actions.load(Relaxed),
+            timeouts: self.timeouts.load(Relaxed),
+            reconnects: self.reconnects.load(Relaxed),
+            lagging: self.lagging.load(Relaxed),
+            frames: self.frames.load(Relaxed),
+            store_waits: self.store_waits.load(Relaxed),
+            errors: self.errors.iter().map(|e| e.load(Relaxed)).collect(),
+            latency: self.latency.read(),
+        }
+    }
+
     /// The Prometheus text exposition.
     pub fn render(&self, store: &stud_store::WriterStats) -> String {
+        self.render_with(store, &[])
+    }
+
+    /// [`Metrics::render`] with other processes' table counters added (a cluster gateway
+    /// shows its workers' tables).
+    pub fn render_with(&self, store: &stud_store::WriterStats, others: &[TableCounts]) -> String {
+        let mut t = self.table_counts();
+        for o in others {
+            t.add(o);
+        }
         let mut out = String::with_capacity(2048);
         let mut gauge = |name: &str, help: &str, kind: &str, v: String| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
         };
-        gauge("stud_tables", "Tables open.", "gauge", self.tables.load(Relaxed).to_string());
+        gauge("stud_tables", "Tables open.", "gauge", t.tables.to_string());
         gauge("stud_connections", "WebSocket connections open.", "gauge", self.connections.load(Relaxed).to_string());
-        gauge("stud_hands_total", "Hands finished.", "counter", self.hands.load(Relaxed).to_string());
-        gauge("stud_actions_total", "Actions applied.", "counter", self.actions.load(Relaxed).to_string());
-        gauge("stud_timeouts_total", "Actions taken by the clock.", "counter", self.timeouts.load(Relaxed).to_string());
-        gauge(
-            "stud_reconnects_total",
-            "Seated players back on a new socket.",
-            "counter",
-            self.reconnects.load(Relaxed).to_string(),
-        );
-        gauge(
-            "stud_frames_total",
-            "Frames queued to connections by tables.",
-            "counter",
-            self.frames.load(Relaxed).to_string(),
-        );
-        gauge(
-            "stud_lagging_total",
-            "Slow clients resynchronised or dropped.",
-            "counter",
-            self.lagging.load(Relaxed).to_string(),
-        );
+        gauge("stud_hands_total", "Hands finished.", "counter", t.hands.to_string());
+        gauge("stud_actions_total", "Actions applied.", "counter", t.actions.to_string());
+        gauge("stud_timeouts_total", "Actions taken by the clock.", "counter", t.timeouts.to_string());
+        gauge("stud_reconnects_total", "Seated players back on a new socket.", "counter", t.reconnects.to_string());
+        gauge("stud_frames_total", "Frames queued to connections by tables.", "counter", t.frames.to_string());
+        gauge("stud_lagging_total", "Slow clients resynchronised or dropped.", "counter", t.lagging.to_string());
         gauge(
             "stud_store_unqueued_total",
             "Writes the store writer could not take (it had stopped).",
@@ -158,7 +235,7 @@ impl Metrics {
             "stud_store_waits_total",
             "Hand starts put off because the store writer was behind.",
             "counter",
-            self.store_waits.load(Relaxed).to_string(),
+            t.store_waits.to_string(),
         );
         gauge(
             "stud_store_backlog",
@@ -195,15 +272,41 @@ impl Metrics {
             out,
             "# HELP stud_errors_total Errors sent to clients, by code.\n# TYPE stud_errors_total counter"
         );
-        for (code, count) in ERROR_CODES.iter().zip(&self.errors) {
+        for (i, code) in ERROR_CODES.iter().enumerate() {
             let name = serde_json::to_string(code).unwrap_or_default();
-            let _ = writeln!(out, "stud_errors_total{{code={name}}} {}", count.load(Relaxed));
+            let _ = writeln!(out, "stud_errors_total{{code={name}}} {}", t.errors.get(i).copied().unwrap_or(0));
         }
-        self.latency.render(
+        t.latency.render(
             &mut out,
             "stud_action_seconds",
             "Time for a table to apply an action and queue every update.",
         );
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn other_processes_table_counts_are_added_to_the_exposition() {
+        let (here, there) = (Metrics::default(), Metrics::default());
+        here.hands.fetch_add(2, Relaxed);
+        there.hands.fetch_add(5, Relaxed);
+        there.tables.fetch_add(3, Relaxed);
+        there.error(ErrorCode::Stale);
+        there.action_latency(Duration::from_millis(3));
+        // As a worker sends them: JSON.
+        let sent = serde_json::to_string(&there.table_counts()).unwrap();
+        let counts: TableCounts = serde_json::from_str(&sent).unwrap();
+        let text = here.render_with(&stud_store::WriterStats::default(), &[counts.clone(), counts]);
+        assert!(text.contains("\nstud_hands_total 12\n"), "{text}");
+        assert!(text.contains("\nstud_tables 6\n"), "{text}");
+        assert!(text.contains("stud_errors_total{code=\"stale\"} 2\n"), "{text}");
+        assert!(text.contains("\nstud_action_seconds_count 2\n"), "{text}");
+        assert!(text.contains("stud_action_seconds_bucket{le=\"0.005\"} 2\n"), "{text}");
+        assert!(text.contains("stud_action_seconds_bucket{le=\"0.002\"} 0\n"), "{text}");
+        assert_eq!(here.render(&stud_store::WriterStats::default()).matches("stud_hands_total 2\n").count(), 1);
     }
 }

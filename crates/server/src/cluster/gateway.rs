@@ -30,6 +30,9 @@ use crate::wire::Frame;
 
 /// How long an operator's `close` may wait for the table's hand to finish.
 const CLOSE_WAIT: Duration = Duration::from_secs(120);
+/// How long a worker's last table counters count in `/metrics` (it sends them every couple
+/// of seconds).
+const WORKER_METRICS_FOR: Duration = Duration::from_secs(10);
 /// How often the gateway reads the list of tables from the store.
 const TABLES_EVERY: Duration = Duration::from_secs(2);
 /// A starting gateway waits this long at most for the workers' directories...
@@ -91,6 +94,8 @@ pub struct Gateway {
     watchers: Mutex<HashMap<u64, Watcher>>,
     /// whether any watcher may be lagging (the lag poll looks only then)
     some_lagging: AtomicBool,
+    /// each worker's last table counters, with when they came
+    workers: Mutex<HashMap<String, (std::time::Instant, crate::metrics::TableCounts)>>,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -108,7 +113,16 @@ impl Gateway {
             timeout,
             watchers: Mutex::new(HashMap::new()),
             some_lagging: AtomicBool::new(false),
+            workers: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The table counters of the workers heard from lately (a worker gone quiet for
+    /// [`WORKER_METRICS_FOR`] is left out: stopped, or cut off).
+    pub(crate) fn worker_counts(&self) -> Vec<crate::metrics::TableCounts> {
+        let mut workers = self.workers.lock().unwrap_or_else(PoisonError::into_inner);
+        workers.retain(|_, (at, _)| at.elapsed() < WORKER_METRICS_FOR);
+        workers.values().map(|(_, counts)| counts.clone()).collect()
     }
 
     fn watchers(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Watcher>> {
@@ -344,6 +358,7 @@ pub(crate) async fn spawn(
     let mut up = gw.client.subscribe(wire::UP_ALL).await?;
     let mut lobby = gw.client.subscribe(wire::LOBBY).await?;
     let mut seated = gw.client.subscribe(wire::SEATED).await?;
+    let mut metrics = gw.client.subscribe(wire::METRICS).await?;
     // After the live subjects are subscribed: a change after a worker's answer still arrives.
     ask_directory(&app, &gw).await;
     let mut tasks = Vec::new();
@@ -394,6 +409,19 @@ pub(crate) async fn spawn(
             let Some(m) = m else { return };
             if let Ok(x) = serde_json::from_slice::<wire::Seated>(&m.payload) {
                 a.set_seated(x.player, x.table, x.seated);
+            }
+        }
+    }));
+    let (g, s) = (gw.clone(), stop.clone());
+    tasks.push(tokio::spawn(async move {
+        loop {
+            let m = tokio::select! { m = metrics.next() => m, () = s.cancelled() => return };
+            let Some(m) = m else { return };
+            if let Ok(w) = serde_json::from_slice::<wire::WorkerMetrics>(&m.payload) {
+                g.workers
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(w.node, (std::time::Instant::now(), w.tables));
             }
         }
     }));

@@ -18,6 +18,8 @@
 //!   sockets at that table again, and each gets a fresh snapshot.
 //! - `stud.lobby`: a table's lobby line (`TableSummary`, JSON) whenever it changes.
 //! - `stud.seated`: a player took or left a seat ([`Seated`], JSON).
+//! - `stud.metrics`: each worker's table counters ([`WorkerMetrics`], JSON), which gateways
+//!   add to their own in `/metrics`.
 //! - `stud.directory`: a gateway that starts asks (a request with a reply subject, no
 //!   payload) and every worker answers with who sits at its tables and their lobby lines
 //!   ([`Directory`], JSON, in parts of [`DIRECTORY_PART`] items), so a gateway started after
@@ -83,6 +85,19 @@ pub const LOBBY: &str = "stud.lobby";
 
 /// Seat changes.
 pub const SEATED: &str = "stud.seated";
+
+/// A worker's table counters ([`WorkerMetrics`], JSON), every other claim round: gateways add
+/// them to their own `/metrics`.
+pub const METRICS: &str = "stud.metrics";
+
+/// A worker's table counters now.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct WorkerMetrics {
+    /// the worker
+    pub node: String,
+    /// its tables' counters
+    pub tables: crate::metrics::TableCounts,
+}
 
 /// A starting gateway's request for the seats and lobby lines.
 pub const DIRECTORY: &str = "stud.directory";

@@ -193,6 +193,13 @@ impl Worker {
             if tick % SNAPSHOT_TICKS == 0 {
                 self.advance_snapshots().await;
             }
+            if tick % 2 == 0 {
+                let counts = wire::WorkerMetrics {
+                    node: self.leases.node().to_owned(),
+                    tables: self.app.metrics.table_counts(),
+                };
+                publish_json(&self.client, wire::METRICS, &counts);
+            }
             tick = tick.wrapping_add(1);
             tokio::select! {
                 () = tokio::time::sleep(period) => {}
