@@ -356,9 +356,9 @@ pub(crate) async fn spawn(
     // Before any socket can join a table: no frame of a join's answer can be missed.
     let mut frames = gw.client.subscribe(wire::output(&gw.node)).await?;
     let mut up = gw.client.subscribe(wire::UP_ALL).await?;
-    let mut lobby = gw.client.subscribe(wire::LOBBY).await?;
-    let mut seated = gw.client.subscribe(wire::SEATED).await?;
-    let mut metrics = gw.client.subscribe(wire::METRICS).await?;
+    let lobby = gw.client.subscribe(wire::LOBBY).await?;
+    let seated = gw.client.subscribe(wire::SEATED).await?;
+    let metrics = gw.client.subscribe(wire::METRICS).await?;
     // After the live subjects are subscribed: a change after a worker's answer still arrives.
     ask_directory(&app, &gw).await;
     let mut tasks = Vec::new();
@@ -389,40 +389,28 @@ pub(crate) async fn spawn(
             }
         }
     }));
-    let (a, s) = (app.clone(), stop.clone());
-    tasks.push(tokio::spawn(async move {
-        loop {
-            let m = tokio::select! { m = lobby.next() => m, () = s.cancelled() => return };
-            let Some(m) = m else { return };
-            match serde_json::from_slice::<stud_proto::TableSummary>(&m.payload) {
-                // Only tables this gateway lists (a closed one is not brought back).
-                Ok(summary) if a.lobby.get(summary.id).is_some() => a.lobby.publish(summary),
-                Ok(_) => {}
-                Err(e) => debug!(error = %e, "a lobby line does not decode"),
-            }
+    let a = app.clone();
+    tasks.push(listen(lobby, stop.clone(), move |m| {
+        match serde_json::from_slice::<stud_proto::TableSummary>(&m.payload) {
+            // Only tables this gateway lists (a closed one is not brought back).
+            Ok(summary) if a.lobby.get(summary.id).is_some() => a.lobby.publish(summary),
+            Ok(_) => {}
+            Err(e) => debug!(error = %e, "a lobby line does not decode"),
         }
     }));
-    let (a, s) = (app.clone(), stop.clone());
-    tasks.push(tokio::spawn(async move {
-        loop {
-            let m = tokio::select! { m = seated.next() => m, () = s.cancelled() => return };
-            let Some(m) = m else { return };
-            if let Ok(x) = serde_json::from_slice::<wire::Seated>(&m.payload) {
-                a.set_seated(x.player, x.table, x.seated);
-            }
+    let a = app.clone();
+    tasks.push(listen(seated, stop.clone(), move |m| {
+        if let Ok(x) = serde_json::from_slice::<wire::Seated>(&m.payload) {
+            a.set_seated(x.player, x.table, x.seated);
         }
     }));
-    let (g, s) = (gw.clone(), stop.clone());
-    tasks.push(tokio::spawn(async move {
-        loop {
-            let m = tokio::select! { m = metrics.next() => m, () = s.cancelled() => return };
-            let Some(m) = m else { return };
-            if let Ok(w) = serde_json::from_slice::<wire::WorkerMetrics>(&m.payload) {
-                g.workers
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(w.node, (std::time::Instant::now(), w.tables));
-            }
+    let g = gw.clone();
+    tasks.push(listen(metrics, stop.clone(), move |m| {
+        if let Ok(w) = serde_json::from_slice::<wire::WorkerMetrics>(&m.payload) {
+            g.workers
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(w.node, (std::time::Instant::now(), w.tables));
         }
     }));
     tasks.push(tokio::spawn(async move {
@@ -435,6 +423,21 @@ pub(crate) async fn spawn(
         }
     }));
     Ok(tasks)
+}
+
+/// Hands every message on `sub` to `on`, until `stop` or the subscription ends.
+fn listen(
+    mut sub: async_nats::Subscriber,
+    stop: CancellationToken,
+    mut on: impl FnMut(async_nats::Message) + Send + 'static,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            let m = tokio::select! { m = sub.next() => m, () = stop.cancelled() => return };
+            let Some(m) = m else { return };
+            on(m);
+        }
+    })
 }
 
 /// Asks every worker who sits at its tables and their lobby lines (a gateway started after
