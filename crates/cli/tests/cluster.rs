@@ -128,8 +128,25 @@ impl Drop for Node {
     }
 }
 
-/// A frame heard on the cluster: when, from which worker, of which table.
-type Heard = (Instant, String, Option<Uuid>);
+/// Every message on the gateways' frame subjects (`stud.out.>`) from now on, as `keep` records
+/// it, until the returned task is aborted.
+async fn spy<T: Send + 'static>(
+    nats: &str,
+    keep: impl Fn(&async_nats::Message) -> T + Send + 'static,
+) -> (Arc<Mutex<Vec<T>>>, tokio::task::JoinHandle<()>) {
+    use futures_util::StreamExt as _;
+    let client = async_nats::connect(nats).await.unwrap();
+    let mut sub = client.subscribe("stud.out.>").await.unwrap();
+    let seen: Arc<Mutex<Vec<T>>> = Arc::default();
+    let sink = seen.clone();
+    let task = tokio::spawn(async move {
+        let _client = client;
+        while let Some(m) = sub.next().await {
+            sink.lock().unwrap().push(keep(&m));
+        }
+    });
+    (seen, task)
+}
 
 /// A message on a gateway's frame subject.
 struct Carried {
@@ -352,19 +369,13 @@ async fn run(nats: &str, db: &str) {
     .await;
 
     // Every message on the gateways' frame subjects, as NATS carried it.
-    let spy = async_nats::connect(nats).await.unwrap();
-    let mut sub = spy.subscribe("stud.out.>").await.unwrap();
-    let carried: Arc<Mutex<Vec<Carried>>> = Arc::default();
-    let sink = carried.clone();
-    let spying = tokio::spawn(async move {
-        use futures_util::StreamExt as _;
-        while let Some(m) = sub.next().await {
-            let to = m.headers.as_ref().and_then(|h| h.get("Stud-To")).map(|v| v.as_str().to_owned());
-            let to: Vec<u64> = to.unwrap_or_default().split(',').filter_map(|id| id.parse().ok()).collect();
-            let text = String::from_utf8_lossy(&m.payload).into_owned();
-            sink.lock().unwrap().push(Carried { at: Instant::now(), subject: m.subject.to_string(), to, text });
-        }
-    });
+    let (carried, spying) = spy(nats, |m| {
+        let to = m.headers.as_ref().and_then(|h| h.get("Stud-To")).map(|v| v.as_str().to_owned());
+        let to: Vec<u64> = to.unwrap_or_default().split(',').filter_map(|id| id.parse().ok()).collect();
+        let text = String::from_utf8_lossy(&m.payload).into_owned();
+        Carried { at: Instant::now(), subject: m.subject.to_string(), to, text }
+    })
+    .await;
     let world = Arc::new(World::default());
     let mut seats = Vec::new();
     let mut bots = Vec::new();
@@ -565,18 +576,12 @@ async fn paused(nats: &str, db: &str) {
     })
     .await;
     // Every frame any worker publishes, with who published it and when it arrived.
-    let client = async_nats::connect(nats).await.unwrap();
-    let mut sub = client.subscribe("stud.out.>").await.unwrap();
-    let frames: Arc<Mutex<Vec<Heard>>> = Arc::default();
-    let sink = frames.clone();
-    let listener = tokio::spawn(async move {
-        use futures_util::StreamExt as _;
-        while let Some(m) = sub.next().await {
-            let header = |name| m.headers.as_ref().and_then(|h| h.get(name)).map(|v| v.as_str().to_owned());
-            let table = header("Stud-Table").and_then(|t| Uuid::parse_str(&t).ok());
-            sink.lock().unwrap().push((Instant::now(), header("Stud-Node").unwrap_or_default(), table));
-        }
-    });
+    let (frames, listener) = spy(nats, |m| {
+        let header = |name| m.headers.as_ref().and_then(|h| h.get(name)).map(|v| v.as_str().to_owned());
+        let table = header("Stud-Table").and_then(|t| Uuid::parse_str(&t).ok());
+        (Instant::now(), header("Stud-Node").unwrap_or_default(), table)
+    })
+    .await;
     let world = Arc::new(World::default());
     let mut seats = Vec::new();
     let mut bots = Vec::new();
