@@ -110,6 +110,9 @@ pub struct Config {
     pub store_batch: usize,
     /// writes queued for the database past which tables stop starting hands
     pub store_backlog: usize,
+    /// a database connection unused this long is closed (the pool opens another when needed),
+    /// seconds
+    pub database_idle_secs: u64,
     /// bearer key of the operator routes (`STUD_OPERATOR_KEY`); none = only keys made with
     /// `stud operator create-key` work
     pub operator_key: Option<String>,
@@ -213,6 +216,7 @@ impl Default for Config {
             database_url: "sqlite://stud.db".into(),
             store_batch: 1000,
             store_backlog: 50_000,
+            database_idle_secs: 600,
             operator_key: None,
             sessions_per_minute_per_ip: 60,
             messages_per_second: 20,
@@ -256,6 +260,7 @@ impl std::fmt::Debug for Config {
             database_url,
             store_batch,
             store_backlog,
+            database_idle_secs,
             operator_key,
             sessions_per_minute_per_ip,
             messages_per_second,
@@ -293,6 +298,7 @@ impl std::fmt::Debug for Config {
             .field("database_url", &redact_url(database_url))
             .field("store_batch", store_batch)
             .field("store_backlog", store_backlog)
+            .field("database_idle_secs", database_idle_secs)
             .field("operator_key", &operator_key.as_ref().map(|_| "<redacted>"))
             .field("sessions_per_minute_per_ip", sessions_per_minute_per_ip)
             .field("messages_per_second", messages_per_second)
@@ -400,6 +406,7 @@ impl Config {
             "STUD_MAX_CONNECTIONS_PER_IP" => self.max_connections_per_ip = num(name, value)?,
             "STUD_MAX_BODY_BYTES" => self.max_body_bytes = num(name, value)?,
             "STUD_STORE_BACKLOG" => self.store_backlog = num(name, value)?,
+            "STUD_DATABASE_IDLE_SECS" => self.database_idle_secs = num(name, value)?,
             "STUD_SESSION_IDLE_DAYS" => {
                 self.session_idle_days = value.trim().parse().map_err(|_| ConfigLoadError::Env {
                     name: name.to_owned(),
@@ -490,6 +497,9 @@ impl Config {
         {
             return Err(ConfigLoadError::Invalid("session_idle_days must be between 1 second and 365000 days".into()));
         }
+        if self.database_idle_secs == 0 {
+            return Err(ConfigLoadError::Invalid("database_idle_secs must be at least 1".into()));
+        }
         if self.session_cache == 0 {
             return Err(ConfigLoadError::Invalid("session_cache must be at least 1".into()));
         }
@@ -559,7 +569,12 @@ impl Config {
         TableConfig::new(variant, s.ante, s.bring_in, s.small_bet, s.big_bet)
     }
 
-    /// How long a session may go unused, milliseconds.
+    /// The store's connection pools.
+    pub fn pool_settings(&self) -> stud_store::PoolSettings {
+        stud_store::PoolSettings { idle_timeout: Duration::from_secs(self.database_idle_secs) }
+    }
+
+    /// How long a guest session may go unused, milliseconds.
     pub fn session_idle_ms(&self) -> u64 {
         // validate() keeps it between 1 s and 365000 days: the cast neither truncates to 0 nor
         // saturates.
@@ -601,6 +616,17 @@ mod tests {
         assert!(err.contains("STUD_BIND"), "{err}");
         let err = Config::load_from(None, &env(&[("STUD_BRING_IN", "0")])).unwrap_err().to_string();
         assert!(err.contains("bring_in"), "{err}");
+    }
+
+    #[test]
+    fn idle_database_connections_close_after_the_configured_time() {
+        assert_eq!(Config::default().pool_settings().idle_timeout, Duration::from_secs(600));
+        let c = Config::load_from(None, &env(&[("STUD_DATABASE_IDLE_SECS", "30")])).unwrap();
+        assert_eq!(c.pool_settings(), stud_store::PoolSettings { idle_timeout: Duration::from_secs(30) });
+        let err = Config::load_from(None, &env(&[("STUD_DATABASE_IDLE_SECS", "0")])).unwrap_err().to_string();
+        assert!(err.contains("database_idle_secs"), "{err}");
+        let err = Config::load_from(None, &env(&[("STUD_DATABASE_IDLE_SECS", "soon")])).unwrap_err().to_string();
+        assert!(err.contains("STUD_DATABASE_IDLE_SECS"), "{err}");
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub enum StartError {
 /// # Errors
 /// [`StartError`]: the store cannot be opened or the address bound.
 pub async fn start(config: Config) -> Result<Server, StartError> {
-    let store = stud_store::open(&config.database_url).await?;
+    let store = stud_store::open_with(&config.database_url, config.pool_settings()).await?;
     match config.cluster_role() {
         None => start_with_store(config, store).await,
         Some(role) => start_node(config, role, store).await,

@@ -28,7 +28,9 @@ mod pg;
 mod sqlite;
 pub mod writer;
 
+use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use sha2::{Digest, Sha256};
@@ -663,6 +665,22 @@ fn ledger_row(r: &impl Cols) -> Result<LedgerLine> {
     })
 }
 
+/// How the store's connection pools treat connections nobody uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolSettings {
+    /// A pooled connection unused this long is closed (a quiet server gives back the memory
+    /// its connections hold, and the database its backends); the pool opens one again when
+    /// it is needed.
+    pub idle_timeout: Duration,
+}
+
+impl Default for PoolSettings {
+    /// Ten minutes, as sqlx and most pools do.
+    fn default() -> PoolSettings {
+        PoolSettings { idle_timeout: Duration::from_secs(600) }
+    }
+}
+
 /// Opens the store a URL names (`postgres://…`, `postgresql://…`, `sqlite://…`,
 /// `sqlite::memory:`) and brings its schema up to date.
 ///
@@ -670,10 +688,19 @@ fn ledger_row(r: &impl Cols) -> Result<LedgerLine> {
 /// [`StoreError`] when the URL is not one of those, the database cannot be reached, or a
 /// migration fails.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>> {
+    open_with(url, PoolSettings::default()).await
+}
+
+/// [`open`], with the pools' settings.
+///
+/// # Errors
+/// As [`open`].
+pub async fn open_with(url: &str, pools: PoolSettings) -> Result<Arc<dyn Store>> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Ok(Arc::new(PgStore::connect(url).await?))
+        let options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+        Ok(Arc::new(PgStore::connect_pooled(options, pools).await?))
     } else if url.starts_with("sqlite:") {
-        Ok(Arc::new(SqliteStore::connect(url).await?))
+        Ok(Arc::new(SqliteStore::connect_pooled(url, pools).await?))
     } else {
         Err(StoreError::BadUrl(url.to_owned()))
     }

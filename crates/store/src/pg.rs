@@ -12,9 +12,9 @@ use uuid::Uuid;
 
 use crate::{
     AdminLogEntry, Backend, Ban, BanScope, Cols, HandQuery, HandSeat, JournalRow, LedgerLine, LedgerQuery,
-    LedgerTotals, NewSession, OpenStack, OperatorKey, Plan, Result, Store, StoreError, StoredHand, StoredSession,
-    StoredTable, TableJournal, Write, attach_seats, ban_row, chips_i64, encode_table, hand_row, key_row, ledger_row,
-    log_row, ms_i64, seat_row, session_row, stack_row, table_row, to_u64, totals_row,
+    LedgerTotals, NewSession, OpenStack, OperatorKey, Plan, PoolSettings, Result, Store, StoreError, StoredHand,
+    StoredSession, StoredTable, TableJournal, Write, attach_seats, ban_row, chips_i64, encode_table, hand_row, key_row,
+    ledger_row, log_row, ms_i64, seat_row, session_row, stack_row, table_row, to_u64, totals_row,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
@@ -42,14 +42,26 @@ impl PgStore {
     /// # Errors
     /// The database cannot be reached or a migration fails.
     pub async fn connect_with(options: PgConnectOptions) -> Result<PgStore> {
+        PgStore::connect_pooled(options, PoolSettings::default()).await
+    }
+
+    /// [`PgStore::connect_with`], with the pools' settings.
+    ///
+    /// # Errors
+    /// As [`PgStore::connect_with`].
+    pub async fn connect_pooled(options: PgConnectOptions, pools: PoolSettings) -> Result<PgStore> {
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(5))
+            .idle_timeout(pools.idle_timeout)
             .connect_with(options.clone())
             .await?;
         MIGRATOR.run(&pool).await?;
-        let journal_pool =
-            PgPoolOptions::new().max_connections(2).acquire_timeout(Duration::from_secs(5)).connect_lazy_with(options);
+        let journal_pool = PgPoolOptions::new()
+            .max_connections(2)
+            .acquire_timeout(Duration::from_secs(5))
+            .idle_timeout(pools.idle_timeout)
+            .connect_lazy_with(options);
         Ok(PgStore { pool, journal_pool })
     }
 

@@ -24,9 +24,9 @@ use uuid::Uuid;
 
 use crate::{
     AdminLogEntry, Backend, Ban, BanScope, Cols, HandQuery, HandSeat, JournalRow, LedgerLine, LedgerQuery,
-    LedgerTotals, NewSession, OpenStack, OperatorKey, Plan, Result, Store, StoreError, StoredHand, StoredSession,
-    StoredTable, TableJournal, Write, attach_seats, ban_row, chips_i64, encode_table, hand_row, key_row, ledger_row,
-    log_row, ms_i64, seat_row, session_row, stack_row, table_row, to_u64, totals_row,
+    LedgerTotals, NewSession, OpenStack, OperatorKey, Plan, PoolSettings, Result, Store, StoreError, StoredHand,
+    StoredSession, StoredTable, TableJournal, Write, attach_seats, ban_row, chips_i64, encode_table, hand_row, key_row,
+    ledger_row, log_row, ms_i64, seat_row, session_row, stack_row, table_row, to_u64, totals_row,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
@@ -70,13 +70,22 @@ impl SqliteStore {
     /// # Errors
     /// A file cannot be opened or a migration fails.
     pub async fn connect(url: &str) -> Result<SqliteStore> {
+        SqliteStore::connect_pooled(url, PoolSettings::default()).await
+    }
+
+    /// [`SqliteStore::connect`], with the pools' settings (an in-memory database keeps its one
+    /// connection whatever they say).
+    ///
+    /// # Errors
+    /// As [`SqliteStore::connect`].
+    pub async fn connect_pooled(url: &str, pools: PoolSettings) -> Result<SqliteStore> {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10));
         let memory = url.contains(":memory:") || url.contains("mode=memory");
-        let mut pool = SqlitePoolOptions::new().max_connections(4);
+        let mut pool = SqlitePoolOptions::new().max_connections(4).idle_timeout(pools.idle_timeout);
         if memory {
             // An in-memory database lives and dies with its one connection: keep exactly one,
             // for ever.
@@ -99,10 +108,12 @@ impl SqliteStore {
         let journal = options.clone().filename(SqliteStore::journal_file(options.get_filename()));
         let journal_pool = SqlitePoolOptions::new()
             .max_connections(1)
+            .idle_timeout(pools.idle_timeout)
             .connect_with(journal.clone().synchronous(SqliteSynchronous::Full))
             .await?;
         sqlx::query(JOURNAL_SCHEMA).execute(&journal_pool).await?;
-        let journal_prune = SqlitePoolOptions::new().max_connections(1).connect_lazy_with(journal);
+        let journal_prune =
+            SqlitePoolOptions::new().max_connections(1).idle_timeout(pools.idle_timeout).connect_lazy_with(journal);
         let store = SqliteStore {
             pool,
             journal_pool,

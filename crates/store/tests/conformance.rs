@@ -890,3 +890,42 @@ async fn open_picks_the_backend_from_the_url() {
         sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE"))).execute(&admin).await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn idle_connections_close() {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("notice: TEST_DATABASE_URL is not set; the idle-connection test is skipped");
+        return;
+    };
+    let schema = format!("idle_{}", Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&url).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}"))).execute(&admin).await.unwrap();
+    // The store's connections are told apart from everyone else's by their application name.
+    let options = sqlx::postgres::PgConnectOptions::from_str(&url)
+        .unwrap()
+        .options([("search_path", schema.as_str())])
+        .application_name(&schema);
+    let open = || async {
+        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = $1")
+            .bind(&schema)
+            .fetch_one(&admin)
+            .await
+            .unwrap();
+        n
+    };
+    let pools = stud_store::PoolSettings { idle_timeout: Duration::from_secs(1) };
+    let store = PgStore::connect_pooled(options, pools).await.unwrap();
+    store.expire_sessions(0).await.unwrap();
+    assert!(open().await >= 1, "the store has no connection open: the test measures nothing");
+    // Unused for a second, found by the pool's reaper (which runs as often): closed.
+    let began = std::time::Instant::now();
+    while open().await > 0 {
+        assert!(began.elapsed() < Duration::from_secs(10), "{} connections still open after 10 s", open().await);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // And the pool opens one again when it is needed.
+    store.expire_sessions(0).await.unwrap();
+    assert!(open().await >= 1);
+    drop(store);
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE"))).execute(&admin).await.unwrap();
+}

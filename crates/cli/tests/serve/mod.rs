@@ -6,9 +6,12 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// `stud serve` logging at `info` without colours (what [`spawn`] reads); the caller adds
-/// the bind address, the database and its settings.
+/// the bind address, the database and its settings. `STUD_TEST_BIN` names another `stud`
+/// binary to run (a release build, for the figures in BENCHMARKS.md); the default is the one
+/// cargo built for the tests.
 pub fn serve() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_stud"));
+    let bin = std::env::var_os("STUD_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_stud").into());
+    let mut command = Command::new(bin);
     command.arg("serve").env("RUST_LOG", "info").env("NO_COLOR", "1");
     command
 }
