@@ -50,7 +50,9 @@ impl Server {
             // The bots act the moment they are prompted, faster than a person's 20 a second.
             .env("STUD_MESSAGES_PER_SECOND", "0");
         let (child, ready) = serve::spawn(command, serve::LISTENING, |line| {
-            if line.contains("is void") || line.contains("panicked") {
+            // A journal append that failed is what a client sees as `unavailable`: its cause
+            // (the store's error) is only in this line.
+            if line.contains("is void") || line.contains("panicked") || line.contains("append failed") {
                 eprintln!("server: {line}");
             }
         });
