@@ -149,6 +149,7 @@ impl $store {
     async fn load_journals(&self) -> Result<Vec<TableJournal>> {
         use std::collections::BTreeMap;
         let mut by_table: BTreeMap<Uuid, TableJournal> = BTreeMap::new();
+        self.settle_writers().await?;
         let rows = sqlx::query("SELECT table_id, snapshot_n, snapshot, stored_n FROM table_state")
             .fetch_all(&self.pool)
             .await?;

@@ -65,6 +65,19 @@ impl PgStore {
         Ok(PgStore { pool, journal_pool })
     }
 
+    /// Waits until every transaction writing the journal or the tables' state when it is
+    /// called has ended. A process killed mid-commit leaves its backend running: its last
+    /// append can still commit after the next process started, and if that process read the
+    /// journal first, it would journal the same input number again (a duplicate key, refused
+    /// as `unavailable`). `SHARE` conflicts with the writers' `ROW EXCLUSIVE`, so taking it
+    /// waits for them; it is let go at once.
+    pub(crate) async fn settle_writers(&self) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("LOCK TABLE table_journal, table_state IN SHARE MODE").execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// The pool (tests and tools).
     pub fn pool(&self) -> &PgPool {
         &self.pool

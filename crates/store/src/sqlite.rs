@@ -164,6 +164,13 @@ impl SqliteStore {
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
     }
+
+    /// Nothing to wait for: SQLite runs inside this process, so no transaction of an earlier
+    /// process can still commit (see `PgStore::settle_writers`).
+    #[allow(clippy::unused_async)]
+    pub(crate) async fn settle_writers(&self) -> Result<()> {
+        Ok(())
+    }
 }
 
 impl Cols for SqliteRow {
