@@ -19,6 +19,9 @@ use crate::{
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
 
+/// How long reading the journals at start waits for other sessions' writes to end, seconds.
+const SETTLE_WAIT_S: u64 = 10;
+
 /// The Postgres store.
 #[derive(Clone, Debug)]
 pub struct PgStore {
@@ -70,11 +73,26 @@ impl PgStore {
     /// append can still commit after the next process started, and if that process read the
     /// journal first, it would journal the same input number again (a duplicate key, refused
     /// as `unavailable`). `SHARE` conflicts with the writers' `ROW EXCLUSIVE`, so taking it
-    /// waits for them; it is let go at once.
+    /// waits for them; it is let go at once. A transaction that stays open longer than
+    /// [`SETTLE_WAIT_S`] (a session left in a transaction by hand, say) is logged and not
+    /// waited for: the server starts.
     pub(crate) async fn settle_writers(&self) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("LOCK TABLE table_journal, table_state IN SHARE MODE").execute(&mut *tx).await?;
-        tx.commit().await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!("SET LOCAL lock_timeout = '{SETTLE_WAIT_S}s'")))
+            .execute(&mut *tx)
+            .await?;
+        match sqlx::query("LOCK TABLE table_journal, table_state IN SHARE MODE").execute(&mut *tx).await {
+            Ok(_) => tx.commit().await?,
+            // 55P03: lock_not_available (the timeout).
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("55P03") => {
+                tracing::warn!(
+                    wait_s = SETTLE_WAIT_S,
+                    "another session has been writing the table journal for too long; reading it without waiting"
+                );
+                tx.rollback().await?;
+            }
+            Err(e) => return Err(e.into()),
+        }
         Ok(())
     }
 

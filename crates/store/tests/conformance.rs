@@ -929,3 +929,44 @@ async fn idle_connections_close() {
     drop(store);
     sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE"))).execute(&admin).await.unwrap();
 }
+
+/// Reading the journals waits for a write in progress (a killed process's last append can
+/// still commit), but not for ever: a transaction left open is waited out 10 s, then read past.
+#[tokio::test]
+async fn reading_the_journals_waits_for_writes_in_progress_but_not_for_ever() {
+    let Some((b, admin, schema)) = postgres().await else { return };
+    let url = std::env::var("TEST_DATABASE_URL").unwrap();
+    let options = sqlx::postgres::PgConnectOptions::from_str(&url).unwrap().options([("search_path", schema.as_str())]);
+    let other = sqlx::PgPool::connect_with(options).await.unwrap();
+    let table = Uuid::new_v4();
+    let mut open = other.begin().await.unwrap();
+    sqlx::query("INSERT INTO table_journal (table_id, n, at_ms, entry) VALUES ($1, 1, 0, 'x')")
+        .bind(table)
+        .execute(&mut *open)
+        .await
+        .unwrap();
+    // Committed while the read waits: the read sees it.
+    let commit = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        open.commit().await.unwrap();
+    });
+    let began = std::time::Instant::now();
+    let journals = b.store.journals().await.unwrap();
+    assert!(began.elapsed() >= Duration::from_millis(400), "the read did not wait: {:?}", began.elapsed());
+    assert!(journals.iter().any(|j| j.table_id == table && j.entries.len() == 1), "{journals:?}");
+    commit.await.unwrap();
+    // Left open: the read goes on after the wait, without the uncommitted row.
+    let mut open = other.begin().await.unwrap();
+    sqlx::query("INSERT INTO table_journal (table_id, n, at_ms, entry) VALUES ($1, 2, 0, 'y')")
+        .bind(table)
+        .execute(&mut *open)
+        .await
+        .unwrap();
+    let began = std::time::Instant::now();
+    let journals = b.store.journals().await.unwrap();
+    assert!(began.elapsed() >= Duration::from_secs(9), "{:?}", began.elapsed());
+    assert!(journals.iter().any(|j| j.table_id == table && j.entries.len() == 1), "{journals:?}");
+    open.rollback().await.unwrap();
+    other.close().await;
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE"))).execute(&admin).await.unwrap();
+}
