@@ -182,7 +182,7 @@ async fn abandoned_sessions_give_their_memory_back() {
     let wait = drained(&addr).await;
     let after = rss_kib(pid);
     let after_split = rss_split(pid);
-    let (boot_threads, after_threads) = (boot_threads, threads(pid));
+    let after_threads = threads(pid);
     let connections: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT count(*) FROM pg_stat_activity WHERE datname = '{name}'"
     )))

@@ -216,7 +216,7 @@ impl Default for Config {
             database_url: "sqlite://stud.db".into(),
             store_batch: 1000,
             store_backlog: 50_000,
-            database_idle_secs: 600,
+            database_idle_secs: stud_store::PoolSettings::default().idle_timeout.as_secs(),
             operator_key: None,
             sessions_per_minute_per_ip: 60,
             messages_per_second: 20,

@@ -44,7 +44,9 @@ async fn sqlite() -> Backend {
     Backend { raw: Raw::Sqlite(store.pool().clone()), store: Arc::new(store) }
 }
 
-async fn postgres() -> Option<(Backend, sqlx::PgPool, String)> {
+/// A schema of its own on `TEST_DATABASE_URL`: the options that put a connection in it, an
+/// admin pool, and its name (`None`, with a notice, without Postgres).
+async fn pg_schema() -> Option<(sqlx::postgres::PgConnectOptions, sqlx::PgPool, String)> {
     let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
         assert!(
             std::env::var("STUD_REQUIRE_POSTGRES").is_err(),
@@ -57,6 +59,11 @@ async fn postgres() -> Option<(Backend, sqlx::PgPool, String)> {
     let admin = sqlx::PgPool::connect(&url).await.expect("TEST_DATABASE_URL does not answer");
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}"))).execute(&admin).await.unwrap();
     let options = sqlx::postgres::PgConnectOptions::from_str(&url).unwrap().options([("search_path", schema.as_str())]);
+    Some((options, admin, schema))
+}
+
+async fn postgres() -> Option<(Backend, sqlx::PgPool, String)> {
+    let (options, admin, schema) = pg_schema().await?;
     let store = PgStore::connect_with(options).await.unwrap();
     Some((Backend { raw: Raw::Pg(store.pool().clone()), store: Arc::new(store) }, admin, schema))
 }
@@ -893,18 +900,9 @@ async fn open_picks_the_backend_from_the_url() {
 
 #[tokio::test]
 async fn idle_connections_close() {
-    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
-        eprintln!("notice: TEST_DATABASE_URL is not set; the idle-connection test is skipped");
-        return;
-    };
-    let schema = format!("idle_{}", Uuid::new_v4().simple());
-    let admin = sqlx::PgPool::connect(&url).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}"))).execute(&admin).await.unwrap();
+    let Some((options, admin, schema)) = pg_schema().await else { return };
     // The store's connections are told apart from everyone else's by their application name.
-    let options = sqlx::postgres::PgConnectOptions::from_str(&url)
-        .unwrap()
-        .options([("search_path", schema.as_str())])
-        .application_name(&schema);
+    let options = options.application_name(&schema);
     let open = || async {
         let n: i64 = sqlx::query_scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = $1")
             .bind(&schema)
@@ -939,12 +937,21 @@ async fn reading_the_journals_waits_for_writes_in_progress_but_not_for_ever() {
     let options = sqlx::postgres::PgConnectOptions::from_str(&url).unwrap().options([("search_path", schema.as_str())]);
     let other = sqlx::PgPool::connect_with(options).await.unwrap();
     let table = Uuid::new_v4();
-    let mut open = other.begin().await.unwrap();
-    sqlx::query("INSERT INTO table_journal (table_id, n, at_ms, entry) VALUES ($1, 1, 0, 'x')")
-        .bind(table)
-        .execute(&mut *open)
-        .await
-        .unwrap();
+    // Another session's append, in a transaction not yet ended.
+    let append = |n: i64| {
+        let other = other.clone();
+        async move {
+            let mut open = other.begin().await.unwrap();
+            sqlx::query("INSERT INTO table_journal (table_id, n, at_ms, entry) VALUES ($1, $2, 0, 'x')")
+                .bind(table)
+                .bind(n)
+                .execute(&mut *open)
+                .await
+                .unwrap();
+            open
+        }
+    };
+    let open = append(1).await;
     // Committed while the read waits: the read sees it.
     let commit = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -956,12 +963,7 @@ async fn reading_the_journals_waits_for_writes_in_progress_but_not_for_ever() {
     assert!(journals.iter().any(|j| j.table_id == table && j.entries.len() == 1), "{journals:?}");
     commit.await.unwrap();
     // Left open: the read goes on after the wait, without the uncommitted row.
-    let mut open = other.begin().await.unwrap();
-    sqlx::query("INSERT INTO table_journal (table_id, n, at_ms, entry) VALUES ($1, 2, 0, 'y')")
-        .bind(table)
-        .execute(&mut *open)
-        .await
-        .unwrap();
+    let open = append(2).await;
     let began = std::time::Instant::now();
     let journals = b.store.journals().await.unwrap();
     assert!(began.elapsed() >= Duration::from_secs(9), "{:?}", began.elapsed());
