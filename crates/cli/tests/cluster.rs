@@ -15,6 +15,7 @@
 #[path = "../../server/tests/cluster/nats_server.rs"]
 mod nats_server;
 
+mod access;
 mod bots;
 mod serve;
 
@@ -916,6 +917,47 @@ async fn rolling(nats: &str, db: &str) {
     ledger_holds(db, &seats, &all).await;
     let hands: usize = ids.iter().map(|t| ended_at(*t)).sum();
     eprintln!("rolling restart of 4 nodes: {hands} hands played, none voided");
+}
+
+/// `access::private_mid_hand_across_restarts` through a gateway, its table on a worker; each
+/// restart stops both nodes (`kill -9`, then SIGTERM, then `kill -9`) and starts them again,
+/// the worker first (a gateway learns who sits where from the workers when it starts).
+async fn access_across_restarts(nats: &str, db: &str) {
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    // Nobody's clock runs out while a hand is held in play across the restarts.
+    let env = [("STUD_ACTION_TIMEOUT_MS", "120000"), ("STUD_DISCONNECT_GRACE_MS", "120000")];
+    // The first gateway stores the public tables; on a restart the worker comes back first.
+    let start = async |gateway_first: bool| {
+        let gateway = gateway_first.then(|| Node::start_with(nats, db, "gateway", "g1", port, &env));
+        let worker = Node::start_with(nats, db, "worker", "w1", 0, &env);
+        // (3 public tables; a 4th once the stud table is private: a starting gateway opens a
+        // public one in its place.)
+        wait_for("the worker to host the tables", Duration::from_secs(30), || {
+            worker.hosted().into_iter().map(|(t, _)| t).collect::<BTreeSet<_>>().len() >= 3
+        })
+        .await;
+        [worker, gateway.unwrap_or_else(|| Node::start_with(nats, db, "gateway", "g1", port, &env))]
+    };
+    let nodes = Mutex::new(start(true).await);
+    let restarts = std::sync::atomic::AtomicUsize::new(0);
+    let restart = async || {
+        let n = restarts.fetch_add(1, SeqCst);
+        for node in nodes.lock().unwrap().iter_mut() {
+            if n % 2 == 0 { node.kill_9() } else { node.stop() }
+        }
+        let fresh = start(false).await;
+        *nodes.lock().unwrap() = fresh;
+    };
+    access::private_mid_hand_across_restarts(&addr, KEY, restart).await;
+    for node in nodes.lock().unwrap().iter_mut() {
+        node.stop();
+    }
+}
+
+#[test]
+fn a_table_made_private_mid_hand_admits_no_stranger_through_a_gateway_after_restarts() {
+    with_cluster("cluster_access", access_across_restarts);
 }
 
 /// A database of its own for one test, dropped after it.

@@ -12,6 +12,7 @@
 //! held.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
+mod access;
 mod bots;
 mod serve;
 
@@ -37,6 +38,11 @@ struct Server {
 impl Server {
     /// Starts `stud serve` on `port`; returns once it listens, with how long that took.
     fn start(db: &str, port: u16) -> (Server, Duration) {
+        Server::start_with(db, port, &[])
+    }
+
+    /// [`Server::start`] with more (or other) environment variables.
+    fn start_with(db: &str, port: u16, env: &[(&str, &str)]) -> (Server, Duration) {
         let began = Instant::now();
         let mut command = serve::serve();
         command
@@ -48,7 +54,8 @@ impl Server {
             .env("STUD_DISCONNECT_GRACE_MS", "4000")
             .env("STUD_OPERATOR_KEY", KEY)
             // The bots act the moment they are prompted, faster than a person's 20 a second.
-            .env("STUD_MESSAGES_PER_SECOND", "0");
+            .env("STUD_MESSAGES_PER_SECOND", "0")
+            .envs(env.iter().copied());
         let (child, ready) = serve::spawn(command, serve::LISTENING, |line| {
             // A journal append that failed is what a client sees as `unavailable`: its cause
             // (the store's error) is only in this line.
@@ -675,4 +682,52 @@ fn a_tournament_stopped_10_times_on_postgres_ends_with_every_place_and_every_chi
 #[test]
 fn a_tournament_stopped_10_times_ends_with_every_place_and_every_chip() {
     on_a_new_sqlite_file("t-", |rt, db| rt.block_on(tournament_run(db)));
+}
+
+/// How the access scenario stops the server.
+#[derive(Clone, Copy)]
+enum Stop {
+    Kill9,
+    Term,
+}
+
+/// `access::private_mid_hand_across_restarts` on one process, stopped by `stop` at each restart.
+async fn access_run(db: &str, stop: Stop) {
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    // Nobody's clock runs out while a hand is held in play across the restarts.
+    let env = [("STUD_ACTION_TIMEOUT_MS", "120000"), ("STUD_DISCONNECT_GRACE_MS", "120000")];
+    let server = Arc::new(Mutex::new(Some(Server::start_with(db, port, &env).0)));
+    let restart = async || {
+        let old = server.lock().unwrap().take().unwrap();
+        match stop {
+            Stop::Kill9 => old.kill_9(),
+            Stop::Term => old.stop(),
+        }
+        *server.lock().unwrap() = Some(Server::start_with(db, port, &env).0);
+    };
+    access::private_mid_hand_across_restarts(&addr, KEY, restart).await;
+    if let Some(s) = server.lock().unwrap().take() {
+        s.stop();
+    }
+}
+
+#[test]
+fn made_private_mid_hand_then_killed_on_sqlite_admits_no_stranger() {
+    on_a_new_sqlite_file("access-", |rt, db| rt.block_on(access_run(db, Stop::Kill9)));
+}
+
+#[test]
+fn made_private_mid_hand_then_stopped_on_sqlite_admits_no_stranger() {
+    on_a_new_sqlite_file("access-", |rt, db| rt.block_on(access_run(db, Stop::Term)));
+}
+
+#[test]
+fn made_private_mid_hand_then_killed_on_postgres_admits_no_stranger() {
+    on_a_new_postgres_database("access", |rt, db| rt.block_on(access_run(db, Stop::Kill9)));
+}
+
+#[test]
+fn made_private_mid_hand_then_stopped_on_postgres_admits_no_stranger() {
+    on_a_new_postgres_database("access", |rt, db| rt.block_on(access_run(db, Stop::Term)));
 }

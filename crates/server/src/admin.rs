@@ -201,7 +201,7 @@ async fn update_table(
     };
     audit(&app, &who, "update_table", Some(id.to_string()), &patch).await?;
     save(&app, &spec, created, false).await?;
-    app.lobby.set_access(id, spec.private, spec.invite_code.clone());
+    app.access.set_table(&spec);
     let next = spec.clone();
     ask(&app, id, |reply| TableCmd::Update { spec: Box::new(next), reply }).await?;
     Ok(Json(view(&app, &spec).await))
@@ -262,7 +262,7 @@ async fn set_invite(app: Arc<App>, who: Operator, id: Uuid, rotate: bool) -> Res
     audit(&app, &who, if rotate { "rotate_invite" } else { "revoke_invite" }, Some(id.to_string()), ()).await?;
     spec.invite_code = if rotate { Some(invite_code()?) } else { None };
     save(&app, &spec, created, false).await?;
-    app.lobby.set_access(id, true, spec.invite_code.clone());
+    app.access.set_table(&spec);
     let next = spec.clone();
     ask(&app, id, |reply| TableCmd::Update { spec: Box::new(next), reply }).await?;
     Ok(Json(view(&app, &spec).await))
@@ -303,7 +303,7 @@ async fn ban(who: Operator, State(app): State<Arc<App>>, Body(req): Body<BanRequ
     audit(&app, &who, "ban", Some(req.player_id.to_string()), &req).await?;
     let ban = Ban { player_id: req.player_id, scope, at_ms: stud_store::now_ms(), reason: req.reason.clone() };
     app.store.ban(&ban).await?;
-    app.set_ban(req.player_id, scope, true);
+    app.access.set_ban(req.player_id, scope, true);
     // Out at once, from the table or from every table.
     let tables = match req.table_id {
         Some(t) => vec![t],
@@ -330,7 +330,7 @@ async fn unban(
     let scope = p.table_id.map_or(BanScope::Server, BanScope::Table);
     audit(&app, &who, "unban", Some(p.player_id.to_string()), serde_json::json!({"table": p.table_id})).await?;
     let had = app.store.unban(p.player_id, scope).await?;
-    app.set_ban(p.player_id, scope, false);
+    app.access.set_ban(p.player_id, scope, false);
     if had { Ok(StatusCode::NO_CONTENT) } else { Err(ApiError::NotFound("no such ban".into())) }
 }
 

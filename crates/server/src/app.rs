@@ -7,9 +7,11 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use stud_engine::Chips;
 use stud_proto::TableSummary;
-use stud_store::{Ban, BanScope, LedgerEntry, LedgerKind, NewSession, Store, StoreError, StoredHand, Write, Writer};
+use stud_store::{LedgerEntry, LedgerKind, NewSession, Store, StoreError, StoredHand, Write, Writer};
 use uuid::Uuid;
 
+use crate::access::Access;
+use crate::auth::jwt::Verifier;
 use crate::config::Config;
 use crate::journal::Journal;
 use crate::limits::{ConnectionLimiter, RateLimiter};
@@ -213,35 +215,9 @@ impl Bank {
 pub struct Lobby {
     tables: RwLock<Vec<(Uuid, TableHandle)>>,
     summaries: RwLock<HashMap<Uuid, TableSummary>>,
-    /// private tables and their invite codes (`None`: revoked, nobody gets in)
-    private: RwLock<HashMap<Uuid, Option<String>>>,
 }
 
 impl Lobby {
-    /// Records whether a table is private and its code.
-    pub fn set_access(&self, id: Uuid, private: bool, code: Option<String>) {
-        let mut map = self.private.write().unwrap_or_else(PoisonError::into_inner);
-        if private {
-            map.insert(id, code);
-        } else {
-            map.remove(&id);
-        }
-    }
-
-    /// Whether the table is private.
-    pub fn is_private(&self, id: Uuid) -> bool {
-        self.private.read().unwrap_or_else(PoisonError::into_inner).contains_key(&id)
-    }
-
-    /// Whether `code` lets someone into the table (public tables let everyone in).
-    pub fn admits(&self, id: Uuid, code: Option<&str>) -> bool {
-        match self.private.read().unwrap_or_else(PoisonError::into_inner).get(&id) {
-            None => true,
-            Some(Some(expected)) => code.is_some_and(|c| crate::history::same_key(expected, c.trim())),
-            Some(None) => false,
-        }
-    }
-
     /// Adds a table.
     pub fn add(&self, id: Uuid, handle: TableHandle, summary: TableSummary) {
         self.tables.write().unwrap_or_else(PoisonError::into_inner).push((id, handle));
@@ -262,7 +238,6 @@ impl Lobby {
     pub fn remove(&self, id: Uuid) {
         self.tables.write().unwrap_or_else(PoisonError::into_inner).retain(|(t, _)| *t != id);
         self.summaries.write().unwrap_or_else(PoisonError::into_inner).remove(&id);
-        self.private.write().unwrap_or_else(PoisonError::into_inner).remove(&id);
     }
 
     /// A table's name.
@@ -308,16 +283,8 @@ pub struct Limits {
     pub sessions: RateLimiter<IpAddr>,
     /// WebSocket messages per connection
     pub messages: RateLimiter<u64>,
-    /// wrong invite codes per player
-    pub invites: RateLimiter<Uuid>,
-    /// wrong invite codes per client IP (five times the per-player limit)
-    pub invites_by_ip: RateLimiter<IpAddr>,
     /// open WebSocket connections per client IP
     pub connections: Arc<ConnectionLimiter<IpAddr>>,
-}
-
-fn per_minute<K: Eq + std::hash::Hash + Clone>(n: u32) -> RateLimiter<K> {
-    if n == 0 { RateLimiter::new(u32::MAX, f64::INFINITY) } else { RateLimiter::new(n, f64::from(n) / 60.0) }
 }
 
 impl Limits {
@@ -326,8 +293,6 @@ impl Limits {
     pub fn prune(&self) {
         self.sessions.prune();
         self.messages.prune();
-        self.invites.prune();
-        self.invites_by_ip.prune();
     }
 
     fn new(c: &Config) -> Limits {
@@ -337,11 +302,8 @@ impl Limits {
         };
         let max = if c.max_connections_per_ip == 0 { usize::MAX } else { c.max_connections_per_ip };
         Limits {
-            sessions: per_minute(c.sessions_per_minute_per_ip),
+            sessions: RateLimiter::per_minute(c.sessions_per_minute_per_ip),
             messages,
-            invites: per_minute(c.invite_attempts_per_minute),
-            // An address may carry several players (NAT): five times the per-player budget.
-            invites_by_ip: per_minute(c.invite_attempts_per_minute.saturating_mul(5)),
             connections: Arc::new(ConnectionLimiter::new(max)),
         }
     }
@@ -362,6 +324,8 @@ pub struct App {
     pub lobby: Lobby,
     /// admission limits
     pub limits: Limits,
+    /// who may come into which table: bans, private tables' codes, wrong-code counters
+    pub access: Access,
     /// the database
     pub store: Arc<dyn Store>,
     /// the batching writer in front of it
@@ -375,7 +339,7 @@ pub struct App {
     /// sessions expired or dropped from memory, and accounts dropped, since start
     pub sweeps: SweepCounts,
     /// operator-signed JWTs (`None`: not accepted)
-    pub(crate) jwt: Option<crate::http::jwt::Verifier>,
+    pub(crate) jwt: Option<Verifier>,
     /// the tournaments
     pub tournaments: crate::tournament::Tournaments,
     /// each player's open sockets after `hello` (conn id, session id, outbox): how a
@@ -383,7 +347,6 @@ pub struct App {
     sockets: Mutex<HashMap<Uuid, Vec<PlayerSocket>>>,
     seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
     next_conn: AtomicU64,
-    bans: RwLock<HashSet<(Uuid, BanScope)>>,
     /// table tasks opened after start (operators' tables)
     pub(crate) tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     /// operators' table changes run one at a time (read, store, tell the table)
@@ -394,11 +357,20 @@ pub struct App {
 }
 
 impl App {
-    /// A new app on `store`, writing through `writer`, its tables journaling to `journal`.
-    pub fn new(config: Config, store: Arc<dyn Store>, writer: Writer, journal: Arc<dyn Journal>) -> App {
+    /// A new app on `store`, writing through `writer`, its tables journaling to `journal`;
+    /// `jwt` checks operator-signed JWTs (`None`: refused), built once at start
+    /// ([`Verifier::from_config`]).
+    pub fn new(
+        config: Config,
+        store: Arc<dyn Store>,
+        writer: Writer,
+        journal: Arc<dyn Journal>,
+        jwt: Option<Verifier>,
+    ) -> App {
         App {
             journal,
             limits: Limits::new(&config),
+            access: Access::new(&config),
             metrics: Metrics::default(),
             bank: Bank::default(),
             lobby: Lobby::default(),
@@ -408,17 +380,10 @@ impl App {
             sessions: RwLock::default(),
             ended: Mutex::default(),
             sweeps: SweepCounts::default(),
-            jwt: match crate::http::jwt::Verifier::from_config(&config) {
-                Ok(v) => v,
-                Err(e) => {
-                    tracing::error!(error = %e, "JWT keys unusable: JWTs are refused");
-                    None
-                }
-            },
+            jwt,
             seated: Mutex::default(),
             sockets: Mutex::default(),
             next_conn: AtomicU64::new(1),
-            bans: RwLock::default(),
             tasks: Mutex::default(),
             admin_lock: tokio::sync::Mutex::new(()),
             stopping: std::sync::atomic::AtomicBool::new(false),
@@ -437,12 +402,13 @@ impl App {
         self.stopping.load(Relaxed)
     }
 
-    /// Starts a new table's task (its journal starts empty) and puts it in the lobby.
+    /// Starts a new table's task (its journal starts empty) and puts it in the lobby; its
+    /// access is the new spec's.
     pub fn open_table(self: &Arc<Self>, spec: TableSpec) -> tokio::task::JoinHandle<()> {
+        self.access.set_table(&spec);
         if let Some(gw) = self.gateway.get() {
             // A cluster's gateway: the table is stored; a worker claims and hosts it.
             self.lobby.add(spec.id, TableHandle::remote(spec.id, gw.clone()), crate::placeholder_summary(&spec));
-            self.lobby.set_access(spec.id, spec.private, spec.invite_code.clone());
             return tokio::spawn(async {});
         }
         let core = TableCore::new(self.timing(), spec, stud_store::now_ms());
@@ -450,12 +416,12 @@ impl App {
     }
 
     /// Starts the task of a table rebuilt from its journal (or a new one) and puts it in the
-    /// lobby.
+    /// lobby. Its access is not taken from the core (whose spec may still wait for an
+    /// operator's change): the caller sets it from the stored spec ([`Access::set_table`]).
     pub fn open_core(self: &Arc<Self>, core: TableCore, start: Start) -> tokio::task::JoinHandle<()> {
         let spec = core.spec().clone();
         let (handle, task) = spawn_table(self.clone(), core, start);
         self.lobby.add(spec.id, handle, crate::placeholder_summary(&spec));
-        self.lobby.set_access(spec.id, spec.private, spec.invite_code.clone());
         task
     }
 
@@ -471,28 +437,6 @@ impl App {
     /// Keeps a table task opened while serving, so shutdown can wait for it.
     pub fn track(&self, task: tokio::task::JoinHandle<()>) {
         self.tasks.lock().unwrap_or_else(PoisonError::into_inner).push(task);
-    }
-
-    /// The bans from the store.
-    pub fn load_bans(&self, bans: &[Ban]) {
-        let mut set = self.bans.write().unwrap_or_else(PoisonError::into_inner);
-        set.extend(bans.iter().map(|b| (b.player_id, b.scope)));
-    }
-
-    /// Bans (or lifts a ban) in memory; the store is the caller's.
-    pub fn set_ban(&self, player: Uuid, scope: BanScope, banned: bool) {
-        let mut set = self.bans.write().unwrap_or_else(PoisonError::into_inner);
-        if banned {
-            set.insert((player, scope));
-        } else {
-            set.remove(&(player, scope));
-        }
-    }
-
-    /// Whether `player` may not play at `table` (or anywhere, with `None`).
-    pub fn is_banned(&self, player: Uuid, table: Option<Uuid>) -> bool {
-        let set = self.bans.read().unwrap_or_else(PoisonError::into_inner);
-        set.contains(&(player, BanScope::Server)) || table.is_some_and(|t| set.contains(&(player, BanScope::Table(t))))
     }
 
     /// Creates a guest session: a new player with a fresh play-money account, stored before
@@ -744,6 +688,7 @@ impl App {
     /// [`App::sweep_every`] by [`sweep_sessions`].
     pub async fn sweep(&self) {
         self.limits.prune();
+        self.access.prune();
         let now = stud_store::now_ms();
         let idle = self.config.session_idle_ms();
         let keep_for = idle.min(CACHE_IDLE_MS);

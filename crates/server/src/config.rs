@@ -512,7 +512,6 @@ impl Config {
         if (self.jwt_secret.is_some() || self.jwt_jwks_file.is_some()) && self.jwt_audience.is_none() {
             return Err(ConfigLoadError::Invalid("jwt_audience is required when JWTs are accepted".into()));
         }
-        crate::http::jwt::Verifier::from_config(self).map_err(ConfigLoadError::Invalid)?;
         if self.tables_per_variant > 10_000 {
             return Err(ConfigLoadError::Invalid("at most 10000 tables per variant".into()));
         }

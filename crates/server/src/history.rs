@@ -22,8 +22,6 @@ use uuid::Uuid;
 use crate::app::{App, Session};
 use crate::http::ApiError;
 use crate::http::extract::{Caller, Operator, Params, PathId};
-// The lobby compares invite codes with it.
-pub(crate) use crate::http::extract::same_key;
 use crate::wire;
 
 /// Most hands an operator page holds.

@@ -18,7 +18,6 @@ use crate::ws::serve_socket;
 
 pub mod error;
 pub mod extract;
-pub mod jwt;
 
 pub use error::ApiError;
 use extract::Body;
@@ -116,7 +115,7 @@ async fn create_session(
             ctx.app.create_session(name).await?
         }
         Body(SessionRequest::Jwt(body)) => {
-            let verifier = ctx.app.jwt.as_ref().ok_or(ApiError::BadToken(jwt::TokenError::Disabled))?;
+            let verifier = ctx.app.jwt.as_ref().ok_or(ApiError::BadToken(crate::auth::jwt::TokenError::Disabled))?;
             let claims = verifier.verify(&body.jwt).map_err(ApiError::BadToken)?;
             // The operator's name for the user, when it fits our rule; else a short form of the id.
             let name = claims

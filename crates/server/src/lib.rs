@@ -6,8 +6,10 @@
 //! Key decision: one task per table owns all of that table's state; everything else talks to
 //! it through a bounded channel, and the table never waits for a client or a store.
 
+pub mod access;
 pub mod admin;
 pub mod app;
+pub mod auth;
 pub mod cluster;
 pub mod config;
 pub mod history;
@@ -70,6 +72,10 @@ pub enum StartError {
     /// The database cannot be opened, migrated or recovered.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The JWT keys the configuration names cannot be used (a JWKS file unreadable or
+    /// without an RS256/ES256 key).
+    #[error("{0}")]
+    Jwt(String),
     /// The cluster's NATS cannot be reached or refused its streams and buckets.
     #[error("cluster: {0}")]
     Cluster(#[from] cluster::ClusterError),
@@ -96,6 +102,10 @@ pub async fn start(config: Config) -> Result<Server, StartError> {
 /// # Errors
 /// [`StartError`]: the store, NATS, or the address.
 pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store>) -> Result<Server, StartError> {
+    let jwt = match role.gateway() {
+        true => auth::jwt::Verifier::from_config(&config).map_err(StartError::Jwt)?,
+        false => None,
+    };
     let url = config.cluster.clone().unwrap_or_default();
     let node_name = config.node.clone().unwrap_or_default();
     let mut cc = cluster::ClusterConfig::new(url);
@@ -108,8 +118,9 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
     if role.worker() {
         let (writer, writer_task) = Writer::spawn(store.clone(), writer_config);
         let journal = cluster::JetStreamJournal::open(client.clone(), js.clone(), &cc, None).await?;
-        let app = Arc::new(App::new(config.clone(), store.clone(), writer, Arc::new(journal.clone())));
-        app.load_bans(&store.bans().await?);
+        // A worker serves no HTTP: no JWTs.
+        let app = Arc::new(App::new(config.clone(), store.clone(), writer, Arc::new(journal.clone()), None));
+        app.access.load_bans(&store.bans().await?);
         let leases = cluster::Leases::open(&js, &cc, &node_name).await?;
         let held = cluster::Held::default();
         let (lost_tx, lost_rx) = tokio::sync::mpsc::unbounded_channel();
@@ -146,8 +157,8 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
     let (writer, writer_task) = Writer::spawn(store.clone(), writer_config);
     let (journal, journal_task) = StoreJournal::spawn(store.clone(), std::time::Duration::ZERO);
     let bans = store.bans().await?;
-    let app = Arc::new(App::new(config, store, writer, journal));
-    app.load_bans(&bans);
+    let app = Arc::new(App::new(config, store, writer, journal, jwt));
+    app.access.load_bans(&bans);
     let gw = cluster::Gateway::new(client, node_name.clone(), cc.timeout);
     let _ = app.gateway.set(gw.clone());
     cluster::refresh_tables(&app, &gw).await;
@@ -172,6 +183,7 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
 /// # Errors
 /// [`StartError`].
 pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<Server, StartError> {
+    let jwt = auth::jwt::Verifier::from_config(&config).map_err(StartError::Jwt)?;
     let rebuild_started = std::time::Instant::now();
     let stored = store.tables().await?;
     let open: HashSet<Uuid> = stored.iter().filter(|t| !t.closed).map(|t| t.id).collect();
@@ -192,11 +204,14 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     );
     let (journal, journal_task) = StoreJournal::spawn(store.clone(), std::time::Duration::ZERO);
     let bans = store.bans().await?;
-    let app = Arc::new(App::new(config, store, writer, journal));
-    app.load_bans(&bans);
+    let app = Arc::new(App::new(config, store, writer, journal, jwt));
+    app.access.load_bans(&bans);
     let mut tables = Vec::new();
     let (mut resumed, mut voided) = (0usize, 0usize);
     for spec in specs {
+        // Who may come in follows the stored spec: a journal's table may not have applied an
+        // operator's change yet (it waits for the hand in play to end).
+        app.access.set_table(&spec);
         let Some(journal) = journals.get(&spec.id) else {
             // Its journal starts before anyone can connect.
             let core = stud_table::TableCore::new(app.timing(), spec, stud_store::now_ms());

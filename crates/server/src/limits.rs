@@ -92,6 +92,12 @@ impl<K: Eq + Hash> ShardState<K> {
 }
 
 impl<K: Eq + Hash + Clone> RateLimiter<K> {
+    /// `n` checks a minute per key, in bursts of up to `n`; 0 admits everything (the
+    /// configuration's way of saying "no limit").
+    pub fn per_minute(n: u32) -> Self {
+        if n == 0 { RateLimiter::new(u32::MAX, f64::INFINITY) } else { RateLimiter::new(n, f64::from(n) / 60.0) }
+    }
+
     /// A limiter giving each key `burst` tokens, refilled at `per_second` tokens a second.
     /// See the type's documentation for a `burst` of 0 or a `per_second` not above 0.
     pub fn new(burst: u32, per_second: f64) -> Self {

@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
 use uuid::Uuid;
 
+use crate::access::Refusal;
 use crate::app::{App, HistoryError, Session};
 use crate::table::{Conn, TableCmd};
 use crate::wire::{self, Frame};
@@ -357,34 +358,18 @@ impl Connection {
         }
     }
 
-    /// Bans and invite codes: whether this player may join or sit at `table`. A seated player
-    /// is always let back in; wrong codes are rate limited per player.
+    /// Bans and invite codes ([`crate::access::Access::admit`]): whether this player may join
+    /// or sit at `table`.
     fn admitted(&self, session: &Session, table: Uuid, code: Option<&str>) -> Result<(), (ErrorCode, String)> {
-        if self.app.is_banned(session.player_id, Some(table)) {
-            return Err((ErrorCode::Forbidden, "you are banned from this table".into()));
-        }
-        if self.app.seated_tables(session.player_id).contains(&table) {
-            return Ok(());
-        }
-        if !self.app.lobby.is_private(table) {
-            return Ok(());
-        }
-        // No code is no guess: it is not counted against the player.
-        if code.is_none_or(|c| c.trim().is_empty()) {
-            return Err((ErrorCode::InviteRequired, "this table is private: its invite code is needed".into()));
-        }
-        // Wrong codes are counted per player and per address; once either is over its limit,
-        // no code is even looked at (so a right guess cannot slip through), until it refills.
-        let limits = &self.app.limits;
-        let limited = limits.invites.exhausted(&session.player_id) || limits.invites_by_ip.exhausted(&self.peer);
-        if !limited && self.app.lobby.admits(table, code) {
-            return Ok(());
-        }
-        let counted = limits.invites.check(&session.player_id).and(limits.invites_by_ip.check(&self.peer));
-        if let (true, _) | (_, Err(_)) = (limited, &counted) {
-            return Err((ErrorCode::RateLimited, "too many invite codes tried; wait a minute".into()));
-        }
-        Err((ErrorCode::InviteRequired, "this table is private: a valid invite code is needed".into()))
+        let seated = self.app.seated_tables(session.player_id).contains(&table);
+        self.app.access.admit(session.player_id, self.peer, table, seated, code).map_err(|refusal| {
+            let code = match refusal {
+                Refusal::Banned => ErrorCode::Forbidden,
+                Refusal::CodeMissing | Refusal::WrongCode => ErrorCode::InviteRequired,
+                Refusal::TooManyCodes => ErrorCode::RateLimited,
+            };
+            (code, refusal.to_string())
+        })
     }
 
     fn conn(&self, session: Arc<Session>) -> Conn {
@@ -424,7 +409,7 @@ impl Connection {
                 return self.error(None, ErrorCode::Unavailable, crate::http::error::UNAVAILABLE);
             }
         };
-        if self.app.is_banned(session.player_id, None) {
+        if self.app.access.is_banned(session.player_id, None) {
             return self.error(None, ErrorCode::Forbidden, "this account is banned from the server");
         }
         info!(player_id = %session.player_id, "hello");

@@ -485,9 +485,14 @@ async fn ask_directory(app: &Arc<App>, gw: &Arc<Gateway>) {
     tracing::info!(workers = nodes.len(), seats, lobby_lines = lines, "seats and lobby lines from the workers");
 }
 
-/// The lobby follows the store's list of open tables (an operator may have created or closed
-/// one through another gateway).
+/// The lobby and the access rules follow the store's list of open tables and its bans (an
+/// operator may have created, changed or closed a table, or banned a player, through another
+/// gateway).
 pub(crate) async fn refresh_tables(app: &Arc<App>, gw: &Arc<Gateway>) {
+    match app.store.bans().await {
+        Ok(bans) => app.access.replace_bans(&bans),
+        Err(e) => warn!(error = %e, "cannot read the bans from the store"),
+    }
     let stored = match app.store.tables().await {
         Ok(t) => t,
         Err(e) => {
@@ -502,11 +507,12 @@ pub(crate) async fn refresh_tables(app: &Arc<App>, gw: &Arc<Gateway>) {
         if app.lobby.get(t.id).is_none() {
             app.lobby.add(t.id, TableHandle::remote(t.id, gw.clone()), crate::placeholder_summary(&spec));
         }
-        app.lobby.set_access(t.id, spec.private, spec.invite_code.clone());
+        app.access.set_table(&spec);
     }
     for h in app.lobby.handles() {
         if !open.contains_key(&h.id) {
             app.lobby.remove(h.id);
+            app.access.forget_table(h.id);
         }
     }
 }

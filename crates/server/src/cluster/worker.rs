@@ -243,6 +243,12 @@ impl Worker {
     async fn step(self: &Arc<Self>) -> Result<(), ClusterError> {
         self.leases.announce().await?;
         let stored = self.app.store.tables().await.map_err(|e| ClusterError::Unavailable(e.to_string()))?;
+        // The tables' chat mutes banned players: the bans follow the store (operators ban
+        // through the gateways).
+        match self.app.store.bans().await {
+            Ok(bans) => self.app.access.replace_bans(&bans),
+            Err(e) => warn!(error = %e, "cannot read the bans from the store"),
+        }
         let open: Vec<&stud_store::StoredTable> = stored.iter().filter(|t| !t.closed).collect();
         let ids: Vec<Uuid> = open.iter().map(|t| t.id).collect();
         let owners = self.leases.owners().await?;
@@ -788,7 +794,7 @@ impl TableEnv for WorkerEnv {
         // A cash-out reaches the balance in the store through the writer (its ledger entry).
     }
     fn is_banned(&self, player: Uuid, table: Uuid) -> bool {
-        self.app.is_banned(player, Some(table))
+        self.app.access.is_banned(player, Some(table))
     }
     fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
         self.app.set_seated(player, table, seated);

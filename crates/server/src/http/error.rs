@@ -58,7 +58,7 @@ pub enum ApiError {
     TooManyConnections(usize),
     /// A JWT that does not sign anyone in (401, with what is wrong as the code).
     #[error("{0}")]
-    BadToken(crate::http::jwt::TokenError),
+    BadToken(crate::auth::jwt::TokenError),
 }
 
 impl ApiError {

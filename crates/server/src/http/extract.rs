@@ -15,17 +15,13 @@ use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
 use crate::app::{App, Session};
+use crate::auth::same_key;
 use crate::http::ApiError;
 
 /// The bearer token of a request.
 pub(crate) fn bearer(parts: &Parts) -> Option<&str> {
     let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     value.strip_prefix("Bearer ").map(str::trim).filter(|t| !t.is_empty())
-}
-
-/// Compares without stopping at the first difference.
-pub(crate) fn same_key(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// An operator: the request carries an operator key (the configured one, or one made with

@@ -443,7 +443,7 @@ impl TableEnv for App {
         self.bank.deposit(player, chips);
     }
     fn is_banned(&self, player: Uuid, table: Uuid) -> bool {
-        App::is_banned(self, player, Some(table))
+        self.access.is_banned(player, Some(table))
     }
     fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
         App::set_seated(self, player, table, seated);
@@ -453,6 +453,7 @@ impl TableEnv for App {
     }
     fn table_stopped(&self, table: Uuid) {
         self.lobby.remove(table);
+        self.access.forget_table(table);
     }
     fn journal(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
         self.journal.append(row)

@@ -35,7 +35,7 @@ async fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
     tokio::time::pause();
     // The journal is not what these tests are about: it lives in memory (the store's journal
     // is tested end to end, against both databases).
-    let app = Arc::new(App::new(config, store, writer, Arc::new(MemoryJournal::default())));
+    let app = Arc::new(App::new(config, store, writer, Arc::new(MemoryJournal::default()), None));
     let spec = TableSpec::public_with(
         Uuid::new_v4(),
         "test".into(),
