@@ -22,7 +22,7 @@ use stud_engine::{
 use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, SitOutReason, TableState, TableSummary};
 use uuid::Uuid;
 
-use crate::input::{Input, JOURNAL_VERSION, JournalSeed, Who};
+use crate::input::{Input, JOURNAL_VERSION, JournalSeed, RestoreError, Who};
 use crate::spec::TableSpec;
 use crate::wire::{self, Frame};
 
@@ -343,33 +343,6 @@ struct DealOrder {
     players: Vec<Uuid>,
     #[serde(default)]
     deal: u64,
-}
-
-/// Why a table could not be rebuilt from its snapshot and journal.
-#[derive(Debug, thiserror::Error)]
-pub enum RestoreError {
-    /// A snapshot or entry does not parse.
-    #[error("the journal does not decode: {0}")]
-    Corrupt(String),
-    /// Written by another journal version.
-    #[error("journal version {0} is not {JOURNAL_VERSION}")]
-    Version(u32),
-    /// Entries are missing or out of order.
-    #[error("journal entry {got} follows {after}")]
-    Gap {
-        /// the last applied
-        after: u64,
-        /// the next found
-        got: u64,
-    },
-    /// An entry the table cannot apply: not what this table would have journaled.
-    #[error("journal entry {n} cannot be applied: {why}")]
-    Refused {
-        /// the entry
-        n: u64,
-        /// why
-        why: String,
-    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
