@@ -1,0 +1,29 @@
+//! The table crate's layer table (ARCHITECTURE.md, `crates/table`): every module imports only
+//! modules on lower layers, every file is placed, no import circles. Test code is exempt.
+
+use std::path::Path;
+
+/// Lowest first. A new file fails this test until it has a row.
+const LAYERS: &[(&str, u32)] = &[
+    ("spec", 0),           // TableSpec: the table's settings
+    ("input", 1),          // the journal's vocabulary: Input, Entry, Who, RestoreError
+    ("core::types", 2),    // Command, Output, Decision, Due, the per-seat state, the hand in play
+    ("core", 3),           // TableCore: fields, constructors, the reads every job shares
+    ("core::snapshot", 4), // the durable state as text, and back
+    ("core::view", 4),     // every frame: the only module that builds a ServerMsg
+    ("core::clock", 5),    // deadlines, when a hand may start
+    ("core::seats", 6),    // cash-outs, dropped watchers, pending settings, closing
+    ("core::hand", 7),     // start, act, prompt, finish
+    ("core::room", 8),     // applying a journaled input
+    ("core::commands", 8), // checking a command
+    ("wire", 9),           // frames for the server (re-exports the view's)
+    ("crate", 9),          // lib.rs: the public API (re-exports)
+];
+
+#[test]
+fn every_module_imports_only_lower_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    if let Err(errors) = stud_tidy::check(&src, LAYERS) {
+        panic!("the table's layer table is broken:\n{}", errors.join("\n"));
+    }
+}
