@@ -8,7 +8,9 @@
 //!
 //! Key decision: purely syntactic. Names are resolved through `use` items and `pub use`
 //! re-exports (globs too, best effort), never through types, so method calls are not edges:
-//! `self.foo()` is invisible, `crate::a::foo()` and `use crate::a::Foo` are not.
+//! `self.foo()` is invisible, `crate::a::foo()` and `use crate::a::Foo` are not. For one type
+//! whose methods are split over modules by job, [`check_with_methods`] also counts
+//! `self.foo()` and `Self::foo()` inside its `impl` blocks.
 //!
 //! # The layer table
 //!
@@ -87,8 +89,27 @@ pub struct Edge {
 /// undeclared files, rows naming no module, files that do not parse.
 pub fn check(src_dir: &Path, layers: &[(&str, u32)]) -> Result<(), Vec<String>> {
     let krate = Crate::load(src_dir);
-    let mut errors = krate.errors.clone();
     let edges = krate.edges();
+    judge(&krate, &edges, src_dir, layers)
+}
+
+/// [`check`], counting method calls too for one type whose methods are split over modules
+/// (one `impl Ty` block per job): inside `impl Ty` blocks, `self.m(..)` and `Self::m(..)` are
+/// edges from the calling module to the module whose `impl Ty` block defines `m`. `ty` is the
+/// type's name as written after `impl` (`"TableCore"`); trait methods are not followed.
+///
+/// # Errors
+/// As [`check`], method calls included.
+pub fn check_with_methods(src_dir: &Path, layers: &[(&str, u32)], ty: &str) -> Result<(), Vec<String>> {
+    let krate = Crate::load(src_dir);
+    let mut edges = krate.edges();
+    edges.extend(krate.method_edges(ty));
+    judge(&krate, &edges, src_dir, layers)
+}
+
+/// The rules of [`check`] over `edges`.
+fn judge(krate: &Crate, edges: &[Edge], src_dir: &Path, layers: &[(&str, u32)]) -> Result<(), Vec<String>> {
+    let mut errors = krate.errors.clone();
 
     // Rows: each one once.
     let mut rows: BTreeMap<&str, u32> = BTreeMap::new();
@@ -124,7 +145,7 @@ pub fn check(src_dir: &Path, layers: &[(&str, u32)]) -> Result<(), Vec<String>> 
     // Every edge to a strictly lower layer, or inside its row: one message per pair of
     // modules, at its first use.
     let mut bad: BTreeMap<(&str, &str), (&Edge, usize)> = BTreeMap::new();
-    for e in &edges {
+    for e in edges {
         let (Some(from), Some(to)) = (row_of.get(e.from.as_str()), row_of.get(e.to.as_str())) else { continue };
         let (Some(lf), Some(lt)) = (rows.get(from), rows.get(to)) else { continue };
         if from != to && lf <= lt {
@@ -144,7 +165,7 @@ pub fn check(src_dir: &Path, layers: &[(&str, u32)]) -> Result<(), Vec<String>> 
         ));
     }
 
-    errors.extend(circles(&edges));
+    errors.extend(circles(edges));
     errors.sort();
     errors.dedup();
     if errors.is_empty() { Ok(()) } else { Err(errors) }
@@ -346,12 +367,23 @@ struct Crate {
     units: Vec<Unit>,
     modules: Vec<Module>,
     references: Vec<Reference>,
+    /// (type, method) -> the module whose inherent `impl` defines it
+    methods: BTreeMap<(String, String), usize>,
+    /// calls of a type's own methods inside its `impl` blocks
+    calls: Vec<MethodCall>,
     errors: Vec<String>,
 }
 
 impl Crate {
     fn load(src_dir: &Path) -> Crate {
-        let mut krate = Crate { units: Vec::new(), modules: Vec::new(), references: Vec::new(), errors: Vec::new() };
+        let mut krate = Crate {
+            units: Vec::new(),
+            modules: Vec::new(),
+            references: Vec::new(),
+            methods: BTreeMap::new(),
+            calls: Vec::new(),
+            errors: Vec::new(),
+        };
         let root = ["lib.rs", "main.rs"].iter().map(|f| src_dir.join(f)).find(|f| f.is_file());
         let Some(root) = root else {
             krate.errors.push(format!("{}: no lib.rs or main.rs", src_dir.display()));
@@ -466,6 +498,11 @@ impl Crate {
                         self.references.push(Reference { module, path: leaf.path, line: leaf.line });
                     }
                 }
+                syn::Item::Impl(imp) => {
+                    self.load_impl(module, imp);
+                    let mut refs = Refs { module, out: &mut self.references };
+                    refs.visit_item_impl(imp);
+                }
                 other => {
                     if let Some(name) = item_name(other) {
                         self.modules[module].items.insert(name);
@@ -475,6 +512,44 @@ impl Crate {
                 }
             }
         }
+    }
+
+    /// An inherent `impl Ty` block: the methods it defines and the calls of `Ty`'s own methods
+    /// in them.
+    fn load_impl(&mut self, module: usize, imp: &syn::ItemImpl) {
+        let syn::Type::Path(ty) = &*imp.self_ty else { return };
+        let Some(ty) = ty.path.segments.last().map(|s| s.ident.to_string()) else { return };
+        if imp.trait_.is_some() {
+            return;
+        }
+        for item in &imp.items {
+            let syn::ImplItem::Fn(f) = item else { continue };
+            if test_only(&f.attrs) {
+                continue;
+            }
+            self.methods.insert((ty.clone(), f.sig.ident.to_string()), module);
+            let mut calls = Calls { ty: &ty, module, out: &mut self.calls };
+            calls.visit_block(&f.block);
+        }
+    }
+
+    /// Calls of `ty`'s methods from a module other than the one defining them.
+    fn method_edges(&self, ty: &str) -> Vec<Edge> {
+        let mut edges = Vec::new();
+        for call in self.calls.iter().filter(|c| c.ty == ty) {
+            let Some(&target) = self.methods.get(&(call.ty.clone(), call.method.clone())) else { continue };
+            let (from, to) = (self.modules[call.module].unit, self.modules[target].unit);
+            if from != to {
+                edges.push(Edge {
+                    from: self.units[from].name.clone(),
+                    to: self.units[to].name.clone(),
+                    file: self.units[from].file.clone(),
+                    line: call.line,
+                    path: call.written.clone(),
+                });
+            }
+        }
+        edges
     }
 
     /// The module path of `name` declared in `module` (`core::view`).
@@ -771,6 +846,59 @@ impl<'ast> Visit<'ast> for Refs<'_> {
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         self.scan(mac.tokens.clone());
         visit::visit_macro(self, mac);
+    }
+}
+
+/// A call of a type's own method inside one of its `impl` blocks.
+struct MethodCall {
+    ty: String,
+    method: String,
+    module: usize,
+    line: usize,
+    /// `self.m()` or `Self::m`
+    written: String,
+}
+
+/// Collects `self.m(..)` and `Self::m(..)` in a method body (test-only items skipped).
+struct Calls<'a> {
+    ty: &'a str,
+    module: usize,
+    out: &'a mut Vec<MethodCall>,
+}
+
+impl Calls<'_> {
+    fn push(&mut self, method: &syn::Ident, written: String) {
+        let line = line_of(method.span());
+        self.out.push(MethodCall {
+            ty: self.ty.to_owned(),
+            method: method.to_string(),
+            module: self.module,
+            line,
+            written,
+        });
+    }
+}
+
+impl<'ast> Visit<'ast> for Calls<'_> {
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        if let syn::Expr::Path(p) = &*call.receiver
+            && p.path.is_ident("self")
+        {
+            self.push(&call.method, format!("self.{}()", call.method));
+        }
+        visit::visit_expr_method_call(self, call);
+    }
+
+    fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+        let segments: Vec<&syn::Ident> = path.path.segments.iter().map(|s| &s.ident).collect();
+        if let [first, method] = segments[..]
+            && (first == "Self" || first == self.ty)
+        {
+            self.push(method, format!("{first}::{method}"));
+        }
+        visit::visit_expr_path(self, path);
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{check, edges};
+use super::{check, check_with_methods, edges};
 
 /// Writes `files` (path, text) under a fresh folder named after the test.
 fn fixture(test: &str, files: &[(&str, &str)]) -> PathBuf {
@@ -223,4 +223,31 @@ fn one_message_per_pair_of_modules_at_its_first_use() {
         errs[0].contains("a.rs:2: `a` (layer 0) uses `b` (layer 1) through `crate::b::g` (and 2 more uses)"),
         "{errs:?}"
     );
+}
+
+#[test]
+fn calls_of_a_types_own_methods_are_edges_when_asked_for() {
+    let dir = fixture(
+        "methods",
+        &[
+            ("lib.rs", "mod a;\nmod low;\nmod high;\npub struct Core;\n"),
+            ("a.rs", "pub struct Other;\nimpl Other {\n    pub fn helper(&self) {}\n}\n"),
+            ("low.rs", "impl crate::Core {\n    pub(crate) fn base(&self) {}\n    pub(crate) fn helper(&self) {}\n}\n"),
+            (
+                "high.rs",
+                "impl crate::Core {\n    pub fn top(&self) {\n        self.base();\n    }\n    \
+                 fn other(o: &crate::a::Other) {\n        o.helper();\n    }\n}\n",
+            ),
+        ],
+    );
+    let table = [("crate", 0), ("a", 1), ("low", 1), ("high", 2)];
+    // Imports alone: both impls only name the root.
+    assert_eq!(check(&dir, &table), Ok(()));
+    assert_eq!(check_with_methods(&dir, &table, "Core"), Ok(()));
+    // Upside down: `high` (now lower) calls `low`'s method. `o.helper()` is not `self`'s: no edge.
+    let table = [("crate", 0), ("a", 0), ("low", 2), ("high", 1)];
+    assert_eq!(check(&dir, &table), Ok(()));
+    let errs = check_with_methods(&dir, &table, "Core").expect_err("an upward call");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].contains("high.rs:3: `high` (layer 1) uses `low` (layer 2) through `self.base()`"), "{errs:?}");
 }
