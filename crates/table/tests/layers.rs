@@ -1,5 +1,7 @@
-//! The table crate's layer table (ARCHITECTURE.md, `crates/table`): every module imports only
-//! modules on lower layers, every file is placed, no import circles. Test code is exempt.
+//! The table crate's layer table (ARCHITECTURE.md, `crates/table`): every module uses only
+//! modules on lower layers, every file is placed, no circles. Test code is exempt. The core's
+//! jobs are `impl TableCore` blocks in their own files, so calls of `TableCore`'s methods
+//! (`self.prompt(..)`) count as uses too, not only imports.
 
 use std::path::Path;
 
@@ -21,9 +23,9 @@ const LAYERS: &[(&str, u32)] = &[
 ];
 
 #[test]
-fn every_module_imports_only_lower_layers() {
+fn every_module_uses_only_lower_layers() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    if let Err(errors) = stud_tidy::check(&src, LAYERS) {
+    if let Err(errors) = stud_tidy::check_with_methods(&src, LAYERS, "TableCore") {
         panic!("the table's layer table is broken:\n{}", errors.join("\n"));
     }
 }
