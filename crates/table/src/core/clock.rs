@@ -54,6 +54,7 @@ impl TableCore {
         self.next_hand_at = Some(at);
     }
 
+    /// The seats to deal in now, with their stacks (a tournament deals whom its `Deal` names).
     pub(super) fn eligible(&self) -> Vec<(Seat, Chips)> {
         if let Some(deal) = &self.deal {
             // A tournament deals in everyone it named who sits here with chips: away players
@@ -73,17 +74,20 @@ impl TableCore {
             .collect()
     }
 
+    /// Whether a hand may start now: none in play, not paused or closing, two players to deal in.
     pub(super) fn can_start(&self) -> bool {
         let paused = self.pending.as_ref().map_or(self.spec.paused, |p| p.paused);
         !self.in_play() && !paused && !self.closing && !self.closed && self.eligible().len() >= 2
     }
 
+    /// Lets the next hand start after the pause between hands, unless one is due or in play.
     pub(super) fn schedule_hand(&mut self, now: Millis) {
         if self.next_hand_at.is_none() && !self.in_play() {
             self.next_hand_at = Some(now + self.timing.hand_pause_ms);
         }
     }
 
+    /// A player back in time gets their turn's whole clock again (the disconnect grace is lifted).
     pub(super) fn restore_deadline(&mut self, seat: Seat) {
         let bank = self.player(seat).map_or(0, |p| p.time_bank_ms);
         let timeout = self.spec.action_timeout_ms;

@@ -221,6 +221,7 @@ impl TableCore {
         }
     }
 
+    /// A `sit`: joined, not seated yet, a free seat of this table, a buy-in in range.
     fn check_sit(
         &mut self,
         conn: ConnId,
@@ -325,6 +326,7 @@ impl TableCore {
         }
     }
 
+    /// A `top_up`: seated, between hands, the stack staying within the maximum buy-in.
     fn check_top_up(&mut self, conn: ConnId, request_id: RequestId, amount: Chips, out: &mut Vec<Output>) -> Decision {
         let Some(seat) = self.conn_seat(conn) else {
             Self::error(out, conn, request_id, ErrorCode::NotSeated, "you have no seat at this table");

@@ -18,6 +18,7 @@ const KEYS_KEPT: usize = 64;
 const EVENTS_KEPT: usize = 2_000;
 
 impl TableCore {
+    /// Deals a hand with the journaled id and seed, if one can start (pending settings first).
     pub(super) fn start_hand(&mut self, at: Millis, id: Uuid, seed: &JournalSeed, out: &mut Vec<Output>) {
         self.next_hand_at = None;
         if self.in_play() {
@@ -90,6 +91,7 @@ impl TableCore {
         live.pots.apply(event).then(|| live.pots.pots())
     }
 
+    /// A player's action: answered first (checked again), applied, its key remembered.
     pub(super) fn act(
         &mut self,
         at: Millis,
@@ -118,6 +120,7 @@ impl TableCore {
         Ok(())
     }
 
+    /// The clock acts for the player whose time is up: no time bank left, and a fold sits them out.
     pub(super) fn clock_acts(
         &mut self,
         at: Millis,
@@ -217,6 +220,8 @@ impl TableCore {
         self.broadcast_prompt(out, at, seat, bank, deadline);
     }
 
+    /// Ends the hand: the result to everyone, the record to the store, stacks back on the seats,
+    /// then the rules between hands (sit-outs, busts, leavers, kicks, closing, pending settings).
     pub(super) fn finish_hand(&mut self, at: Millis, out: &mut Vec<Output>) {
         let Some(live) = self.live.as_mut() else { return };
         live.turn = None;

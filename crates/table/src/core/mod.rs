@@ -213,26 +213,32 @@ impl TableCore {
         (Some(next), u32::try_from(left).ok())
     }
 
+    /// The occupied seats, in seat order.
     fn seated(&self) -> impl Iterator<Item = (Seat, &SeatPlayer)> {
         self.seats.iter().enumerate().filter_map(|(i, s)| Some((Seat::new(i as u8 + 1)?, s.as_ref()?)))
     }
 
+    /// The seat `player` holds here.
     fn seat_of(&self, player: Uuid) -> Option<Seat> {
         self.seated().find(|(_, p)| p.who.player_id == player).map(|(s, _)| s)
     }
 
+    /// The seat of the player behind a subscribed connection.
     fn conn_seat(&self, conn: ConnId) -> Option<Seat> {
         self.subs.get(&conn).and_then(|w| self.seat_of(w.player_id))
     }
 
+    /// Who sits in `seat`.
     fn player(&self, seat: Seat) -> Option<&SeatPlayer> {
         self.seats.get(seat_index(seat)).and_then(Option::as_ref)
     }
 
+    /// Who sits in `seat`, to change.
     fn player_mut(&mut self, seat: Seat) -> Option<&mut SeatPlayer> {
         self.seats.get_mut(seat_index(seat)).and_then(Option::as_mut)
     }
 
+    /// Whether `seat` is dealt into the hand in play.
     fn in_hand(&self, seat: Seat) -> bool {
         self.live.as_ref().is_some_and(|l| !l.hand.is_over() && l.hand.seats().any(|s| s == seat))
     }

@@ -94,6 +94,7 @@ impl TableCore {
         Ok(())
     }
 
+    /// Seats a player (a buy-in on the ledger, unless a tournament's) and tells everyone.
     fn sit(
         &mut self,
         at: Millis,
@@ -131,6 +132,7 @@ impl TableCore {
         self.schedule_hand(at);
     }
 
+    /// Sits a player out (after the hand, if they are in it) or back in.
     fn sit_out(
         &mut self,
         at: Millis,
@@ -162,6 +164,7 @@ impl TableCore {
         self.schedule_hand(at);
     }
 
+    /// Adds chips to a stack between hands.
     fn top_up(
         &mut self,
         at: Millis,
@@ -182,6 +185,7 @@ impl TableCore {
         self.schedule_hand(at);
     }
 
+    /// A player leaves: a hand they are in is played out by the clock, then the seat is cashed out.
     fn leave(&mut self, at: Millis, seat: Seat, origin: Option<(ConnId, RequestId)>, out: &mut Vec<Output>) {
         if self.in_hand(seat) {
             // RULES.md 8: the hand is played out by the clock (at once), then the seat is
@@ -224,6 +228,7 @@ impl TableCore {
         }
     }
 
+    /// The table is back after a restart.
     fn resume(&mut self, at: Millis, out: &mut Vec<Output>) {
         // The process was away, not the player: the one to act gets their whole clock again.
         let timeout = self.spec.action_timeout_ms;

@@ -50,6 +50,7 @@ impl TableCore {
         }
     }
 
+    /// Empties `seat`: its stack back to the account (not a tournament's chips), `Seated` false.
     pub(super) fn cash_out(&mut self, seat: Seat, out: &mut Vec<Output>) {
         let Some(p) = self.seats.get_mut(seat_index(seat)).and_then(Option::take) else { return };
         let player = p.who.player_id;

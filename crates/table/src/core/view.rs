@@ -101,6 +101,7 @@ impl TableCore {
         }
     }
 
+    /// The table as `viewer` (the seat of `player`, if any) may see it.
     fn table_state(&self, viewer: Viewer, player: Option<Uuid>, now: Millis) -> TableState {
         // During a hand the engine holds the stacks; between hands the seats do.
         let in_play = self.live.as_ref().filter(|l| !l.hand.is_over()).map(|l| l.hand.stacks()).unwrap_or_default();
@@ -165,10 +166,12 @@ impl TableCore {
         }
     }
 
+    /// One frame to one connection.
     pub(super) fn send(out: &mut Vec<Output>, conn: ConnId, frame: Frame) {
         out.push(Output::Send { conn, frame });
     }
 
+    /// An error answering a request (counted).
     pub(super) fn error(
         out: &mut Vec<Output>,
         conn: ConnId,
@@ -180,6 +183,7 @@ impl TableCore {
         Self::send(out, conn, error(request_id, code, message));
     }
 
+    /// An ack answering a request, with the table's seq.
     pub(super) fn ack(&self, out: &mut Vec<Output>, conn: ConnId, request_id: RequestId, detail: impl Into<String>) {
         let frame = frame(&ServerMsg::Ack {
             request_id,
