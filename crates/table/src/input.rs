@@ -165,11 +165,38 @@ impl Entry {
     ///
     /// # Errors
     /// It does not parse, or was written by another journal version.
-    pub fn decode(text: &str) -> Result<Entry, crate::RestoreError> {
-        let entry: Entry = serde_json::from_str(text).map_err(|e| crate::RestoreError::Corrupt(e.to_string()))?;
+    pub fn decode(text: &str) -> Result<Entry, RestoreError> {
+        let entry: Entry = serde_json::from_str(text).map_err(|e| RestoreError::Corrupt(e.to_string()))?;
         if entry.v != JOURNAL_VERSION {
-            return Err(crate::RestoreError::Version(entry.v));
+            return Err(RestoreError::Version(entry.v));
         }
         Ok(entry)
     }
+}
+
+/// Why a table could not be rebuilt from its snapshot and journal.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    /// A snapshot or entry does not parse.
+    #[error("the journal does not decode: {0}")]
+    Corrupt(String),
+    /// Written by another journal version.
+    #[error("journal version {0} is not {JOURNAL_VERSION}")]
+    Version(u32),
+    /// Entries are missing or out of order.
+    #[error("journal entry {got} follows {after}")]
+    Gap {
+        /// the last applied
+        after: u64,
+        /// the next found
+        got: u64,
+    },
+    /// An entry the table cannot apply: not what this table would have journaled.
+    #[error("journal entry {n} cannot be applied: {why}")]
+    Refused {
+        /// the entry
+        n: u64,
+        /// why
+        why: String,
+    },
 }

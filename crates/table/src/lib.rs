@@ -20,8 +20,8 @@ mod tests;
 pub mod wire;
 
 pub use crate::core::{
-    Command, ConnId, Decision, Due, FinishedHand, LastReport, Metric, Millis, Movement, Output, RestoreError,
-    SeatResult, TableCore, Timing,
+    Command, ConnId, Decision, Due, FinishedHand, LastReport, Metric, Millis, Movement, Output, SeatResult, TableCore,
+    Timing,
 };
-pub use input::{Entry, Input, JOURNAL_VERSION, JournalSeed, Who};
+pub use input::{Entry, Input, JOURNAL_VERSION, JournalSeed, RestoreError, Who};
 pub use spec::{MAX_ROTATION_HANDS, ROTATION, TableSpec};
