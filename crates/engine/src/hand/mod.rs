@@ -8,6 +8,7 @@
 
 mod legal;
 mod pots;
+mod replay;
 #[cfg(test)]
 mod tests;
 
@@ -15,37 +16,16 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::action::{Action, ActionError, SeatChips, Street};
-use crate::card::Card;
-use crate::config::{Chips, ConfigError, MAX_CHIPS, Seat, TableConfig, Variant};
+use crate::card::{Card, Rank, Suit};
+use crate::config::{Chips, MAX_CHIPS, Seat, TableConfig, Variant};
 use crate::deck::{Commitment, Deck, Seed};
 use crate::eval::{self, HighRank, LowRank};
 use crate::event::{Event, Events, Half, push_in_place};
 use crate::record::{AwardRecord, HandRecord, HandResult, RecordedAction, ShowdownRecord};
 
+pub use crate::error::SetupError;
 pub use legal::{ActionList, Legal};
 pub use pots::Pot;
-
-/// Why a hand could not start.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    /// The table configuration is invalid.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// Fewer than 2 or more than 8 players.
-    #[error("a hand needs 2 to 8 players, got {0}")]
-    PlayerCount(usize),
-    /// The same seat twice.
-    #[error("seat {0} is listed twice")]
-    DuplicateSeat(Seat),
-    /// A player without chips (or with more than the engine supports).
-    #[error("seat {seat} has an unusable stack of {stack}")]
-    BadStack {
-        /// the seat
-        seat: Seat,
-        /// its stack
-        stack: Chips,
-    },
-}
 
 /// Where the hand is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -236,7 +216,7 @@ impl Hand {
         config: TableConfig,
         seats: &[(Seat, Chips)],
         order: &[Card],
-    ) -> Result<(Hand, Vec<Event>), crate::Error> {
+    ) -> Result<(Hand, Vec<Event>), crate::error::Error> {
         let deck = Deck::with_order(order)?;
         let mut events = Vec::with_capacity(64);
         let hand = Hand::start_into(config, seats, deck, None, Some(order.to_vec()), &mut events)?;
@@ -273,7 +253,7 @@ impl Hand {
                 stack,
                 street_in: 0,
                 total_in: 0,
-                cards: [Card::new(crate::Rank::Two, crate::Suit::Clubs); 7],
+                cards: [Card::new(Rank::Two, Suit::Clubs); 7],
                 n_cards: 0,
                 board: eval::Board::default(),
                 folded: false,
@@ -958,7 +938,7 @@ impl Hand {
 
     /// The cards a player plays with: own cards plus the community card.
     fn playing_cards(&self, i: usize) -> ([Card; 7], usize) {
-        let mut cards = [Card::new(crate::Rank::Two, crate::Suit::Clubs); 7];
+        let mut cards = [Card::new(Rank::Two, Suit::Clubs); 7];
         let mut n = 0;
         if let Some(p) = self.players.get(i) {
             for (slot, &c) in cards.iter_mut().zip(p.own_cards()) {
