@@ -30,10 +30,10 @@ pub mod view;
 
 pub use action::{Action, ActionError, SeatChips, SeenCard, Street};
 pub use card::{Card, ParseCardError, Rank, Suit};
-pub use config::{Chips, ConfigError, Seat, TableConfig, Variant};
+pub use config::{Betting, Chips, ConfigError, Seat, TableConfig, Variant};
 pub use deck::{Commitment, Deck, DeckError, Seed, commitment};
 pub use error::Error;
 pub use event::{Event, Events, Half, NoEvents, Viewer};
-pub use hand::{ActionList, Hand, Legal, Phase, Pot, SetupError};
+pub use hand::{ActionList, Hand, Legal, LegalEntry, Phase, Pot, SetupError};
 pub use record::{HandRecord, HandResult, ReplayError};
 pub use view::{HandCode, HandStrength, HandView, PotTracker, SeatView};

@@ -4,7 +4,7 @@
 //!
 //! Read from the source: every `crate::module` path (in `use` lines, `pub use` re-exports and
 //! inline paths) outside test code and doc comments, and every `super::` path. Test modules
-//! (`tests.rs`, and a file's `#[cfg(test)] mod tests`) are left out: a test may drive its
+//! (`tests.rs` and the files under a `tests/` folder, and a file's `#[cfg(test)] mod tests`) are left out: a test may drive its
 //! module with helpers from above it (bots, `sim`).
 
 use std::path::Path;
@@ -82,7 +82,7 @@ fn every_import_points_to_a_lower_layer() {
                 continue;
             }
             let rel = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
-            if rel == "lib.rs" || rel.ends_with("tests.rs") || !rel.ends_with(".rs") {
+            if rel == "lib.rs" || rel.ends_with("tests.rs") || rel.contains("tests/") || !rel.ends_with(".rs") {
                 continue;
             }
             seen.push(rel.clone());
