@@ -40,7 +40,8 @@ impl Bot {
 
     /// Picks one of the actions `legal` allows, from one roll: at showdown, show at the bot's
     /// show rate; else a wager (one of the sizes, evenly) at its aggression rate; else, facing
-    /// a bet, fold at its looseness rate; else bring in, call or check. Reads the set directly,
+    /// a bet, fold at its looseness rate; else bring in, call or check. A big-bet wager's size is
+    /// random in its range. Reads the set directly,
     /// with no list built (simulations call this once per action). With nothing legal it gives
     /// `Action::Fold`, which the engine will refuse.
     pub fn choose_legal(&mut self, legal: Legal) -> Action {
@@ -50,6 +51,9 @@ impl Bot {
         }
         let n = legal.wager_count();
         if n > 0 && roll % 256 < self.aggression {
+            if let Some((at_min, min_to, max_to)) = legal.range() {
+                return self.size_in(legal, at_min, min_to, max_to);
+            }
             if let Some(wager) = legal.wager((roll >> 8) as usize % n) {
                 return wager;
             }
@@ -58,6 +62,18 @@ impl Bot {
             return Action::Fold;
         }
         legal.passive().unwrap_or(Action::Fold)
+    }
+
+    /// A big-bet wager's total (RULES.md 10.5): the minimum a third of the time, the maximum a
+    /// sixth, otherwise anything in between, so that simulations see every size.
+    fn size_in(&mut self, legal: Legal, at_min: Action, min_to: u64, max_to: u64) -> Action {
+        let roll = self.next_u64();
+        let to = match roll % 6 {
+            0 | 1 => min_to,
+            2 => max_to,
+            _ => min_to + (roll >> 8) % (max_to - min_to + 1),
+        };
+        legal.wager_at(to).unwrap_or(at_min)
     }
 
     /// Picks one of `legal` as [`Bot::choose_legal`] picks from the same set (one policy, one

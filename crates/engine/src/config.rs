@@ -41,6 +41,12 @@ impl<'de> serde::Deserialize<'de> for Seat {
     }
 }
 
+/// Every game, in the order of RULES.md 1.4.
+pub const ALL_VARIANTS: [Variant; 3] = [Variant::Stud, Variant::Stud8, Variant::Razz];
+
+/// Every betting structure, the default first.
+pub const ALL_BETTINGS: [Betting; 3] = [Betting::FixedLimit, Betting::PotLimit, Betting::NoLimit];
+
 /// The game played at a table.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -103,6 +109,74 @@ impl fmt::Display for Variant {
     }
 }
 
+/// How much a player may bet or raise (RULES.md 1.4 and 10.1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Betting {
+    /// Fixed limit: the small and the big bet, a raise cap (RULES.md 2 to 4). The default.
+    #[default]
+    FixedLimit,
+    /// Pot limit: bets from the minimum bet to the pot, raises unlimited (RULES.md 10).
+    PotLimit,
+    /// No limit: bets from the minimum bet to the whole stack, raises unlimited (RULES.md 10).
+    NoLimit,
+}
+
+impl Betting {
+    /// The wire and CLI name: `fixed_limit`, `pot_limit`, `no_limit`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Betting::FixedLimit => "fixed_limit",
+            Betting::PotLimit => "pot_limit",
+            Betting::NoLimit => "no_limit",
+        }
+    }
+
+    /// The display name: "Limit", "Pot Limit", "No Limit".
+    pub const fn title(self) -> &'static str {
+        match self {
+            Betting::FixedLimit => "Limit",
+            Betting::PotLimit => "Pot Limit",
+            Betting::NoLimit => "No Limit",
+        }
+    }
+
+    /// True for pot limit and no limit (RULES.md 10).
+    pub const fn is_big_bet(self) -> bool {
+        !matches!(self, Betting::FixedLimit)
+    }
+
+    /// The first letter of a PHH variant code: `F`, `P`, `N`.
+    const fn phh_letter(self) -> char {
+        match self {
+            Betting::FixedLimit => 'F',
+            Betting::PotLimit => 'P',
+            Betting::NoLimit => 'N',
+        }
+    }
+}
+
+impl std::str::FromStr for Betting {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Betting, ConfigError> {
+        match s {
+            "fixed_limit" => Ok(Betting::FixedLimit),
+            "pot_limit" => Ok(Betting::PotLimit),
+            "no_limit" => Ok(Betting::NoLimit),
+            other => Err(ConfigError::UnknownBetting(other.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for Betting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The rules and stakes of a table. Build with [`TableConfig::new`], then [`TableConfig::validate`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -126,6 +200,11 @@ pub struct TableConfig {
     /// Lift the raise cap when only two players are in the hand (RULES.md 8; off by default).
     #[cfg_attr(feature = "serde", serde(default))]
     pub uncapped_heads_up: bool,
+    /// Fixed limit (the default), pot limit or no limit (RULES.md 10). In pot limit and no
+    /// limit `small_bet` is the minimum bet; `big_bet`, `max_raises`, `open_pair_big_bet` and
+    /// `uncapped_heads_up` are not used.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub betting: Betting,
 }
 
 #[cfg(feature = "serde")]
@@ -139,6 +218,9 @@ pub enum ConfigError {
     /// Not `stud`, `stud8` or `razz`.
     #[error("unknown variant {0:?} (expected stud, stud8 or razz)")]
     UnknownVariant(String),
+    /// Not `fixed_limit`, `pot_limit` or `no_limit`.
+    #[error("unknown betting structure {0:?} (expected fixed_limit, pot_limit or no_limit)")]
+    UnknownBetting(String),
     /// `bring_in` is 0.
     #[error("bring_in must be greater than 0")]
     ZeroBringIn,
@@ -185,7 +267,41 @@ impl TableConfig {
             max_raises: 3,
             open_pair_big_bet: variant != Variant::Razz,
             uncapped_heads_up: false,
+            betting: Betting::FixedLimit,
         }
+    }
+
+    /// The same configuration with the betting structure `betting`.
+    pub const fn with_betting(self, betting: Betting) -> TableConfig {
+        TableConfig { betting, ..self }
+    }
+
+    /// The PHH variant code (docs/PHH.md): PokerKit's `F7S`, `F7S/8`, `FR` in fixed limit; in
+    /// pot limit and no limit the same codes with `P` or `N` for the `F`, as phh-std names its
+    /// big-bet games (PokerKit has no big-bet stud: ours).
+    pub fn phh_code(&self) -> String {
+        let code = self.variant.phh_code();
+        let mut out = String::with_capacity(code.len());
+        out.push(self.betting.phh_letter());
+        out.push_str(code.get(1..).unwrap_or(""));
+        out
+    }
+
+    /// The variant and betting structure of a PHH variant code ([`TableConfig::phh_code`]).
+    ///
+    /// # Errors
+    /// [`ConfigError::UnknownVariant`] for any other code.
+    pub fn from_phh_code(code: &str) -> Result<(Variant, Betting), ConfigError> {
+        let unknown = || ConfigError::UnknownVariant(code.to_owned());
+        let betting = match code.get(..1) {
+            Some("F") => Betting::FixedLimit,
+            Some("P") => Betting::PotLimit,
+            Some("N") => Betting::NoLimit,
+            _ => return Err(unknown()),
+        };
+        let fixed = ["F", code.get(1..).unwrap_or("")].concat();
+        let variant = ALL_VARIANTS.into_iter().find(|v| v.phh_code() == fixed).ok_or_else(unknown)?;
+        Ok((variant, betting))
     }
 
     /// Checks RULES.md section 2: `0 < bring_in <= small_bet <= big_bet`, `ante >= 0`.
@@ -199,13 +315,14 @@ impl TableConfig {
         if self.bring_in > self.small_bet {
             return Err(ConfigError::BringInAboveSmallBet { bring_in: self.bring_in, small_bet: self.small_bet });
         }
-        if self.small_bet > self.big_bet {
+        // RULES.md 10.2: in big-bet stud the big bet is not used.
+        if self.small_bet > self.big_bet && !self.betting.is_big_bet() {
             return Err(ConfigError::SmallBetAboveBigBet { small_bet: self.small_bet, big_bet: self.big_bet });
         }
         if self.open_pair_big_bet && self.variant == Variant::Razz {
             return Err(ConfigError::OpenPairInRazz);
         }
-        if self.big_bet > MAX_CHIPS || self.ante > MAX_CHIPS {
+        if self.big_bet > MAX_CHIPS || self.small_bet > MAX_CHIPS || self.ante > MAX_CHIPS {
             return Err(ConfigError::TooLarge { max: MAX_CHIPS });
         }
         Ok(())
@@ -243,6 +360,44 @@ mod tests {
         assert_eq!(TableConfig { ante: 60, ..ok }.validate(), Ok(()));
         assert!("holdem".parse::<Variant>().is_err());
         assert_eq!("F7S/8".parse::<Variant>(), Ok(Variant::Stud8));
+    }
+
+    #[test]
+    fn big_bet_configs_need_only_bring_in_up_to_the_minimum_bet() {
+        let ok = TableConfig::new(Variant::Stud, 100, 150, 150, 0);
+        assert!(matches!(ok.validate(), Err(ConfigError::SmallBetAboveBigBet { .. })));
+        for betting in [Betting::PotLimit, Betting::NoLimit] {
+            assert_eq!(ok.with_betting(betting).validate(), Ok(()));
+            let low_min = TableConfig { small_bet: 100, ..ok.with_betting(betting) };
+            assert!(matches!(low_min.validate(), Err(ConfigError::BringInAboveSmallBet { .. })));
+        }
+        assert_eq!(TableConfig::new(Variant::Razz, 1, 2, 4, 8).betting, Betting::FixedLimit);
+    }
+
+    #[test]
+    fn phh_codes_name_the_game_and_the_structure() {
+        for variant in ALL_VARIANTS {
+            for betting in ALL_BETTINGS {
+                let config = TableConfig::new(variant, 1, 2, 4, 8).with_betting(betting);
+                assert_eq!(TableConfig::from_phh_code(&config.phh_code()), Ok((variant, betting)));
+            }
+        }
+        let pl = TableConfig::new(Variant::Stud8, 1, 2, 4, 8).with_betting(Betting::PotLimit);
+        assert_eq!(pl.phh_code(), "P7S/8");
+        assert_eq!(TableConfig::new(Variant::Razz, 1, 2, 4, 8).phh_code(), "FR");
+        assert!(TableConfig::from_phh_code("NT").is_err());
+        assert_eq!("no_limit".parse::<Betting>(), Ok(Betting::NoLimit));
+        assert!("spread_limit".parse::<Betting>().is_err());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn betting_defaults_to_fixed_limit_when_absent() {
+        let json = r#"{"variant":"stud","ante":1,"bring_in":2,"small_bet":4,"big_bet":8,"open_pair_big_bet":true}"#;
+        let config: TableConfig = serde_json::from_str(json).unwrap();
+        assert_eq!(config.betting, Betting::FixedLimit);
+        let pl = serde_json::to_string(&config.with_betting(Betting::PotLimit)).unwrap();
+        assert!(pl.contains(r#""betting":"pot_limit""#), "{pl}");
     }
 
     #[test]

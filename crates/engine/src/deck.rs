@@ -201,7 +201,7 @@ impl Deck {
 }
 
 fn ordered() -> [Card; 52] {
-    let mut cards = [Card::new(crate::Rank::Two, crate::Suit::Clubs); 52];
+    let mut cards = [Card::new(crate::card::Rank::Two, crate::card::Suit::Clubs); 52];
     for (slot, c) in cards.iter_mut().zip(Card::all()) {
         *slot = c;
     }

@@ -17,6 +17,7 @@ pub mod bot;
 pub mod card;
 pub mod config;
 pub mod deck;
+mod error;
 pub mod eval;
 pub mod event;
 pub mod hand;
@@ -29,20 +30,10 @@ pub mod view;
 
 pub use action::{Action, ActionError, SeatChips, SeenCard, Street};
 pub use card::{Card, ParseCardError, Rank, Suit};
-pub use config::{Chips, ConfigError, Seat, TableConfig, Variant};
+pub use config::{Betting, Chips, ConfigError, Seat, TableConfig, Variant};
 pub use deck::{Commitment, Deck, DeckError, Seed, commitment};
+pub use error::Error;
 pub use event::{Event, Events, Half, NoEvents, Viewer};
-pub use hand::{ActionList, Hand, Legal, Phase, Pot, SetupError};
+pub use hand::{ActionList, Hand, Legal, LegalEntry, Phase, Pot, SetupError};
 pub use record::{HandRecord, HandResult, ReplayError};
 pub use view::{HandCode, HandStrength, HandView, PotTracker, SeatView};
-
-/// Any engine error, for callers that do not need to tell them apart.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    /// The hand could not start.
-    #[error(transparent)]
-    Setup(#[from] SetupError),
-    /// The deck order is unusable.
-    #[error(transparent)]
-    Deck(#[from] DeckError),
-}

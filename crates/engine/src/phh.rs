@@ -1,7 +1,8 @@
 //! PHH (Poker Hand History, the `uoftcprg/phh-std` format) for stud: writing finished hands
 //! and reading them back into records the engine replays.
 //!
-//! Variants `F7S`, `F7S/8`, `FR`. Players `p1..pN` are the seats dealt in, lowest seat first.
+//! Variants `F7S`, `F7S/8`, `FR`, and for pot limit and no limit the same codes with `P` or `N`
+//! for the `F` (ours: docs/PHH.md). Players `p1..pN` are the seats dealt in, lowest seat first.
 //! Actions: `d dh pN CARDS` (3rd street: down, down, up), `d db CARD` (community card),
 //! `pN pb` (bring-in), `pN cbr TOTAL` (complete/bet/raise to a street total), `pN cc`
 //! (check/call), `pN f`, `pN sm CARDS` (show) and `pN sm` (muck). Our own fields start with `_`.
@@ -19,7 +20,7 @@ use std::fmt::Write as _;
 
 use crate::action::{Action, SeatChips, Street};
 use crate::card::{Card, format_cards, parse_cards};
-use crate::config::{Chips, Seat, TableConfig, Variant};
+use crate::config::{Chips, Seat, TableConfig};
 use crate::deck::{Deck, Seed};
 use crate::event::Event;
 use crate::hand::{Hand, Phase};
@@ -141,7 +142,7 @@ const PHH_FIELDS: &[&str] = &[
 
 /// Our own fields.
 const OWN_FIELDS: &[&str] =
-    &["_max_raises", "_open_pair_big_bet", "_uncapped_heads_up", "_seed", "_commitment", "_tournament"];
+    &["_max_raises", "_open_pair_big_bet", "_uncapped_heads_up", "_big_bet", "_seed", "_commitment", "_tournament"];
 
 /// Optional context written with a hand.
 #[derive(Clone, Debug, Default)]
@@ -187,12 +188,17 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
     let n = record.seats.len();
     let mut out = String::with_capacity(2048);
     let list = |values: &mut dyn Iterator<Item = String>| values.collect::<Vec<_>>().join(", ");
-    let _ = writeln!(out, "variant = \"{}\"", cfg.variant.phh_code());
+    let _ = writeln!(out, "variant = \"{}\"", cfg.phh_code());
     let _ = writeln!(out, "ante_trimming_status = true");
     let _ = writeln!(out, "antes = [{}]", list(&mut (0..n).map(|_| cfg.ante.to_string())));
     let _ = writeln!(out, "bring_in = {}", cfg.bring_in);
-    let _ = writeln!(out, "small_bet = {}", cfg.small_bet);
-    let _ = writeln!(out, "big_bet = {}", cfg.big_bet);
+    if cfg.betting.is_big_bet() {
+        // docs/PHH.md: big-bet stud writes phh-std's `min_bet`; the unused big bet is ours.
+        let _ = writeln!(out, "min_bet = {}", cfg.small_bet);
+    } else {
+        let _ = writeln!(out, "small_bet = {}", cfg.small_bet);
+        let _ = writeln!(out, "big_bet = {}", cfg.big_bet);
+    }
     let _ = writeln!(out, "starting_stacks = [{}]", list(&mut record.seats.iter().map(|s| s.chips.to_string())));
     let _ = writeln!(out, "seats = [{}]", list(&mut record.seats.iter().map(|s| s.seat.to_string())));
     let _ = writeln!(out, "seat_count = 8");
@@ -264,6 +270,9 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
     let _ = writeln!(out, "_max_raises = {}", cfg.max_raises);
     let _ = writeln!(out, "_open_pair_big_bet = {}", cfg.open_pair_big_bet);
     let _ = writeln!(out, "_uncapped_heads_up = {}", cfg.uncapped_heads_up);
+    if cfg.betting.is_big_bet() {
+        let _ = writeln!(out, "_big_bet = {}", cfg.big_bet);
+    }
     if let Some(seed) = record.seed.as_ref().filter(|_| context.viewer.is_none()) {
         let _ = writeln!(out, "_seed = \"{seed}\"");
     }
@@ -411,12 +420,9 @@ fn parse_line(index: usize, text: &str) -> Result<Line, PhhError> {
 }
 
 fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError> {
-    let variant: Variant = t
-        .get("variant")
-        .and_then(toml::Value::as_str)
-        .ok_or(PhhError::Field("variant"))?
-        .parse()
-        .map_err(|_| PhhError::Unsupported("variant (expected F7S, F7S/8 or FR)".into()))?;
+    let (variant, betting) =
+        TableConfig::from_phh_code(t.get("variant").and_then(toml::Value::as_str).ok_or(PhhError::Field("variant"))?)
+            .map_err(|_| PhhError::Unsupported("variant (expected F7S, F7S/8, FR, or P or N for the F)".into()))?;
     let antes = ints(t, "antes").unwrap_or_default();
     let ante = antes.first().copied().unwrap_or(0);
     if antes.iter().any(|&a| a != ante) {
@@ -430,7 +436,17 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
     let mut unreadable = |field: &str, reason: &str| {
         warnings.push(PhhWarning::Unreadable { field: field.to_owned(), reason: reason.to_owned() });
     };
-    let mut config = TableConfig::new(variant, ante, int(t, "bring_in")?, int(t, "small_bet")?, int(t, "big_bet")?);
+    let mut config = if betting.is_big_bet() {
+        // docs/PHH.md: the minimum bet is `min_bet`; the big bet, unused, is ours if given.
+        let min_bet = int(t, "min_bet")?;
+        let big_bet = match t.get("_big_bet") {
+            Some(_) => int(t, "_big_bet")?,
+            None => min_bet,
+        };
+        TableConfig::new(variant, ante, int(t, "bring_in")?, min_bet, big_bet).with_betting(betting)
+    } else {
+        TableConfig::new(variant, ante, int(t, "bring_in")?, int(t, "small_bet")?, int(t, "big_bet")?)
+    };
     // Our rule fields: a value we cannot read keeps the default (the replay then shows whether
     // the hand was played under it).
     match t.get("_max_raises").map(|v| v.as_integer().and_then(|v| u8::try_from(v).ok())) {
@@ -585,7 +601,7 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
                 let legal = hand.legal_actions(seat);
                 let action = match verb {
                     Verb::BringIn => Some(Action::BringIn),
-                    Verb::Cbr(to) => legal.iter().copied().find(|a| a.to() == Some(*to)),
+                    Verb::Cbr(to) => (hand.to_act() == Some(seat)).then(|| hand.legal().wager_at(*to)).flatten(),
                     Verb::CheckCall => legal.iter().copied().find(|a| matches!(a, Action::Check | Action::Call)),
                     Verb::Fold => Some(Action::Fold),
                     Verb::Muck => Some(Action::Muck),

@@ -1,11 +1,13 @@
-//! Hand records: everything needed to reproduce a hand exactly, and its result.
+//! Hand records: everything needed to reproduce a hand exactly, and its result. The types
+//! only: replaying a record ([`HandRecord::replay`], [`HandRecord::verify`]) is the hand's
+//! business and lives in `hand::replay`, so that `hand` imports `record` and not the reverse.
 
 use crate::action::{Action, ActionError, SeatChips};
 use crate::card::Card;
 use crate::config::{Chips, Seat, TableConfig};
-use crate::deck::{Deck, DeckError, Seed};
-use crate::event::{Event, Events, Half, NoEvents};
-use crate::hand::{Hand, SetupError};
+use crate::deck::DeckError;
+use crate::error::SetupError;
+use crate::event::Half;
 
 /// One applied action.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -121,65 +123,4 @@ pub enum ReplayError {
     /// The replayed result differs from the recorded one.
     #[error("the replayed result differs from the record: {0}")]
     Mismatch(String),
-}
-
-impl HandRecord {
-    /// Replays the record through the engine, returning the hand and every event.
-    ///
-    /// # Errors
-    /// [`ReplayError`] when the deck cannot be rebuilt or an action is refused.
-    pub fn replay(&self) -> Result<(Hand, Vec<Event>), ReplayError> {
-        let mut events = Vec::with_capacity(128);
-        let hand = self.replay_into(&mut events)?;
-        Ok((hand, events))
-    }
-
-    /// [`HandRecord::replay`] sending the events to `events` ([`crate::NoEvents`] to skip them).
-    ///
-    /// # Errors
-    /// As [`HandRecord::replay`].
-    pub fn replay_into(&self, events: &mut impl Events) -> Result<Hand, ReplayError> {
-        let seats: Vec<(Seat, Chips)> = self.seats.iter().map(|s| (s.seat, s.chips)).collect();
-        let mut hand = match (&self.seed, &self.deck) {
-            (Some(hex), _) => {
-                let seed = Seed::from_hex(hex).ok_or(ReplayError::BadSeed)?;
-                if let Some(c) = &self.commitment {
-                    if *c != seed.commitment().to_hex() {
-                        return Err(ReplayError::Commitment);
-                    }
-                }
-                Hand::start_into(self.config, &seats, Deck::shuffled(&seed), Some(seed), None, events)?
-            }
-            (None, Some(order)) => {
-                Hand::start_into(self.config, &seats, Deck::with_order(order)?, None, Some(order.clone()), events)?
-            }
-            (None, None) => return Err(ReplayError::NoDeck),
-        };
-        for (index, a) in self.actions.iter().enumerate() {
-            hand.apply_into(a.seat, a.action, events).map_err(|error| ReplayError::Illegal {
-                index,
-                seat: a.seat,
-                action: a.action,
-                error,
-            })?;
-        }
-        Ok(hand)
-    }
-
-    /// Replays the record and checks that it ends exactly as recorded.
-    ///
-    /// # Errors
-    /// [`ReplayError`] on any difference.
-    pub fn verify(&self) -> Result<Hand, ReplayError> {
-        let hand = self.replay_into(&mut NoEvents)?;
-        if !hand.is_over() {
-            return Err(ReplayError::Unfinished(self.actions.len()));
-        }
-        let replayed = hand.record();
-        if replayed != *self {
-            let what = if replayed.result != self.result { "result" } else { "record" };
-            return Err(ReplayError::Mismatch(what.to_owned()));
-        }
-        Ok(hand)
-    }
 }

@@ -35,7 +35,7 @@ pub fn play_hand(
         let legal = hand.legal();
         let action = match bots.get_mut(index) {
             Some(bot) => bot.choose_legal(legal),
-            None => legal.list().first().copied().unwrap_or(crate::Action::Fold),
+            None => legal.list().first().copied().unwrap_or(crate::action::Action::Fold),
         };
         if hand.apply_into(seat, action, events).is_err() {
             debug_assert!(false, "a bot chose an illegal action");

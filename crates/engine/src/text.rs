@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 
 use crate::action::Street;
 use crate::card::Card;
-use crate::config::{Chips, Seat, Variant};
+use crate::config::{Chips, Seat, TableConfig, Variant};
 use crate::eval;
 use crate::event::{Event, Half};
 use crate::record::{HandRecord, ReplayError};
@@ -140,30 +140,31 @@ impl Writer {
             })
             .collect();
         let mut out = String::with_capacity(2048);
+        let (game, (low, high)) = (game_name(cfg), stakes(cfg));
         match &context.tournament {
             // PokerStars puts the buy-in after the tournament's number; ours is play money and
             // the tournament's own page says it, so the header names only the tournament.
             Some(t) => {
                 let _ = writeln!(
                     out,
-                    "PokerStars Hand #{}: Tournament #{}, {} Limit - Level {} ({}/{}) - {} UTC",
+                    "PokerStars Hand #{}: Tournament #{}, {} - Level {} ({}/{}) - {} UTC",
                     context.hand_id,
                     t.id,
-                    cfg.variant.title(),
+                    game,
                     roman(t.level),
-                    cfg.small_bet,
-                    cfg.big_bet,
+                    low,
+                    high,
                     utc(context.started_at_secs)
                 );
             }
             None => {
                 let _ = writeln!(
                     out,
-                    "PokerStars Hand #{}:  {} Limit ({}/{}) - {} UTC",
+                    "PokerStars Hand #{}:  {} ({}/{}) - {} UTC",
                     context.hand_id,
-                    cfg.variant.title(),
-                    cfg.small_bet,
-                    cfg.big_bet,
+                    game,
+                    low,
+                    high,
                     utc(context.started_at_secs)
                 );
             }
@@ -492,13 +493,23 @@ fn utc(secs: u64) -> String {
     format!("{year:04}/{month:02}/{day:02} {}:{:02}:{:02}", rest / 3600, rest / 60 % 60, rest % 60)
 }
 
+/// The game as a header names it: "7 Card Stud Limit", "Razz Pot Limit".
+fn game_name(cfg: &TableConfig) -> String {
+    [cfg.variant.title(), " ", cfg.betting.title()].concat()
+}
+
+/// The two stakes a header shows: small and big bet in fixed limit; in big-bet stud, where
+/// there is no big bet, the bring-in and the minimum bet (RULES.md 10.2).
+fn stakes(cfg: &TableConfig) -> (Chips, Chips) {
+    if cfg.betting.is_big_bet() { (cfg.bring_in, cfg.small_bet) } else { (cfg.small_bet, cfg.big_bet) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::action::Action;
     use crate::bot::Bot;
     use crate::card::parse_cards;
-    use crate::config::TableConfig;
     use crate::deck::Seed;
     use crate::event::NoEvents;
     use crate::hand::Hand;
@@ -868,13 +879,8 @@ Seat 2: Bob mucked [2c 3d 7h Qs Js 8s 6h]
         let num = |s: &str| s.parse::<Chips>().unwrap_or_else(|_| panic!("not a number: {s:?}"));
         let lines: Vec<&str> = text.lines().collect();
         let cfg = &record.config;
-        let head = format!(
-            "PokerStars Hand #{}:  {} Limit ({}/{}) - ",
-            ctx.hand_id,
-            cfg.variant.title(),
-            cfg.small_bet,
-            cfg.big_bet
-        );
+        let head =
+            format!("PokerStars Hand #{}:  {} ({}/{}) - ", ctx.hand_id, game_name(cfg), stakes(cfg).0, stakes(cfg).1);
         assert!(lines[0].starts_with(&head) && lines[0].ends_with(" UTC"), "{text}");
         assert_eq!(lines[1], format!("Table '{}' 8-max", ctx.table));
         let n = record.seats.len();
@@ -1040,6 +1046,7 @@ Seat 2: Bob mucked [2c 3d 7h Qs Js 8s 6h]
             let small = bring_in * 2 + 4;
             let mut config = TableConfig::new(variant, rng.next_u64() % 30, bring_in, small, small * 2);
             config.open_pair_big_bet = variant != Variant::Razz && rng.next_u64() % 2 == 0;
+            config.betting = crate::config::ALL_BETTINGS[(rng.next_u64() % 3) as usize];
             let mut seed = [0u8; 32];
             for b in &mut seed {
                 *b = rng.next_u64() as u8;

@@ -185,3 +185,22 @@ fn a_tournament_hand_says_so_in_phh_std_fields_and_reads_back_with_nothing_ignor
     let cash = phh::write_hand(&hand.record, &phh::PhhContext::default()).unwrap();
     assert!(!cash.contains("event =") && !cash.contains("level =") && !cash.contains("_tournament"), "{cash}");
 }
+
+#[test]
+fn a_pot_limit_hand_replays_barges_example_and_refuses_a_raise_past_the_pot() {
+    let text = include_str!("data/pot_limit_barge.phh");
+    let hand = phh::read(text).unwrap().into_iter().next().unwrap().1.unwrap();
+    assert_eq!(hand.record.config.betting, stud_engine::Betting::PotLimit);
+    assert_eq!(hand.record.config.small_bet, 150);
+    // p3 wins the antes (800), the bring-in (150) and p2's 650; its own 2,900 less the 650
+    // p2 matched comes back uncalled.
+    assert_eq!(hand.finishing_stacks[2], 10_000 - 100 + 800 + 150 + 650);
+    let written = phh::write_hand(&hand.record, &phh::PhhContext::default()).unwrap();
+    assert!(written.contains("variant = \"P7S\"") && written.contains("min_bet = 150"), "{written}");
+    let again = phh::read(&written).unwrap().into_iter().next().unwrap().1.unwrap();
+    assert_eq!(again.record, hand.record);
+    // One chip past the pot-limit raise is refused at that action.
+    let over = text.replace("\"p3 cbr 2900\"", "\"p3 cbr 2901\"");
+    let err = phh::read(&over).unwrap().into_iter().next().unwrap().1.unwrap_err();
+    assert!(err.to_string().contains("2901"), "{err}");
+}

@@ -7,10 +7,16 @@ use std::collections::HashSet;
 
 use proptest::prelude::*;
 use stud_engine::phh::{self, PhhContext};
-use stud_engine::{Action, Card, Chips, Event, Hand, Phase, Seat, Seed, TableConfig, Variant, Viewer};
+use stud_engine::{
+    Action, Betting, Card, Chips, Event, Hand, LegalEntry, Phase, Seat, Seed, TableConfig, Variant, Viewer,
+};
 
 fn variant() -> impl Strategy<Value = Variant> {
     prop_oneof![Just(Variant::Stud), Just(Variant::Stud8), Just(Variant::Razz)]
+}
+
+fn betting() -> impl Strategy<Value = Betting> {
+    prop_oneof![Just(Betting::FixedLimit), Just(Betting::PotLimit), Just(Betting::NoLimit)]
 }
 
 /// A table: variant, stakes (some odd ones), 2..=8 players on random seats with random stacks
@@ -24,17 +30,27 @@ fn table() -> impl Strategy<Value = (TableConfig, Vec<(Seat, Chips)>)> {
         prop::collection::vec(1u64..3_000, 8),
         any::<bool>(),
         any::<bool>(),
-        0u8..5,
+        (0u8..5, betting()),
     )
-        .prop_map(|(v, ante, bring_in, seats, stacks, open_pair, uncapped, max_raises)| {
+        .prop_map(|(v, ante, bring_in, seats, stacks, open_pair, uncapped, (max_raises, betting))| {
             let small = bring_in * 2 + 4;
-            let mut config = TableConfig::new(v, ante, bring_in, small, small * 2);
+            let mut config = TableConfig::new(v, ante, bring_in, small, small * 2).with_betting(betting);
             config.open_pair_big_bet = open_pair && v != Variant::Razz;
             config.uncapped_heads_up = uncapped;
             config.max_raises = max_raises;
             let seats = seats.into_iter().zip(stacks).filter_map(|(s, c)| Seat::new(s).map(|s| (s, c))).collect();
             (config, seats)
         })
+}
+
+/// Is `a` one of the legal entries: an exact action, or a wager inside a big-bet range?
+fn in_entries(entries: &[LegalEntry], a: Action) -> bool {
+    entries.iter().any(|e| match (e.min_to, e.max_to, a.to()) {
+        (Some(min), Some(max), Some(to)) => {
+            std::mem::discriminant(&e.action) == std::mem::discriminant(&a) && (min..=max).contains(&to)
+        }
+        _ => e.action == a,
+    })
 }
 
 /// Every action the engine could be offered now: the legal ones and near misses.
@@ -45,6 +61,11 @@ fn candidates(hand: &Hand, seat: Seat) -> Vec<Action> {
     for a in hand.legal_actions(seat).iter() {
         if let Some(to) = a.to() {
             amounts.extend([to.saturating_sub(1), to, to + 1, to + c.small_bet]);
+        }
+    }
+    for e in hand.legal_entries(seat) {
+        if let (Some(min), Some(max)) = (e.min_to, e.max_to) {
+            amounts.extend([min.saturating_sub(1), min, (min + max) / 2, max, max + 1]);
         }
     }
     for to in amounts {
@@ -106,19 +127,34 @@ proptest! {
         let (mut hand, mut events) = Hand::start(config, &seats, Seed(seed)).unwrap();
         let mut steps = 0;
         while let Some(seat) = hand.to_act() {
-            prop_assert!(steps < 200, "the hand did not terminate");
+            // Fixed limit caps every street; big-bet raises each add at least the minimum bet,
+            // so the chips on the table bound them.
+            let bound = 200 + 8 * (total / config.small_bet) as usize;
+            prop_assert!(steps < bound, "the hand did not terminate");
             let legal = hand.legal_actions(seat).to_vec();
+            let entries = hand.legal_entries(seat);
             prop_assert!(!legal.is_empty());
+            // The listed actions are all legal entries; ranges only in big-bet stud.
+            prop_assert!(legal.iter().all(|&a| in_entries(&entries, a)));
+            prop_assert_eq!(entries.iter().any(|e| e.min_to.is_some()), config.betting.is_big_bet() && legal.iter().any(|a| a.to().is_some()));
             // apply accepts exactly the legal actions (checked on clones), from the right seat only
             for a in candidates(&hand, seat) {
                 let mut probe = hand.clone();
-                prop_assert_eq!(probe.apply(seat, a).is_ok(), legal.contains(&a), "{:?} legal={:?}", a, legal);
+                prop_assert_eq!(probe.apply(seat, a).is_ok(), in_entries(&entries, a), "{:?} legal={:?}", a, entries);
             }
             for other in hand.seats().filter(|&s| s != seat) {
                 let mut probe = hand.clone();
                 prop_assert!(probe.apply(other, legal[0]).is_err());
             }
-            let pick = legal[usize::from(choices[steps % choices.len()]) % legal.len()];
+            let choice = choices[steps % choices.len()];
+            let mut pick = legal[usize::from(choice) % legal.len()];
+            // In a big-bet range, any total: the roll's high bits pick it.
+            if let (Some(to), Some(e)) = (pick.to(), entries.iter().find(|e| e.min_to.is_some())) {
+                if let (Some(min), Some(max)) = (e.min_to, e.max_to) {
+                    let to = if choice & 1 == 0 { to } else { min + Chips::from(choice >> 1) % (max - min + 1) };
+                    pick = hand.legal().wager_at(to).unwrap();
+                }
+            }
             events.extend(hand.apply(seat, pick).unwrap());
             steps += 1;
             let stacks: Chips = hand.stacks().iter().map(|s| s.chips).sum();

@@ -23,6 +23,25 @@ impl std::ops::Deref for ActionList {
     }
 }
 
+/// One legal action as the API lists it. In big-bet stud (RULES.md 10.5) a bet, raise or
+/// opening entry carries `min_to` and `max_to`, the smallest and largest street totals (capped
+/// by the stack), and its `action` is the wager at `min_to`; any total in between is legal.
+/// Fixed-limit entries have neither: their `action` carries its exact `to`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct LegalEntry {
+    /// the action (a wager at its smallest total in big-bet stud)
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub action: Action,
+    /// big-bet stud: the smallest street total allowed
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub min_to: Option<Chips>,
+    /// big-bet stud: the largest street total allowed
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub max_to: Option<Chips>,
+}
+
 /// The legal actions of the player to act, kept compact (24 bytes, `Copy`): the hand works it
 /// out once per turn ([`crate::Hand::legal`]); [`Legal::list`] lists the actions, in the order
 /// [`crate::Hand::legal_actions`] gives them, and [`Legal::allows`] checks one.
@@ -49,6 +68,8 @@ impl Legal {
     pub(super) const COMPLETE: u16 = 64;
     pub(super) const BET: u16 = 128;
     pub(super) const RAISE: u16 = 256;
+    /// Big-bet stud (RULES.md 10.5): the wager may go to any total from `to[0]` to `to[1]`.
+    pub(super) const RANGE: u16 = 512;
     const WAGERS: u16 = Legal::COMPLETE | Legal::BET | Legal::RAISE;
 
     /// The showdown choice: show or muck.
@@ -81,8 +102,52 @@ impl Legal {
     /// True when `action` is legal now.
     pub fn allows(self, action: Action) -> bool {
         let (flag, to) = Legal::flag_of(action);
-        let sized = flag & Legal::WAGERS == 0 || (to != 0) & ((to == self.to[0]) | (to == self.to[1]));
+        let sized = flag & Legal::WAGERS == 0
+            || if self.has(Legal::RANGE) {
+                (to >= self.to[0]) & (to <= self.range_max())
+            } else {
+                (to != 0) & ((to == self.to[0]) | (to == self.to[1]))
+            };
         self.flags & flag != 0 && sized
+    }
+
+    /// The wager (complete, bet or raise) to the street total `to`, if one is legal now: how a
+    /// history's "bet to X" line becomes an action.
+    pub fn wager_at(self, to: Chips) -> Option<Action> {
+        let action = self.wager_to(to);
+        (self.has(Legal::WAGERS) && self.allows(action)).then_some(action)
+    }
+
+    /// In big-bet stud (RULES.md 10.5), the wager offered as a range: the action at its
+    /// smallest total, and the smallest and largest totals (`min_to`, `max_to`). `None` in
+    /// fixed limit, or when no wager is offered.
+    pub fn range(self) -> Option<(Action, Chips, Chips)> {
+        (self.has(Legal::RANGE) && self.has(Legal::WAGERS))
+            .then(|| (self.wager_to(self.to[0]), self.to[0], self.range_max()))
+    }
+
+    /// A range's largest total: `to[1]`, kept 0 when it equals `to[0]` so that the listing
+    /// names one size.
+    fn range_max(self) -> Chips {
+        self.to[0].max(self.to[1])
+    }
+
+    /// Every legal action with its range: fixed-limit entries (and every non-wager) have no
+    /// range; a big-bet wager is one entry at its smallest total with `min_to` and `max_to`.
+    pub fn entries(self) -> Vec<LegalEntry> {
+        let mut out: Vec<LegalEntry> = Vec::with_capacity(4);
+        let range = self.range();
+        for action in self.list().iter().copied() {
+            match (range, action.to()) {
+                (Some((at_min, min_to, max_to)), Some(_)) => {
+                    if !out.iter().any(|e| e.min_to.is_some()) {
+                        out.push(LegalEntry { action: at_min, min_to: Some(min_to), max_to: Some(max_to) });
+                    }
+                }
+                _ => out.push(LegalEntry { action, min_to: None, max_to: None }),
+            }
+        }
+        out
     }
 
     /// The set of `actions`, for a caller that has only their list (from the wire, say).
@@ -142,7 +207,8 @@ impl Legal {
         }
     }
 
-    /// How many wager sizes are offered (0, 1, or 2 on a 4th street with an open pair).
+    /// How many wager sizes are offered (0, 1, or 2 on a 4th street with an open pair; in
+    /// big-bet stud the ends of the range, 1 when they are equal).
     pub fn wager_count(self) -> usize {
         if self.has(Legal::WAGERS) { usize::from(self.to[0] != 0) + usize::from(self.to[1] != 0) } else { 0 }
     }
@@ -172,7 +238,8 @@ impl Legal {
     }
 
     /// The actions, in the order the API has always listed them: show, muck; bring-in; fold,
-    /// call or check; then the wager sizes, smallest first.
+    /// call or check; then the wager sizes, smallest first. In big-bet stud the wagers listed
+    /// are the two ends of the range ([`Legal::range`], [`Legal::entries`] give all of it).
     pub fn list(self) -> ActionList {
         // Built in place in the returned list: assembling an array and then moving it into the
         // list costs a store-forwarding stall per call on x86.

@@ -8,6 +8,7 @@
 
 mod legal;
 mod pots;
+mod replay;
 #[cfg(test)]
 mod tests;
 
@@ -15,37 +16,16 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::action::{Action, ActionError, SeatChips, Street};
-use crate::card::Card;
-use crate::config::{Chips, ConfigError, MAX_CHIPS, Seat, TableConfig, Variant};
+use crate::card::{Card, Rank, Suit};
+use crate::config::{Betting, Chips, MAX_CHIPS, Seat, TableConfig, Variant};
 use crate::deck::{Commitment, Deck, Seed};
 use crate::eval::{self, HighRank, LowRank};
 use crate::event::{Event, Events, Half, push_in_place};
 use crate::record::{AwardRecord, HandRecord, HandResult, RecordedAction, ShowdownRecord};
 
-pub use legal::{ActionList, Legal};
+pub use crate::error::SetupError;
+pub use legal::{ActionList, Legal, LegalEntry};
 pub use pots::Pot;
-
-/// Why a hand could not start.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    /// The table configuration is invalid.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// Fewer than 2 or more than 8 players.
-    #[error("a hand needs 2 to 8 players, got {0}")]
-    PlayerCount(usize),
-    /// The same seat twice.
-    #[error("seat {0} is listed twice")]
-    DuplicateSeat(Seat),
-    /// A player without chips (or with more than the engine supports).
-    #[error("seat {seat} has an unusable stack of {stack}")]
-    BadStack {
-        /// the seat
-        seat: Seat,
-        /// its stack
-        stack: Chips,
-    },
-}
 
 /// Where the hand is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -156,6 +136,8 @@ pub struct Hand {
     wager_level: Chips,
     /// the level reached by the last full bet or raise (0 before any)
     full_level: Chips,
+    /// big-bet stud: the largest full bet or raise increment on this street (RULES.md 10.5)
+    increment: Chips,
     /// full bets and raises on this street; the completion is the first
     bets: u8,
     /// the street was capped while three or more players could bet: with `uncapped_heads_up`,
@@ -236,7 +218,7 @@ impl Hand {
         config: TableConfig,
         seats: &[(Seat, Chips)],
         order: &[Card],
-    ) -> Result<(Hand, Vec<Event>), crate::Error> {
+    ) -> Result<(Hand, Vec<Event>), crate::error::Error> {
         let deck = Deck::with_order(order)?;
         let mut events = Vec::with_capacity(64);
         let hand = Hand::start_into(config, seats, deck, None, Some(order.to_vec()), &mut events)?;
@@ -273,7 +255,7 @@ impl Hand {
                 stack,
                 street_in: 0,
                 total_in: 0,
-                cards: [Card::new(crate::Rank::Two, crate::Suit::Clubs); 7],
+                cards: [Card::new(Rank::Two, Suit::Clubs); 7],
                 n_cards: 0,
                 board: eval::Board::default(),
                 folded: false,
@@ -309,6 +291,7 @@ impl Hand {
             level: 0,
             wager_level: 0,
             full_level: 0,
+            increment: 0,
             bets: 0,
             cap_locked: false,
             big_made: false,
@@ -352,7 +335,15 @@ impl Hand {
                 (&self.config, self.deck.remaining(), &self.seed.map(|s| s.to_hex()), &self.explicit_deck),
                 (&self.players, self.n_live, self.caps, self.top_caps, self.pending, self.bettors),
                 (self.community, self.street, self.phase, self.to_act, self.legal, self.bring_in_pending),
-                (self.level, self.wager_level, self.full_level, self.bets, self.big_made, self.open_pair),
+                (
+                    self.level,
+                    self.wager_level,
+                    self.full_level,
+                    self.increment,
+                    self.bets,
+                    self.big_made,
+                    self.open_pair
+                ),
                 (self.reopen, self.aggressor, &self.showdown, &self.actions, &self.awards, self.cap_locked),
             )
         )
@@ -440,7 +431,17 @@ impl Hand {
         self.legal
     }
 
-    /// The legal actions for `seat` now (empty when it is not that seat's turn).
+    /// The legal actions for `seat` now with their ranges ([`LegalEntry`]: in big-bet stud a
+    /// wager's `min_to` and `max_to`); empty when it is not that seat's turn.
+    pub fn legal_entries(&self, seat: Seat) -> Vec<LegalEntry> {
+        match self.to_act {
+            Some(i) if self.players.get(i).is_some_and(|p| p.seat == seat) => self.legal.entries(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The legal actions for `seat` now (empty when it is not that seat's turn). In big-bet
+    /// stud a wager is listed by the two ends of its range ([`Hand::legal_entries`]).
     pub fn legal_actions(&self, seat: Seat) -> ActionList {
         // One construction site, so the list is built where the caller wants it.
         let options = match self.to_act {
@@ -478,6 +479,9 @@ impl Hand {
             Phase::Betting => {}
         }
         let all_in_to = p.street_in + p.stack;
+        if self.config.betting.is_big_bet() {
+            return self.big_bet_options(i, all_in_to);
+        }
         if self.bring_in_pending {
             // RULES.md 4.2: bring in or complete, nothing else; a bring-in as large as the small
             // bet is already the full bet, so there is nothing to complete.
@@ -523,6 +527,53 @@ impl Hand {
                     out.set_to(1, second);
                 }
             }
+        }
+        out
+    }
+
+    /// What player `i` may do in big-bet stud (RULES.md 10): fold, call or check as in fixed
+    /// limit, and one wager with a range of totals.
+    fn big_bet_options(&self, i: usize, all_in_to: Chips) -> Legal {
+        let Some(p) = self.players.get(i) else { return Legal::NONE };
+        let pot = self.players.iter().map(|q| q.total_in).sum::<Chips>();
+        // RULES.md 10.5: a raise adds at least the largest full increment so far and at least
+        // the minimum bet.
+        let step = self.config.small_bet.max(self.increment);
+        let range = |min_to: Chips, pot_max: Chips| {
+            let max_to = match self.config.betting {
+                Betting::PotLimit => pot_max.min(all_in_to),
+                _ => all_in_to,
+            };
+            let min_to = min_to.min(all_in_to);
+            [min_to, if max_to > min_to { max_to } else { 0 }]
+        };
+        if self.bring_in_pending {
+            // RULES.md 10.3: bring in, or open for more: priced as bringing in and raising one's
+            // own bring-in (the pot after posting it, nothing to call).
+            let bring_in = self.config.bring_in;
+            return if p.stack > bring_in {
+                let to = range(bring_in + step, bring_in + pot + bring_in);
+                Legal::new(Legal::BRING_IN | Legal::BET | Legal::RANGE, to)
+            } else {
+                Legal::new(Legal::BRING_IN, [0; 2])
+            };
+        }
+        let owed = self.level - p.street_in;
+        let mut out = Legal::new(if owed > 0 { Legal::FOLD | Legal::CALL } else { Legal::CHECK }, [0; 2]);
+        let reopened = p.acted_at != self.reopen;
+        // RULES.md 4.10, 10.7: a raise only if someone else could answer it.
+        let answerable = {
+            debug_assert_eq!(self.top_caps, top_two(&self.caps));
+            let (top, second) = self.top_caps;
+            let others = if usize::from(top.1) == i { second } else { top.0 };
+            others > self.level
+        };
+        if p.stack > owed && reopened && answerable {
+            out.add(if self.level > 0 { Legal::RAISE } else { Legal::BET } | Legal::RANGE);
+            // Pot limit: call, then raise by the pot as it stands after the call.
+            let to = range(self.level + step, self.level + pot + owed);
+            out.set_to(0, to[0]);
+            out.set_to(1, to[1]);
         }
         out
     }
@@ -645,7 +696,15 @@ impl Hand {
                 self.bring_in_pending = false;
                 self.aggressor[street as usize] = Some(i);
                 let all_in = p.stack == 0;
-                if amount == self.config.small_bet {
+                if self.config.betting.is_big_bet() {
+                    // RULES.md 10.3, 10.5: the bring-in is the street's opening bet, an
+                    // increment of its own size (even when posted short).
+                    self.full_level = amount;
+                    self.increment = self.config.bring_in;
+                    self.bets = 1;
+                    self.reopen += 1;
+                    p.acted_at = self.reopen;
+                } else if amount == self.config.small_bet {
                     // RULES.md 4.2: a bring-in of the full small bet is the street's first bet:
                     // the next players raise it, and it counts towards the cap.
                     self.wager_level = amount;
@@ -657,6 +716,13 @@ impl Hand {
                 events.push_with(|| Event::BringIn { seat, amount, all_in });
             }
             Action::Complete { to } | Action::Bet { to } | Action::Raise { to } => {
+                if self.bring_in_pending && self.config.betting.is_big_bet() {
+                    // RULES.md 10.3: opening for more is bringing in and raising one's own
+                    // bring-in: the bring-in is the full level the raise is measured from.
+                    self.full_level = self.config.bring_in;
+                    self.increment = self.config.bring_in;
+                    self.bets = 1;
+                }
                 let add = to - p.street_in;
                 p.stack -= add;
                 p.street_in = to;
@@ -665,6 +731,9 @@ impl Hand {
                 self.bring_in_pending = false;
                 self.aggressor[street as usize] = Some(i);
                 let (full, big) = self.classify_wager(to);
+                if full && self.config.betting.is_big_bet() {
+                    self.increment = self.increment.max(to - self.full_level);
+                }
                 self.level = to.max(self.level);
                 self.wager_level = to;
                 if full {
@@ -701,6 +770,12 @@ impl Hand {
     /// is full when it raises by half a bet or more, or when the short all-ins since the last
     /// full wager together reach a full bet.
     fn classify_wager(&self, to: Chips) -> (bool, bool) {
+        if self.config.betting.is_big_bet() {
+            // RULES.md 10.6: full when it adds a full increment to the last full level (short
+            // all-ins since then count together).
+            let step = self.config.small_bet.max(self.increment);
+            return (to >= self.full_level + step, false);
+        }
         let mut smallest = Chips::MAX;
         for unit in self.units() {
             if to == self.full_level + unit {
@@ -767,6 +842,7 @@ impl Hand {
         self.level = 0;
         self.wager_level = 0;
         self.full_level = 0;
+        self.increment = 0;
         self.bets = 0;
         self.cap_locked = false;
         self.big_made = false;
@@ -784,8 +860,10 @@ impl Hand {
         self.top_caps = top_two(&self.caps);
         self.bettors = bettors;
         self.pending = bettors;
+        // RULES.md 10.1: no open-pair option in big-bet stud.
         self.open_pair = self.street == Street::Fourth
             && self.config.open_pair_big_bet
+            && !self.config.betting.is_big_bet()
             && self.players.iter().filter(|p| p.live()).any(|p| matches!(p.up_cards(), [a, b] if a.rank() == b.rank()));
         if self.pending.count_ones() <= 1 {
             // RULES.md 4.10: at most one player has chips: no betting, deal on to showdown.
@@ -958,7 +1036,7 @@ impl Hand {
 
     /// The cards a player plays with: own cards plus the community card.
     fn playing_cards(&self, i: usize) -> ([Card; 7], usize) {
-        let mut cards = [Card::new(crate::Rank::Two, crate::Suit::Clubs); 7];
+        let mut cards = [Card::new(Rank::Two, Suit::Clubs); 7];
         let mut n = 0;
         if let Some(p) = self.players.get(i) {
             for (slot, &c) in cards.iter_mut().zip(p.own_cards()) {

@@ -1,6 +1,8 @@
 //! Scenario tests: one per rule of RULES.md, each with a chosen deal, run over every variant
 //! where the rule applies.
 
+mod big_bet;
+
 use super::*;
 use crate::card::parse_cards;
 use crate::event::Viewer;
