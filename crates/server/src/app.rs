@@ -5,63 +5,27 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
+use futures_util::future::BoxFuture;
 use stud_engine::Chips;
 use stud_proto::TableSummary;
-use stud_store::{LedgerEntry, LedgerKind, NewSession, Store, StoreError, StoredHand, Write, Writer};
+use stud_store::{
+    JournalRow, LedgerEntry, LedgerKind, NewSession, Store, StoreError, StoredHand, TableWrites, Write, Writer,
+};
 use uuid::Uuid;
 
 use crate::access::Access;
 use crate::auth::jwt::Verifier;
 use crate::config::Config;
-use crate::journal::Journal;
+use crate::journal::{Journal, JournalError};
 use crate::limits::{ConnectionLimiter, RateLimiter};
 use crate::metrics::Metrics;
-use crate::table::{Start, TableHandle, TableSpec, spawn_table};
+use crate::session::Session;
+use crate::table::{Debit, Start, TableEnv, TableHandle, TableSpec, spawn_table_with};
 use std::net::IpAddr;
 use stud_table::{TableCore, Timing};
 
-/// A guest login: one token, one player, one session. `Debug` leaves the token out.
-pub struct Session {
-    /// bearer token (secret)
-    pub token: String,
-    /// the player
-    pub player_id: Uuid,
-    /// this session (LAST HAND is per session)
-    pub session_id: Uuid,
-    /// display name
-    pub name: String,
-    /// cancelled when the session is logged out ([`App::end_session`]): its sockets close
-    ended: tokio_util::sync::CancellationToken,
-}
-
-impl Session {
-    /// A session (not yet ended).
-    pub fn new(token: String, player_id: Uuid, session_id: Uuid, name: String) -> Session {
-        Session { token, player_id, session_id, name, ended: tokio_util::sync::CancellationToken::new() }
-    }
-
-    /// Resolves when the session is logged out (at once if it is already).
-    pub async fn ended(&self) {
-        self.ended.cancelled().await;
-    }
-
-    /// Whether the session has been logged out.
-    pub fn is_ended(&self) -> bool {
-        self.ended.is_cancelled()
-    }
-}
-
-impl std::fmt::Debug for Session {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Session")
-            .field("token", &"<redacted>")
-            .field("player_id", &self.player_id)
-            .field("session_id", &self.session_id)
-            .field("name", &self.name)
-            .field("ended", &self.is_ended())
-            .finish()
-    }
-}
+/// How long a history read waits for the store writer to catch up (LAST HAND, the ledger).
+pub const HISTORY_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The play-money bank: balances off the tables. Chips move between it and table stacks only.
 ///
@@ -353,7 +317,7 @@ pub struct App {
     pub(crate) admin_lock: tokio::sync::Mutex<()>,
     stopping: std::sync::atomic::AtomicBool,
     /// a cluster's gateway: tables live on workers, reached through it (set once at start)
-    pub(crate) gateway: std::sync::OnceLock<Arc<crate::cluster::Gateway>>,
+    pub(crate) gateway: std::sync::OnceLock<Arc<dyn crate::table::RemoteTables>>,
 }
 
 impl App {
@@ -408,7 +372,7 @@ impl App {
         self.access.set_table(&spec);
         if let Some(gw) = self.gateway.get() {
             // A cluster's gateway: the table is stored; a worker claims and hosts it.
-            self.lobby.add(spec.id, TableHandle::remote(spec.id, gw.clone()), crate::placeholder_summary(&spec));
+            self.lobby.add(spec.id, TableHandle::remote(spec.id, gw.clone()), crate::wire::placeholder_summary(&spec));
             return tokio::spawn(async {});
         }
         let core = TableCore::new(self.timing(), spec, stud_store::now_ms());
@@ -420,9 +384,30 @@ impl App {
     /// operator's change): the caller sets it from the stored spec ([`Access::set_table`]).
     pub fn open_core(self: &Arc<Self>, core: TableCore, start: Start) -> tokio::task::JoinHandle<()> {
         let spec = core.spec().clone();
-        let (handle, task) = spawn_table(self.clone(), core, start);
-        self.lobby.add(spec.id, handle, crate::placeholder_summary(&spec));
+        let (handle, task) = self.spawn_table(core, start);
+        self.lobby.add(spec.id, handle, crate::wire::placeholder_summary(&spec));
         task
+    }
+
+    /// Starts a table task on `core` with this app as its environment; returns its handle.
+    pub fn spawn_table(self: &Arc<Self>, core: TableCore, start: Start) -> (TableHandle, tokio::task::JoinHandle<()>) {
+        spawn_table_with(self.clone(), self.config.table_queue, core, start)
+    }
+
+    /// The reply to a registration change (HTTP's and the WebSocket's): the player's balance
+    /// after it.
+    pub fn registration(
+        &self,
+        tournament_id: Uuid,
+        session: &Session,
+        registered: bool,
+    ) -> stud_proto::TournamentRegistration {
+        stud_proto::TournamentRegistration {
+            tournament_id,
+            player_id: session.player_id,
+            registered,
+            balance: self.bank.balance(session.player_id),
+        }
     }
 
     /// The server's timers that tables use.
@@ -662,9 +647,9 @@ impl App {
             ended.insert(session.session_id, now);
             sessions.remove(&session.token).map(|c| c.session)
         };
-        session.ended.cancel();
+        session.end();
         if let Some(cached) = cached {
-            cached.ended.cancel();
+            cached.end();
         }
         tracing::info!(session_id = %session.session_id, "logged out");
         Ok(())
@@ -910,6 +895,56 @@ pub enum HistoryError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl TableEnv for App {
+    fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.metrics
+    }
+    fn withdraw(&self, _table: Uuid, _n: u64, player: Uuid, chips: Chips) -> BoxFuture<'static, Result<(), Debit>> {
+        let done =
+            if self.bank.withdraw(player, chips) { Ok(()) } else { Err(Debit::Short(self.bank.balance(player))) };
+        Box::pin(std::future::ready(done))
+    }
+    fn undo_withdraw(&self, _table: Uuid, _n: u64, player: Uuid, chips: Chips) {
+        self.bank.deposit(player, chips);
+    }
+    fn deposit(&self, player: Uuid, chips: Chips) {
+        self.bank.deposit(player, chips);
+    }
+    fn is_banned(&self, player: Uuid, table: Uuid) -> bool {
+        self.access.is_banned(player, Some(table))
+    }
+    fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
+        App::set_seated(self, player, table, seated);
+    }
+    fn publish(&self, summary: TableSummary) {
+        self.lobby.publish(summary);
+    }
+    fn table_stopped(&self, table: Uuid) {
+        self.lobby.remove(table);
+        self.access.forget_table(table);
+    }
+    fn journal(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
+        self.journal.append(row)
+    }
+    fn journal_reset<'a>(
+        &'a self,
+        table: Uuid,
+        n: u64,
+        snapshot: &'a str,
+    ) -> BoxFuture<'a, Result<(), stud_store::StoreError>> {
+        self.journal.reset(table, n, snapshot)
+    }
+    fn store(&self, writes: TableWrites) {
+        self.store_write(stud_store::Write::Table(Arc::new(writes)));
+    }
+    fn backlogged(&self) -> bool {
+        self.writer.backlogged()
+    }
+    fn tournament_hand(&self, tournament: Uuid, table: Uuid, deal: u64, stacks: Vec<(Uuid, Chips)>) {
+        self.tournaments.report(tournament, table, deal, stacks);
+    }
 }
 
 #[cfg(test)]

@@ -2,25 +2,28 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, Request, State, WebSocketUpgrade};
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
+use axum::routing::get;
 use std::net::SocketAddr;
-use stud_proto::{SessionCreated, SessionRequest, TableSummary};
 use tokio_util::sync::CancellationToken;
 
 use crate::app::App;
 use crate::ws::serve_socket;
 
+pub mod admin;
 pub mod error;
 pub mod extract;
+pub mod history;
+pub mod sessions;
+pub mod shared;
+pub mod tournaments;
+pub mod web;
 
 pub use error::ApiError;
-use extract::Body;
 
 #[derive(Clone)]
 struct Ctx {
@@ -37,18 +40,16 @@ impl FromRef<Ctx> for Arc<App> {
 /// The router.
 pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
     Router::new()
-        .route("/api/tables", get(tables))
-        .route("/api/sessions", post(create_session))
-        .route("/api/sessions/{id}", delete(end_session))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/api/openapi.json", get(openapi))
         .route("/metrics", get(metrics))
         .route("/ws", get(ws))
         .with_state(Ctx { app: app.clone(), shutdown })
-        .merge(crate::history::routes().with_state(app.clone()))
-        .merge(crate::admin::routes().with_state(app.clone()))
-        .merge(crate::tournaments_http::routes().with_state(app.clone()))
-        .merge(crate::web::routes())
+        .merge(sessions::routes().with_state(app.clone()))
+        .merge(history::routes().with_state(app.clone()))
+        .merge(admin::routes().with_state(app.clone()))
+        .merge(tournaments::routes().with_state(app.clone()))
+        .merge(web::routes())
         .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
         .layer(middleware::from_fn_with_state(app.config.max_body_bytes, refuse_large_bodies))
         .layer(middleware::from_fn(error::with_request_id))
@@ -65,100 +66,6 @@ async fn refuse_large_bodies(State(limit): State<usize>, request: Request, next:
     next.run(request).await
 }
 
-async fn tables(State(ctx): State<Ctx>) -> Json<Vec<TableSummary>> {
-    Json(ctx.app.lobby.public())
-}
-
-/// The client's address: the peer's, or, when the peer is a trusted proxy, the nearest address
-/// in `X-Forwarded-For` that is not a trusted proxy (the header is read from the right: only
-/// what trusted proxies appended is believed). Without a usable header, the peer's.
-pub fn client_ip(
-    peer: std::net::IpAddr,
-    headers: &axum::http::HeaderMap,
-    trusted: &[std::net::IpAddr],
-) -> std::net::IpAddr {
-    if !trusted.contains(&peer) {
-        return peer;
-    }
-    let hops = headers
-        .get_all("x-forwarded-for")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(str::trim)
-        .collect::<Vec<_>>();
-    for hop in hops.into_iter().rev() {
-        match hop.parse::<std::net::IpAddr>() {
-            Ok(ip) if trusted.contains(&ip) => {}
-            Ok(ip) => return ip,
-            // Not an address: nothing to its left can be believed.
-            Err(_) => return peer,
-        }
-    }
-    peer
-}
-
-async fn create_session(
-    State(ctx): State<Ctx>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: axum::http::HeaderMap,
-    body: Result<Body<SessionRequest>, ApiError>,
-) -> Result<(StatusCode, Json<SessionCreated>), ApiError> {
-    let ip = client_ip(peer.ip(), &headers, &ctx.app.config.trusted_proxies);
-    if let Err(wait) = ctx.app.limits.sessions.check(&ip) {
-        return Err(ApiError::RateLimited(wait));
-    }
-    let session = match body? {
-        Body(SessionRequest::Guest(body)) => {
-            let name = display_name(&body.name)
-                .ok_or_else(|| ApiError::BadRequest("name must be 1 to 24 printable characters".into()))?;
-            ctx.app.create_session(name).await?
-        }
-        Body(SessionRequest::Jwt(body)) => {
-            let verifier = ctx.app.jwt.as_ref().ok_or(ApiError::BadToken(crate::auth::jwt::TokenError::Disabled))?;
-            let claims = verifier.verify(&body.jwt).map_err(ApiError::BadToken)?;
-            // The operator's name for the user, when it fits our rule; else a short form of the id.
-            let name = claims
-                .name
-                .as_deref()
-                .and_then(display_name)
-                .or_else(|| display_name(&claims.sub.chars().take(24).collect::<String>()))
-                .unwrap_or_else(|| "player".to_owned());
-            ctx.app.create_identity_session(&claims.sub, name).await?
-        }
-    };
-    Ok((
-        StatusCode::CREATED,
-        Json(SessionCreated {
-            token: session.token.clone(),
-            player_id: session.player_id,
-            session_id: session.session_id,
-            name: session.name.clone(),
-            balance: ctx.app.shown_balance(session.player_id).await,
-        }),
-    ))
-}
-
-/// Log out: the caller's own session ends (`App::end_session`). Another session's token or an
-/// operator key: 403, like the session's other routes.
-async fn end_session(
-    caller: extract::Caller,
-    State(ctx): State<Ctx>,
-    extract::PathId(id): extract::PathId,
-) -> Result<StatusCode, ApiError> {
-    let session = crate::history::own_session(caller, id)?;
-    ctx.app.end_session(&session).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-/// A display name by the schema's rule (1 to 24 characters as sent, not all blank, no control
-/// characters), trimmed.
-fn display_name(sent: &str) -> Option<String> {
-    let length = sent.chars().count();
-    let name = sent.trim();
-    ((1..=24).contains(&length) && !name.is_empty() && !name.chars().any(char::is_control)).then(|| name.to_owned())
-}
-
 async fn openapi() -> impl IntoResponse {
     ([("content-type", "application/json")], stud_proto::openapi::document_json())
 }
@@ -166,7 +73,7 @@ async fn openapi() -> impl IntoResponse {
 async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {
     ([("content-type", "text/plain; version=0.0.4")], {
         // A cluster gateway shows its workers' tables too (their counters come over NATS).
-        let workers = ctx.app.gateway.get().map(|g| g.worker_counts()).unwrap_or_default();
+        let workers = ctx.app.gateway.get().map(|g| g.table_counts()).unwrap_or_default();
         let mut text = ctx.app.metrics.render_with(ctx.app.writer.stats(), &workers);
         ctx.app.journal.stats().render(&mut text);
         render_memory(&ctx.app, &mut text);
@@ -248,7 +155,7 @@ async fn ws(
     headers: axum::http::HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let ip = client_ip(peer.ip(), &headers, &ctx.app.config.trusted_proxies);
+    let ip = shared::client_ip(peer.ip(), &headers, &ctx.app.config.trusted_proxies);
     let Some(slot) = ctx.app.limits.connections.acquire(ip) else {
         let max = ctx.app.config.max_connections_per_ip;
         return ApiError::TooManyConnections(max).into_response();
@@ -268,39 +175,4 @@ async fn ws(
             serve_socket(ctx.app, socket, ctx.shutdown, ip).await;
             drop(slot);
         })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::client_ip;
-    use axum::http::{HeaderMap, HeaderValue};
-    use std::net::IpAddr;
-
-    fn ip(s: &str) -> IpAddr {
-        s.parse().unwrap_or(IpAddr::from([0, 0, 0, 0]))
-    }
-
-    fn xff(values: &[&str]) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        for v in values {
-            h.append("x-forwarded-for", HeaderValue::from_str(v).unwrap_or(HeaderValue::from_static("")));
-        }
-        h
-    }
-
-    #[test]
-    fn forwarded_for_is_believed_only_from_trusted_proxies() {
-        let proxy = [ip("10.0.0.1"), ip("10.0.0.2")];
-        // From a stranger the header is ignored (it could name anyone).
-        assert_eq!(client_ip(ip("203.0.113.9"), &xff(&["198.51.100.7"]), &proxy), ip("203.0.113.9"));
-        // From a proxy: the nearest untrusted hop, read from the right.
-        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["198.51.100.7"]), &proxy), ip("198.51.100.7"));
-        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6, 198.51.100.7, 10.0.0.2"]), &proxy), ip("198.51.100.7"));
-        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6", "198.51.100.7"]), &proxy), ip("198.51.100.7"));
-        // No header, or garbage: the proxy's own address.
-        assert_eq!(client_ip(ip("10.0.0.1"), &HeaderMap::new(), &proxy), ip("10.0.0.1"));
-        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6, unknown"]), &proxy), ip("10.0.0.1"));
-        // Nothing trusted: never read.
-        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["198.51.100.7"]), &[]), ip("10.0.0.1"));
-    }
 }

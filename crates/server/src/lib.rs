@@ -7,21 +7,18 @@
 //! it through a bounded channel, and the table never waits for a client or a store.
 
 pub mod access;
-pub mod admin;
 pub mod app;
 pub mod auth;
 pub mod cluster;
 pub mod config;
-pub mod history;
 pub mod http;
 pub mod journal;
 pub mod limits;
 pub mod metrics;
 mod resume;
+pub mod session;
 pub mod table;
 pub mod tournament;
-pub mod tournaments_http;
-pub mod web;
 pub mod wire;
 pub mod ws;
 
@@ -245,7 +242,7 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     );
     for stored in &stored_tournaments {
         match tournament::rebuild(stored) {
-            Ok(core) => tables.push(tournament::open(&app, core)),
+            Ok(core) => tables.push(tournament::actor::open(&app, core)),
             // Left as stored (its entry fees stay with it) for an operator to look at.
             Err(e) => tracing::error!(tournament_id = %stored.id, error = %e, "a tournament could not be rebuilt"),
         }
@@ -372,30 +369,6 @@ fn table_name(v: Variant) -> &'static str {
         Variant::Stud => "Stud",
         Variant::Stud8 => "Stud Hi/Lo",
         Variant::Razz => "Razz",
-    }
-}
-
-/// The lobby line of a table that has not reported yet.
-pub fn placeholder_summary(spec: &TableSpec) -> stud_proto::TableSummary {
-    stud_proto::TableSummary {
-        id: spec.id,
-        name: spec.name.clone(),
-        variant: spec.config.variant,
-        config: spec.config,
-        min_buy_in: spec.min_buy_in,
-        max_buy_in: spec.max_buy_in,
-        seats_taken: 0,
-        seats: spec.seats,
-        paused: spec.paused,
-        private: spec.private,
-        players: Vec::new(),
-        hands_per_hour: 0.0,
-        display: spec.display,
-        chat: spec.chat_on(),
-        next_variant: None,
-        hands_to_next_variant: None,
-        tournament_id: spec.tournament,
-        tournament_level: None,
     }
 }
 

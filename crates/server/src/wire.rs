@@ -58,3 +58,27 @@ pub fn last_hand_report(hand: &StoredHand, player: Uuid) -> Option<LastHandRepor
         summary,
     })
 }
+
+/// The lobby line of a table that has not reported yet.
+pub fn placeholder_summary(spec: &stud_table::TableSpec) -> stud_proto::TableSummary {
+    stud_proto::TableSummary {
+        id: spec.id,
+        name: spec.name.clone(),
+        variant: spec.config.variant,
+        config: spec.config,
+        min_buy_in: spec.min_buy_in,
+        max_buy_in: spec.max_buy_in,
+        seats_taken: 0,
+        seats: spec.seats,
+        paused: spec.paused,
+        private: spec.private,
+        players: Vec::new(),
+        hands_per_hour: 0.0,
+        display: spec.display,
+        chat: spec.chat_on(),
+        next_variant: None,
+        hands_to_next_variant: None,
+        tournament_id: spec.tournament,
+        tournament_level: None,
+    }
+}

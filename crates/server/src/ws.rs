@@ -16,14 +16,12 @@ use tracing::{debug, info};
 use uuid::Uuid;
 
 use crate::access::Refusal;
-use crate::app::{App, HistoryError, Session};
+use crate::app::{App, HISTORY_WAIT, HistoryError};
+use crate::session::Session;
 use crate::table::{Conn, TableCmd};
 use crate::wire::{self, Frame};
 
 mod strict;
-
-/// How long LAST HAND waits for the store writer to catch up.
-pub(crate) const HISTORY_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 
 struct Connection {
     app: Arc<App>,
@@ -279,7 +277,7 @@ impl Connection {
                 return match handle.register(session.player_id, session.name.clone(), invite_code).await {
                     Ok(()) => self.send(wire::frame(&ServerMsg::TournamentRegistration {
                         request_id,
-                        registration: crate::tournaments_http::registration(&self.app, tournament_id, &session, true),
+                        registration: self.app.registration(tournament_id, &session, true),
                     })),
                     Err(e) => self.error(request_id, e.code(), e.to_string()),
                 };
@@ -295,7 +293,7 @@ impl Connection {
                 return match handle.unregister(session.player_id).await {
                     Ok(()) => self.send(wire::frame(&ServerMsg::TournamentRegistration {
                         request_id,
-                        registration: crate::tournaments_http::registration(&self.app, tournament_id, &session, false),
+                        registration: self.app.registration(tournament_id, &session, false),
                     })),
                     Err(e) => self.error(request_id, e.code(), e.to_string()),
                 };

@@ -18,14 +18,15 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::StreamExt as _;
+use futures_util::future::BoxFuture;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
 use uuid::Uuid;
 
 use super::wire::{self, Inbound, OperatorReply, RemoteConn};
-use crate::App;
-use crate::table::{Conn, LAG_LIMIT, SpecExt, TableCmd, TableGone, TableHandle, TableSpec};
+use crate::app::App;
+use crate::table::{Conn, LAG_LIMIT, RemoteTables, SpecExt, TableCmd, TableGone, TableHandle, TableSpec};
 use crate::wire::Frame;
 
 /// How long an operator's `close` may wait for the table's hand to finish.
@@ -98,6 +99,16 @@ pub struct Gateway {
     workers: Mutex<HashMap<String, (std::time::Instant, crate::metrics::TableCounts)>>,
 }
 
+impl RemoteTables for Gateway {
+    fn send(&self, table: Uuid, cmd: TableCmd) -> BoxFuture<'_, Result<(), TableGone>> {
+        Box::pin(Gateway::send(self, table, cmd))
+    }
+
+    fn table_counts(&self) -> Vec<crate::metrics::TableCounts> {
+        self.worker_counts()
+    }
+}
+
 impl std::fmt::Debug for Gateway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gateway").field("node", &self.node).finish_non_exhaustive()
@@ -145,7 +156,7 @@ impl Gateway {
     ///
     /// # Errors
     /// NATS is not reachable.
-    pub(crate) async fn send(self: &Arc<Self>, table: Uuid, cmd: TableCmd) -> Result<(), TableGone> {
+    pub(crate) async fn send(&self, table: Uuid, cmd: TableCmd) -> Result<(), TableGone> {
         let msg = match cmd {
             TableCmd::Join { conn, request_id, watch } => {
                 self.watch(&conn, table, watch);
@@ -505,7 +516,7 @@ pub(crate) async fn refresh_tables(app: &Arc<App>, gw: &Arc<Gateway>) {
     for t in open.values() {
         let spec = TableSpec::from_stored(t, &app.config);
         if app.lobby.get(t.id).is_none() {
-            app.lobby.add(t.id, TableHandle::remote(t.id, gw.clone()), crate::placeholder_summary(&spec));
+            app.lobby.add(t.id, TableHandle::remote(t.id, gw.clone()), crate::wire::placeholder_summary(&spec));
         }
         app.access.set_table(&spec);
     }
@@ -520,7 +531,7 @@ pub(crate) async fn refresh_tables(app: &Arc<App>, gw: &Arc<Gateway>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::Session;
+    use crate::session::Session;
 
     fn watcher(queue: usize) -> (Watcher, tokio::sync::mpsc::Receiver<Frame>) {
         let (outbox, rx) = tokio::sync::mpsc::channel(queue);

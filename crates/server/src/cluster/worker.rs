@@ -37,8 +37,8 @@ use super::outbound::{Outbound, Remote};
 use super::wire::{self, Inbound, OperatorReply, RemoteConn};
 use super::{ClusterError, Held, JetStreamJournal, Leases, plan};
 use crate::App;
-use crate::app::Session;
 use crate::journal::JournalError;
+use crate::session::Session;
 use crate::table::{Conn, Debit, SpecExt, Start, TableCmd, TableEnv, TableHandle, spawn_table_with};
 use crate::wire::Frame;
 

@@ -158,3 +158,15 @@ pub async fn with_request_id(request: Request, next: Next) -> Response {
     }
     response
 }
+
+impl From<crate::tournament::Refusal> for ApiError {
+    fn from(r: crate::tournament::Refusal) -> ApiError {
+        match &r {
+            crate::tournament::Refusal::Rules(e) => ApiError::Refused(e.code(), r.to_string()),
+            crate::tournament::Refusal::Balance { .. } => ApiError::Refused("insufficient_balance", r.to_string()),
+            crate::tournament::Refusal::Unavailable => {
+                ApiError::Unavailable("the tournament cannot record this right now; try again")
+            }
+        }
+    }
+}

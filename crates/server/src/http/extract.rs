@@ -14,9 +14,10 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
-use crate::app::{App, Session};
+use crate::app::App;
 use crate::auth::same_key;
 use crate::http::ApiError;
+use crate::session::Session;
 
 /// The bearer token of a request.
 pub(crate) fn bearer(parts: &Parts) -> Option<&str> {

@@ -412,7 +412,7 @@ impl Actor {
     }
 }
 
-fn who(s: &crate::app::Session) -> Who {
+fn who(s: &crate::session::Session) -> Who {
     Who { player_id: s.player_id, session_id: s.session_id, name: s.name.clone() }
 }
 

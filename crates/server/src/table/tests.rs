@@ -11,10 +11,11 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use super::{Conn, SpecExt, Start, TableCmd, TableHandle, TableSpec, spawn_table};
-use crate::app::{App, Session};
+use super::{Conn, SpecExt, Start, TableCmd, TableHandle, TableSpec};
+use crate::app::App;
 use crate::config::Config;
 use crate::journal::MemoryJournal;
+use crate::session::Session;
 use crate::wire::Frame;
 use stud_store::{Writer, WriterConfig, WriterTask};
 
@@ -44,7 +45,7 @@ async fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
         &app.config,
     );
     let core = stud_table::TableCore::new(app.timing(), spec, stud_store::now_ms());
-    let (table, _) = spawn_table(app.clone(), core, Start::Fresh);
+    let (table, _) = app.spawn_table(core, Start::Fresh);
     Fixture { app, table, _writes: writes }
 }
 

@@ -39,9 +39,19 @@ use tracing::{info, warn};
 use uuid::Uuid;
 
 use super::resync::{HandFix, hand_fix, seat_fix, strays, wanted};
-use super::{Refusal, Report, TournamentCmd, tables};
+use super::{Refusal, Report, TournamentCmd, TournamentHandle, tables};
 use crate::app::App;
 use crate::table::{SpecExt, TableCmd, TableHandle, TournamentTableState};
+
+/// Starts a tournament's task and lists it.
+pub fn open(app: &Arc<App>, core: Tournament) -> tokio::task::JoinHandle<()> {
+    let id = core.id();
+    let (tx, rx) = mpsc::channel(256);
+    let (reports, reports_rx) = mpsc::unbounded_channel();
+    let (view_tx, view) = watch::channel(Arc::new(core.clone()));
+    app.tournaments.add(id, TournamentHandle { tx, reports, view });
+    tokio::spawn(run(app.clone(), core, view_tx, rx, reports_rx))
+}
 
 /// A snapshot is stored at least every this many inputs (and whenever the status changes).
 const SNAPSHOT_EVERY: u64 = 64;

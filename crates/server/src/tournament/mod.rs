@@ -33,9 +33,6 @@ use stud_tournament::{Journaled, Tournament, TournamentError};
 use tokio::sync::{mpsc, oneshot, watch};
 use uuid::Uuid;
 
-use crate::app::App;
-use crate::http::ApiError;
-
 /// A request to a tournament task.
 pub enum TournamentCmd {
     /// register `player`
@@ -102,16 +99,6 @@ impl Refusal {
             },
             Refusal::Balance { .. } => ErrorCode::InsufficientBalance,
             Refusal::Unavailable => ErrorCode::Unavailable,
-        }
-    }
-}
-
-impl From<Refusal> for ApiError {
-    fn from(r: Refusal) -> ApiError {
-        match &r {
-            Refusal::Rules(e) => ApiError::Refused(e.code(), r.to_string()),
-            Refusal::Balance { .. } => ApiError::Refused("insufficient_balance", r.to_string()),
-            Refusal::Unavailable => ApiError::Unavailable("the tournament cannot record this right now; try again"),
         }
     }
 }
@@ -217,16 +204,6 @@ impl Tournaments {
     fn add(&self, id: Uuid, handle: TournamentHandle) {
         self.all.write().unwrap_or_else(PoisonError::into_inner).push((id, handle));
     }
-}
-
-/// Starts a tournament's task and lists it.
-pub fn open(app: &Arc<App>, core: Tournament) -> tokio::task::JoinHandle<()> {
-    let id = core.id();
-    let (tx, rx) = mpsc::channel(256);
-    let (reports, reports_rx) = mpsc::unbounded_channel();
-    let (view_tx, view) = watch::channel(Arc::new(core.clone()));
-    app.tournaments.add(id, TournamentHandle { tx, reports, view });
-    tokio::spawn(actor::run(app.clone(), core, view_tx, rx, reports_rx))
 }
 
 /// Why a stored tournament could not be rebuilt.

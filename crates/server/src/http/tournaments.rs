@@ -17,10 +17,11 @@ use stud_proto::{TournamentDetail, TournamentRegistration, TournamentSummary};
 use stud_tournament::{CreateTournament, Tournament};
 use uuid::Uuid;
 
-use crate::admin::audit;
-use crate::app::{App, Session};
-use crate::http::ApiError;
+use crate::app::App;
+use crate::http::error::ApiError;
 use crate::http::extract::{Body, Caller, Operator, Params, PathId};
+use crate::http::shared::audit;
+use crate::session::Session;
 use crate::tournament::{self, TournamentHandle, view};
 
 /// The tournament routes.
@@ -60,7 +61,7 @@ async fn create(
     let now = stud_store::now_ms();
     app.store.tournament_create(id, now, &core.snapshot()).await?;
     let detail = view::detail(&core, now);
-    let task = tournament::open(&app, core);
+    let task = tournament::actor::open(&app, core);
     app.track(task);
     Ok((StatusCode::CREATED, Json(detail)))
 }
@@ -99,7 +100,7 @@ async fn register(
     let session = player(caller)?;
     let handle = find(&app, id)?;
     handle.register(session.player_id, session.name.clone(), params.invite_code).await?;
-    Ok((StatusCode::CREATED, Json(registration(&app, id, &session, true))))
+    Ok((StatusCode::CREATED, Json(app.registration(id, &session, true))))
 }
 
 async fn unregister(
@@ -109,17 +110,7 @@ async fn unregister(
 ) -> Result<Json<TournamentRegistration>, ApiError> {
     let session = player(caller)?;
     find(&app, id)?.unregister(session.player_id).await?;
-    Ok(Json(registration(&app, id, &session, false)))
-}
-
-/// The reply to a registration change (also the WebSocket's).
-pub fn registration(app: &App, tournament_id: Uuid, session: &Session, registered: bool) -> TournamentRegistration {
-    TournamentRegistration {
-        tournament_id,
-        player_id: session.player_id,
-        registered,
-        balance: app.bank.balance(session.player_id),
-    }
+    Ok(Json(app.registration(id, &session, false)))
 }
 
 #[cfg(test)]

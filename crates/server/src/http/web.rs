@@ -14,20 +14,20 @@ use axum::routing::get;
 
 /// Every file of `web/`, by its path there, embedded.
 const FILES: &[(&str, &[u8])] = &[
-    ("actions.js", include_bytes!("../../../web/actions.js")),
-    ("app.js", include_bytes!("../../../web/app.js")),
-    ("chat.js", include_bytes!("../../../web/chat.js")),
-    ("connection.js", include_bytes!("../../../web/connection.js")),
-    ("format.js", include_bytes!("../../../web/format.js")),
-    ("history.js", include_bytes!("../../../web/history.js")),
-    ("i18n.js", include_bytes!("../../../web/i18n.js")),
-    ("index.html", include_bytes!("../../../web/index.html")),
-    ("lobby.js", include_bytes!("../../../web/lobby.js")),
-    ("model.js", include_bytes!("../../../web/model.js")),
-    ("render.js", include_bytes!("../../../web/render.js")),
-    ("state.js", include_bytes!("../../../web/state.js")),
-    ("style.css", include_bytes!("../../../web/style.css")),
-    ("table.js", include_bytes!("../../../web/table.js")),
+    ("actions.js", include_bytes!("../../../../web/actions.js")),
+    ("app.js", include_bytes!("../../../../web/app.js")),
+    ("chat.js", include_bytes!("../../../../web/chat.js")),
+    ("connection.js", include_bytes!("../../../../web/connection.js")),
+    ("format.js", include_bytes!("../../../../web/format.js")),
+    ("history.js", include_bytes!("../../../../web/history.js")),
+    ("i18n.js", include_bytes!("../../../../web/i18n.js")),
+    ("index.html", include_bytes!("../../../../web/index.html")),
+    ("lobby.js", include_bytes!("../../../../web/lobby.js")),
+    ("model.js", include_bytes!("../../../../web/model.js")),
+    ("render.js", include_bytes!("../../../../web/render.js")),
+    ("state.js", include_bytes!("../../../../web/state.js")),
+    ("style.css", include_bytes!("../../../../web/style.css")),
+    ("table.js", include_bytes!("../../../../web/table.js")),
 ];
 
 /// The content type of a file, by its extension.

@@ -15,13 +15,14 @@ use serde::Deserialize;
 use stud_engine::Viewer;
 use stud_engine::phh::{self, PhhContext, TournamentContext};
 use stud_engine::text::{self, TextContext};
-use stud_proto::{HandDetail, HandDetailSeat, HandPage, LedgerLine, LedgerLineKind, LedgerPage};
-use stud_store::{Cursor, HandQuery, LedgerCursor, LedgerQuery, StoredHand};
+use stud_proto::{HandDetail, HandDetailSeat, HandPage, LedgerPage};
+use stud_store::{Cursor, HandQuery, LedgerQuery, StoredHand};
 use uuid::Uuid;
 
-use crate::app::{App, Session};
-use crate::http::ApiError;
+use crate::app::App;
+use crate::http::error::ApiError;
 use crate::http::extract::{Caller, Operator, Params, PathId};
+use crate::http::shared::{ledger_page, own_session};
 use crate::wire;
 
 /// Most hands an operator page holds.
@@ -84,7 +85,7 @@ async fn session_hands(
         return Err(ApiError::BadRequest("limit must be 1 to 50".into()));
     }
     let session = own_session(caller, id)?;
-    let hands = app.last_hands(&session, crate::ws::HISTORY_WAIT).await?;
+    let hands = app.last_hands(&session, crate::app::HISTORY_WAIT).await?;
     let hands: Vec<&StoredHand> = hands.iter().take(limit as usize).collect();
     render_for_player(&app, &hands, session.player_id, params.format, true)
 }
@@ -96,9 +97,6 @@ struct LedgerParams {
     cursor: Option<String>,
 }
 
-/// Most ledger lines a page holds.
-const MAX_LEDGER_PAGE: u32 = 500;
-
 async fn session_ledger(
     caller: Caller,
     State(app): State<Arc<App>>,
@@ -108,66 +106,6 @@ async fn session_ledger(
     let session = own_session(caller, id)?;
     let query = LedgerQuery { player: Some(session.player_id), ..LedgerQuery::default() };
     ledger_page(&app, query, p.limit, p.cursor.as_deref()).await.map(Json)
-}
-
-/// A page of the ledger: `query` with the page's limit and cursor, once the writer has stored
-/// what happened before the request.
-pub(crate) async fn ledger_page(
-    app: &App,
-    mut query: LedgerQuery,
-    limit: Option<u32>,
-    cursor: Option<&str>,
-) -> Result<LedgerPage, ApiError> {
-    query.limit = limit.unwrap_or(100);
-    if !(1..=MAX_LEDGER_PAGE).contains(&query.limit) {
-        return Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_LEDGER_PAGE}")));
-    }
-    if let Some(c) = cursor {
-        query.before = Some(LedgerCursor::decode(c).ok_or_else(|| ApiError::BadRequest("bad cursor".into()))?);
-    }
-    match tokio::time::timeout(crate::ws::HISTORY_WAIT, app.writer.flush()).await {
-        Ok(true) => {}
-        Ok(false) | Err(_) => return Err(crate::app::HistoryError::Behind.into()),
-    }
-    let lines = app.store.ledger(&query).await?;
-    let next_cursor = (lines.len() == query.limit as usize).then(|| lines.last().map(|l| l.cursor.encode())).flatten();
-    let entries = lines
-        .into_iter()
-        .map(|l| {
-            let kind = match l.kind.as_str() {
-                "issue" => LedgerLineKind::Issue,
-                "buy_in" => LedgerLineKind::BuyIn,
-                "top_up" => LedgerLineKind::TopUp,
-                "cash_out" => LedgerLineKind::CashOut,
-                "tournament_entry" => LedgerLineKind::TournamentEntry,
-                "tournament_refund" => LedgerLineKind::TournamentRefund,
-                "tournament_prize" => LedgerLineKind::TournamentPrize,
-                "hand" => LedgerLineKind::Hand,
-                other => return Err(ApiError::Internal(format!("ledger line of unknown kind {other:?}"))),
-            };
-            Ok(LedgerLine {
-                at_ms: l.at_ms,
-                player_id: l.player_id,
-                table_id: l.table_id,
-                hand_id: l.hand_id,
-                kind,
-                balance_delta: l.balance_delta,
-                stack_delta: l.stack_delta,
-            })
-        })
-        .collect::<Result<Vec<_>, ApiError>>()?;
-    Ok(LedgerPage { entries, next_cursor })
-}
-
-/// The session `id`, if the caller holds its token; 403 otherwise.
-pub(crate) fn own_session(caller: Caller, id: Uuid) -> Result<Arc<Session>, ApiError> {
-    let Caller::Player(session) = caller else {
-        return Err(ApiError::Forbidden("a session's data is read with that session's token".into()));
-    };
-    if session.session_id != id {
-        return Err(ApiError::Forbidden("this token belongs to another session".into()));
-    }
-    Ok(session)
 }
 
 async fn one_hand(
@@ -195,7 +133,7 @@ async fn stored_hand(app: &App, id: Uuid) -> Result<StoredHand, ApiError> {
     if let Some(h) = app.store.hand(id).await? {
         return Ok(h);
     }
-    let _ = tokio::time::timeout(crate::ws::HISTORY_WAIT, app.writer.flush()).await;
+    let _ = tokio::time::timeout(crate::app::HISTORY_WAIT, app.writer.flush()).await;
     app.store.hand(id).await?.ok_or_else(|| ApiError::NotFound(format!("no hand {id}")))
 }
 

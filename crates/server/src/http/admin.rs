@@ -13,18 +13,19 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use stud_proto::{
     AdminLogLine, AdminTable, BanInfo, BanRequest, KickRequest, KickResult, LedgerPage, TableSettings,
     TableSettingsPatch,
 };
-use stud_store::{AdminLogEntry, Ban, BanScope, LedgerQuery};
+use stud_store::{Ban, BanScope, LedgerQuery};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::http::ApiError;
+use crate::http::error::ApiError;
 use crate::http::extract::{Body, Operator, Params, PathId};
+use crate::http::shared::{audit, ledger_page};
 use crate::table::{SpecExt, TableCmd, TableSpec};
 
 /// The admin routes.
@@ -40,25 +41,6 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/admin/bans", get(list_bans).post(ban).delete(unban))
         .route("/api/admin/log", get(log))
         .route("/api/admin/ledger", get(ledger))
-}
-
-/// Writes the audit line; the action is refused if it cannot be logged.
-pub(crate) async fn audit(
-    app: &App,
-    who: &Operator,
-    action: &str,
-    target: Option<String>,
-    detail: impl Serialize,
-) -> Result<(), ApiError> {
-    let entry = AdminLogEntry {
-        at_ms: stud_store::now_ms(),
-        operator: who.0.clone(),
-        action: action.to_owned(),
-        target,
-        detail: serde_json::to_string(&detail).unwrap_or_default(),
-    };
-    tracing::info!(operator = %who.0, action, target = entry.target.as_deref().unwrap_or(""), "admin");
-    Ok(app.store.log_admin(&entry).await?)
 }
 
 /// A fresh invite code: 12 characters from an alphabet without look-alikes.
@@ -392,5 +374,5 @@ async fn ledger(
     Params(p): Params<LedgerParams>,
 ) -> Result<Json<LedgerPage>, ApiError> {
     let query = LedgerQuery { player: p.player, table: p.table, since_ms: p.since, ..LedgerQuery::default() };
-    crate::history::ledger_page(&app, query, p.limit, p.cursor.as_deref()).await.map(Json)
+    ledger_page(&app, query, p.limit, p.cursor.as_deref()).await.map(Json)
 }

@@ -1,0 +1,160 @@
+//! What more than one route does: the operator's audit line, the check that a session's data
+//! is read with its own token, a page of the ledger, and the client's address behind proxies.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use stud_proto::{LedgerLine, LedgerLineKind, LedgerPage};
+use stud_store::{AdminLogEntry, LedgerCursor, LedgerQuery};
+use uuid::Uuid;
+
+use crate::app::App;
+use crate::http::error::ApiError;
+use crate::http::extract::{Caller, Operator};
+use crate::session::Session;
+
+/// Writes the audit line; the action is refused if it cannot be logged.
+pub(crate) async fn audit(
+    app: &App,
+    who: &Operator,
+    action: &str,
+    target: Option<String>,
+    detail: impl Serialize,
+) -> Result<(), ApiError> {
+    let entry = AdminLogEntry {
+        at_ms: stud_store::now_ms(),
+        operator: who.0.clone(),
+        action: action.to_owned(),
+        target,
+        detail: serde_json::to_string(&detail).unwrap_or_default(),
+    };
+    tracing::info!(operator = %who.0, action, target = entry.target.as_deref().unwrap_or(""), "admin");
+    Ok(app.store.log_admin(&entry).await?)
+}
+
+/// Most ledger lines a page holds.
+const MAX_LEDGER_PAGE: u32 = 500;
+
+/// A page of the ledger: `query` with the page's limit and cursor, once the writer has stored
+/// what happened before the request.
+pub(crate) async fn ledger_page(
+    app: &App,
+    mut query: LedgerQuery,
+    limit: Option<u32>,
+    cursor: Option<&str>,
+) -> Result<LedgerPage, ApiError> {
+    query.limit = limit.unwrap_or(100);
+    if !(1..=MAX_LEDGER_PAGE).contains(&query.limit) {
+        return Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_LEDGER_PAGE}")));
+    }
+    if let Some(c) = cursor {
+        query.before = Some(LedgerCursor::decode(c).ok_or_else(|| ApiError::BadRequest("bad cursor".into()))?);
+    }
+    match tokio::time::timeout(crate::app::HISTORY_WAIT, app.writer.flush()).await {
+        Ok(true) => {}
+        Ok(false) | Err(_) => return Err(crate::app::HistoryError::Behind.into()),
+    }
+    let lines = app.store.ledger(&query).await?;
+    let next_cursor = (lines.len() == query.limit as usize).then(|| lines.last().map(|l| l.cursor.encode())).flatten();
+    let entries = lines
+        .into_iter()
+        .map(|l| {
+            let kind = match l.kind.as_str() {
+                "issue" => LedgerLineKind::Issue,
+                "buy_in" => LedgerLineKind::BuyIn,
+                "top_up" => LedgerLineKind::TopUp,
+                "cash_out" => LedgerLineKind::CashOut,
+                "tournament_entry" => LedgerLineKind::TournamentEntry,
+                "tournament_refund" => LedgerLineKind::TournamentRefund,
+                "tournament_prize" => LedgerLineKind::TournamentPrize,
+                "hand" => LedgerLineKind::Hand,
+                other => return Err(ApiError::Internal(format!("ledger line of unknown kind {other:?}"))),
+            };
+            Ok(LedgerLine {
+                at_ms: l.at_ms,
+                player_id: l.player_id,
+                table_id: l.table_id,
+                hand_id: l.hand_id,
+                kind,
+                balance_delta: l.balance_delta,
+                stack_delta: l.stack_delta,
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    Ok(LedgerPage { entries, next_cursor })
+}
+
+/// The session `id`, if the caller holds its token; 403 otherwise.
+pub(crate) fn own_session(caller: Caller, id: Uuid) -> Result<Arc<Session>, ApiError> {
+    let Caller::Player(session) = caller else {
+        return Err(ApiError::Forbidden("a session's data is read with that session's token".into()));
+    };
+    if session.session_id != id {
+        return Err(ApiError::Forbidden("this token belongs to another session".into()));
+    }
+    Ok(session)
+}
+
+/// The client's address: the peer's, or, when the peer is a trusted proxy, the nearest address
+/// in `X-Forwarded-For` that is not a trusted proxy (the header is read from the right: only
+/// what trusted proxies appended is believed). Without a usable header, the peer's.
+pub fn client_ip(
+    peer: std::net::IpAddr,
+    headers: &axum::http::HeaderMap,
+    trusted: &[std::net::IpAddr],
+) -> std::net::IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let hops = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect::<Vec<_>>();
+    for hop in hops.into_iter().rev() {
+        match hop.parse::<std::net::IpAddr>() {
+            Ok(ip) if trusted.contains(&ip) => {}
+            Ok(ip) => return ip,
+            // Not an address: nothing to its left can be believed.
+            Err(_) => return peer,
+        }
+    }
+    peer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_ip;
+    use axum::http::{HeaderMap, HeaderValue};
+    use std::net::IpAddr;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap_or(IpAddr::from([0, 0, 0, 0]))
+    }
+
+    fn xff(values: &[&str]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for v in values {
+            h.append("x-forwarded-for", HeaderValue::from_str(v).unwrap_or(HeaderValue::from_static("")));
+        }
+        h
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_trusted_proxies() {
+        let proxy = [ip("10.0.0.1"), ip("10.0.0.2")];
+        // From a stranger the header is ignored (it could name anyone).
+        assert_eq!(client_ip(ip("203.0.113.9"), &xff(&["198.51.100.7"]), &proxy), ip("203.0.113.9"));
+        // From a proxy: the nearest untrusted hop, read from the right.
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["198.51.100.7"]), &proxy), ip("198.51.100.7"));
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6, 198.51.100.7, 10.0.0.2"]), &proxy), ip("198.51.100.7"));
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6", "198.51.100.7"]), &proxy), ip("198.51.100.7"));
+        // No header, or garbage: the proxy's own address.
+        assert_eq!(client_ip(ip("10.0.0.1"), &HeaderMap::new(), &proxy), ip("10.0.0.1"));
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6, unknown"]), &proxy), ip("10.0.0.1"));
+        // Nothing trusted: never read.
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["198.51.100.7"]), &[]), ip("10.0.0.1"));
+    }
+}
