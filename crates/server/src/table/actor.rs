@@ -27,23 +27,33 @@ const RETRY_MS: u64 = 500;
 const BACKLOG_WAIT_MS: u64 = 250;
 
 /// Milliseconds since the Unix epoch, read from tokio's clock (so tests can pause time).
+///
+/// The base is kept in microseconds: with whole milliseconds on both sides (the wall clock's
+/// floor plus the elapsed time's floor) the table's time could be one millisecond behind the
+/// wall clock the rest of the server stamps with, and a buy-in could be stamped before the
+/// issue of the chips it spends (the ledger orders by time).
 #[derive(Clone, Copy)]
 struct Clock {
-    base_ms: Millis,
+    base_us: u64,
     base: Instant,
 }
 
 impl Clock {
     fn new() -> Clock {
-        Clock { base_ms: stud_store::now_ms(), base: Instant::now() }
+        let base_us = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX));
+        Clock { base_us, base: Instant::now() }
     }
 
     fn now(&self) -> Millis {
-        self.base_ms + u64::try_from(self.base.elapsed().as_millis()).unwrap_or(u64::MAX)
+        let elapsed = u64::try_from(self.base.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.base_us.saturating_add(elapsed) / 1000
     }
 
     fn instant(&self, at: Millis) -> Instant {
-        self.base + Duration::from_millis(at.saturating_sub(self.base_ms))
+        let at_us = at.saturating_mul(1000);
+        self.base + Duration::from_micros(at_us.saturating_sub(self.base_us))
     }
 }
 
