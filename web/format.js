@@ -36,6 +36,9 @@ export const stakesLine = (c, mode = moneyMode) => t('stakes_line', { ante: mone
 /** The table's display setting, if the server sends one (TableState/TableSummary `display`). */
 export const displayOf = (x) => (x?.display === 'chips' || x?.chips_display === true ? 'chips' : 'cash');
 
+/** A game's name: "Seven Card Stud", "Razz" (a rotation too) in the current language. */
+export const variantName = (v) => t(`variant_${v}`);
+
 // ---- cards and hand names ------------------------------------------------------------------
 
 export const RANKS = '23456789TJQKA';

@@ -1,13 +1,22 @@
 // The session (log in, log out), the lobby view, and the tournaments: their lobby rows,
 // registration, the tournament view and the tournament line at a tournament table.
+// Which view is on screen is app.js's: it passes showView in (configureLobby).
 
-import { conn, connect, send, sendHello } from './connection.js';
-import { clockText, displayOf, limits, money, ordinal, stakesLine, startTime } from './format.js';
+import { $, el, notice, now } from './dom.js';
+import { clockText, displayOf, limits, money, ordinal, stakesLine, startTime, variantName } from './format.js';
 import { t, tournamentErrorText } from './i18n.js';
 import { levelMsLeft, levelNow, lobbyView, nextGame, registrationButtons, standing, tournamentOrder } from './model.js';
-import { $, el, notice, now, variantName } from './render.js';
+import { connect, disconnect, isOpen, send, sendHello, whenWelcomed } from './net.js';
 import { TOKEN_KEY, prefs, savePrefs, savePrivates, state, store } from './state.js';
-import { enterTable, leaveTable } from './table.js';
+
+const hooks = {
+  showView: () => {}, // (name): lobby, tournament or table on screen
+};
+
+/** app.js's part: navigation. */
+export function configureLobby(options) {
+  Object.assign(hooks, options);
+}
 
 // ---- session and lobby ---------------------------------------------------------------------
 
@@ -33,8 +42,8 @@ export async function login(name) {
   }
   state.token = body.token;
   store.setItem(TOKEN_KEY, body.token);
-  const welcomed = new Promise((resolve) => conn.welcomed.push(resolve));
-  if (conn.ws?.readyState === WebSocket.OPEN) sendHello();
+  const welcomed = whenWelcomed();
+  if (isOpen()) sendHello();
   else connect();
   return welcomed;
 }
@@ -52,28 +61,25 @@ export async function revokeSession(sessionId, token) {
   }
 }
 
-/** Log out: leave the table on screen, end the session on the server, forget the token,
- *  close the socket. */
+/** Log out (app.js leaves the table on screen first): end the session on the server, forget
+ *  the token, close the socket. */
 export function logout() {
-  if (state.table) leaveTable();
   revokeSession(state.me?.session_id, state.token);
   store.removeItem(TOKEN_KEY);
   state.token = null;
   state.me = null;
   state.privates = {};
   savePrivates();
-  conn.loggingOut = Boolean(conn.ws);
-  clearTimeout(conn.retryTimer);
-  conn.ws?.close();
+  disconnect();
   renderMe();
-  showView('lobby');
+  hooks.showView('lobby');
 }
 
 /** A session before sitting or watching: the one we have, or a new guest. */
 export async function ensureSession() {
   if (state.me) return true;
   if (state.token) {
-    const welcomed = new Promise((resolve) => conn.welcomed.push(resolve));
+    const welcomed = whenWelcomed();
     connect();
     return welcomed;
   }
@@ -201,15 +207,6 @@ export async function watch(tableId, code) {
   state.left.delete(tableId);
   state.pending = { tableId, code };
   send({ type: 'join_table', table_id: tableId, invite_code: code ?? null }, { kind: 'watch', tableId });
-}
-
-export function showView(name) {
-  $('lobby').hidden = name !== 'lobby';
-  $('tournament').hidden = name !== 'tournament';
-  $('table').hidden = name !== 'table';
-  $('action-bar').hidden = name !== 'table';
-  document.body.dataset.view = name;
-  if (name === 'lobby') refreshLobby();
 }
 
 // ---- tournaments ---------------------------------------------------------------------------
@@ -379,7 +376,7 @@ export function onRegistrationError(m, req) {
 
 export function openTournament(id) {
   state.tview = id;
-  showView('tournament');
+  hooks.showView('tournament');
   renderTournamentView();
   fetchTournament(id).then(() => renderTournamentView());
 }
