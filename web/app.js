@@ -10,7 +10,8 @@
 // dom.js and net.js (the socket, which knows no view); the views, one page region each, which
 // never import one another; and this file on top. Where a view needs another view (the table
 // view redraws the action bar, the lobby changes the view on screen), this file passes the
-// function in (configureTable, configureLobby), and it alone gives net.js its callbacks.
+// function in (configureTable, configureLobby, configureTournament), and it alone gives net.js
+// its callbacks.
 
 import { act, onActError, onKey, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
 import { clearChat, onChat, renderChat, sendChat } from './chat.js';
@@ -18,11 +19,12 @@ import { $, el, notice } from './dom.js';
 import { money, ordinal } from './format.js';
 import { onHistoryError, onLastHand, onLastHands, openLastHands, renderLastHands, renderReport } from './history.js';
 import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
-import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, openTournament, refreshLobby, renderLobby, renderLobbyHead, renderMe, renderTournamentBar, renderTournamentClocks, renderTournamentView, renderTournaments, takeSeat, tournamentTableOf, watch } from './lobby.js';
+import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament, watch } from './lobby.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
-import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store } from './state.js';
+import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store, tournamentTableOf } from './state.js';
 import { renderStatus } from './status.js';
 import { configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, sitHere } from './table.js';
+import { configureTournament, renderTournamentBar, renderTournamentClocks, renderTournamentView } from './tournament.js';
 
 // ---- navigation ----------------------------------------------------------------------------
 
@@ -36,6 +38,14 @@ export function showView(name) {
   if (name === 'lobby') refreshLobby();
 }
 
+/** A tournament's view: drawn from what we have, then again once its detail is fetched. */
+export function openTournament(id) {
+  state.tview = id;
+  showView('tournament');
+  renderTournamentView();
+  fetchTournament(id).then(() => renderTournamentView());
+}
+
 // ---- the views' and the socket's callbacks -------------------------------------------------
 
 configureNet({
@@ -44,7 +54,8 @@ configureNet({
   onClose: () => { if (state.prompt) state.prompt.sent = false; },
   onStatus: renderStatus,
 });
-configureLobby({ showView });
+configureLobby({ showView, openTournament });
+configureTournament({ register: registerTournament, unregister: unregisterTournament });
 configureTable({
   renderActions,
   drawn: (tb) => {
@@ -96,7 +107,7 @@ export const HANDLERS = {
   tournament_placed: onTournamentPlaced,
   tournament_registration: (m) => {
     takeRequest(m.request_id);
-    onRegistration(m.registration);
+    onRegistration(m.registration).then(() => renderTournamentView());
   },
 };
 
@@ -160,7 +171,10 @@ export function onError(m) {
   const req = takeRequest(m.request_id);
   if (!req) return onSessionError(m);
   if (req.kind === 'act') return onActError(m, req);
-  if (req.kind === 'tournament') return onRegistrationError(m, req);
+  if (req.kind === 'tournament') {
+    onRegistrationError(m, req);
+    return renderTournamentView();
+  }
   if (req.kind === 'sit' && m.code === 'already_seated') {
     if (state.table?.id !== req.tableId) enterTable(req.tableId, req.code);
     send({ type: 'snapshot', table_id: req.tableId });

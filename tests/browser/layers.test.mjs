@@ -26,6 +26,7 @@ export const LAYERS = {
   'lobby.js': 5,
   'status.js': 5,
   'table.js': 5,
+  'tournament.js': 5,
   'app.js': 6,   // the entry: frame dispatch, navigation, wiring
 };
 export const PURE = ['i18n.js', 'protocol.js', 'format.js', 'model.js'];

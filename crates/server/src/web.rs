@@ -30,6 +30,7 @@ const FILES: &[(&str, &[u8])] = &[
     ("status.js", include_bytes!("../../../web/status.js")),
     ("style.css", include_bytes!("../../../web/style.css")),
     ("table.js", include_bytes!("../../../web/table.js")),
+    ("tournament.js", include_bytes!("../../../web/tournament.js")),
 ];
 
 /// The content type of a file, by its extension.
