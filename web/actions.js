@@ -1,18 +1,12 @@
 // Acting: the action buttons, pre-action boxes, the keyboard, the your-turn alert.
 
-import { send } from './connection.js';
+import { $, el, notice } from './dom.js';
 import { money } from './format.js';
 import { errorText, language, t } from './i18n.js';
-import { $, el, notice } from './render.js';
+import { send } from './net.js';
 import { prefs, state } from './state.js';
 
 // ---- acting --------------------------------------------------------------------------------
-
-export function setPrompt(prompt) {
-  const same = JSON.stringify(prompt) === JSON.stringify(state.prompt);
-  state.prompt = prompt;
-  if (!same) renderActions();
-}
 
 export function actionLabel(a) {
   const tb = state.table;

@@ -4,17 +4,75 @@
 // hand-history API. Plain ES modules,
 // no framework, no build step; crates/server/src/web.rs embeds and serves every file of web/.
 // The page is a thin view: it shows what the server sends and never decides a game rule.
+//
+// The modules form layers, each importing only from the ones below (tests/browser/
+// layers.test.mjs checks it): the pure i18n.js, format.js, model.js and protocol.js; state.js;
+// dom.js and net.js (the socket, which knows no view); the views, one page region each, which
+// never import one another; and this file on top. Where a view needs another view (the table
+// view redraws the action bar, the lobby changes the view on screen), this file passes the
+// function in (configureTable, configureLobby, configureTournament), and it alone gives net.js
+// its callbacks.
 
-import { onActError, onKey, renderActions } from './actions.js';
-import { onChat, sendChat } from './chat.js';
-import { conn, connect, send, sendHello, setStatus } from './connection.js';
+import { act, onActError, onKey, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
+import { clearChat, onChat, renderChat, sendChat } from './chat.js';
+import { $, el, notice } from './dom.js';
+import { money, ordinal } from './format.js';
 import { onHistoryError, onLastHand, onLastHands, openLastHands, renderLastHands, renderReport } from './history.js';
 import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
-import { money, ordinal } from './format.js';
-import { fetchTournament, login, logout, onRegistration, onRegistrationError, openTournament, refreshLobby, renderLobby, renderLobbyHead, renderMe, renderTournamentBar, renderTournamentClocks, renderTournamentView, renderTournaments, showView, tournamentTableOf, watch } from './lobby.js';
-import { $, el, notice, renderClock, renderTable, sitHere } from './render.js';
-import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store } from './state.js';
-import { enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderResult } from './table.js';
+import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament, watch } from './lobby.js';
+import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
+import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store, tournamentTableOf } from './state.js';
+import { renderStatus } from './status.js';
+import { configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, sitHere } from './table.js';
+import { configureTournament, renderTournamentBar, renderTournamentClocks, renderTournamentView } from './tournament.js';
+
+// ---- navigation ----------------------------------------------------------------------------
+
+/** One of the lobby, a tournament's view and the table on screen (the action bar with it). */
+export function showView(name) {
+  $('lobby').hidden = name !== 'lobby';
+  $('tournament').hidden = name !== 'tournament';
+  $('table').hidden = name !== 'table';
+  $('action-bar').hidden = name !== 'table';
+  document.body.dataset.view = name;
+  if (name === 'lobby') refreshLobby();
+}
+
+/** A tournament's view: drawn from what we have, then again once its detail is fetched. */
+export function openTournament(id) {
+  state.tview = id;
+  showView('tournament');
+  renderTournamentView();
+  fetchTournament(id).then(() => renderTournamentView());
+}
+
+// ---- the views' and the socket's callbacks -------------------------------------------------
+
+configureNet({
+  onFrame,
+  // No reply to our action will come on a closed socket: offer it again once back.
+  onClose: () => { if (state.prompt) state.prompt.sent = false; },
+  onStatus: renderStatus,
+});
+configureLobby({ showView, openTournament });
+configureTournament({ register: registerTournament, unregister: unregisterTournament });
+configureTable({
+  renderActions,
+  drawn: (tb) => {
+    renderPreActions();
+    renderChat(tb);
+    renderTournamentBar();
+  },
+  act,
+  yourTurnAlert,
+  clearChat,
+  showView,
+  openTournament,
+  refreshTournament: (id) => fetchTournament(id).then(() => renderTournamentBar()),
+  takeSeat,
+});
+
+// ---- frames --------------------------------------------------------------------------------
 
 export function onFrame(text) {
   let msg;
@@ -34,7 +92,7 @@ export const HANDLERS = {
   welcome: onWelcome,
   ack: onAck,
   error: onError,
-  pong: () => { conn.awaitingPong = false; },
+  pong: gotPong,
   snapshot: onSnapshot,
   hand_started: (m) => forTable(m, onHandStarted),
   event: (m) => forTable(m, onEvent),
@@ -48,8 +106,8 @@ export const HANDLERS = {
   tournament_seat: onTournamentSeat,
   tournament_placed: onTournamentPlaced,
   tournament_registration: (m) => {
-    conn.requests.delete(m.request_id);
-    onRegistration(m.registration);
+    takeRequest(m.request_id);
+    onRegistration(m.registration).then(() => renderTournamentView());
   },
 };
 
@@ -88,14 +146,9 @@ export function toTournamentTable(id) {
 
 export function onWelcome(m) {
   state.me = m;
-  conn.retries = 0;
-  setStatus('connected');
+  const again = welcomed(true); // the status says connected; a login waiting goes on
   renderMe();
-  for (const resolve of conn.welcomed.splice(0)) resolve(true);
-  if (conn.resubscribe) {
-    conn.resubscribe = false;
-    resubscribe();
-  }
+  if (again) resubscribe();
 }
 
 /** After a reconnect: a seated player is put back by the server (snapshot, then the prompt);
@@ -108,19 +161,20 @@ export function resubscribe() {
 }
 
 export function onAck(m) {
-  const req = conn.requests.get(m.request_id);
-  conn.requests.delete(m.request_id);
+  const req = takeRequest(m.request_id);
   if (!req) return;
   if (req.kind === 'sit' && state.table?.id !== req.tableId) enterTable(req.tableId, req.code);
   if (['sit', 'leave', 'top_up'].includes(req.kind)) sendHello(); // the balance changed
 }
 
 export function onError(m) {
-  const req = conn.requests.get(m.request_id);
-  conn.requests.delete(m.request_id);
+  const req = takeRequest(m.request_id);
   if (!req) return onSessionError(m);
   if (req.kind === 'act') return onActError(m, req);
-  if (req.kind === 'tournament') return onRegistrationError(m, req);
+  if (req.kind === 'tournament') {
+    onRegistrationError(m, req);
+    return renderTournamentView();
+  }
   if (req.kind === 'sit' && m.code === 'already_seated') {
     if (state.table?.id !== req.tableId) enterTable(req.tableId, req.code);
     send({ type: 'snapshot', table_id: req.tableId });
@@ -146,7 +200,7 @@ export function onSessionError(m) {
     state.token = null;
     state.me = null;
     renderMe();
-    for (const resolve of conn.welcomed.splice(0)) resolve(false);
+    welcomed(false);
   } else if (m.code === 'unavailable' && !state.me) {
     setTimeout(sendHello, 2000);
   } else if (m.code === 'rate_limited' && state.prompt?.sent) {
@@ -170,7 +224,7 @@ export function applyTranslations() {
   sound.setAttribute('aria-pressed', String(prefs.sound));
   sound.title = prefs.sound ? t('sound_on') : t('sound_off');
   sound.classList.toggle('muted-sound', !prefs.sound);
-  setStatus($('status').dataset.state);
+  renderStatus(status());
 }
 
 export function switchLanguage(code) {
@@ -231,7 +285,10 @@ export function init() {
     if (id) watch(id, $('invite-code').value.trim());
   });
   $('leave').addEventListener('click', leaveTable);
-  $('logout').addEventListener('click', logout);
+  $('logout').addEventListener('click', () => {
+    leaveTable(); // the table on screen first (nothing when there is none)
+    logout();
+  });
   $('chat-form').addEventListener('submit', sendChat);
   const sitToggle = (sitIn) => {
     const tb = state.table;

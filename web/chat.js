@@ -1,10 +1,10 @@
 // The table chat: the lines everyone watching gets (`chat` frames), the box a seated player
 // writes in. Text is only ever put in the page as text (textContent), never as markup.
 
-import { send } from './connection.js';
+import { $, el, notice } from './dom.js';
 import { t } from './i18n.js';
 import { CHAT_MAX_CHARS, chatMessage, chatMode } from './model.js';
-import { $, el, notice } from './render.js';
+import { send } from './net.js';
 import { state } from './state.js';
 
 /** Chat lines kept on screen. */

@@ -36,6 +36,12 @@ export const stakesLine = (c, mode = moneyMode) => t('stakes_line', { ante: mone
 /** The table's display setting, if the server sends one (TableState/TableSummary `display`). */
 export const displayOf = (x) => (x?.display === 'chips' || x?.chips_display === true ? 'chips' : 'cash');
 
+/** "$10 + $1 fee": a tournament's entry (to the prize pool) and the house fee, in play money. */
+export const feeText = (x) => t('t_fee', { entry: money(x.entry_fee, 'cash'), fee: money(x.house_fee, 'cash') });
+
+/** A game's name: "Seven Card Stud", "Razz" (a rotation too) in the current language. */
+export const variantName = (v) => t(`variant_${v}`);
+
 // ---- cards and hand names ------------------------------------------------------------------
 
 export const RANKS = '23456789TJQKA';

@@ -1,10 +1,10 @@
 // LAST HAND: the list, one hand's report and its replayer, the downloads.
 
-import { send } from './connection.js';
-import { money, signedMoney, translateHand } from './format.js';
+import { $, cardElement, el, notice } from './dom.js';
+import { money, signedMoney, translateHand, variantName } from './format.js';
 import { LOCALES, language, t } from './i18n.js';
 import { awardLine, describeEvent, namer, replayState, replaySteps, streetName } from './model.js';
-import { $, cardElement, el, notice, variantName } from './render.js';
+import { send } from './net.js';
 import { state } from './state.js';
 
 // ---- LAST HAND and the replayer ------------------------------------------------------------

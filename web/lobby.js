@@ -1,13 +1,24 @@
-// The session (log in, log out), the lobby view, and the tournaments: their lobby rows,
-// registration, the tournament view and the tournament line at a tournament table.
+// The session (log in, log out), the lobby view, and the tournaments in it: their lobby rows,
+// registration, and their details fetched (the tournament view, tournament.js, shows them).
+// Which view is on screen is app.js's: it passes showView and openTournament in
+// (configureLobby).
 
-import { conn, connect, send, sendHello } from './connection.js';
-import { clockText, displayOf, limits, money, ordinal, stakesLine, startTime } from './format.js';
+import { $, el, notice, now } from './dom.js';
+import { displayOf, feeText, limits, money, stakesLine, startTime, variantName } from './format.js';
 import { t, tournamentErrorText } from './i18n.js';
-import { levelMsLeft, levelNow, lobbyView, nextGame, registrationButtons, standing, tournamentOrder } from './model.js';
-import { $, el, notice, now, variantName } from './render.js';
-import { TOKEN_KEY, prefs, savePrefs, savePrivates, state, store } from './state.js';
-import { enterTable, leaveTable } from './table.js';
+import { lobbyView, nextGame, registrationButtons, tournamentOrder } from './model.js';
+import { connect, disconnect, isOpen, send, sendHello, whenWelcomed } from './net.js';
+import { TOKEN_KEY, prefs, registeredIn, savePrefs, savePrivates, state, store, tournamentDetail } from './state.js';
+
+const hooks = {
+  showView: () => {},       // (name): lobby, tournament or table on screen
+  openTournament: () => {}, // (id): the tournament's view
+};
+
+/** app.js's part: navigation. */
+export function configureLobby(options) {
+  Object.assign(hooks, options);
+}
 
 // ---- session and lobby ---------------------------------------------------------------------
 
@@ -33,8 +44,8 @@ export async function login(name) {
   }
   state.token = body.token;
   store.setItem(TOKEN_KEY, body.token);
-  const welcomed = new Promise((resolve) => conn.welcomed.push(resolve));
-  if (conn.ws?.readyState === WebSocket.OPEN) sendHello();
+  const welcomed = whenWelcomed();
+  if (isOpen()) sendHello();
   else connect();
   return welcomed;
 }
@@ -52,28 +63,25 @@ export async function revokeSession(sessionId, token) {
   }
 }
 
-/** Log out: leave the table on screen, end the session on the server, forget the token,
- *  close the socket. */
+/** Log out (app.js leaves the table on screen first): end the session on the server, forget
+ *  the token, close the socket. */
 export function logout() {
-  if (state.table) leaveTable();
   revokeSession(state.me?.session_id, state.token);
   store.removeItem(TOKEN_KEY);
   state.token = null;
   state.me = null;
   state.privates = {};
   savePrivates();
-  conn.loggingOut = Boolean(conn.ws);
-  clearTimeout(conn.retryTimer);
-  conn.ws?.close();
+  disconnect();
   renderMe();
-  showView('lobby');
+  hooks.showView('lobby');
 }
 
 /** A session before sitting or watching: the one we have, or a new guest. */
 export async function ensureSession() {
   if (state.me) return true;
   if (state.token) {
-    const welcomed = new Promise((resolve) => conn.welcomed.push(resolve));
+    const welcomed = whenWelcomed();
     connect();
     return welcomed;
   }
@@ -203,15 +211,6 @@ export async function watch(tableId, code) {
   send({ type: 'join_table', table_id: tableId, invite_code: code ?? null }, { kind: 'watch', tableId });
 }
 
-export function showView(name) {
-  $('lobby').hidden = name !== 'lobby';
-  $('tournament').hidden = name !== 'tournament';
-  $('table').hidden = name !== 'table';
-  $('action-bar').hidden = name !== 'table';
-  document.body.dataset.view = name;
-  if (name === 'lobby') refreshLobby();
-}
-
 // ---- tournaments ---------------------------------------------------------------------------
 
 /** GET /api/tournaments, then the detail of each open one (whether we are registered, the
@@ -244,22 +243,10 @@ export async function fetchTournament(id) {
   }
 }
 
-const detailOf = (id) => state.tdetails.get(id)?.detail ?? null;
-
-/** Whether we hold an entry (registered or playing): true / false, or null when not known. */
-export function registeredIn(id) {
-  const d = detailOf(id);
-  const me = state.me?.player_id;
-  if (!d || !me) return null;
-  return d.entrants.some((e) => e.player_id === me && (e.state === 'registered' || e.state === 'playing'));
-}
-
-/** "$10 + $1 fee": the entry (to the prize pool) and the house fee, in play money. */
-const feeText = (x) => t('t_fee', { entry: money(x.entry_fee, 'cash'), fee: money(x.house_fee, 'cash') });
 /** "starts at 3 players" (a sit-and-go) or the scheduled start. */
 const startText = (x) => (x.kind === 'sit_and_go' || x.start_at == null ? t('t_starts_at_players', { n: x.max_entrants }) : t('t_starts_at', { when: startTime(x.start_at) }));
 const gameText = (x) => {
-  const d = detailOf(x.id);
+  const d = tournamentDetail(x.id);
   if (x.variant !== 'rotation' || !d || d.status !== 'running') return variantName(x.variant);
   const next = nextGame(x.variant, d.game);
   return `${variantName(x.variant)}: ${variantName(d.game)}${next ? ` → ${variantName(next)}` : ''}`;
@@ -274,7 +261,7 @@ export function renderTournaments() {
     old.delete(x.id);
     const q = (id) => row.querySelector(`[data-testid=${id}]`);
     const registered = registeredIn(x.id);
-    const d = detailOf(x.id);
+    const d = tournamentDetail(x.id);
     const buttons = registrationButtons({ ...x, registration_open: x.registration_open ?? d?.registration_open }, registered);
     Object.assign(row.dataset, { status: x.status, kind: x.kind, variant: x.variant, registered: String(registered === true) });
     q('tournament-row-name').textContent = x.private ? `${x.name} (${t('private')})` : x.name;
@@ -339,7 +326,7 @@ export function tournamentRow(x) {
       code,
       el('button', { 'data-testid': 'tournament-register', type: 'button', onclick: () => registerTournament(x.id) }),
       el('button', { 'data-testid': 'tournament-unregister', type: 'button', onclick: () => unregisterTournament(x.id) }),
-      el('button', { 'data-testid': 'tournament-open', type: 'button', onclick: () => openTournament(x.id) })),
+      el('button', { 'data-testid': 'tournament-open', type: 'button', onclick: () => hooks.openTournament(x.id) })),
     el('p', { 'data-testid': 'tournament-error', class: 't-error', role: 'alert', hidden: true }));
 }
 
@@ -358,185 +345,21 @@ export async function unregisterTournament(id) {
   send({ type: 'tournament_unregister', tournament_id: id }, { kind: 'tournament', tournamentId: id });
 }
 
-/** The server took a registration change: the balance it left, and the tournament again. */
+/** The server took a registration change: the balance it left, and the tournament again
+ *  (resolves once the rows are drawn; app.js then redraws the tournament view). */
 export async function onRegistration(r) {
   if (state.me) state.me.balance = r.balance;
   renderMe();
   delete state.terrors[r.tournament_id];
   await fetchTournament(r.tournament_id);
   renderTournaments();
-  renderTournamentView();
 }
 
-/** A refused registration: said in the tournament's row (and view) and as a notice. */
+/** A refused registration: said in the tournament's row (app.js: and its view) and as a
+ *  notice. */
 export function onRegistrationError(m, req) {
   const text = tournamentErrorText(m);
   state.terrors[req.tournamentId] = { code: m.code, text };
   notice(text);
   renderTournaments();
-  renderTournamentView();
-}
-
-export function openTournament(id) {
-  state.tview = id;
-  showView('tournament');
-  renderTournamentView();
-  fetchTournament(id).then(() => renderTournamentView());
-}
-
-/** The table a tournament seated us at (from its `tournament_seat`), if any. */
-export const tournamentTableOf = (id) => Object.entries(state.tournamentTables).find(([, tid]) => tid === id)?.[0] ?? null;
-
-/** The current level in words: "Level 2 of 4 · 40/80 · ante 10" (tournament chips). */
-function levelText(d) {
-  const { n, count, level } = levelNow(d);
-  if (!level) return '';
-  return `${t('t_level', { n, count })} · ${limits(level, 'chips')} · ${t('t_col_ante')} ${money(level.ante, 'chips')}`;
-}
-
-/** The clock to the next level ("next level in 0:42"), or the hands left in a level by hands. */
-function clockLine(id) {
-  const entry = state.tdetails.get(id);
-  const d = entry?.detail;
-  if (!d || d.status !== 'running') return { text: '', ms: null };
-  const ms = levelMsLeft(d, entry.at, now());
-  if (ms != null) return { text: t('t_next_level_in', { time: clockText(ms) }), ms };
-  const { level, last } = levelNow(d);
-  if (last) return { text: t('t_last_level'), ms: null };
-  if (d.hands_to_next_level != null) return { text: t('t_next_level_hands', { n: d.hands_to_next_level }), ms: null };
-  if (level?.hands) return { text: t('t_level_hands', { n: level.hands }), ms: null };
-  return { text: '', ms: null };
-}
-
-function setClock(node, line) {
-  node.textContent = line.text;
-  if (line.ms == null) delete node.dataset.ms;
-  else node.dataset.ms = String(Math.round(line.ms));
-}
-
-/** Every 250 ms: the clocks on screen count down between fetches. */
-export function renderTournamentClocks() {
-  if (!$('tournament').hidden && state.tview) setClock($('tournament-clock'), clockLine(state.tview));
-  const tid = state.table?.tournamentId;
-  if (tid && !$('table').hidden) setClock($('tournament-table-clock'), clockLine(tid));
-}
-
-/** What the lobby knows of us in a tournament: "Players left: 2 of 3 · Your place: 3rd". */
-function playersText(d, id) {
-  const s = standing(d, state.me?.player_id);
-  const place = state.placed[id]?.place ?? s.place;
-  const parts = [t('t_players_left', { left: s.left, total: s.total })];
-  if (place) parts.push(t('t_your_place', { place: ordinal(place) }));
-  if (d.hand_for_hand && d.status === 'running') parts.push(t('t_hand_for_hand'));
-  return { text: parts.join(' · '), left: s.left, total: s.total, place };
-}
-
-export function renderTournamentView() {
-  const id = state.tview;
-  if (!id || $('tournament').hidden) return;
-  const d = detailOf(id);
-  const x = d ?? state.tournaments.find((y) => y.id === id);
-  $('tournament').dataset.tournamentId = id;
-  if (!x) return;
-  $('tournament-name').textContent = x.name;
-  $('tournament-status').textContent = t(`t_status_${x.status}`);
-  $('tournament').dataset.status = x.status;
-  $('tournament-fee').textContent = feeText(x);
-  if (!d) return;
-  const { n } = levelNow(d);
-  const lvl = $('tournament-level');
-  lvl.textContent = d.status === 'running' ? levelText(d) : '';
-  lvl.dataset.level = String(d.status === 'running' ? n : '');
-  const next = nextGame(d.variant, d.game);
-  const game = $('tournament-game');
-  game.textContent = d.status === 'running' && d.variant === 'rotation'
-    ? `${t('t_game', { game: variantName(d.game) })}${next ? ` · ${t('t_next_game', { game: variantName(next) })}` : ''}`
-    : variantName(d.variant);
-  game.dataset.game = d.game;
-  game.dataset.nextGame = next ?? '';
-  const players = playersText(d, id);
-  $('tournament-players').textContent = d.status === 'registering' ? t('t_entrants', { n: d.entrants.length, max: d.max_entrants }) : players.text;
-  $('tournament-pool').textContent = t('t_pool', { pool: money(d.pool, 'cash') });
-  $('tournament-pool').dataset.amount = String(d.pool);
-  $('tournament-chips').textContent = t('t_starting_chips', { chips: money(d.starting_chips, 'chips') });
-  $('tournament-over').hidden = d.status !== 'finished';
-  $('tournament-over').textContent = d.status === 'finished' ? t('t_over') : '';
-  const table = tournamentTableOf(id);
-  const me = standing(d, state.me?.player_id).me;
-  $('tournament-my-table').hidden = !(table && me?.state === 'playing' && d.status === 'running');
-  // Register / unregister here too, with the row's error.
-  const registered = registeredIn(id);
-  const buttons = registrationButtons(d, registered);
-  const error = state.terrors[id];
-  $('tournament-register-box').replaceChildren(...[
-    buttons.register ? el('button', { type: 'button', 'data-testid': 'tournament-register', text: t('t_register'), onclick: () => registerTournament(id) }) : null,
-    buttons.unregister ? el('button', { type: 'button', 'data-testid': 'tournament-unregister', text: t('t_unregister'), onclick: () => unregisterTournament(id) }) : null,
-    error ? el('p', { class: 't-error', 'data-testid': 'tournament-error', 'data-code': error.code, role: 'alert', text: error.text }) : null,
-  ].filter(Boolean));
-  // Results, best place first; the finishing places as they come.
-  $('tournament-results').replaceChildren(...d.results.map((r) => el('tr', {
-    'data-testid': 'tournament-result', 'data-place': r.place, 'data-player-id': r.player_id, 'data-prize': r.prize,
-    class: r.player_id === state.me?.player_id ? 'me' : null,
-  }, el('td', { class: 'num', text: ordinal(r.place) }), el('td', { text: r.name }), el('td', { class: 'num', text: money(r.prize, 'cash') }))));
-  $('tournament-no-results').hidden = d.results.length > 0;
-  $('tournament-levels').replaceChildren(...d.levels.map((l, i) => el('tr', {
-    'data-testid': 'tournament-level-row', 'data-level': i + 1,
-    'aria-current': d.status === 'running' && i + 1 === n ? 'step' : null, class: d.status === 'running' && i + 1 === n ? 'current' : null,
-  }, el('td', { class: 'num', text: i + 1 }), el('td', { class: 'num', text: money(l.ante, 'chips') }), el('td', { class: 'num', text: money(l.bring_in, 'chips') }),
-  el('td', { class: 'num', text: limits(l, 'chips') }), el('td', { text: l.minutes != null ? t('t_minutes', { n: l.minutes }) : t('t_hands', { n: l.hands }) }))));
-  $('tournament-entrants').replaceChildren(...[...d.entrants].sort((a, b) => (a.place ?? 0) - (b.place ?? 0) || b.chips - a.chips).map((e) => el('tr', {
-    'data-testid': 'tournament-entrant', 'data-player-id': e.player_id, 'data-state': e.state, 'data-chips': e.chips,
-    class: e.player_id === state.me?.player_id ? 'me' : null,
-  }, el('td', { text: e.name }), el('td', { class: 'num', text: e.state === 'out' ? '' : money(e.chips, 'chips') }),
-  el('td', { text: whereText(d, e) }),
-  el('td', { class: 'num', text: e.place ? ordinal(e.place) : '' }))));
-  const names = Object.fromEntries(d.entrants.map((e) => [e.player_id, e.name]));
-  $('tournament-tables').replaceChildren(...d.tables.map((tb) => el('tr', { 'data-testid': 'tournament-table', 'data-table': tb.table },
-    el('td', { class: 'num', text: tb.table }), el('td', { class: 'wrap', text: tb.players.map((p) => names[p] ?? '?').join(', ') }), el('td', { class: 'num', text: tb.hands }))));
-  $('tournament-payouts').replaceChildren(...d.payouts.map((pct, i) => el('tr', { 'data-testid': 'tournament-payout', 'data-place': i + 1, 'data-prize': d.prizes[i] ?? 0 },
-    el('td', { class: 'num', text: ordinal(i + 1) }), el('td', { class: 'num', text: `${pct}%` }), el('td', { class: 'num', text: money(d.prizes[i] ?? 0, 'cash') }))));
-  renderTournamentClocks();
-}
-
-/** Where an entrant is: their table and seat while it runs, else registered / out / won. */
-function whereText(d, e) {
-  if (d.status === 'running' && e.table != null) return t('t_at_table', { table: e.table, seat: e.seat });
-  if (e.state === 'playing') return '';
-  return t(`t_state_${e.state}`);
-}
-
-/** At a tournament table: the level and its stakes, the clock, a rotation's game and the next
- *  one, players left (and our place once out); the notice with our place and prize. */
-export function renderTournamentBar() {
-  const tb = state.table;
-  const id = tb?.tournamentId ?? null;
-  $('tournament-bar').hidden = !id;
-  const placed = id ? state.placed[id] : null;
-  const out = $('tournament-out');
-  out.hidden = !placed;
-  if (placed) {
-    const key = placed.place === 1 ? 't_winner' : placed.prize > 0 ? 't_out_prize' : 't_out_none';
-    $('tournament-out-text').textContent = t(key, { place: ordinal(placed.place), prize: money(placed.prize, 'cash') });
-    Object.assign(out.dataset, { place: String(placed.place), prize: String(placed.prize) });
-  }
-  if (!id) return;
-  const d = detailOf(id);
-  const lvl = $('tournament-table-level');
-  if (!d) return;
-  const { n, level } = levelNow(d);
-  lvl.textContent = level ? t('t_level_stakes', { n, limits: limits(level, 'chips'), ante: money(level.ante, 'chips') }) : '';
-  lvl.dataset.level = String(n);
-  // The table's own game (the snapshot's) is the one being played here; the next in turn.
-  const current = tb.info?.config.variant ?? d.game;
-  const next = nextGame(d.variant, current);
-  const game = $('tournament-table-game');
-  game.hidden = d.variant !== 'rotation';
-  game.textContent = d.variant === 'rotation' ? `${t('t_game', { game: variantName(current) })}${next ? ` · ${t('t_next_game', { game: variantName(next) })}` : ''}` : '';
-  game.dataset.game = current;
-  game.dataset.nextGame = next ?? '';
-  const players = playersText(d, id);
-  const box = $('tournament-table-players');
-  box.textContent = players.text;
-  Object.assign(box.dataset, { left: String(players.left), total: String(players.total), place: String(players.place ?? '') });
-  renderTournamentClocks();
 }

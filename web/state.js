@@ -47,3 +47,19 @@ export const state = {
 
 export const savePrivates = () => store.setItem(PRIVATE_KEY, JSON.stringify(state.privates));
 export const saveTournamentTables = () => store.setItem(TOURNAMENT_TABLES_KEY, JSON.stringify(state.tournamentTables));
+
+// ---- what the state says -------------------------------------------------------------------
+
+/** A tournament's detail as last fetched (GET /api/tournaments/{id}), or null. */
+export const tournamentDetail = (id) => state.tdetails.get(id)?.detail ?? null;
+
+/** Whether we hold an entry (registered or playing): true / false, or null when not known. */
+export function registeredIn(id) {
+  const d = tournamentDetail(id);
+  const me = state.me?.player_id;
+  if (!d || !me) return null;
+  return d.entrants.some((e) => e.player_id === me && (e.state === 'registered' || e.state === 'playing'));
+}
+
+/** The table a tournament seated us at (from its `tournament_seat`), if any. */
+export const tournamentTableOf = (id) => Object.entries(state.tournamentTables).find(([, tid]) => tid === id)?.[0] ?? null;

@@ -1,14 +1,39 @@
-// The table view's state from snapshots and events, the result strip and the hand log.
+// The table view: its state from snapshots and events, the table drawn (seats, pot, clock,
+// strength line), the result strip and the hand log. What belongs to other views (the action
+// bar, the chat, the tournament line, which view is on screen, taking a seat) it reaches
+// through the callbacks app.js passes in (configureTable), never by importing them.
 
-import { act, renderActions, setPrompt, yourTurnAlert } from './actions.js';
-import { clearChat } from './chat.js';
-import { send, sendHello } from './connection.js';
-import { displayOf, setMoneyMode } from './format.js';
+import { $, cardElement, chips, el, notice, now, seconds } from './dom.js';
+import { displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
-import { fetchTournament, openTournament, renderTournamentBar, showView } from './lobby.js';
-import { applyEvent, awardLine, describeEvent, emptyView, lineClass, namer, preActionChoice } from './model.js';
-import { $, cardElement, el, notice, now, renderTable } from './render.js';
+import { applyEvent, awardLine, describeEvent, emptyView, lineClass, namer, preActionChoice, seatPoint, seatPosition, streetName } from './model.js';
+import { send, sendHello } from './net.js';
+import { seqDecision } from './protocol.js';
 import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state } from './state.js';
+
+const hooks = {
+  renderActions: () => {},     // the prompt changed (or the table did): the action bar again
+  drawn: () => {},             // (tb): the table was drawn: the pre-action boxes, chat, tournament line
+  act: () => {},               // (action): a ticked pre-action box answers the prompt
+  yourTurnAlert: () => {},     // a new prompt: the sound and the title
+  clearChat: () => {},         // a new table on screen
+  showView: () => {},          // (name)
+  openTournament: () => {},    // (id): the tournament's view (its table closed)
+  refreshTournament: () => {}, // (id): fetch the tournament again, then its line at the table
+  takeSeat: () => {},          // (tableId, buyIn, code, seat)
+};
+
+/** app.js's part: what the table view asks of the other views. */
+export function configureTable(options) {
+  Object.assign(hooks, options);
+}
+
+/** Our prompt (or none); the action bar is drawn again only when it changed. */
+export function setPrompt(prompt) {
+  const same = JSON.stringify(prompt) === JSON.stringify(state.prompt);
+  state.prompt = prompt;
+  if (!same) hooks.renderActions();
+}
 
 // ---- the table: state from snapshots and events --------------------------------------------
 
@@ -20,12 +45,12 @@ export function enterTable(id, code) {
   // tournamentId: the tournament whose table this is (remembered from its `tournament_seat`).
   state.table = { id, code: code ?? null, seq: 0, info: null, hand: null, resyncing: false, log: { deals: [], entries: [] }, result: null, tournamentId: state.tournamentTables[id] ?? null };
   $('log').replaceChildren();
-  clearChat();
+  hooks.clearChat();
   $('table-buy-in').value = '';
   $('result').hidden = true;
-  renderActions();
+  hooks.renderActions();
   $('table').dataset.tableId = id;
-  showView('table');
+  hooks.showView('table');
 }
 
 export function leaveTable() {
@@ -35,8 +60,8 @@ export function leaveTable() {
   state.left.add(t.id);
   state.table = null;
   state.prompt = null;
-  renderActions();
-  showView('lobby');
+  hooks.renderActions();
+  hooks.showView('lobby');
 }
 
 export function onTableClosed(m) {
@@ -44,13 +69,13 @@ export function onTableClosed(m) {
   const tournament = state.table.tournamentId;
   state.table = null;
   state.prompt = null;
-  renderActions();
+  hooks.renderActions();
   sendHello();
   // A tournament's table closes when it breaks (its players were moved first) or at the end:
   // the tournament's view, with its results.
-  if (tournament) return openTournament(tournament);
+  if (tournament) return hooks.openTournament(tournament);
   notice(t('table_closed'));
-  showView('lobby');
+  hooks.showView('lobby');
 }
 
 /** Frames about the table on screen, in sequence: a gap means we missed a broadcast, so we ask
@@ -58,9 +83,10 @@ export function onTableClosed(m) {
 export function forTable(m, handler) {
   const tb = state.table;
   if (!tb || tb.id !== m.table_id) return;
-  const resent = m.type === 'your_turn' && m.seq === tb.seq; // a prompt re-sent after reconnecting
-  if (m.seq <= tb.seq && !resent) return;
-  if (m.seq > tb.seq + 1 && !tb.resyncing) {
+  // A prompt may come again with the same seq (re-sent after reconnecting).
+  const decision = seqDecision(tb.seq, m.seq, m.type === 'your_turn');
+  if (decision === 'duplicate') return;
+  if (decision === 'gap' && !tb.resyncing) {
     tb.resyncing = true;
     send({ type: 'snapshot', table_id: tb.id });
   }
@@ -182,7 +208,7 @@ export function onHandStarted(m, tb) {
   // which `hand_started` does not carry).
   if (tb.tournamentId) {
     send({ type: 'snapshot', table_id: tb.id });
-    fetchTournament(tb.tournamentId).then(() => renderTournamentBar());
+    hooks.refreshTournament(tb.tournamentId);
   }
 }
 
@@ -237,8 +263,8 @@ export function onYourTurn(m, tb) {
   // A ticked box answers at once with one of the legal actions; else the buttons, a sound.
   const auto = (state.autoBringIn && preActionChoice('bring_in', m.legal)) || (state.pre && preActionChoice(state.pre.kind, m.legal));
   if (state.pre) state.pre = null;
-  if (auto) return act(auto);
-  if (fresh) yourTurnAlert();
+  if (auto) return hooks.act(auto);
+  if (fresh) hooks.yourTurnAlert();
 }
 
 export function onHandResult(m, tb) {
@@ -291,6 +317,180 @@ export function renderResult(tb) {
     return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat }, el('span', { text: awardLine(a, who)() }), cards);
   }));
   box.hidden = false;
+}
+
+// ---- drawing the table ---------------------------------------------------------------------
+
+export function renderTable() {
+  const tb = state.table;
+  if (!tb || !tb.info) return;
+  $('table-name').textContent = tb.info.name;
+  $('table-stakes').textContent = `${variantName(tb.info.config.variant)} ${limits(tb.info.config)} · ${stakesLine(tb.info.config)}`;
+  const count = tb.info.seat_count ?? state.lobby.find((x) => x.id === tb.id)?.seats ?? 8;
+  const seats = [];
+  for (let n = 1; n <= count; n += 1) seats.push(seatElement(tb, n, count));
+  $('seats').replaceChildren(...seats);
+  // What is on screen now: only cards dealt and bets made after this are animated.
+  tb.drawn = Object.fromEntries((tb.hand?.view.seats ?? []).map((s) => [`${tb.hand.id}:${s.seat}`, s.cards.length]));
+  tb.bets = Object.fromEntries((tb.hand?.view.seats ?? []).map((s) => [s.seat, s.bet]));
+  renderCenter(tb);
+  renderSeatBar(tb);
+  renderStrength(tb);
+  hooks.drawn(tb);
+  renderClock();
+}
+
+export function seatElement(tb, n, count) {
+  const info = tb.info.seats.find((s) => s.seat === n);
+  const sv = tb.hand?.view.seats.find((s) => s.seat === n);
+  const mine = tb.info.your_seat === n;
+  const live = sv && tb.hand.view.phase !== 'over';
+  const empty = !info && !live; // a finished hand's seat that has been cashed out is empty
+  const pos = seatPosition(n, tb.info.your_seat, count);
+  const p = seatPoint(pos, count);
+  const node = el('div', {
+    'data-testid': 'seat', 'data-seat': n, 'data-me': mine, 'data-empty': empty, 'data-pos': pos,
+    'data-sitting-out': info?.sitting_out, 'data-folded': !empty && sv?.folded,
+    class: `seat${tb.hand?.toAct === n ? ' to-act' : ''}${empty ? ' empty' : ''}`,
+    style: `left:${p.left.toFixed(2)}%;top:${p.top.toFixed(2)}%;--order:${pos === 0 ? 99 : pos};--dx:${p.dx.toFixed(3)};--dy:${p.dy.toFixed(3)}`,
+    role: 'group', 'aria-label': empty ? t('empty_seat', { n }) : (info?.name ?? t('seat_n', { n })),
+  });
+  if (empty) {
+    if (tb.info.your_seat == null && state.me && !tb.tournamentId) {
+      node.append(el('button', { type: 'button', class: 'sit-here', 'data-testid': 'sit-here', text: t('sit_here'), 'aria-label': t('sit_here_n', { n }), onclick: () => sitHere(n) }));
+    } else {
+      node.append(el('span', { class: 'seat-no', text: n, 'aria-hidden': 'true' }));
+    }
+    return node;
+  }
+  const stack = live ? sv.stack : (info?.stack ?? sv.stack);
+  const bet = live ? sv.bet : 0;
+  const tags = [];
+  if (info && !info.connected) tags.push(t('away'));
+  if (info?.sitting_out) tags.push(t('sitting_out'));
+  if (live && sv.all_in) tags.push(t('all_in'));
+  node.append(...[
+    el('div', { class: 'seat-head' },
+      el('span', { 'data-testid': 'seat-name', class: 'seat-name', text: info?.name ?? seatNames(tb)[n] ?? t('seat_n', { n }) }),
+      el('span', {
+        'data-testid': 'seat-stack', 'data-amount': stack, 'data-committed': live ? sv.committed : 0, class: 'stack', text: money(stack),
+      })),
+    tags.length || sv?.brought_in ? el('div', { class: 'tags' },
+      tags.map((tag) => el('span', { class: 'tag', text: tag })),
+      sv?.brought_in ? el('span', { class: 'tag bring-in', 'data-testid': 'bring-in-tag', text: t('bring_in_tag') }) : null) : null,
+    el('div', { class: 'cards' }, (sv?.cards ?? []).map((c, i) => cardElement(c, i >= (tb.drawn?.[`${tb.hand?.id}:${n}`] ?? 0) ? 'new' : ''))),
+    // data-committed (on the stack): chips this seat has in the hand (antes included), so
+    // stack + committed is what the seat had when the hand began.
+    el('div', { 'data-testid': 'seat-bet', 'data-amount': bet, class: `bet${bet ? '' : ' zero'}${bet && bet !== tb.bets?.[n] ? ' moved' : ''}` }, bet ? [chips(bet), el('span', { text: money(bet) })] : []),
+    el('div', { class: 'seat-foot' }, seatFoot(sv)),
+    tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('div', { class: 'timer', 'data-testid': 'seat-timer', 'aria-hidden': 'true' }, el('div', { class: 'timer-fill' })) : null,
+  ].filter(Boolean));
+  return node;
+}
+
+/** Under the cards: the hand's name when visible, what was won, mucked. */
+export function seatFoot(sv) {
+  if (!sv) return [];
+  const parts = [];
+  if (sv.hand) parts.push(el('span', { class: 'hand-name', 'data-testid': 'seat-hand', text: sv.handCode ? strengthName(sv.handCode) : translateHand(sv.hand) }));
+  if (sv.mucked) parts.push(el('span', { class: 'tag', text: t('mucked') }));
+  if (sv.won > 0) parts.push(el('span', { class: 'won', text: t('wins', { amount: money(sv.won) }) }));
+  return parts;
+}
+
+export function renderCenter(tb) {
+  const view = tb.hand?.view;
+  const pots = view?.pots ?? [];
+  const total = pots.reduce((sum, p) => sum + p.amount, 0);
+  const pot = $('pot');
+  pot.dataset.amount = String(total);
+  // With a player all in, the main and side pots (the server's) are listed under the total.
+  const who = whoAt(tb);
+  const listed = pots.length > 1 ? pots.map((p, i) => el('div', {
+    'data-testid': i === 0 ? null : 'side-pot', 'data-amount': p.amount, class: 'side-pot',
+    text: `${i === 0 ? t('main_pot') : t('side_pot', { n: i })}: ${money(p.amount)} (${p.eligible.map(who).join(', ')})`,
+  })) : [];
+  pot.replaceChildren(el('span', { class: 'pot-main' }, total ? chips(total) : null, el('span', { class: 'pot-label', text: `${t('pot')} ` }), el('span', { class: 'pot-amount', text: money(total) })), ...listed);
+  $('community').replaceChildren(...(view?.community ? [el('span', { class: 'label', text: t('community') }), cardElement({ card: view.community, up: true })] : []));
+  $('turn').textContent = turnText(tb);
+  if (tb.result) renderResult(tb);
+}
+
+export function turnText(tb) {
+  const h = tb.hand;
+  if (!h || h.view.phase === 'over') return tb.info.seats.length < 2 ? t('waiting_players') : t('waiting_hand');
+  if (h.toAct == null) return streetName(h.view.street);
+  if (h.toAct === tb.info.your_seat) return t('your_turn');
+  return t('to_act', { name: whoAt(tb)(h.toAct) });
+}
+
+/** The clock of the seat to act, counting down locally from the last deadline_ms: the text in
+ *  the middle and the bar on the seat (another colour once into the time bank). Ours is split
+ *  into action time and time bank (the deadline includes the bank). */
+export function renderClock() {
+  const clock = $('clock');
+  const h = state.table?.hand;
+  if (!h || h.toAct == null || h.deadlineAt == null) {
+    clock.textContent = '';
+    clock.classList.remove('low');
+    return;
+  }
+  const left = Math.max(0, h.deadlineAt - now());
+  const bankMs = state.prompt ? state.prompt.bankMs : h.bankMs;
+  const inBank = bankMs != null && left <= bankMs;
+  if (state.prompt && bankMs != null) {
+    const bank = Math.min(bankMs, left);
+    clock.textContent = left > bank ? t('clock_split', { s: seconds(left - bank), b: seconds(bank) }) : t('clock_bank', { s: seconds(left) });
+  } else {
+    clock.textContent = t('clock', { s: seconds(left) });
+  }
+  clock.classList.toggle('low', left < 5000);
+  const timer = document.querySelector('[data-testid=seat-timer]');
+  if (timer) {
+    // The bar shows the action time, then (refilled, in the bank's colour) the time bank.
+    const span = inBank ? bankMs : Math.max(1, (h.deadlineTotal ?? left) - (bankMs ?? 0));
+    const part = inBank ? left : left - (bankMs ?? 0);
+    timer.dataset.phase = inBank ? 'bank' : 'action';
+    timer.firstElementChild.style.width = `${Math.max(0, Math.min(100, (100 * part) / Math.max(1, span))).toFixed(1)}%`;
+  }
+}
+
+/** Take a seat (watching) or top up and sit out / in (seated); the sat-out notice. */
+export function renderSeatBar(tb) {
+  const seated = tb.info.your_seat != null;
+  const me = tb.info.seats.find((s) => s.seat === tb.info.your_seat);
+  // A tournament seats its players and deals them in until they are out: no buy-in, no
+  // top-up, no sitting out (the server refuses them there).
+  const cash = !tb.tournamentId;
+  $('table-sit').hidden = seated || !cash;
+  $('top-up').hidden = !seated || !cash;
+  $('sit-toggle').hidden = !seated || !cash;
+  $('table-buy-in').parentElement.hidden = !cash;
+  $('sit-toggle').textContent = me?.sitting_out ? t('sit_in') : t('sit_out');
+  const out = Boolean(me?.sitting_out);
+  $('sat-out').hidden = !out;
+  // Why: the server's `sitting_out_reason` (timeout, requested, busted).
+  const reason = { timeout: 'timeout', busted: 'busted' }[me?.sitting_out_reason] ?? 'self';
+  $('sat-out').dataset.reason = out ? reason : '';
+  $('sat-out-text').textContent = out ? t(`sat_out_${reason}`) : '';
+}
+
+export function sitHere(seat) {
+  const tb = state.table;
+  hooks.takeSeat(tb.id, Number($('table-buy-in').value), tb.code, seat);
+}
+
+/** The hand-strength line under your cards: only what the server says (`hand_strength` on
+ *  `your_turn`, or your own seat's `hand` in a snapshot); the page never evaluates a hand. */
+export function renderStrength(tb) {
+  const box = $('hand-strength');
+  const h = tb.hand;
+  const mine = h?.view.seats.find((s) => s.seat === tb.info.your_seat);
+  const live = h && h.view.phase !== 'over' && mine && !mine.folded;
+  // "no low" (stud8) only once five cards could make one.
+  const text = !live ? '' : h.strength ? strengthName(h.strength, mine.cards.length >= 5 ? h.view.variant : null) : translateHand(mine.hand ?? '');
+  box.hidden = !text;
+  box.textContent = text ? t('strength', { hand: text }) : '';
 }
 
 // ---- the hand log --------------------------------------------------------------------------

@@ -1075,10 +1075,14 @@ async function fastTable(browser, addr) {
 
 async function main() {
   mkdirSync(SHOTS, { recursive: true });
-  // The page's pure parts first (unit.test.mjs, Node's test runner): CI runs only this file.
-  const unit = spawnSync(process.execPath, ['--test', path.join(HERE, 'unit.test.mjs')], { encoding: 'utf8' });
-  check(unit.status === 0, `unit.test.mjs failed:\n${unit.stdout}\n${unit.stderr}`);
-  log(`unit.test.mjs: ${(/# pass (\d+)/.exec(unit.stdout) || [])[1] ?? '?'} tests pass`);
+  // The page's Node tests first (Node's test runner): the pure parts (unit.test.mjs), the
+  // transport with a fake socket (net.test.mjs) and the modules' layers (layers.test.mjs).
+  // CI runs only this file, so every one of them is run from here.
+  for (const file of ['unit.test.mjs', 'net.test.mjs', 'layers.test.mjs']) {
+    const run = spawnSync(process.execPath, ['--test', path.join(HERE, file)], { encoding: 'utf8' });
+    check(run.status === 0, `${file} failed:\n${run.stdout}\n${run.stderr}`);
+    log(`${file}: ${(/# pass (\d+)/.exec(run.stdout) || [])[1] ?? '?'} tests pass`);
+  }
   check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
   const addr = await startServer(tmp, { STUD_HAND_PAUSE_MS: '800', STUD_OPERATOR_KEY: OPERATOR_KEY });
   check(/^\d+\.\d+\.\d+\.\d+:\d+$/.test(addr), `could not read the address from the server's "listening on" line: ${JSON.stringify(addr)}`);

@@ -269,6 +269,15 @@ test('the lobby\'s tournaments: open first, then soonest, then name', () => {
   assert.deepEqual(order.map((t) => t.id), ['5', '3', '4', '7', '2', '1', '6']);
 });
 
+test('a tournament\'s fee and a game\'s name in words (format.js, shared by the lobby and the tournament view)', () => {
+  app.setLanguage('en');
+  assert.equal(app.feeText({ entry_fee: 1000, house_fee: 100 }), '$10 + $1 fee');
+  assert.equal(app.variantName('razz'), app.t('variant_razz'));
+  app.setLanguage('it');
+  assert.equal(nbsp(app.feeText({ entry_fee: 1000, house_fee: 150 })), '10 $ + 1,50 $ di commissione');
+  app.setLanguage('en');
+});
+
 test('a refused registration in the tournament\'s words', () => {
   app.setLanguage('en');
   assert.equal(app.tournamentErrorText({ code: 'tournament_full', message: 'full' }), 'The tournament is full.');

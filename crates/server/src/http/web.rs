@@ -17,17 +17,20 @@ const FILES: &[(&str, &[u8])] = &[
     ("actions.js", include_bytes!("../../../../web/actions.js")),
     ("app.js", include_bytes!("../../../../web/app.js")),
     ("chat.js", include_bytes!("../../../../web/chat.js")),
-    ("connection.js", include_bytes!("../../../../web/connection.js")),
+    ("dom.js", include_bytes!("../../../../web/dom.js")),
     ("format.js", include_bytes!("../../../../web/format.js")),
     ("history.js", include_bytes!("../../../../web/history.js")),
     ("i18n.js", include_bytes!("../../../../web/i18n.js")),
     ("index.html", include_bytes!("../../../../web/index.html")),
     ("lobby.js", include_bytes!("../../../../web/lobby.js")),
     ("model.js", include_bytes!("../../../../web/model.js")),
-    ("render.js", include_bytes!("../../../../web/render.js")),
+    ("net.js", include_bytes!("../../../../web/net.js")),
+    ("protocol.js", include_bytes!("../../../../web/protocol.js")),
     ("state.js", include_bytes!("../../../../web/state.js")),
+    ("status.js", include_bytes!("../../../../web/status.js")),
     ("style.css", include_bytes!("../../../../web/style.css")),
     ("table.js", include_bytes!("../../../../web/table.js")),
+    ("tournament.js", include_bytes!("../../../../web/tournament.js")),
 ];
 
 /// The content type of a file, by its extension.

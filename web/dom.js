@@ -1,0 +1,56 @@
+// DOM helpers shared by the views: elements by id, making elements, the notice line, the clock
+// the page counts with, and cards and chips as elements. Nothing here knows a page region.
+
+import { SUIT_SYMBOLS, cardName } from './format.js';
+import { t } from './i18n.js';
+
+export const $ = (id) => document.getElementById(id);
+/** Creates an element. `attrs`: text, class, on<event> handlers, anything else as an attribute
+ *  (`true` becomes "true"; false, null and undefined leave the attribute out). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') node.textContent = value;
+    else if (key === 'class') node.className = value;
+    else if (key === 'style') node.style.cssText = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? 'true' : String(value));
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+export const now = () => performance.now();
+export const seconds = (ms) => Math.ceil(ms / 1000);
+let noticeTimer = null;
+/** A short message under the top bar (errors, table closed, ...). */
+export function notice(text) {
+  const box = $('notice');
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+/** A card: a face with its corner rank and suit, or a back; named for screen readers ("Ace of
+ *  spades"). Down cards carry data-down and sit lower than up cards. */
+export function cardElement(seen, size = '') {
+  const down = !seen.up;
+  if (!seen.card) {
+    return el('div', { 'data-testid': 'card', 'data-card': 'back', 'data-down': down, class: `card back ${size}`, role: 'img', 'aria-label': t('card_back') });
+  }
+  const [rank, suit] = seen.card;
+  const r = rank === 'T' ? '10' : rank;
+  return el('div', {
+    'data-testid': 'card', 'data-card': seen.card, 'data-down': down,
+    class: `card suit-${suit} ${size}`, role: 'img', 'aria-label': cardName(seen.card), title: cardName(seen.card),
+  }, el('span', { class: 'corner', 'aria-hidden': 'true' }, el('span', { class: r === '10' ? 'rank ten' : 'rank', text: r }), el('span', { class: 'suit', text: SUIT_SYMBOLS[suit] })),
+  el('span', { class: 'pip', 'aria-hidden': 'true', text: SUIT_SYMBOLS[suit] }));
+}
+
+/** A small stack of chips beside an amount (more chips for more money, at most five). */
+export function chips(amount) {
+  const n = Math.max(1, Math.min(5, Math.ceil(Math.log10(Math.max(10, amount)) - 0.5)));
+  return el('span', { class: 'chips', 'aria-hidden': 'true' }, Array.from({ length: n }, (_, i) => el('i', { class: `chip c${i % 3}` })));
+}
