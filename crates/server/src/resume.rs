@@ -7,7 +7,7 @@ use stud_store::{AdminLogEntry, LedgerEntry, LedgerKind, OpenStack, StoreError, 
 use stud_table::{Entry, Input, Output, RestoreError, TableCore, TableSpec};
 use uuid::Uuid;
 
-use crate::App;
+use crate::app::App;
 use crate::table::{ledger, stored_hand};
 
 /// Rebuilds a table: its snapshot, then every later entry applied in order. The writes of

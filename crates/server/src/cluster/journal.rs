@@ -36,7 +36,8 @@ use futures_util::future::BoxFuture;
 use stud_store::{JournalRow, Store, StoreError, TableJournal};
 use uuid::Uuid;
 
-use super::{ClusterConfig, ClusterError, Lease};
+use super::lease::Lease;
+use super::nats::{ClusterConfig, ClusterError, open_bucket};
 use crate::journal::{Journal, JournalError, JournalStats};
 
 const KIND: &str = "Stud-Kind";
@@ -536,12 +537,4 @@ fn decode_snapshot(value: &[u8]) -> Result<(u64, String), ClusterError> {
         text.split_once('\n').ok_or_else(|| ClusterError::Corrupt("a snapshot without its number".into()))?;
     let n = n.parse().map_err(|_| ClusterError::Corrupt(format!("a snapshot numbered {n:?}")))?;
     Ok((n, snapshot.to_owned()))
-}
-
-/// The bucket if it exists, else a new one with `config`.
-pub(super) async fn open_bucket(js: &jetstream::Context, config: kv::Config) -> Result<kv::Store, ClusterError> {
-    match js.get_key_value(config.bucket.as_str()).await {
-        Ok(store) => Ok(store),
-        Err(_) => js.create_key_value(config).await.map_err(ClusterError::nats),
-    }
 }

@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use super::{ClusterConfig, ClusterError};
+use super::nats::{ClusterConfig, ClusterError};
 
 /// A table lease this worker holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,7 +69,7 @@ impl Leases {
     /// # Errors
     /// NATS is unreachable or refused to create it.
     pub async fn open(js: &jetstream::Context, config: &ClusterConfig, node: &str) -> Result<Leases, ClusterError> {
-        let kv = super::journal::open_bucket(
+        let kv = super::nats::open_bucket(
             js,
             kv::Config {
                 bucket: config.lease_bucket.clone(),

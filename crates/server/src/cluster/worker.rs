@@ -33,10 +33,13 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 use uuid::Uuid;
 
+use super::journal::JetStreamJournal;
+use super::lease::{Held, Lease, Leases};
+use super::nats::ClusterError;
 use super::outbound::{Outbound, Remote};
+use super::plan;
 use super::wire::{self, Inbound, OperatorReply, RemoteConn};
-use super::{ClusterError, Held, JetStreamJournal, Leases, plan};
-use crate::App;
+use crate::app::App;
 use crate::journal::JournalError;
 use crate::session::Session;
 use crate::table::{Conn, Debit, SpecExt, Start, TableCmd, TableEnv, TableHandle, spawn_table_with};
@@ -147,7 +150,7 @@ impl Worker {
         self.hosted.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, super::Lease>> {
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Lease>> {
         self.held.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -266,7 +269,7 @@ impl Worker {
             .into_iter()
             .filter_map(|table| open.iter().find(|t| t.id == table).map(|t| (*t).clone()))
             .collect();
-        let attempts: Vec<Result<Option<(stud_store::StoredTable, super::Lease)>, ClusterError>> =
+        let attempts: Vec<Result<Option<(stud_store::StoredTable, Lease)>, ClusterError>> =
             futures_util::stream::iter(wanted.into_iter().map(|row| self.claim(row)))
                 .buffer_unordered(CLAIMS_IN_FLIGHT)
                 .collect()
@@ -305,7 +308,7 @@ impl Worker {
     async fn claim(
         self: &Arc<Self>,
         row: stud_store::StoredTable,
-    ) -> Result<Option<(stud_store::StoredTable, super::Lease)>, ClusterError> {
+    ) -> Result<Option<(stud_store::StoredTable, Lease)>, ClusterError> {
         let Some(lease) = self.leases.claim(row.id).await? else { return Ok(None) };
         self.held().insert(row.id, lease.clone());
         match self.journal.acquire(&lease).await {
@@ -320,7 +323,7 @@ impl Worker {
     async fn host_or_give_back(
         self: &Arc<Self>,
         row: stud_store::StoredTable,
-        lease: super::Lease,
+        lease: Lease,
         stored: Option<&TableJournal>,
     ) {
         if let Err(e) = self.host(&row, &lease, stored).await {
@@ -329,7 +332,7 @@ impl Worker {
     }
 
     /// A claimed table this worker cannot host: its lease goes back at once.
-    async fn give_back(&self, lease: &super::Lease, e: &ClusterError) {
+    async fn give_back(&self, lease: &Lease, e: &ClusterError) {
         warn!(table = %lease.table, error = %e, "cannot host a claimed table; giving it back");
         self.drop_table(lease.table);
         let _ = self.leases.release(lease).await;
@@ -382,7 +385,7 @@ impl Worker {
     async fn host(
         self: &Arc<Self>,
         row: &stud_store::StoredTable,
-        lease: &super::Lease,
+        lease: &Lease,
         stored: Option<&TableJournal>,
     ) -> Result<(), ClusterError> {
         let table = row.id;
@@ -721,7 +724,7 @@ impl Worker {
         }
         // The writes of the last inputs are in the store before another worker rebuilds.
         let _ = tokio::time::timeout(Duration::from_secs(30), self.app.writer.flush()).await;
-        let leases: Vec<super::Lease> = self.held().drain().map(|(_, l)| l).collect();
+        let leases: Vec<Lease> = self.held().drain().map(|(_, l)| l).collect();
         let releases = futures_util::stream::iter(leases).for_each_concurrent(64, |lease| async move {
             let _ = self.leases.release(&lease).await;
         });

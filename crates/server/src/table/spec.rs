@@ -21,12 +21,17 @@ struct StoredSettings {
 /// A [`TableSpec`] as the server makes and stores it.
 pub trait SpecExt: Sized {
     /// A public table with the server's configured clock.
-    fn public_with(id: Uuid, name: String, config: TableConfig, buy_in: (Chips, Chips), server: &crate::Config)
-    -> Self;
+    fn public_with(
+        id: Uuid,
+        name: String,
+        config: TableConfig,
+        buy_in: (Chips, Chips),
+        server: &crate::config::Config,
+    ) -> Self;
     /// As stored.
     fn stored(&self, created_at_ms: u64, closed: bool) -> StoredTable;
     /// From the store (a row without settings is a public table, with the server's clock).
-    fn from_stored(t: &StoredTable, server: &crate::Config) -> Self;
+    fn from_stored(t: &StoredTable, server: &crate::config::Config) -> Self;
 }
 
 impl SpecExt for TableSpec {
@@ -35,7 +40,7 @@ impl SpecExt for TableSpec {
         name: String,
         config: TableConfig,
         buy_in: (Chips, Chips),
-        server: &crate::Config,
+        server: &crate::config::Config,
     ) -> TableSpec {
         TableSpec::public(id, name, config, buy_in, (server.action_timeout_ms, server.time_bank_ms))
     }
@@ -59,7 +64,7 @@ impl SpecExt for TableSpec {
         }
     }
 
-    fn from_stored(t: &StoredTable, server: &crate::Config) -> TableSpec {
+    fn from_stored(t: &StoredTable, server: &crate::config::Config) -> TableSpec {
         let basics = || TableSpec::public_with(t.id, t.name.clone(), t.config, (t.min_buy_in, t.max_buy_in), server);
         match serde_json::from_str::<StoredSettings>(&t.settings) {
             Ok(s) => match TableSpec::from_settings(t.id, &s.settings) {
