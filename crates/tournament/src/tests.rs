@@ -327,6 +327,8 @@ fn late(n: u32) -> Driver {
 fn late_registration_closes_at_the_end_of_its_level() {
     let mut d = late(3);
     assert!(!d.t.is_closed());
+    // The lobby's "registration open" is this same rule (the server's view asks the core).
+    assert!(d.t.registration_open() && d.t.reentry_open());
     let out = d.register(4).unwrap();
     assert!(matches!(out.as_slice(), [Output::Seat { entry: 4, chips: 1_000, at, .. }] if at.table == 1));
     assert_eq!(d.accounts[&player(4)], -1_100);
@@ -337,6 +339,7 @@ fn late_registration_closes_at_the_end_of_its_level() {
     assert_eq!(out[0], Output::Level { level: 2 });
     assert!(matches!(&out[1], Output::RegistrationClosed { entries: 4, pool: 4_000, prizes } if prizes == &[4_000]));
     assert_eq!(d.register(5), Err(TournamentError::RegistrationClosed));
+    assert!(!d.t.registration_open() && !d.t.reentry_open());
     assert_eq!(d.accounts.get(&player(5)), None);
 }
 

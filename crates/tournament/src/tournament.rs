@@ -736,11 +736,23 @@ impl Tournament {
         }
     }
 
+    /// Whether a new player may register now: before the start, or during late registration
+    /// (the rule [`Tournament::handle`] applies; a player who is out may also re-enter while
+    /// [`Tournament::reentry_open`]).
+    pub fn registration_open(&self) -> bool {
+        match self.status {
+            Status::Registering => true,
+            Status::Running => self.late_registration_open(),
+            Status::Finished | Status::Cancelled => false,
+        }
+    }
+
     fn late_registration_open(&self) -> bool {
         !self.closed && self.spec.late_registration_until_level.is_some_and(|l| self.level() <= l)
     }
 
-    fn reentry_open(&self) -> bool {
+    /// Whether a player who is out may enter again now.
+    pub fn reentry_open(&self) -> bool {
         !self.closed && self.spec.reentry_until_level.is_some_and(|l| self.level() <= l)
     }
 

@@ -38,15 +38,6 @@ fn entrants(t: &Tournament) -> impl Iterator<Item = &stud_tournament::Entry> {
     t.entries().iter().filter(|e| e.state != EntryState::Withdrawn)
 }
 
-/// Whether a player may register now (before the start, or in late registration).
-pub fn registration_open(t: &Tournament) -> bool {
-    match t.status() {
-        Status::Registering => true,
-        Status::Running => !t.is_closed() && t.spec().late_registration_until_level.is_some_and(|l| t.level() <= l),
-        Status::Finished | Status::Cancelled => false,
-    }
-}
-
 /// One lobby line.
 pub fn summary(t: &Tournament) -> TournamentSummary {
     let spec = t.spec();
@@ -66,7 +57,7 @@ pub fn summary(t: &Tournament) -> TournamentSummary {
         seats_per_table: spec.seats_per_table,
         starting_chips: spec.starting_chips,
         level: t.level(),
-        registration_open: registration_open(t),
+        registration_open: t.registration_open(),
         players_left: u32::try_from(
             entrants(t).filter(|e| matches!(e.state, EntryState::Registered | EntryState::Playing)).count(),
         )
@@ -126,7 +117,7 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         next_level_at,
         ms_to_next_level: next_level_at.map(|at| at.saturating_sub(now)),
         hands_to_next_level: t.hands_to_next_level(),
-        registration_open: registration_open(t),
+        registration_open: t.registration_open(),
         hand_for_hand: t.hand_for_hand().is_some(),
         entrants: entrants(t)
             .map(|e| {

@@ -221,11 +221,12 @@ impl TableCore {
             pots: pots.clone(),
             hand_code: hand_code.clone(),
         });
+        // Whether a card is hidden from others is the engine's rule (`Event::leaks_to`).
         let private = match event {
-            Event::Dealt { seat, up: false, card: Some(_), .. } => Some((
-                *seat,
-                frame(&ServerMsg::Event { table_id, seq, hand_id, event: event.clone(), pots, hand_code }),
-            )),
+            Event::Dealt { seat, .. } if event.leaks_to(Viewer::Observer) => {
+                let event = event.for_viewer(Viewer::Seat(*seat));
+                Some((*seat, frame(&ServerMsg::Event { table_id, seq, hand_id, event, pots, hand_code })))
+            }
             _ => None,
         };
         self.broadcast(out, &public, private);
