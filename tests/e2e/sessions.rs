@@ -115,7 +115,7 @@ async fn memory_is_bounded_and_a_dropped_player_comes_back_from_the_store() {
         assert!(server.app.sessions_cached() <= 8, "{} sessions cached", server.app.sessions_cached());
     }
     let deadline = Instant::now() + WAIT;
-    while server.app.seated_tables(ann.player_id).contains(&table.id) {
+    while server.app.players.seated_tables(ann.player_id).contains(&table.id) {
         assert!(Instant::now() < deadline, "Ann never left");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

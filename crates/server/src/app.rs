@@ -15,10 +15,13 @@ use uuid::Uuid;
 
 use crate::access::Access;
 use crate::auth::jwt::Verifier;
+use crate::bank::Bank;
 use crate::config::Config;
 use crate::journal::{Journal, JournalError};
 use crate::limits::{ConnectionLimiter, RateLimiter};
+use crate::lobby::Lobby;
 use crate::metrics::Metrics;
+use crate::players::Players;
 use crate::session::Session;
 use crate::table::{Debit, Start, TableEnv, TableHandle, TableSpec, spawn_table_with};
 use std::net::IpAddr;
@@ -26,220 +29,6 @@ use stud_table::{TableCore, Timing};
 
 /// How long a history read waits for the store writer to catch up (LAST HAND, the ledger).
 pub const HISTORY_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
-
-/// The play-money bank: balances off the tables. Chips move between it and table stacks only.
-///
-/// It holds the accounts of players who are active; [`App::sweep`] drops the others (their
-/// balance is in the store, which loads it again when they come back), so it stays bounded.
-#[derive(Default)]
-pub struct Bank {
-    accounts: Mutex<Accounts>,
-    issued: AtomicU64,
-}
-
-#[derive(Default)]
-struct Accounts {
-    /// per player: the balance and the `tick` of the last time the account was used
-    map: HashMap<Uuid, (Chips, u64)>,
-    /// counts every use, so a sweep can tell an account used since it looked
-    tick: u64,
-}
-
-impl Accounts {
-    fn used(&mut self, player: Uuid) -> Option<&mut Chips> {
-        self.tick += 1;
-        let tick = self.tick;
-        self.map.get_mut(&player).map(|(balance, used)| {
-            *used = tick;
-            balance
-        })
-    }
-}
-
-impl Bank {
-    fn accounts(&self) -> std::sync::MutexGuard<'_, Accounts> {
-        self.accounts.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Opens an account with `amount` new chips (counted as issued).
-    pub fn open(&self, player: Uuid, amount: Chips) {
-        self.issued.fetch_add(amount, Relaxed);
-        let mut a = self.accounts();
-        a.tick += 1;
-        let tick = a.tick;
-        a.map.insert(player, (amount, tick));
-    }
-
-    /// The balance.
-    pub fn balance(&self, player: Uuid) -> Chips {
-        self.accounts().map.get(&player).map_or(0, |(b, _)| *b)
-    }
-
-    /// Whether this process holds the player's account.
-    pub fn holds(&self, player: Uuid) -> bool {
-        self.accounts().map.contains_key(&player)
-    }
-
-    /// Accounts held.
-    pub fn len(&self) -> usize {
-        self.accounts().map.len()
-    }
-
-    /// Whether no account is held.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Takes `amount` out, or returns false and changes nothing.
-    pub fn withdraw(&self, player: Uuid, amount: Chips) -> bool {
-        match self.accounts().used(player) {
-            Some(balance) if *balance >= amount => {
-                *balance -= amount;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Loads an account kept in the store (a returning session after a restart), unless this
-    /// process already holds it. The loaded chips count as issued here.
-    pub fn load(&self, player: Uuid, amount: Chips) {
-        let mut a = self.accounts();
-        if a.used(player).is_none() {
-            let tick = a.tick;
-            a.map.insert(player, (amount, tick));
-            self.issued.fetch_add(amount, Relaxed);
-        }
-    }
-
-    /// Puts `amount` back.
-    pub fn deposit(&self, player: Uuid, amount: Chips) {
-        let mut a = self.accounts();
-        match a.used(player) {
-            Some(balance) => *balance += amount,
-            None => {
-                let tick = a.tick;
-                a.map.insert(player, (amount, tick));
-            }
-        }
-    }
-
-    /// Puts `amount` back if this process holds the account; otherwise the store's balance
-    /// (loaded with the session) already has it.
-    pub fn refund(&self, player: Uuid, amount: Chips) {
-        if let Some(balance) = self.accounts().used(player) {
-            *balance += amount;
-        }
-    }
-
-    /// All chips ever issued.
-    pub fn issued(&self) -> Chips {
-        self.issued.load(Relaxed)
-    }
-
-    /// Sum of all balances.
-    pub fn total_balances(&self) -> Chips {
-        self.accounts().map.values().map(|(b, _)| b).sum()
-    }
-
-    /// A new use count: every account used before this call has a smaller one, every use
-    /// after it a larger one (see [`Bank::forget`]).
-    fn tick(&self) -> u64 {
-        let mut a = self.accounts();
-        a.tick += 1;
-        a.tick
-    }
-
-    /// Players whose accounts were last used before `tick`.
-    fn idle(&self, tick: u64) -> Vec<Uuid> {
-        self.accounts().map.iter().filter(|(_, (_, used))| *used < tick).map(|(p, _)| *p).collect()
-    }
-
-    /// Drops the accounts of `players` not used since `tick` (their chips leave `issued` with
-    /// them, so `issued = balances + stacks` still holds); returns how many.
-    fn forget(&self, players: &[Uuid], tick: u64) -> usize {
-        let mut a = self.accounts();
-        let mut dropped = 0;
-        for p in players {
-            if let Some((balance, _)) = a.map.get(p).filter(|(_, used)| *used < tick).copied() {
-                a.map.remove(p);
-                self.issued.fetch_sub(balance, Relaxed);
-                dropped += 1;
-            }
-        }
-        if a.map.capacity() > 64 && a.map.capacity() > 4 * a.map.len() {
-            a.map.shrink_to_fit();
-        }
-        dropped
-    }
-}
-
-/// The tables and what the lobby shows of them.
-#[derive(Default)]
-pub struct Lobby {
-    tables: RwLock<Vec<(Uuid, TableHandle)>>,
-    summaries: RwLock<HashMap<Uuid, TableSummary>>,
-}
-
-impl Lobby {
-    /// Adds a table.
-    pub fn add(&self, id: Uuid, handle: TableHandle, summary: TableSummary) {
-        self.tables.write().unwrap_or_else(PoisonError::into_inner).push((id, handle));
-        self.publish(summary);
-    }
-
-    /// The table's handle.
-    pub fn get(&self, id: Uuid) -> Option<TableHandle> {
-        self.tables
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-            .find(|(t, _)| *t == id)
-            .map(|(_, h)| h.clone())
-    }
-
-    /// Takes a closed table out.
-    pub fn remove(&self, id: Uuid) {
-        self.tables.write().unwrap_or_else(PoisonError::into_inner).retain(|(t, _)| *t != id);
-        self.summaries.write().unwrap_or_else(PoisonError::into_inner).remove(&id);
-    }
-
-    /// A table's name.
-    pub fn name(&self, id: Uuid) -> Option<String> {
-        self.summaries.read().unwrap_or_else(PoisonError::into_inner).get(&id).map(|s| s.name.clone())
-    }
-
-    /// Every table handle, in lobby order.
-    pub fn handles(&self) -> Vec<TableHandle> {
-        self.tables.read().unwrap_or_else(PoisonError::into_inner).iter().map(|(_, h)| h.clone()).collect()
-    }
-
-    /// Replaces a table's lobby line.
-    pub fn publish(&self, summary: TableSummary) {
-        self.summaries.write().unwrap_or_else(PoisonError::into_inner).insert(summary.id, summary);
-    }
-
-    /// The public lobby, in table order (private tables are not in it).
-    pub fn public(&self) -> Vec<TableSummary> {
-        self.list().into_iter().filter(|t| !t.private).collect()
-    }
-
-    /// A table's lobby line.
-    pub fn summary(&self, id: Uuid) -> Option<TableSummary> {
-        self.summaries.read().unwrap_or_else(PoisonError::into_inner).get(&id).cloned()
-    }
-
-    /// Every table, private ones included, in table order.
-    pub fn list(&self) -> Vec<TableSummary> {
-        let summaries = self.summaries.read().unwrap_or_else(PoisonError::into_inner);
-        self.tables
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-            .filter_map(|(id, _)| summaries.get(id).cloned())
-            .collect()
-    }
-}
 
 /// The server's admission limits (see `Config`); a rate of 0 admits everything.
 pub struct Limits {
@@ -273,9 +62,6 @@ impl Limits {
     }
 }
 
-/// One open socket of a player: (conn id, session id, its outbox).
-type PlayerSocket = (u64, Uuid, tokio::sync::mpsc::Sender<crate::wire::Frame>);
-
 /// Everything the routes, connections and tables share.
 pub struct App {
     /// the configuration, parsed once
@@ -306,11 +92,8 @@ pub struct App {
     pub(crate) jwt: Option<Verifier>,
     /// the tournaments
     pub tournaments: crate::tournament::Tournaments,
-    /// each player's open sockets after `hello` (conn id, session id, outbox): how a
-    /// tournament tells its players where they sit (memory: one entry per open socket)
-    sockets: Mutex<HashMap<Uuid, Vec<PlayerSocket>>>,
-    seated: Mutex<HashMap<Uuid, HashSet<Uuid>>>,
-    next_conn: AtomicU64,
+    /// who is connected and who is seated where
+    pub players: Players,
     /// table tasks opened after start (operators' tables)
     pub(crate) tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     /// operators' table changes run one at a time (read, store, tell the table)
@@ -345,9 +128,7 @@ impl App {
             ended: Mutex::default(),
             sweeps: SweepCounts::default(),
             jwt,
-            seated: Mutex::default(),
-            sockets: Mutex::default(),
-            next_conn: AtomicU64::new(1),
+            players: Players::default(),
             tasks: Mutex::default(),
             admin_lock: tokio::sync::Mutex::new(()),
             stopping: std::sync::atomic::AtomicBool::new(false),
@@ -710,7 +491,7 @@ impl App {
             Err(e) => tracing::warn!(error = %e, "could not delete expired sessions"),
         }
         let idle_players: Vec<Uuid> =
-            self.bank.idle(tick).into_iter().filter(|p| self.seated_tables(*p).is_empty()).collect();
+            self.bank.idle(tick).into_iter().filter(|p| self.players.seated_tables(*p).is_empty()).collect();
         if idle_players.is_empty() {
             return;
         }
@@ -726,75 +507,6 @@ impl App {
         let n = self.bank.forget(&idle_players, tick);
         drop(sessions);
         self.sweeps.accounts.fetch_add(u64::try_from(n).unwrap_or(0), Relaxed);
-    }
-
-    /// A fresh connection id.
-    pub fn next_conn_id(&self) -> u64 {
-        self.next_conn.fetch_add(1, Relaxed)
-    }
-
-    /// A socket said `hello` as `player`'s `session`.
-    pub fn socket_opened(
-        &self,
-        player: Uuid,
-        session: Uuid,
-        conn: u64,
-        outbox: tokio::sync::mpsc::Sender<crate::wire::Frame>,
-    ) {
-        let mut map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
-        let list = map.entry(player).or_default();
-        if !list.iter().any(|(c, _, _)| *c == conn) {
-            list.push((conn, session, outbox));
-        }
-    }
-
-    /// A socket of `player` closed.
-    pub fn socket_closed(&self, player: Uuid, conn: u64) {
-        let mut map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(list) = map.get_mut(&player) {
-            list.retain(|(c, _, _)| *c != conn);
-            if list.is_empty() {
-                map.remove(&player);
-            }
-        }
-    }
-
-    /// Sends a frame to every open socket of `player` (never waits: a full outbox loses it).
-    pub fn notify_player(&self, player: Uuid, frame: &crate::wire::Frame) {
-        let map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
-        for (_, _, outbox) in map.get(&player).into_iter().flatten() {
-            let _ = outbox.try_send(frame.clone());
-        }
-    }
-
-    /// The session of one of `player`'s open sockets, if any.
-    pub fn session_of(&self, player: Uuid) -> Option<Uuid> {
-        let map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
-        map.get(&player).and_then(|l| l.first()).map(|(_, s, _)| *s)
-    }
-
-    /// Records that `player` holds a seat at `table` (or no longer does).
-    pub fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
-        let mut map = self.seated.lock().unwrap_or_else(PoisonError::into_inner);
-        if seated {
-            map.entry(player).or_default().insert(table);
-        } else if let Some(tables) = map.get_mut(&player) {
-            tables.remove(&table);
-            // Only players with a seat have an entry: the map is as big as the tables' seats.
-            if tables.is_empty() {
-                map.remove(&player);
-            }
-        }
-    }
-
-    /// The tables where `player` holds a seat.
-    pub fn seated_tables(&self, player: Uuid) -> Vec<Uuid> {
-        self.seated
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&player)
-            .map(|t| t.iter().copied().collect())
-            .unwrap_or_default()
     }
 
     /// Hands a finished hand to the writer (never waits).
@@ -916,7 +628,7 @@ impl TableEnv for App {
         self.access.is_banned(player, Some(table))
     }
     fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
-        App::set_seated(self, player, table, seated);
+        self.players.set_seated(player, table, seated);
     }
     fn publish(&self, summary: TableSummary) {
         self.lobby.publish(summary);

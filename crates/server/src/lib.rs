@@ -9,12 +9,15 @@
 pub mod access;
 pub mod app;
 pub mod auth;
+pub mod bank;
 pub mod cluster;
 pub mod config;
 pub mod http;
 pub mod journal;
 pub mod limits;
+pub mod lobby;
 pub mod metrics;
+pub mod players;
 mod resume;
 pub mod session;
 pub mod table;

@@ -56,7 +56,7 @@ pub(crate) fn rebuild(app: &Arc<App>, j: &TableJournal) -> Result<TableCore, Res
         app.store_write(Write::Table(Arc::new(g)));
     }
     for (player, _) in core.stacks() {
-        app.set_seated(player, j.table_id, true);
+        app.players.set_seated(player, j.table_id, true);
     }
     Ok(core)
 }

@@ -37,7 +37,7 @@ struct Connection {
 /// Serves one socket until it closes, is kicked, or the server shuts down.
 #[tracing::instrument(skip_all, fields(conn_id))]
 pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: CancellationToken, peer: IpAddr) {
-    let id = app.next_conn_id();
+    let id = app.players.next_conn_id();
     tracing::Span::current().record("conn_id", id);
     app.metrics.connections.fetch_add(1, Relaxed);
     let (mut sink, mut stream) = socket.split();
@@ -110,7 +110,7 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
         }
     }
     if let Some(session) = &conn.session {
-        app.socket_closed(session.player_id, id);
+        app.players.socket_closed(session.player_id, id);
     }
     for table in conn.joined.drain() {
         if let Some(handle) = app.lobby.get(table) {
@@ -332,7 +332,7 @@ impl Connection {
         // Sitting implies watching, and a seated player's commands bring their seat's view back;
         // anything else needs a `join_table` first (which checks bans, invite codes and whether
         // the table takes observers).
-        let seated = self.app.seated_tables(session.player_id).contains(&table_id);
+        let seated = self.app.players.seated_tables(session.player_id).contains(&table_id);
         // A sit from someone without a seat always (re)subscribes: the table may have dropped
         // this socket (observers off, kicked) without the socket knowing.
         let sitting = matches!(cmd, TableCmd::Sit { .. }) && !seated;
@@ -359,7 +359,7 @@ impl Connection {
     /// Bans and invite codes ([`crate::access::Access::admit`]): whether this player may join
     /// or sit at `table`.
     fn admitted(&self, session: &Session, table: Uuid, code: Option<&str>) -> Result<(), (ErrorCode, String)> {
-        let seated = self.app.seated_tables(session.player_id).contains(&table);
+        let seated = self.app.players.seated_tables(session.player_id).contains(&table);
         self.app.access.admit(session.player_id, self.peer, table, seated, code).map_err(|refusal| {
             let code = match refusal {
                 Refusal::Banned => ErrorCode::Forbidden,
@@ -419,9 +419,9 @@ impl Connection {
             balance: self.app.shown_balance(session.player_id).await,
         }));
         self.session = Some(session.clone());
-        self.app.socket_opened(session.player_id, session.session_id, self.id, self.outbox.clone());
+        self.app.players.socket_opened(session.player_id, session.session_id, self.id, self.outbox.clone());
         // Back to every seat this player holds: snapshot, and the prompt if it is their turn.
-        for table_id in self.app.seated_tables(session.player_id) {
+        for table_id in self.app.players.seated_tables(session.player_id) {
             if self.joined.contains(&table_id) {
                 continue;
             }

@@ -18,19 +18,24 @@ const LAYERS: &[(&str, u32)] = &[
     ("limits", 1),    // rate and connection limiters
     ("journal", 1),   // the Journal port (the store's and its stats)
     // What a table is to the rest of the server, and pure parts of tournaments.
-    ("access", 2),             // Access: bans, private tables' codes, wrong-code counters (one owner)
     ("table::handle", 2),      // TableCmd, TableHandle, Conn, RemoteTables: the way into a table
     ("table::spec", 2),        // SpecExt: a TableSpec made, stored and read back
     ("table::env", 2),         // TableEnv: what a table task needs of the server; Start
     ("tournament", 2),         // TournamentCmd, TournamentHandle, Tournaments, Refusal
     ("tournament::tables", 2), // a tournament table's id and spec
     ("tournament::view", 2),   // a tournament's wire view
+    // The parts of the shared state, each the one owner of its state.
+    ("access", 3),  // Access: bans, private tables' codes, wrong-code counters
+    ("bank", 3),    // Bank: play-money balances, chips issued
+    ("lobby", 3),   // Lobby: tables' handles and lobby lines
+    ("players", 3), // Players: each player's open sockets and seats
+    // The table task (and a tournament's resync with its tables).
     ("table::delivery", 3),    // subscribers' outboxes, lagging clients
     ("tournament::resync", 3), // a tournament and its tables agreeing after a restart
     ("table::actor", 4),       // the table task: receive, journal, apply, deliver
     ("table", 5),              // spawn_table_with (re-exports its children's names)
     // The state every connection, route and table shares.
-    ("app", 6), // App: the bank, lobby, sessions, sockets, limits, access; TableEnv for App
+    ("app", 6), // App: the parts plus config, store, writer, journal; sessions' life; TableEnv for App
     // What runs on the shared state.
     ("resume", 7),            // rebuilding tables from their journals at start
     ("tournament::actor", 7), // a tournament's task (it opens and drives its tables)

@@ -412,7 +412,7 @@ pub(crate) async fn spawn(
     let a = app.clone();
     tasks.push(listen(seated, stop.clone(), move |m| {
         if let Ok(x) = serde_json::from_slice::<wire::Seated>(&m.payload) {
-            a.set_seated(x.player, x.table, x.seated);
+            a.players.set_seated(x.player, x.table, x.seated);
         }
     }));
     let g = gw.clone();
@@ -482,7 +482,7 @@ async fn ask_directory(app: &Arc<App>, gw: &Arc<Gateway>) {
             }
         };
         for (player, table) in &part.seats {
-            app.set_seated(*player, *table, true);
+            app.players.set_seated(*player, *table, true);
         }
         seats += part.seats.len();
         for summary in part.lobby {

@@ -550,7 +550,7 @@ impl Worker {
                                 let (outbox, rx) = mpsc::channel::<Frame>(self.app.config.outbound_queue);
                                 let kick = CancellationToken::new();
                                 outbound.add(Remote { conn, rx, kick: kick.clone(), kicked: false });
-                                (self.app.next_conn_id(), outbox, kick)
+                                (self.app.players.next_conn_id(), outbox, kick)
                             })
                             .clone();
                         let session = Arc::new(Session::new(String::new(), player, session, name));
@@ -800,7 +800,7 @@ impl TableEnv for WorkerEnv {
         self.app.access.is_banned(player, Some(table))
     }
     fn set_seated(&self, player: Uuid, table: Uuid, seated: bool) {
-        self.app.set_seated(player, table, seated);
+        self.app.players.set_seated(player, table, seated);
         {
             let mut dir = self.directory();
             let players = dir.seats.entry(table).or_default();

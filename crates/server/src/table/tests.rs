@@ -60,7 +60,7 @@ async fn join(f: &Fixture, name: &str, queue: usize) -> Client {
     f.app.bank.open(session.player_id, f.app.config.starting_balance);
     let (outbox, rx) = mpsc::channel(queue);
     let kick = CancellationToken::new();
-    let conn_id = f.app.next_conn_id();
+    let conn_id = f.app.players.next_conn_id();
     let conn = Conn { id: conn_id, session, outbox, kick: kick.clone() };
     f.table.send(TableCmd::Join { conn, request_id: None, watch: true }).await.unwrap();
     Client { conn_id, rx, kick }

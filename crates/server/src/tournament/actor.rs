@@ -282,7 +282,7 @@ impl Actor {
             let chips = self.chips_of(*player);
             let who = self.who(*player);
             let _ = handle.send(TableCmd::TournamentSeat { who, seat: *seat, chips }).await;
-            self.app.set_seated(*player, handle.id, true);
+            self.app.players.set_seated(*player, handle.id, true);
         }
     }
 
@@ -345,7 +345,7 @@ impl Actor {
         let name = self.core.entries().iter().rev().find(|e| e.player == player).map(|e| e.name.clone());
         Who {
             player_id: player,
-            session_id: self.app.session_of(player).unwrap_or_default(),
+            session_id: self.app.players.session_of(player).unwrap_or_default(),
             name: name.unwrap_or_default(),
         }
     }
@@ -361,7 +361,7 @@ impl Actor {
         let who = self.who(player);
         let _ = handle.send(TableCmd::TournamentSeat { who, seat: at.seat, chips }).await;
         // Seated from now on for the sockets' routing (the table says so too once applied).
-        self.app.set_seated(player, handle.id, true);
+        self.app.players.set_seated(player, handle.id, true);
         let frame = crate::wire::frame(&ServerMsg::TournamentSeat {
             tournament_id: self.core.id(),
             table_id: handle.id,
@@ -371,7 +371,7 @@ impl Actor {
             reason,
             chips,
         });
-        self.app.notify_player(player, &frame);
+        self.app.players.notify_player(player, &frame);
     }
 
     /// Carries out what an applied input wants done on the tables and the players' sockets.
@@ -428,7 +428,7 @@ impl Actor {
                         place: p.place,
                         prize: p.prize,
                     });
-                    self.app.notify_player(p.player_id, &frame);
+                    self.app.players.notify_player(p.player_id, &frame);
                 }
                 Output::Ended { winner } => {
                     let hands: u64 = self.core.entries().iter().map(|e| e.hands).sum();
