@@ -1,9 +1,8 @@
 //! Shared server state: sessions, the play-money bank, the lobby, and each session's last
 //! hands. Every lock here is a short `std` lock that is never held across an `.await`.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use futures_util::future::BoxFuture;
 use stud_engine::Chips;
@@ -22,7 +21,7 @@ use crate::limits::{ConnectionLimiter, RateLimiter};
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::players::Players;
-use crate::session::Session;
+use crate::session::{Lookup, Session, Sessions};
 use crate::table::{Debit, Start, TableEnv, TableHandle, TableSpec, spawn_table_with};
 use std::net::IpAddr;
 use stud_table::{TableCore, Timing};
@@ -82,12 +81,8 @@ pub struct App {
     pub writer: Writer,
     /// the tables' write-ahead journal
     pub journal: Arc<dyn Journal>,
-    sessions: RwLock<HashMap<String, Cached>>,
-    /// sessions logged out in the last [`ENDED_KEPT_MS`] (id -> when): a lookup in the store
-    /// that began before a log out cannot bring its session back into memory
-    ended: Mutex<HashMap<Uuid, u64>>,
-    /// sessions expired or dropped from memory, and accounts dropped, since start
-    pub sweeps: SweepCounts,
+    /// the sessions held in memory (a cache of the store's), and what was dropped
+    pub sessions: Sessions,
     /// operator-signed JWTs (`None`: not accepted)
     pub(crate) jwt: Option<Verifier>,
     /// the tournaments
@@ -124,9 +119,7 @@ impl App {
             tournaments: crate::tournament::Tournaments::default(),
             store,
             writer,
-            sessions: RwLock::default(),
-            ended: Mutex::default(),
-            sweeps: SweepCounts::default(),
+            sessions: Sessions::new(config.session_cache),
             jwt,
             players: Players::default(),
             tasks: Mutex::default(),
@@ -214,7 +207,7 @@ impl App {
         let (session, new) = self.new_session(Uuid::new_v4(), name);
         self.store.create_session(&new).await?;
         // Cached before the account opens: a sweep drops no account whose session it sees.
-        self.remember(session.clone(), new.created_at_ms);
+        self.sessions.remember(session.clone(), new.created_at_ms);
         self.bank.open(session.player_id, new.starting_balance);
         Ok(session)
     }
@@ -230,11 +223,11 @@ impl App {
         let session =
             Arc::new(Session::new(session.token.clone(), player_id, session.session_id, session.name.clone()));
         if player_id == new.player_id {
-            self.remember(session.clone(), new.created_at_ms);
+            self.sessions.remember(session.clone(), new.created_at_ms);
             self.bank.open(player_id, new.starting_balance);
         } else {
             self.load_account(player_id).await?;
-            self.remember(session.clone(), new.created_at_ms);
+            self.sessions.remember(session.clone(), new.created_at_ms);
             // A sweep may have dropped the account between the two lines above.
             self.load_account(player_id).await?;
         }
@@ -292,49 +285,6 @@ impl App {
         Ok(())
     }
 
-    /// Keeps a session in memory, dropping the least recently used ones past the cap.
-    fn remember(&self, session: Arc<Session>, now: u64) {
-        let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
-        self.remember_locked(&mut sessions, session, now);
-    }
-
-    /// A session just read from the store: the one memory holds for its token if there is one,
-    /// else this one, kept; `None` if it was logged out meanwhile (checked under the cache's
-    /// lock, which [`App::end_session`] holds too).
-    fn remember_resolved(&self, session: Arc<Session>, now: u64) -> Option<Arc<Session>> {
-        let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
-        if self.ended.lock().unwrap_or_else(PoisonError::into_inner).contains_key(&session.session_id) {
-            return None;
-        }
-        if let Some(known) = sessions.get(&session.token) {
-            return Some(known.session.clone());
-        }
-        self.remember_locked(&mut sessions, session.clone(), now);
-        Some(session)
-    }
-
-    fn remember_locked(&self, sessions: &mut HashMap<String, Cached>, session: Arc<Session>, now: u64) {
-        let cap = self.config.session_cache;
-        sessions.insert(session.token.clone(), Cached::new(session, now));
-        if sessions.len() > cap {
-            // Down to 7/8 of the cap at once, so the sort is paid once per cap/8 sessions.
-            let keep = cap - cap / 8;
-            let mut idle: Vec<(u64, String)> = sessions
-                .iter()
-                .filter(|(_, c)| Arc::strong_count(&c.session) == 1)
-                .map(|(t, c)| (c.used_ms.load(Relaxed), t.clone()))
-                .collect();
-            let excess = sessions.len().saturating_sub(keep).min(idle.len());
-            if excess > 0 {
-                idle.select_nth_unstable(excess - 1);
-                for (_, token) in &idle[..excess] {
-                    sessions.remove(token);
-                }
-            }
-            self.sweeps.evicted.fetch_add(u64::try_from(excess).unwrap_or(u64::MAX), Relaxed);
-        }
-    }
-
     /// The session of a token: from memory, or from the store (a session from before a
     /// restart, or dropped from memory; its balance is loaded into the bank). A session idle
     /// for longer than `session_idle_days` has expired: `None`, now and for good. A session's
@@ -345,32 +295,16 @@ impl App {
     pub async fn resolve_session(&self, token: &str) -> Result<Option<Arc<Session>>, StoreError> {
         let now = stud_store::now_ms();
         let idle = self.config.session_idle_ms();
-        let cached = {
-            let sessions = self.sessions.read().unwrap_or_else(PoisonError::into_inner);
-            sessions.get(token).map(|c| {
-                let used = c.used_ms.load(Relaxed);
-                let expired = now.saturating_sub(used) > idle;
-                if !expired {
-                    c.used_ms.fetch_max(now, Relaxed);
-                    let stored = c.stored_ms.load(Relaxed);
-                    if now.saturating_sub(stored) >= self.touch_every_ms()
-                        && c.stored_ms.compare_exchange(stored, now, Relaxed, Relaxed).is_ok()
-                    {
-                        self.touch_later(c.session.session_id, now);
-                    }
+        match self.sessions.lookup(token, now, idle, self.touch_every_ms()) {
+            Lookup::Live { session, touch } => {
+                if touch {
+                    self.touch_later(session.session_id, now);
                 }
-                (c.session.clone(), expired)
-            })
-        };
-        match cached {
-            Some((session, false)) => return Ok(Some(session)),
-            Some((_, true)) => {
-                // The store's mark is never newer than memory's: it has expired there too.
-                self.sessions.write().unwrap_or_else(PoisonError::into_inner).remove(token);
-                self.sweeps.expired.fetch_add(1, Relaxed);
-                return Ok(None);
+                return Ok(Some(session));
             }
-            None => {}
+            // The store's mark is never newer than memory's: it has expired there too.
+            Lookup::Expired => return Ok(None),
+            Lookup::Unknown => {}
         }
         let hash = stud_store::token_hash(token);
         let Some(stored) = self.store.live_session(&hash, now.saturating_sub(idle)).await? else {
@@ -379,7 +313,7 @@ impl App {
         self.load_account(stored.player_id).await?;
         self.touch_later(stored.session_id, now);
         let session = Arc::new(Session::new(token.to_owned(), stored.player_id, stored.session_id, stored.name));
-        let Some(session) = self.remember_resolved(session, now) else {
+        let Some(session) = self.sessions.remember_resolved(session, now) else {
             return Ok(None);
         };
         // A sweep drops no account whose session it sees cached; one that ran between the load
@@ -419,15 +353,7 @@ impl App {
     /// The store refused or cannot be reached (nothing changed then).
     pub async fn end_session(&self, session: &Arc<Session>) -> Result<(), StoreError> {
         self.store.delete_session(session.session_id).await?;
-        let cached = {
-            let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
-            let now = stud_store::now_ms();
-            let mut ended = self.ended.lock().unwrap_or_else(PoisonError::into_inner);
-            // Bounded: only the last minute's log outs (each needed a session of its own).
-            ended.retain(|_, at| now.saturating_sub(*at) < ENDED_KEPT_MS);
-            ended.insert(session.session_id, now);
-            sessions.remove(&session.token).map(|c| c.session)
-        };
+        let cached = self.sessions.forget_ended(session, stud_store::now_ms());
         session.end();
         if let Some(cached) = cached {
             cached.end();
@@ -436,14 +362,9 @@ impl App {
         Ok(())
     }
 
-    /// The session of a token, if this process holds it (expired or not).
-    pub fn session(&self, token: &str) -> Option<Arc<Session>> {
-        self.sessions.read().unwrap_or_else(PoisonError::into_inner).get(token).map(|c| c.session.clone())
-    }
-
     /// Sessions held in memory.
     pub fn sessions_cached(&self) -> usize {
-        self.sessions.read().unwrap_or_else(PoisonError::into_inner).len()
+        self.sessions.len()
     }
 
     /// Bounds memory: prunes the rate limiters' full buckets, drops the sessions not used for
@@ -459,26 +380,7 @@ impl App {
         let idle = self.config.session_idle_ms();
         let keep_for = idle.min(CACHE_IDLE_MS);
         let tick = self.bank.tick();
-        let mut touches = Vec::new();
-        {
-            let mut sessions = self.sessions.write().unwrap_or_else(PoisonError::into_inner);
-            let before = sessions.len();
-            sessions.retain(|_, c| {
-                if Arc::strong_count(&c.session) > 1 {
-                    c.used_ms.fetch_max(now, Relaxed);
-                    if now.saturating_sub(c.stored_ms.load(Relaxed)) >= self.touch_every_ms() {
-                        c.stored_ms.store(now, Relaxed);
-                        touches.push(c.session.session_id);
-                    }
-                    return true;
-                }
-                now.saturating_sub(c.used_ms.load(Relaxed)) <= keep_for
-            });
-            self.sweeps.evicted.fetch_add(u64::try_from(before - sessions.len()).unwrap_or(0), Relaxed);
-            if sessions.capacity() > 64 && sessions.capacity() > 4 * sessions.len() {
-                sessions.shrink_to_fit();
-            }
-        }
+        let touches = self.sessions.sweep(now, keep_for, self.touch_every_ms());
         for session in touches {
             if let Err(e) = self.store.touch_session(session, now).await {
                 tracing::warn!(error = %e, "could not store a session's last use");
@@ -486,7 +388,7 @@ impl App {
         }
         match self.store.expire_sessions(now.saturating_sub(idle)).await {
             Ok(n) => {
-                self.sweeps.expired.fetch_add(n, Relaxed);
+                self.sessions.counts.expired.fetch_add(n, Relaxed);
             }
             Err(e) => tracing::warn!(error = %e, "could not delete expired sessions"),
         }
@@ -501,12 +403,11 @@ impl App {
         }
         // Under the cache's lock: a session cached before this keeps its account; one cached
         // after it loads (or opens) its account after caching itself.
-        let sessions = self.sessions.read().unwrap_or_else(PoisonError::into_inner);
-        let cached: HashSet<Uuid> = sessions.values().map(|c| c.session.player_id).collect();
-        let idle_players: Vec<Uuid> = idle_players.into_iter().filter(|p| !cached.contains(p)).collect();
-        let n = self.bank.forget(&idle_players, tick);
-        drop(sessions);
-        self.sweeps.accounts.fetch_add(u64::try_from(n).unwrap_or(0), Relaxed);
+        let n = self.sessions.with_cached_players(|cached| {
+            let idle_players: Vec<Uuid> = idle_players.into_iter().filter(|p| !cached.contains(p)).collect();
+            self.bank.forget(&idle_players, tick)
+        });
+        self.sessions.counts.accounts.fetch_add(u64::try_from(n).unwrap_or(0), Relaxed);
     }
 
     /// Hands a finished hand to the writer (never waits).
@@ -547,33 +448,6 @@ impl App {
         Ok(self.store.session_hands(session.session_id, session.player_id, limit).await?)
     }
 }
-
-/// A session held in memory, with when it was last used and when that was last stored.
-struct Cached {
-    session: Arc<Session>,
-    used_ms: AtomicU64,
-    stored_ms: AtomicU64,
-}
-
-impl Cached {
-    fn new(session: Arc<Session>, now: u64) -> Cached {
-        Cached { session, used_ms: AtomicU64::new(now), stored_ms: AtomicU64::new(now) }
-    }
-}
-
-/// Memory kept bounded, counted (on `/metrics`).
-#[derive(Default)]
-pub struct SweepCounts {
-    /// sessions that expired (refused in memory, or deleted from the store)
-    pub expired: AtomicU64,
-    /// sessions dropped from memory (unused, or past the cap); they resolve again from the store
-    pub evicted: AtomicU64,
-    /// accounts dropped from the bank (loaded again from the store when their player is back)
-    pub accounts: AtomicU64,
-}
-
-/// How long a logged-out session's id is remembered (a store lookup in flight takes far less).
-const ENDED_KEPT_MS: u64 = 60_000;
 
 /// A session unused this long leaves memory (it stays valid in the store until it expires).
 const CACHE_IDLE_MS: u64 = 10 * 60 * 1000;

@@ -85,7 +85,7 @@ async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {
 fn render_memory(app: &App, text: &mut String) {
     use std::fmt::Write as _;
     use std::sync::atomic::Ordering::Relaxed;
-    let s = &app.sweeps;
+    let s = &app.sessions.counts;
     let _ = write!(
         text,
         "# HELP stud_sessions_cached Sessions held in memory.\n# TYPE stud_sessions_cached gauge\nstud_sessions_cached {}\n\

@@ -1,6 +1,10 @@
 //! A guest's or a player's login: [`Session`], the one value every layer passes to say who is
 //! asking. Its token is a secret (`Debug` leaves it out); logging out cancels it.
 
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
 use uuid::Uuid;
 
 /// A guest login: one token, one player, one session. `Debug` leaves the token out.
@@ -48,5 +52,204 @@ impl std::fmt::Debug for Session {
             .field("name", &self.name)
             .field("ended", &self.is_ended())
             .finish()
+    }
+}
+
+/// A session held in memory, with when it was last used and when that was last stored.
+struct Cached {
+    session: Arc<Session>,
+    used_ms: AtomicU64,
+    stored_ms: AtomicU64,
+}
+
+impl Cached {
+    fn new(session: Arc<Session>, now: u64) -> Cached {
+        Cached { session, used_ms: AtomicU64::new(now), stored_ms: AtomicU64::new(now) }
+    }
+}
+
+/// Memory kept bounded, counted (on `/metrics`).
+#[derive(Default)]
+pub struct SweepCounts {
+    /// sessions that expired (refused in memory, or deleted from the store)
+    pub expired: AtomicU64,
+    /// sessions dropped from memory (unused, or past the cap); they resolve again from the store
+    pub evicted: AtomicU64,
+    /// accounts dropped from the bank (loaded again from the store when their player is back)
+    pub accounts: AtomicU64,
+}
+
+/// How long a logged-out session's id is remembered (a store lookup in flight takes far less).
+const ENDED_KEPT_MS: u64 = 60_000;
+
+/// What memory knows of a token ([`Sessions::lookup`]).
+pub enum Lookup {
+    /// a live session; `touch`: its use is due to be stored
+    Live {
+        /// the session
+        session: Arc<Session>,
+        /// whether to store its use now (at most once per `touch_every_ms`)
+        touch: bool,
+    },
+    /// it was held but has expired (it is dropped, and counted)
+    Expired,
+    /// not held here (ask the store)
+    Unknown,
+}
+
+/// The sessions held in memory: a bounded cache of the store's (least recently used ones go
+/// past the cap), the sessions logged out lately, and the counts of what was dropped.
+pub struct Sessions {
+    map: RwLock<HashMap<String, Cached>>,
+    /// sessions logged out in the last [`ENDED_KEPT_MS`] (id -> when): a lookup in the store
+    /// that began before a log out cannot bring its session back into memory
+    ended: Mutex<HashMap<Uuid, u64>>,
+    cap: usize,
+    /// sessions expired or dropped from memory, and accounts dropped, since start
+    pub counts: SweepCounts,
+}
+
+impl Sessions {
+    /// An empty cache of at most `cap` sessions.
+    pub fn new(cap: usize) -> Sessions {
+        Sessions { map: RwLock::default(), ended: Mutex::default(), cap, counts: SweepCounts::default() }
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Cached>> {
+        self.map.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Cached>> {
+        self.map.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The session of a token, if held (expired or not).
+    pub fn get(&self, token: &str) -> Option<Arc<Session>> {
+        self.read().get(token).map(|c| c.session.clone())
+    }
+
+    /// Sessions held.
+    pub fn len(&self) -> usize {
+        self.read().len()
+    }
+
+    /// Whether none is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A token's session at `now` if held: live (marked used), or expired after `idle` ms
+    /// without use (then dropped).
+    pub fn lookup(&self, token: &str, now: u64, idle: u64, touch_every: u64) -> Lookup {
+        let cached = self.read().get(token).map(|c| {
+            let used = c.used_ms.load(Relaxed);
+            let expired = now.saturating_sub(used) > idle;
+            let mut touch = false;
+            if !expired {
+                c.used_ms.fetch_max(now, Relaxed);
+                let stored = c.stored_ms.load(Relaxed);
+                touch = now.saturating_sub(stored) >= touch_every
+                    && c.stored_ms.compare_exchange(stored, now, Relaxed, Relaxed).is_ok();
+            }
+            (c.session.clone(), expired, touch)
+        });
+        match cached {
+            Some((session, false, touch)) => Lookup::Live { session, touch },
+            Some((_, true, _)) => {
+                self.write().remove(token);
+                self.counts.expired.fetch_add(1, Relaxed);
+                Lookup::Expired
+            }
+            None => Lookup::Unknown,
+        }
+    }
+
+    /// Keeps a session, dropping the least recently used ones past the cap.
+    pub fn remember(&self, session: Arc<Session>, now: u64) {
+        let mut sessions = self.write();
+        self.remember_locked(&mut sessions, session, now);
+    }
+
+    /// A session just read from the store: the one memory holds for its token if there is one,
+    /// else this one, kept; `None` if it was logged out meanwhile (checked under the cache's
+    /// lock, which [`Sessions::forget_ended`] holds too).
+    pub fn remember_resolved(&self, session: Arc<Session>, now: u64) -> Option<Arc<Session>> {
+        let mut sessions = self.write();
+        if self.ended.lock().unwrap_or_else(PoisonError::into_inner).contains_key(&session.session_id) {
+            return None;
+        }
+        if let Some(known) = sessions.get(&session.token) {
+            return Some(known.session.clone());
+        }
+        self.remember_locked(&mut sessions, session.clone(), now);
+        Some(session)
+    }
+
+    fn remember_locked(&self, sessions: &mut HashMap<String, Cached>, session: Arc<Session>, now: u64) {
+        let cap = self.cap;
+        sessions.insert(session.token.clone(), Cached::new(session, now));
+        if sessions.len() > cap {
+            // Down to 7/8 of the cap at once, so the sort is paid once per cap/8 sessions.
+            let keep = cap - cap / 8;
+            let mut idle: Vec<(u64, String)> = sessions
+                .iter()
+                .filter(|(_, c)| Arc::strong_count(&c.session) == 1)
+                .map(|(t, c)| (c.used_ms.load(Relaxed), t.clone()))
+                .collect();
+            let excess = sessions.len().saturating_sub(keep).min(idle.len());
+            if excess > 0 {
+                idle.select_nth_unstable(excess - 1);
+                for (_, token) in &idle[..excess] {
+                    sessions.remove(token);
+                }
+            }
+            self.counts.evicted.fetch_add(u64::try_from(excess).unwrap_or(u64::MAX), Relaxed);
+        }
+    }
+
+    /// A logged-out session leaves memory and is remembered as ended for a while; returns the
+    /// copy memory held, if any (to end it too).
+    pub fn forget_ended(&self, session: &Session, now: u64) -> Option<Arc<Session>> {
+        let mut sessions = self.write();
+        let mut ended = self.ended.lock().unwrap_or_else(PoisonError::into_inner);
+        // Bounded: only the last minute's log outs (each needed a session of its own).
+        ended.retain(|_, at| now.saturating_sub(*at) < ENDED_KEPT_MS);
+        ended.insert(session.session_id, now);
+        sessions.remove(&session.token).map(|c| c.session)
+    }
+
+    /// Drops the sessions not used for `keep_for` ms (one a socket or a table holds counts as
+    /// used now); returns the held ones whose use is due to be stored.
+    pub fn sweep(&self, now: u64, keep_for: u64, touch_every: u64) -> Vec<Uuid> {
+        let mut touches = Vec::new();
+        let mut sessions = self.write();
+        let before = sessions.len();
+        sessions.retain(|_, c| {
+            if Arc::strong_count(&c.session) > 1 {
+                c.used_ms.fetch_max(now, Relaxed);
+                if now.saturating_sub(c.stored_ms.load(Relaxed)) >= touch_every {
+                    c.stored_ms.store(now, Relaxed);
+                    touches.push(c.session.session_id);
+                }
+                return true;
+            }
+            now.saturating_sub(c.used_ms.load(Relaxed)) <= keep_for
+        });
+        self.counts.evicted.fetch_add(u64::try_from(before - sessions.len()).unwrap_or(0), Relaxed);
+        if sessions.capacity() > 64 && sessions.capacity() > 4 * sessions.len() {
+            sessions.shrink_to_fit();
+        }
+        touches
+    }
+
+    /// Runs `f` on the players whose sessions are held, under the cache's lock: a session cached
+    /// before keeps its account; one cached after loads (or opens) its account after caching
+    /// itself.
+    pub fn with_cached_players<R>(&self, f: impl FnOnce(&HashSet<Uuid>) -> R) -> R {
+        let sessions = self.read();
+        let cached: HashSet<Uuid> = sessions.values().map(|c| c.session.player_id).collect();
+        let r = f(&cached);
+        drop(sessions);
+        r
     }
 }

@@ -10,7 +10,7 @@ const LAYERS: &[(&str, u32)] = &[
     // The foundation: settings, counters, who is asking, the wire's one serializer.
     ("config", 0),  // Config: parsed once at start
     ("metrics", 0), // counters and their text
-    ("session", 0), // Session: a login, its token a secret
+    ("session", 0), // Session (a login, its token a secret) and Sessions (the cache of them)
     ("wire", 0),    // every conversion of engine and store values to wire types
     // Policies and ports.
     ("auth", 1),      // invite-code and key comparison
