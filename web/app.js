@@ -2,7 +2,7 @@
 // The page speaks only the public protocol (proto/PROTOCOL.md): POST /api/sessions (and DELETE
 // to log out), GET /api/tables, GET /api/tournaments(/{id}), the WebSocket /ws and the
 // hand-history API. Plain ES modules,
-// no framework, no build step; crates/server/src/web.rs embeds and serves every file of web/.
+// no framework, no build step; crates/server/src/http/web.rs embeds and serves every file of web/.
 // The page is a thin view: it shows what the server sends and never decides a game rule.
 //
 // The modules form layers, each importing only from the ones below (tests/browser/
