@@ -1,8 +1,11 @@
-//! Shared server state: sessions, the play-money bank, the lobby, and each session's last
-//! hands. Every lock here is a short `std` lock that is never held across an `.await`.
+//! The state every connection, route and table shares: [`App`], a struct of its parts (the
+//! bank, the lobby, the session cache, the players' sockets and seats, access, limits, the
+//! tournaments) plus the store, its writer and the journal. Its methods are what spans several
+//! parts: a session's life, the sweep, opening tables. Every lock in the parts is a short `std`
+//! lock that is never held across an `.await`.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{Arc, Mutex, PoisonError};
 
 use futures_util::future::BoxFuture;
 use stud_engine::Chips;
@@ -89,8 +92,9 @@ pub struct App {
     pub tournaments: crate::tournament::Tournaments,
     /// who is connected and who is seated where
     pub players: Players,
-    /// table tasks opened after start (operators' tables)
-    pub(crate) tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    /// tasks opened after start (operators' and tournaments' tables, tournaments): shutdown
+    /// waits for them; a finished one leaves it
+    pub(crate) tasks: tokio_util::task::TaskTracker,
     /// operators' table changes run one at a time (read, store, tell the table)
     pub(crate) admin_lock: tokio::sync::Mutex<()>,
     stopping: std::sync::atomic::AtomicBool,
@@ -122,7 +126,7 @@ impl App {
             sessions: Sessions::new(config.session_cache),
             jwt,
             players: Players::default(),
-            tasks: Mutex::default(),
+            tasks: tokio_util::task::TaskTracker::new(),
             admin_lock: tokio::sync::Mutex::new(()),
             stopping: std::sync::atomic::AtomicBool::new(false),
             gateway: std::sync::OnceLock::new(),
@@ -195,7 +199,9 @@ impl App {
 
     /// Keeps a table task opened while serving, so shutdown can wait for it.
     pub fn track(&self, task: tokio::task::JoinHandle<()>) {
-        self.tasks.lock().unwrap_or_else(PoisonError::into_inner).push(task);
+        self.tasks.spawn(async move {
+            let _ = task.await;
+        });
     }
 
     /// Creates a guest session: a new player with a fresh play-money account, stored before

@@ -401,11 +401,11 @@ impl Server {
                 let _ = done.await;
             }
         }
-        let opened: Vec<JoinHandle<()>> =
-            std::mem::take(&mut *self.app.tasks.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        for t in self.tables.into_iter().chain(opened) {
+        for t in self.tables {
             let _ = t.await;
         }
+        self.app.tasks.close();
+        self.app.tasks.wait().await;
         let _ = self.http.await;
         // Store the writes the tables queued (hands, ledger, snapshots) before returning.
         let backlog = self.app.writer.stats().backlog.load(std::sync::atomic::Ordering::Relaxed);
