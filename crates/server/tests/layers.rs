@@ -23,7 +23,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("table::env", 2),         // TableEnv: what a table task needs of the server; Start
     ("tournament", 2),         // TournamentCmd, TournamentHandle, Tournaments, Refusal
     ("tournament::tables", 2), // a tournament table's id and spec
-    ("tournament::view", 2),   // a tournament's wire view
+    ("wire::tournament", 0),   // a tournament's wire views
     // The parts of the shared state, each the one owner of its state.
     ("access", 3),  // Access: bans, private tables' codes, wrong-code counters
     ("bank", 3),    // Bank: play-money balances, chips issued

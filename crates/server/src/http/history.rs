@@ -15,7 +15,7 @@ use serde::Deserialize;
 use stud_engine::Viewer;
 use stud_engine::phh::{self, PhhContext, TournamentContext};
 use stud_engine::text::{self, TextContext};
-use stud_proto::{HandDetail, HandDetailSeat, HandPage, LedgerPage};
+use stud_proto::{HandPage, LedgerPage};
 use stud_store::{Cursor, HandQuery, LedgerQuery, StoredHand};
 use uuid::Uuid;
 
@@ -156,7 +156,7 @@ async fn search(
         (hands.len() == limit as usize).then(|| hands.last().map(|h| Cursor::after(h).encode())).flatten();
     let refs: Vec<&StoredHand> = hands.iter().collect();
     if p.format == Format::Json {
-        let page = HandPage { hands: hands.iter().map(detail).collect(), next_cursor };
+        let page = HandPage { hands: hands.iter().map(wire::hand_detail).collect(), next_cursor };
         return Ok(Json(page).into_response());
     }
     let mut response = render_full(&app, &refs, p.format, true)?;
@@ -164,31 +164,6 @@ async fn search(
         response.headers_mut().insert("x-next-cursor", c);
     }
     Ok(response)
-}
-
-fn detail(h: &StoredHand) -> HandDetail {
-    HandDetail {
-        hand_id: h.hand_id,
-        table_id: h.table_id,
-        number: h.number,
-        variant: h.variant(),
-        started_at_ms: h.started_at_ms,
-        ended_at_ms: h.ended_at_ms,
-        seats: h
-            .seats
-            .iter()
-            .map(|s| HandDetailSeat {
-                seat: s.seat.number(),
-                player_id: s.player_id,
-                session_id: s.session_id,
-                name: s.name.clone(),
-                net: s.net,
-                showdown: s.showdown,
-            })
-            .collect(),
-        record: h.record.clone(),
-        tournament: wire::hand_tournament(h),
-    }
 }
 
 fn table_name(app: &App, h: &StoredHand) -> String {
@@ -255,8 +230,10 @@ fn phh_many(
 /// Everything, for operators.
 fn render_full(app: &App, hands: &[&StoredHand], format: Format, list: bool) -> Result<Response, ApiError> {
     match format {
-        Format::Json if list => Ok(Json(hands.iter().map(|h| detail(h)).collect::<Vec<_>>()).into_response()),
-        Format::Json => Ok(Json(hands.first().map(|h| detail(h))).into_response()),
+        Format::Json if list => {
+            Ok(Json(hands.iter().map(|h| wire::hand_detail(h)).collect::<Vec<_>>()).into_response())
+        }
+        Format::Json => Ok(Json(hands.first().map(|h| wire::hand_detail(h))).into_response()),
         Format::Phh if list => Ok(plain(phh_many(app, hands, |_| None)?, "hands.phhs")),
         Format::Phh => Ok(plain(texts(hands, |h| phh::write_hand(&h.record, &phh_context(app, h, None)))?, "hand.phh")),
         Format::Text => {

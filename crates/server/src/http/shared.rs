@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use stud_proto::{LedgerLine, LedgerLineKind, LedgerPage};
+use stud_proto::LedgerPage;
 use stud_store::{AdminLogEntry, LedgerCursor, LedgerQuery};
 use uuid::Uuid;
 
@@ -57,28 +57,10 @@ pub(crate) async fn ledger_page(
     let lines = app.store.ledger(&query).await?;
     let next_cursor = (lines.len() == query.limit as usize).then(|| lines.last().map(|l| l.cursor.encode())).flatten();
     let entries = lines
-        .into_iter()
+        .iter()
         .map(|l| {
-            let kind = match l.kind.as_str() {
-                "issue" => LedgerLineKind::Issue,
-                "buy_in" => LedgerLineKind::BuyIn,
-                "top_up" => LedgerLineKind::TopUp,
-                "cash_out" => LedgerLineKind::CashOut,
-                "tournament_entry" => LedgerLineKind::TournamentEntry,
-                "tournament_refund" => LedgerLineKind::TournamentRefund,
-                "tournament_prize" => LedgerLineKind::TournamentPrize,
-                "hand" => LedgerLineKind::Hand,
-                other => return Err(ApiError::Internal(format!("ledger line of unknown kind {other:?}"))),
-            };
-            Ok(LedgerLine {
-                at_ms: l.at_ms,
-                player_id: l.player_id,
-                table_id: l.table_id,
-                hand_id: l.hand_id,
-                kind,
-                balance_delta: l.balance_delta,
-                stack_delta: l.stack_delta,
-            })
+            crate::wire::ledger_line(l)
+                .ok_or_else(|| ApiError::Internal(format!("ledger line of unknown kind {:?}", l.kind)))
         })
         .collect::<Result<Vec<_>, ApiError>>()?;
     Ok(LedgerPage { entries, next_cursor })

@@ -22,7 +22,8 @@ use crate::http::error::ApiError;
 use crate::http::extract::{Body, Caller, Operator, Params, PathId};
 use crate::http::shared::audit;
 use crate::session::Session;
-use crate::tournament::{self, TournamentHandle, view};
+use crate::tournament::{self, TournamentHandle};
+use crate::wire::tournament as view;
 
 /// The tournament routes.
 pub fn routes() -> Router<Arc<App>> {

@@ -24,7 +24,6 @@
 pub mod actor;
 pub mod resync;
 pub mod tables;
-pub mod view;
 
 use std::sync::{Arc, PoisonError, RwLock};
 

@@ -1,4 +1,7 @@
-//! Engine values to wire messages: the one place that knows the serialization.
+//! Engine and store values to wire messages: the one place that knows the serialization
+//! (a tournament's views in [`tournament`]).
+
+pub mod tournament;
 
 use stud_engine::{HandRecord, PotTracker, Viewer};
 use stud_proto::{HandSummary, LastHandReport, SeatName};
@@ -81,4 +84,56 @@ pub fn placeholder_summary(spec: &stud_table::TableSpec) -> stud_proto::TableSum
         tournament_id: spec.tournament,
         tournament_level: None,
     }
+}
+
+/// A stored hand as the history API shows it (the record unfiltered: operators, or a
+/// player's view already applied to it).
+pub fn hand_detail(h: &StoredHand) -> stud_proto::HandDetail {
+    stud_proto::HandDetail {
+        hand_id: h.hand_id,
+        table_id: h.table_id,
+        number: h.number,
+        variant: h.variant(),
+        started_at_ms: h.started_at_ms,
+        ended_at_ms: h.ended_at_ms,
+        seats: h
+            .seats
+            .iter()
+            .map(|s| stud_proto::HandDetailSeat {
+                seat: s.seat.number(),
+                player_id: s.player_id,
+                session_id: s.session_id,
+                name: s.name.clone(),
+                net: s.net,
+                showdown: s.showdown,
+            })
+            .collect(),
+        record: h.record.clone(),
+        tournament: hand_tournament(h),
+    }
+}
+
+/// A ledger line as the API shows it; `None` for a kind the store should not hold.
+pub fn ledger_line(l: &stud_store::LedgerLine) -> Option<stud_proto::LedgerLine> {
+    use stud_proto::LedgerLineKind;
+    let kind = match l.kind.as_str() {
+        "issue" => LedgerLineKind::Issue,
+        "buy_in" => LedgerLineKind::BuyIn,
+        "top_up" => LedgerLineKind::TopUp,
+        "cash_out" => LedgerLineKind::CashOut,
+        "tournament_entry" => LedgerLineKind::TournamentEntry,
+        "tournament_refund" => LedgerLineKind::TournamentRefund,
+        "tournament_prize" => LedgerLineKind::TournamentPrize,
+        "hand" => LedgerLineKind::Hand,
+        _ => return None,
+    };
+    Some(stud_proto::LedgerLine {
+        at_ms: l.at_ms,
+        player_id: l.player_id,
+        table_id: l.table_id,
+        hand_id: l.hand_id,
+        kind,
+        balance_delta: l.balance_delta,
+        stack_delta: l.stack_delta,
+    })
 }
