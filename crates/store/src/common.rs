@@ -63,11 +63,11 @@ impl $store {
         Ok(())
     }
 
-    /// The writes of `batch` not stored yet ([`crate::unstored`]), its tables' marks read
+    /// The writes of `batch` not stored yet ([`crate::plan::unstored`]), its tables' marks read
     /// inside the batch's transaction with their rows locked (`Self::LOCK_ROWS`), so two
     /// writers storing the same table's inputs take turns and the second sees the first's mark.
     async fn fence(&self, tx: &mut sqlx::Transaction<'static, $db>, batch: &[Write]) -> Result<Vec<Write>> {
-        let tables = crate::batch_tables(batch);
+        let tables = crate::plan::batch_tables(batch);
         if tables.is_empty() {
             return Ok(batch.to_vec());
         }
@@ -82,7 +82,7 @@ impl $store {
         for r in &rows {
             stored.insert(r.uuid("table_id")?, r.int("stored_n")?);
         }
-        let (kept, skipped) = crate::unstored(batch, &stored);
+        let (kept, skipped) = crate::plan::unstored(batch, &stored);
         if skipped > 0 {
             tracing::warn!(skipped, "store: writes of table inputs stored already are left out (a table that moved)");
         }
@@ -122,7 +122,7 @@ impl $store {
         .bind(ms_i64(n))
         .bind(player)
         .bind(chips_i64(amount))
-        .bind(ms_i64(crate::now_ms()))
+        .bind(ms_i64(crate::model::now_ms()))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

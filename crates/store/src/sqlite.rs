@@ -22,12 +22,18 @@ use sqlx::{QueryBuilder, Row, Sqlite};
 use stud_engine::Chips;
 use uuid::Uuid;
 
-use crate::{
-    AdminLogEntry, Backend, Ban, BanScope, Cols, HandQuery, HandSeat, JournalRow, LedgerLine, LedgerQuery,
-    LedgerTotals, NewSession, OpenStack, OperatorKey, Plan, PoolSettings, Result, Store, StoreError, StoredHand,
-    StoredSession, StoredTable, TableJournal, Write, attach_seats, ban_row, chips_i64, encode_table, hand_row, key_row,
-    ledger_row, log_row, ms_i64, seat_row, session_row, stack_row, table_row, to_u64, totals_row,
+use crate::error::{Result, StoreError};
+use crate::model::{
+    AdminLogEntry, Backend, Ban, BanScope, HandQuery, HandSeat, JournalRow, LedgerLine, LedgerQuery, LedgerTotals,
+    NewSession, OpenStack, OperatorKey, PoolSettings, StoredHand, StoredSession, StoredTable, TableJournal, Write,
+    chips_i64, ms_i64, to_u64,
 };
+use crate::plan::Plan;
+use crate::rows::{
+    Cols, attach_seats, ban_row, encode_table, hand_row, key_row, ledger_row, log_row, seat_row, session_row,
+    stack_row, table_row, totals_row,
+};
+use crate::store::Store;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
 

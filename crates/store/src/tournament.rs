@@ -3,7 +3,7 @@
 
 use uuid::Uuid;
 
-use crate::LedgerEntry;
+use crate::model::LedgerEntry;
 
 /// The "player" of a tournament's prize pool row in `table_stacks` (keyed by the tournament id).
 pub(crate) const POOL: Uuid = Uuid::nil();

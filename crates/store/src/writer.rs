@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::{Store, Write};
+use crate::model::Write;
+use crate::store::Store;
 
 /// Writer settings.
 #[derive(Clone, Copy, Debug)]
