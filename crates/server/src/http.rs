@@ -1,4 +1,6 @@
-//! HTTP routes: the lobby, guest sessions, health, metrics, and the WebSocket upgrade.
+//! The HTTP router: health, metrics, the OpenAPI document and the WebSocket upgrade here, the
+//! routes in the children (`sessions`, `history`, `admin`, `tournaments`, `web`), which use only
+//! `error`, `extract`, `shared` and the layers below, never each other; and the server loop.
 
 use std::sync::Arc;
 

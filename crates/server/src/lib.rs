@@ -1,10 +1,13 @@
 //! The stud server: tokio runtime pieces around the engine.
 //!
-//! Owns table actors ([`table`]), the lobby and sessions ([`app`]), the WebSocket connection
-//! handling ([`ws`]), the HTTP routes ([`http`]), engine-to-wire conversion ([`wire`]), the
-//! configuration ([`config`]) and metrics. It holds no game rules: every rule is the engine's.
+//! Owns table actors ([`table`]), the shared state ([`app`]: its parts [`bank`], [`lobby`],
+//! [`session`], [`players`], [`access`]), the WebSocket connection handling ([`ws`]), the HTTP
+//! routes ([`http`]), engine-to-wire conversion ([`wire`]), the configuration ([`config`]),
+//! metrics and the cluster ([`cluster`]). It holds no game rules: every rule is the engine's.
 //! Key decision: one task per table owns all of that table's state; everything else talks to
-//! it through a bounded channel, and the table never waits for a client or a store.
+//! it through a bounded channel, and the table never waits for a client or a store. The
+//! modules are in layers (`tests/layers.rs`); this file is the composition root: it starts and
+//! stops the parts, and nothing imports it.
 
 pub mod access;
 pub mod app;
