@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use stud_engine::bot::Bot;
-use stud_engine::{Seed, TableConfig, Variant};
+use stud_engine::{Action, Betting, Seed, TableConfig, Variant};
 use stud_proto::{ErrorCode, ServerMsg};
 use uuid::Uuid;
 
@@ -45,7 +45,11 @@ fn who(n: u128) -> Who {
 
 impl Driver {
     fn new(variant: Variant) -> Driver {
-        let core = TableCore::new(TIMING, spec(variant), 0);
+        Driver::with_spec(spec(variant))
+    }
+
+    fn with_spec(spec: TableSpec) -> Driver {
+        let core = TableCore::new(TIMING, spec, 0);
         let snapshot = (core.snapshot(), 0);
         Driver { core, journal: Vec::new(), snapshot, calls: Vec::new(), accounts: BTreeMap::new(), seeds: 0 }
     }
@@ -863,4 +867,95 @@ fn a_rotating_table_changes_the_game_exactly_every_eight_hands() {
     assert_eq!((settings.variant, settings.rotation_hands), (Variant::Razz, Some(8)));
     let bad = stud_proto::TableSettings { rotation_hands: Some(0), ..settings };
     assert!(TableSpec::from_settings(Uuid::nil(), &bad).unwrap_err().contains("rotation_hands"));
+}
+
+/// The two ends of a big-bet wager in a prompt (RULES.md 10: a bet or raise is any amount from
+/// its minimum to its maximum); `None` in fixed limit, where each wager has one size.
+fn wager_range(legal: &[Action]) -> Option<(Action, u64, u64)> {
+    let tos: Vec<(Action, u64)> = legal
+        .iter()
+        .filter_map(|a| match *a {
+            Action::Bet { to } | Action::Raise { to } | Action::Complete { to } => Some((*a, to)),
+            _ => None,
+        })
+        .collect();
+    let (first, min) = *tos.iter().min_by_key(|(_, to)| *to)?;
+    let max = tos.iter().map(|(_, to)| *to).max()?;
+    (max > min + 1).then_some((first, min, max))
+}
+
+/// The table core deals big-bet stud as the engine does (RULES.md 10): the prompt lists each
+/// wager's two ends, any size between them is taken, one past the top is refused as
+/// `illegal_action` and changes nothing; chips are conserved and the table rebuilds from its
+/// snapshot and journal after every input, in pot limit and in no limit.
+#[test]
+fn a_big_bet_table_takes_any_size_between_the_prompts_ends() {
+    for betting in [Betting::PotLimit, Betting::NoLimit] {
+        let mut table = spec(Variant::Stud);
+        table.config = table.config.with_betting(betting);
+        let mut d = Driver::with_spec(table);
+        seat_players(&mut d, 3);
+        let mut bots: Vec<Bot> = (0..3).map(|i| Bot::new(40 + i)).collect();
+        let (mut sized, mut refused) = (0, 0);
+        let mut pending: Vec<(ConnId, ServerMsg)> = Vec::new();
+        for step in 0..600u64 {
+            let now = step * 50;
+            let mut out = d.tick(now);
+            for (conn, msg) in std::mem::take(&mut pending) {
+                let ServerMsg::YourTurn { hand_id, seq, legal, .. } = msg else { continue };
+                let bot = &mut bots[usize::try_from(conn).unwrap() - 1];
+                let key = format!("{conn}-{seq}");
+                let act = |action| Command::Act {
+                    conn,
+                    request_id: Some(key.clone()),
+                    hand_id,
+                    seq,
+                    key: key.clone(),
+                    action,
+                };
+                let action = match wager_range(&legal) {
+                    Some((end, min, max)) if bot.next_u64() % 2 == 0 => {
+                        let with = |to| match end {
+                            Action::Bet { .. } => Action::Bet { to },
+                            Action::Complete { .. } => Action::Complete { to },
+                            _ => Action::Raise { to },
+                        };
+                        // One past the top: refused, nothing applied.
+                        let before = d.core.fingerprint();
+                        let replies = d.command(now, act(with(max + 1)));
+                        assert!(
+                            frames_to(&replies, conn)
+                                .iter()
+                                .any(|m| matches!(m, ServerMsg::Error { code: ErrorCode::IllegalAction, .. })),
+                            "{betting:?}: {max} + 1 taken"
+                        );
+                        assert_eq!(d.core.fingerprint(), before);
+                        refused += 1;
+                        sized += 1;
+                        with(min + (max - min) / 2)
+                    }
+                    _ => bot.choose(&legal),
+                };
+                let replies = d.command(now, act(action));
+                assert!(
+                    frames_to(&replies, conn).iter().any(|m| matches!(m, ServerMsg::Ack { .. })),
+                    "{betting:?}: {action:?} of {legal:?} refused: {:?}",
+                    frames_to(&replies, conn)
+                );
+                out.extend(replies);
+            }
+            for conn in 1..=3 {
+                for msg in frames_to(&out, conn) {
+                    if matches!(msg, ServerMsg::YourTurn { .. }) {
+                        pending.push((conn, msg));
+                    }
+                }
+            }
+            let on_table: i64 = d.core.stacks().iter().map(|(_, c)| *c as i64).sum::<i64>() + d.core.pot() as i64;
+            assert_eq!(on_table + d.accounts.values().sum::<i64>(), 0, "{betting:?}: chips conserved");
+            assert_eq!(d.rebuilt(now).fingerprint(), d.core.fingerprint(), "{betting:?} at {now}");
+        }
+        assert!(d.core.status().1 >= 3, "{betting:?}: hands were played");
+        assert!(sized >= 5 && refused == sized, "{betting:?}: {sized} sized wagers");
+    }
 }
