@@ -184,6 +184,9 @@ struct Frame<'a> {
     hand_id: Option<Uuid>,
     #[serde(default)]
     legal: Vec<Action>,
+    /// big-bet stud: the wagers' ranges (sizes are picked anywhere in them)
+    #[serde(default)]
+    wagers: Vec<stud_engine::LegalEntry>,
     #[serde(borrow)]
     event: Option<FrameEvent<'a>>,
 }
@@ -319,7 +322,7 @@ impl Bot<'_> {
                         tokio::time::sleep(think).await;
                     }
                     if !frame.legal.is_empty() {
-                        let action = rng.choose(&frame.legal);
+                        let action = rng.choose_sized(&frame.legal, &frame.wagers);
                         *key += 1;
                         pending = Some(Instant::now());
                         if Instant::now() >= start {

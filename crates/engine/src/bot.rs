@@ -5,7 +5,7 @@
 //! SplitMix64 stream: deterministic from the seed, no global RNG.
 
 use crate::action::Action;
-use crate::hand::Legal;
+use crate::hand::{Legal, LegalEntry};
 
 /// A seeded bot.
 #[derive(Clone, Debug)]
@@ -83,5 +83,65 @@ impl Bot {
     pub fn choose(&mut self, legal: &[Action]) -> Action {
         let pick = self.choose_legal(Legal::from_list(legal));
         if legal.contains(&pick) { pick } else { legal.first().copied().unwrap_or(Action::Fold) }
+    }
+
+    /// [`Bot::choose`] for a prompt that also gives big-bet ranges (`wagers`: a bet, raise or
+    /// completion with `min_to` and `max_to`, as the server's `your_turn` sends them): a wager
+    /// picked from `legal` (which lists each range by its two ends) is sized as
+    /// [`Bot::choose_legal`] sizes one, anywhere in its range. Without ranges: [`Bot::choose`].
+    pub fn choose_sized(&mut self, legal: &[Action], wagers: &[LegalEntry]) -> Action {
+        let pick = self.choose(legal);
+        let sized = |to| match pick {
+            Action::Bet { .. } => Some(Action::Bet { to }),
+            Action::Raise { .. } => Some(Action::Raise { to }),
+            Action::Complete { .. } => Some(Action::Complete { to }),
+            _ => None,
+        };
+        let Some(range) = sized(0).and_then(|kind| {
+            let w = wagers.iter().find(|w| std::mem::discriminant(&w.action) == std::mem::discriminant(&kind))?;
+            Some((w.min_to?, w.max_to?))
+        }) else {
+            return pick;
+        };
+        let (min_to, max_to) = range;
+        if max_to <= min_to {
+            return pick;
+        }
+        let roll = self.next_u64();
+        let to = match roll % 6 {
+            0 | 1 => min_to,
+            2 => max_to,
+            _ => min_to + (roll >> 8) % (max_to - min_to + 1),
+        };
+        sized(to).unwrap_or(pick)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A big-bet prompt's ranges are used: over many prompts the bot makes the smallest, the
+    /// largest and sizes in between, never one outside; a prompt without ranges keeps `legal`'s.
+    #[test]
+    fn choose_sized_makes_every_size_of_a_range_and_none_outside() {
+        let legal = [Action::Fold, Action::Call, Action::Raise { to: 75 }, Action::Raise { to: 130 }];
+        let wagers = [LegalEntry { action: Action::Raise { to: 75 }, min_to: Some(75), max_to: Some(130) }];
+        let mut bot = Bot::new(3);
+        let mut sizes = std::collections::BTreeSet::new();
+        for _ in 0..2_000 {
+            match bot.choose_sized(&legal, &wagers) {
+                Action::Raise { to } => {
+                    assert!((75..=130).contains(&to), "{to}");
+                    sizes.insert(to);
+                }
+                other => assert!(legal.contains(&other), "{other:?}"),
+            }
+        }
+        assert!(sizes.contains(&75) && sizes.contains(&130) && sizes.len() > 10, "{sizes:?}");
+        for _ in 0..200 {
+            let a = bot.choose_sized(&legal, &[]);
+            assert!(legal.contains(&a), "{a:?}");
+        }
     }
 }

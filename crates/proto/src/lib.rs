@@ -319,6 +319,11 @@ pub enum ServerMsg {
         /// what your cards make so far, as a code (see `HandStrength`)
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hand_strength: Option<HandStrength>,
+        /// big-bet stud (pot limit, no limit): each legal bet, raise or opening wager with the
+        /// range of street totals it may make (`min_to` to `max_to`, capped by the stack; `act`
+        /// sends any `to` in it); absent in fixed limit, where `legal` gives each wager's one size
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        wagers: Vec<stud_engine::LegalEntry>,
     },
     /// Someone else is to act (sent to everyone, with the clock).
     Turn {
@@ -1179,5 +1184,29 @@ mod tests {
             let schema = schema_json();
             assert!(schema.contains(&format!("\"{t}\"")), "{t} missing from the schema");
         }
+    }
+    /// A big-bet prompt's range sits next to the wager's own fields, and reads back; a
+    /// fixed-limit prompt has no `wagers` at all.
+    #[test]
+    fn a_big_bet_prompt_carries_each_wagers_range() {
+        let id = Uuid::from_u128(1);
+        let prompt = |wagers| ServerMsg::YourTurn {
+            table_id: id,
+            seq: 3,
+            hand_id: id,
+            legal: vec![Action::Fold, Action::Call, Action::Raise { to: 75 }, Action::Raise { to: 130 }],
+            deadline_ms: 1,
+            time_bank_ms: 0,
+            to_call: Some(25),
+            bring_in_amount: None,
+            hand_strength: None,
+            wagers,
+        };
+        let ranged = stud_engine::LegalEntry { action: Action::Raise { to: 75 }, min_to: Some(75), max_to: Some(130) };
+        let text = serde_json::to_string(&prompt(vec![ranged])).unwrap();
+        assert!(text.contains(r#""wagers":[{"kind":"raise","to":75,"min_to":75,"max_to":130}]"#), "{text}");
+        let back: ServerMsg = serde_json::from_str(&text).unwrap();
+        assert!(matches!(back, ServerMsg::YourTurn { ref wagers, .. } if wagers == &[ranged]));
+        assert!(!serde_json::to_string(&prompt(Vec::new())).unwrap().contains("wagers"));
     }
 }

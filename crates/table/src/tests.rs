@@ -163,7 +163,8 @@ fn play(d: &mut Driver, players: u8, steps: u64, bot_seed: u64, mut each: impl F
             out.extend(d.command(now, Command::Chat { conn, request_id: None, text, banned: false }));
         }
         for (conn, msg) in std::mem::take(&mut pending) {
-            if let ServerMsg::YourTurn { hand_id, seq, legal, .. } = msg {
+            if let ServerMsg::YourTurn { hand_id, seq, legal, wagers, .. } = msg {
+                assert!(wagers.is_empty(), "fixed limit: each wager has one size, in `legal`");
                 let bot = &mut bots[usize::try_from(conn).unwrap() - 1];
                 let roll = bot.next_u64() % 20;
                 if roll == 0 {
@@ -902,7 +903,15 @@ fn a_big_bet_table_takes_any_size_between_the_prompts_ends() {
             let now = step * 50;
             let mut out = d.tick(now);
             for (conn, msg) in std::mem::take(&mut pending) {
-                let ServerMsg::YourTurn { hand_id, seq, legal, .. } = msg else { continue };
+                let ServerMsg::YourTurn { hand_id, seq, legal, wagers, .. } = msg else { continue };
+                // The prompt's ranges are the two ends `legal` lists.
+                if let Some((_, min, max)) = wager_range(&legal) {
+                    assert!(
+                        wagers.iter().any(|w| w.min_to == Some(min) && w.max_to == Some(max)),
+                        "{betting:?}: {wagers:?} for {legal:?}"
+                    );
+                }
+                assert!(wagers.iter().all(|w| w.min_to.is_some() && w.min_to <= w.max_to), "{wagers:?}");
                 let bot = &mut bots[usize::try_from(conn).unwrap() - 1];
                 let key = format!("{conn}-{seq}");
                 let act = |action| Command::Act {

@@ -279,6 +279,7 @@ impl TableCore {
             to_call,
             bring_in_amount,
             hand_strength: live.hand.strength_of(seat),
+            wagers: live.hand.legal_entries(seat).into_iter().filter(|e| e.min_to.is_some()).collect(),
         }
     }
 
