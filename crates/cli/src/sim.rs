@@ -9,13 +9,16 @@ use rand_core::{Rng, SeedableRng};
 use stud_engine::bot::Bot;
 use stud_engine::phh::{self, PhhContext};
 use stud_engine::sim::play_hand;
-use stud_engine::{Chips, NoEvents, Seat, Seed, TableConfig, Variant};
+use stud_engine::{Betting, Chips, NoEvents, Seat, Seed, TableConfig, Variant};
 
 #[derive(Args)]
 pub struct SimArgs {
     /// stud, stud8 or razz.
     #[arg(long, default_value = "stud")]
     variant: String,
+    /// fixed_limit, pot_limit or no_limit (RULES.md 10).
+    #[arg(long, default_value = "fixed_limit")]
+    betting: String,
     /// Players per hand (2..=8), seated 1..=N.
     #[arg(long, default_value_t = 8)]
     players: u8,
@@ -47,7 +50,9 @@ pub struct SimArgs {
 
 pub fn run(args: &SimArgs) -> anyhow::Result<()> {
     let variant: Variant = args.variant.parse()?;
-    let config = TableConfig::new(variant, args.ante, args.bring_in, args.small_bet, args.big_bet);
+    let betting: Betting = args.betting.parse()?;
+    let config =
+        TableConfig::new(variant, args.ante, args.bring_in, args.small_bet, args.big_bet).with_betting(betting);
     config.validate().context("invalid stakes")?;
     if !(2..=8).contains(&args.players) {
         bail!("--players must be 2..=8, got {}", args.players);

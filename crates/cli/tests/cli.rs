@@ -42,6 +42,42 @@ fn sim_then_replay_every_variant() {
     }
 }
 
+/// `stud sim --betting` deals pot-limit and no-limit hands (RULES.md 10) that `stud replay`
+/// reads back and verifies: the PHH names the structure (`P…`/`N…` variant codes), the sizes
+/// vary, and an unknown structure is a typed error.
+#[test]
+fn sim_then_replay_big_bet_stud() {
+    for (betting, code_prefix) in [("pot_limit", "P"), ("no_limit", "N")] {
+        for variant in ["stud", "stud8", "razz"] {
+            let args =
+                ["sim", "--variant", variant, "--betting", betting, "--players", "6", "--hands", "60", "--seed", "bb"];
+            let (code, phhs, err) = stud(&args, None);
+            assert_eq!(code, 0, "{err}");
+            assert!(
+                phhs.contains(&format!("variant = \"{code_prefix}")),
+                "{betting} {variant}: {}",
+                &phhs[..300.min(phhs.len())]
+            );
+            let (code, lines, err) = stud(&["replay", "-"], Some(&phhs));
+            assert_eq!(code, 0, "{betting} {variant}: {err}\n{lines}");
+            let parsed: Vec<serde_json::Value> = lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+            assert_eq!(parsed.len(), 60);
+            assert!(parsed.iter().all(|v| v["ok"] == true), "{lines}");
+            assert_eq!(stud(&args, None).1, phhs, "same seed, same bytes");
+            // Bets and raises of many sizes, not only the two ends of each range.
+            let sizes: std::collections::BTreeSet<&str> = phhs
+                .split(" cbr ")
+                .skip(1)
+                .filter_map(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+                .collect();
+            assert!(sizes.len() > 20, "{betting} {variant}: {} sizes", sizes.len());
+        }
+    }
+    let (code, _, err) = stud(&["sim", "--betting", "spread_limit"], None);
+    assert_ne!(code, 0);
+    assert!(err.contains("spread_limit"), "{err}");
+}
+
 #[test]
 fn sims_produce_all_ins_side_pots_and_showdown_choices() {
     let (_, phhs, _) = stud(&["sim", "--variant", "stud8", "--players", "8", "--hands", "100", "--seed", "mix"], None);
