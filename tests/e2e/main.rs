@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
 mod bad_input;
+mod big_bet;
 mod chat;
 mod document;
 mod fuzz;
@@ -169,6 +170,7 @@ pub fn stud_table_settings(name: &str) -> stud_proto::TableSettings {
         big_bet: 80,
         max_raises: 3,
         open_pair_big_bet: None,
+        betting: stud_engine::Betting::FixedLimit,
         seats: 4,
         min_buy_in: 800,
         max_buy_in: 8_000,

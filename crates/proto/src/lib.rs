@@ -17,7 +17,7 @@ pub use tournament::{
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use stud_engine::record::{AwardRecord, HandRecord, RecordedAction};
-use stud_engine::{Action, Chips, Event, HandStrength, HandView, Pot, TableConfig, Variant};
+use stud_engine::{Action, Betting, Chips, Event, HandStrength, HandView, Pot, TableConfig, Variant};
 use uuid::Uuid;
 
 /// The protocol version this build speaks. A `hello` with another version is refused.
@@ -856,12 +856,16 @@ pub struct TableSettings {
     pub small_bet: Chips,
     /// bet size on 5th to 7th street
     pub big_bet: Chips,
-    /// raises after the first bet of a street (1 bet + 3 raises by default)
+    /// raises after the first bet of a street (1 bet + 3 raises by default; fixed limit only)
     #[serde(default = "three")]
     pub max_raises: u8,
     /// the big bet on 4th street with an open pair; default: on for stud and stud8, off for razz
     #[serde(default)]
     pub open_pair_big_bet: Option<bool>,
+    /// how much a player may bet or raise (RULES.md 10): `fixed_limit` (the default),
+    /// `pot_limit` or `no_limit`; in the big-bet structures `small_bet` is the minimum bet
+    #[serde(default)]
+    pub betting: Betting,
     /// seats, 2..=8
     #[serde(default = "eight")]
     pub seats: u8,
@@ -906,6 +910,7 @@ pub struct TableSettingsPatch {
     pub big_bet: Option<Chips>,
     pub max_raises: Option<u8>,
     pub open_pair_big_bet: Option<bool>,
+    pub betting: Option<Betting>,
     pub seats: Option<u8>,
     pub min_buy_in: Option<Chips>,
     pub max_buy_in: Option<Chips>,

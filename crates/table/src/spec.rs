@@ -122,6 +122,7 @@ impl TableSpec {
         if let Some(open_pair) = s.open_pair_big_bet {
             config.open_pair_big_bet = open_pair;
         }
+        let config = config.with_betting(s.betting);
         config.validate().map_err(|e| e.to_string())?;
         if !(2..=8).contains(&s.seats) {
             return Err("seats must be 2 to 8".into());
@@ -170,6 +171,7 @@ impl TableSpec {
             big_bet: self.config.big_bet,
             max_raises: self.config.max_raises,
             open_pair_big_bet: Some(self.config.open_pair_big_bet),
+            betting: self.config.betting,
             seats: self.seats,
             min_buy_in: self.min_buy_in,
             max_buy_in: self.max_buy_in,

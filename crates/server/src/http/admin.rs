@@ -142,6 +142,7 @@ fn patched(mut s: TableSettings, p: TableSettingsPatch) -> TableSettings {
         small_bet,
         big_bet,
         max_raises,
+        betting,
         seats,
         min_buy_in,
         max_buy_in,

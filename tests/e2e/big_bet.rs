@@ -1,0 +1,97 @@
+//! Big-bet stud over the real API and real sockets (RULES.md 10): an operator opens a pot-limit
+//! table (`betting` in the table's settings), players' prompts carry each wager's range
+//! (`your_turn.wagers`), sizes anywhere in it are taken, and the chips and the ledger hold.
+
+use stud_client::{http_as, tables};
+use stud_engine::bot::Bot;
+use stud_engine::{Action, Betting};
+use stud_proto::{AdminTable, ClientMsg, ServerMsg, TableSettings};
+
+use crate::play::leave_and_check_chips;
+use crate::{Player, spawn_app};
+
+const KEY: &str = "operator-key-for-e2e-0123456789";
+
+#[tokio::test]
+async fn a_pot_limit_table_is_opened_played_at_any_size_and_keeps_the_chips() {
+    let (server, addr) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
+    let settings = TableSettings { betting: Betting::PotLimit, ..crate::stud_table_settings("Pot limit") };
+    let body = serde_json::to_string(&settings).unwrap();
+    let (status, text) = http_as(&addr, "POST", "/api/admin/tables", Some(&body), Some(KEY)).await.unwrap();
+    assert_eq!(status, 201, "{text}");
+    let created: AdminTable = serde_json::from_str(&text).unwrap();
+    assert_eq!(created.settings.betting, Betting::PotLimit);
+    // The lobby line says the structure.
+    let table = tables(&addr).await.unwrap().into_iter().find(|t| t.id == created.id).expect("listed");
+    assert_eq!(table.config.betting, Betting::PotLimit);
+
+    let mut players = Vec::new();
+    for seat in 1..=3 {
+        let mut p = Player::new(&addr, &format!("b{seat}")).await;
+        p.sit(&table, seat).await;
+        players.push(p);
+    }
+    let mut tasks = Vec::new();
+    for (k, mut p) in players.into_iter().enumerate() {
+        tasks.push(tokio::spawn(async move {
+            let mut bot = Bot::new(90 + k as u64);
+            let (mut results, mut ranged, mut between, mut key) = (0, 0, 0, 0u64);
+            while results < 4 {
+                match p.recv().await {
+                    ServerMsg::HandResult { .. } => results += 1,
+                    ServerMsg::YourTurn { table_id, seq, hand_id, legal, wagers, .. } => {
+                        ranged += usize::from(!wagers.is_empty());
+                        let action = bot.choose_sized(&legal, &wagers);
+                        // A size strictly inside a range: something fixed limit never sends.
+                        let inside = |to| {
+                            wagers.iter().any(|w| w.min_to.is_some_and(|m| m < to) && w.max_to.is_some_and(|m| to < m))
+                        };
+                        if let Action::Bet { to } | Action::Raise { to } | Action::Complete { to } = action {
+                            between += usize::from(inside(to));
+                        }
+                        key += 1;
+                        let request_id = Some(format!("a{key}"));
+                        p.send(ClientMsg::Act {
+                            request_id: request_id.clone(),
+                            table_id,
+                            hand_id,
+                            seq,
+                            idempotency_key: format!("{k}-{key}"),
+                            action,
+                        })
+                        .await;
+                    }
+                    ServerMsg::Error { code, message, .. } => panic!("refused {code:?}: {message}"),
+                    _ => {}
+                }
+            }
+            (p, ranged, between)
+        }));
+    }
+    let (mut players, mut ranged, mut between) = (Vec::new(), 0, 0);
+    for t in tasks {
+        let (p, r, b) = t.await.unwrap();
+        assert!(p.leaks.is_empty(), "{:?}", p.leaks);
+        players.push(p);
+        ranged += r;
+        between += b;
+    }
+    assert!(ranged > 5, "{ranged} prompts with ranges");
+    assert!(between > 0, "no size inside a range was sent");
+    leave_and_check_chips(&server, &mut players, table.id).await;
+    // The stored hands name the structure (PHH code P7S).
+    assert!(server.app.writer.flush().await);
+    let hands = server.app.store.session_hands(players[0].session_id, players[0].player_id, 10).await.unwrap();
+    assert!(!hands.is_empty());
+    assert!(hands.iter().all(|h| h.record.config.betting == Betting::PotLimit && h.record.config.phh_code() == "P7S"));
+    // An operator changes the structure like any setting; a structure that does not exist is a 400.
+    let path = format!("/api/admin/tables/{}", table.id);
+    let (status, text) = http_as(&addr, "PATCH", &path, Some(r#"{"betting":"no_limit"}"#), Some(KEY)).await.unwrap();
+    assert_eq!(status, 200, "{text}");
+    let changed: AdminTable = serde_json::from_str(&text).unwrap();
+    assert_eq!(changed.settings.betting, Betting::NoLimit);
+    let (status, text) =
+        http_as(&addr, "PATCH", &path, Some(r#"{"betting":"spread_limit"}"#), Some(KEY)).await.unwrap();
+    assert_eq!(status, 400, "{text}");
+    server.shutdown().await;
+}
