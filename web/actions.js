@@ -47,6 +47,7 @@ export function renderActions() {
   // A ranged wager (big-bet tables: `wagers`) is one button and its size control in place of
   // the two end buttons `legal` lists for it; every other action is a button as it is.
   const wagers = p.wagers ?? [];
+  for (const key of chosen.keys()) if (!key.startsWith(`${p.handId}:${p.seq}:`)) chosen.delete(key); // earlier prompts' sizes
   const ranged = new Set(wagers.map((w) => w.kind));
   const parts = p.legal.filter((a) => !ranged.has(a.kind)).map((a) => el('button', {
     'data-testid': 'action', 'data-action': a.kind, 'data-amount': a.to, type: 'button',

@@ -236,9 +236,9 @@ async function main() {
     }
     for (const p of players) await enter(p, `http://${addr}/`, body.id);
     const bots = players.map((p) => bot(p).catch((e) => abort(e instanceof Failure ? new Failure(`${p.name}: ${e.message}`) : e)));
-    // Both scenarios, then a hand more on both pages: the table plays on.
-    await until('the preset and the typed size sent, then a further hand ended', async () =>
-      done.typed && players.every((p) => p.handsEnded > done.handsAtDone), 70000);
+    // Both scenarios, then two hands more on both pages: the table plays on.
+    await until('the preset and the typed size sent, then two further hands ended', async () =>
+      done.typed && players.every((p) => p.handsEnded >= done.handsAtDone + 2), 70000);
     for (const p of players) p.stop = true;
     await Promise.all(bots);
     if (run.aborted) throw run.aborted;
