@@ -75,7 +75,7 @@ class Player {
 }
 
 // What the test has seen: the preset sent, the typed amount refused then sent; hands after.
-const done = { preset: null, typed: null, handsAtDone: null };
+const done = { preset: null, typed: null, handsAtDone: null, shot: false };
 
 /** Waits for the act frame of prompt `m` and checks its `to`. */
 async function sentTo(p, m, kind, to) {
@@ -125,6 +125,10 @@ async function sizeScenario(p, m) {
     check(await box.locator('[data-testid=bet-size-error]').isVisible(), 'no message for an amount past the top');
     check(await send.isDisabled(), 'the send button is enabled for an amount past the top');
   });
+  if (!done.shot) {
+    done.shot = true;
+    await p.page.screenshot({ path: path.join(SHOTS, 'bigbet-size.png') });
+  }
   await input.press('Enter');
   await sleep(300);
   check(p.acts.length === before, `${p.name}: an act frame went out for an amount past the top`);
