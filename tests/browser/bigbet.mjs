@@ -75,7 +75,7 @@ class Player {
 }
 
 // What the test has seen: the preset sent, the typed amount refused then sent; hands after.
-const done = { preset: null, typed: null, handsAtDone: null, shot: false };
+const done = { preset: null, typed: null, handsAtDone: null, shot: null };
 
 /** Waits for the act frame of prompt `m` and checks its `to`. */
 async function sentTo(p, m, kind, to) {
@@ -97,6 +97,12 @@ async function sizeScenario(p, m) {
     check(Number(await range.getAttribute('min')) === w.min_to && Number(await range.getAttribute('max')) === w.max_to, 'the slider range');
     check((await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${w.kind}"]`).count()) === 0, `end buttons for ${w.kind} are still drawn`);
     check((await box.locator('[data-testid=bet-preset]').count()) === 5, 'five presets');
+    const fits = await p.page.evaluate(() => {
+      const bar = document.querySelector('[data-testid=action-bar]').getBoundingClientRect();
+      const ctl = document.querySelector('[data-testid=bet-size]').getBoundingClientRect();
+      return document.documentElement.scrollWidth <= window.innerWidth && ctl.left >= 0 && ctl.right <= window.innerWidth && bar.bottom <= window.innerHeight + 1;
+    });
+    check(fits, 'the size control does not fit in the window');
   });
   // Pot limit: the "Pot" preset is the top of the range (the pot-size raise, or all in).
   const presetAmount = async (name) => Number(await box.locator(`[data-testid=bet-preset][data-preset=${name}]`).getAttribute('data-amount'));
@@ -125,9 +131,9 @@ async function sizeScenario(p, m) {
     check(await box.locator('[data-testid=bet-size-error]').isVisible(), 'no message for an amount past the top');
     check(await send.isDisabled(), 'the send button is enabled for an amount past the top');
   });
-  if (!done.shot) {
-    done.shot = true;
-    await p.page.screenshot({ path: path.join(SHOTS, 'bigbet-size.png') });
+  if (!done.shot?.[p.name]) {
+    done.shot = { ...done.shot, [p.name]: true };
+    await p.page.screenshot({ path: path.join(SHOTS, `bigbet-size-${p.name.toLowerCase()}.png`) });
   }
   await input.press('Enter');
   await sleep(300);
@@ -235,7 +241,8 @@ async function main() {
   try {
     const players = [];
     for (const name of ['Ann', 'Bob']) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      // Bob on a 390 px phone: the size control fits there too.
+      const context = await browser.newContext({ viewport: name === 'Bob' ? { width: 390, height: 844 } : { width: 1280, height: 800 } });
       players.push(new Player(name, context, await context.newPage()));
     }
     for (const p of players) await enter(p, `http://${addr}/`, body.id);
