@@ -1,8 +1,9 @@
 // Acting: the action buttons, pre-action boxes, the keyboard, the your-turn alert.
 
 import { $, el, notice } from './dom.js';
-import { money } from './format.js';
+import { isBigBet, money } from './format.js';
 import { errorText, language, t } from './i18n.js';
+import { BET_PRESETS, clampTo, handPot, presetTo, sizeError } from './model.js';
 import { send } from './net.js';
 import { prefs, state } from './state.js';
 
@@ -23,6 +24,8 @@ export function actionLabel(a) {
 
 /** On 4th street with an open pair, two bets are legal: the small one and the big one. */
 export function bigBetOption(a) {
+  // Big-bet tables have no open-pair bet: their two bets are the ends of one range.
+  if (state.prompt?.wagers || isBigBet(state.table?.info?.config)) return false;
   const bets = state.prompt?.legal.filter((x) => x.kind === 'bet') ?? [];
   return bets.length > 1 && a.to === Math.max(...bets.map((x) => x.to));
 }
@@ -41,11 +44,98 @@ export function renderActions() {
     renderPreActions();
     return;
   }
-  box.replaceChildren(...p.legal.map((a) => el('button', {
+  // A ranged wager (big-bet tables: `wagers`) is one button and its size control in place of
+  // the two end buttons `legal` lists for it; every other action is a button as it is.
+  const wagers = p.wagers ?? [];
+  for (const key of chosen.keys()) if (!key.startsWith(`${p.handId}:${p.seq}:`)) chosen.delete(key); // earlier prompts' sizes
+  const ranged = new Set(wagers.map((w) => w.kind));
+  const parts = p.legal.filter((a) => !ranged.has(a.kind)).map((a) => el('button', {
     'data-testid': 'action', 'data-action': a.kind, 'data-amount': a.to, type: 'button',
     class: `action action-${a.kind}`, onclick: () => act(a), 'aria-keyshortcuts': SHORTCUT[a.kind],
-  }, actionLabel(a), el('kbd', { text: SHORTCUT[a.kind], 'aria-hidden': 'true' }))));
+  }, actionLabel(a), el('kbd', { text: SHORTCUT[a.kind], 'aria-hidden': 'true' })));
+  box.replaceChildren(...parts, ...wagers.map((w) => sizeControl(p, w)));
   renderPreActions();
+}
+
+// ---- bet sizing (pot limit, no limit) ------------------------------------------------------
+
+// The size chosen for each wager of the prompt on screen (`handId:seq:kind` → text typed or
+// set), so drawing the bar again (a clock tick, a language switch) keeps it.
+const chosen = new Map();
+const sizeKey = (p, w) => `${p.handId}:${p.seq}:${w.kind}`;
+
+/** What the pot presets count with: every chip in the hand, our call, our chips in this street.
+ *  The bring-in's own choice to open for more counts as if the bring-in were called. */
+export function potContext(p) {
+  const tb = state.table;
+  const view = tb?.hand?.view;
+  const mine = view?.seats.find((s) => s.seat === tb.info?.your_seat);
+  const bringing = p.legal.some((a) => a.kind === 'bring_in');
+  const toCall = p.toCall ?? (bringing ? (p.bringIn ?? tb?.info?.config.bring_in ?? 0) : 0);
+  return { pot: handPot(view), toCall, streetBet: mine?.bet ?? 0 };
+}
+
+/** The typed size of a wager now, or its minimum when nothing was chosen yet. */
+export const chosenSize = (p, w) => chosen.get(sizeKey(p, w)) ?? String(w.min_to);
+
+/** One ranged wager: the slider, the typed amount, the presets, the send button and the
+ *  message that refuses an amount outside the range (it is not sent). */
+export function sizeControl(p, w) {
+  const key = sizeKey(p, w);
+  const ctx = potContext(p);
+  const range = el('input', {
+    type: 'range', min: w.min_to, max: w.max_to, step: 1, 'data-testid': 'bet-size-range', 'aria-label': t('bet_slider'),
+  });
+  const input = el('input', {
+    type: 'number', min: w.min_to, max: w.max_to, step: 1, inputmode: 'numeric', 'data-testid': 'bet-size-input', 'aria-label': t('bet_amount'),
+  });
+  const error = el('div', { class: 'bet-size-error', 'data-testid': 'bet-size-error', role: 'alert', hidden: true });
+  const sendButton = el('button', {
+    type: 'button', 'data-testid': 'bet-send', 'data-action': w.kind, class: `action action-${w.kind}`, 'aria-keyshortcuts': SHORTCUT[w.kind],
+    onclick: () => sendWager(p, w),
+  });
+  // Everything but the field being typed in follows the size; a bad size disables sending.
+  const update = (text, from = null) => {
+    chosen.set(key, text);
+    const problem = sizeError(text, w.min_to, w.max_to);
+    const to = problem ? null : Number(text);
+    if (from !== input) input.value = text;
+    if (from !== range && to != null) range.value = String(to);
+    sendButton.disabled = to == null;
+    sendButton.dataset.amount = to == null ? '' : String(to);
+    sendButton.replaceChildren(actionLabel({ kind: w.kind, to: to ?? w.min_to }), el('kbd', { text: SHORTCUT[w.kind], 'aria-hidden': 'true' }));
+    error.hidden = !problem;
+    error.textContent = problem ? t('bet_size_range', { min: money(w.min_to), max: money(w.max_to) }) : '';
+    input.setAttribute('aria-invalid', problem ? 'true' : 'false');
+  };
+  range.addEventListener('input', () => update(range.value, range));
+  input.addEventListener('input', () => update(input.value, input));
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      sendWager(p, w);
+    }
+  });
+  const presets = BET_PRESETS.map((preset) => {
+    const to = presetTo(preset, w, ctx);
+    return el('button', {
+      type: 'button', class: 'bet-preset', 'data-testid': 'bet-preset', 'data-preset': preset, 'data-amount': to,
+      text: t(`preset_${preset}`), title: money(to), onclick: () => update(String(to)),
+    });
+  });
+  update(chosenSize(p, w));
+  return el('div', { class: 'bet-size', 'data-testid': 'bet-size', 'data-kind': w.kind, 'data-min': w.min_to, 'data-max': w.max_to, role: 'group', 'aria-label': t('bet_size') },
+    el('div', { class: 'bet-presets' }, presets),
+    el('div', { class: 'bet-inputs' }, range, input, sendButton),
+    error);
+}
+
+/** Acts with a wager's chosen size, if it is within the range (else nothing is sent). */
+export function sendWager(p, w) {
+  const text = chosenSize(p, w);
+  if (sizeError(text, w.min_to, w.max_to)) return false;
+  act({ kind: w.kind, to: clampTo(text, w.min_to, w.max_to) });
+  return true;
 }
 
 /** The pre-action boxes, while someone else is to act in a hand we are still in. */
@@ -106,6 +196,13 @@ export function onKey(e) {
   const kinds = KEYS[e.key.toLowerCase()];
   const p = state.prompt;
   if (!kinds || !p || p.sent) return;
+  // A ranged wager acts with the size chosen (B sends it, as its button would).
+  const wager = kinds.map((k) => p.wagers?.find((w) => w.kind === k)).find(Boolean);
+  if (wager) {
+    e.preventDefault();
+    sendWager(p, wager);
+    return;
+  }
   const action = kinds.map((k) => p.legal.find((a) => a.kind === k)).find(Boolean);
   if (action) {
     e.preventDefault();

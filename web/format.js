@@ -29,8 +29,11 @@ export function signedMoney(cents, mode = moneyMode, code = language()) {
   return `${cents > 0 ? '+' : cents < 0 ? '-' : ''}${money(Math.abs(cents), mode, code)}`;
 }
 
-/** "$2/$4": the small and big bet. */
-export const limits = (c, mode = moneyMode) => `${money(c.small_bet, mode)}/${money(c.big_bet, mode)}`;
+/** A big-bet table (RULES.md 10): `config.betting` is pot_limit or no_limit. */
+export const isBigBet = (c) => c?.betting === 'pot_limit' || c?.betting === 'no_limit';
+
+/** "$2/$4": the small and big bet; a big-bet table has no big bet, only a minimum: "min bet $2". */
+export const limits = (c, mode = moneyMode) => (isBigBet(c) ? t('min_bet', { amount: money(c.small_bet, mode) }) : `${money(c.small_bet, mode)}/${money(c.big_bet, mode)}`);
 export const stakesLine = (c, mode = moneyMode) => t('stakes_line', { ante: money(c.ante, mode), bring_in: money(c.bring_in, mode), small: money(c.small_bet, mode), big: money(c.big_bet, mode) });
 
 /** The table's display setting, if the server sends one (TableState/TableSummary `display`). */
@@ -41,6 +44,10 @@ export const feeText = (x) => t('t_fee', { entry: money(x.entry_fee, 'cash'), fe
 
 /** A game's name: "Seven Card Stud", "Razz" (a rotation too) in the current language. */
 export const variantName = (v) => t(`variant_${v}`);
+
+/** The betting structure in words for a big-bet table ("Pot limit", "No limit"); '' for fixed
+ *  limit (the default, which the stakes "$2/$4" already say). */
+export const bettingName = (c) => (isBigBet(c) ? t(`betting_${c.betting}`) : '');
 
 // ---- cards and hand names ------------------------------------------------------------------
 

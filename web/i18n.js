@@ -7,6 +7,9 @@ export const LANGS = { en: 'English', it: 'Italiano', hu: 'Magyar' };
 export const LOCALES = { en: 'en-US', it: 'it-IT', hu: 'hu-HU' };
 
 export const EN = {
+  betting_pot_limit: 'Pot limit', betting_no_limit: 'No limit', min_bet: 'min bet {amount}',
+  bet_size: 'Bet size', bet_amount: 'Amount in chips', bet_slider: 'Bet size slider', preset_min: 'Min', preset_half: '½ pot',
+  preset_three_quarters: '¾ pot', preset_pot: 'Pot', preset_max: 'Max', bet_size_range: 'Choose an amount from {min} to {max}.',
   hand_log: 'Hand log', guest: 'Guest',
   err_seat_taken: 'That seat is taken.', err_table_full: 'The table is full.', err_already_seated: 'You are already seated there.',
   err_buy_in_out_of_range: 'The buy-in is outside the table’s range.', err_insufficient_balance: 'Your balance is too small for that buy-in.',
@@ -87,6 +90,9 @@ export const EN = {
 };
 
 export const IT = {
+  betting_pot_limit: 'Pot limit', betting_no_limit: 'No limit', min_bet: 'puntata minima {amount}',
+  bet_size: 'Importo della puntata', bet_amount: 'Importo in fiches', bet_slider: 'Cursore della puntata', preset_min: 'Min', preset_half: '½ piatto',
+  preset_three_quarters: '¾ piatto', preset_pot: 'Piatto', preset_max: 'Max', bet_size_range: 'Scegli un importo da {min} a {max}.',
   hand_log: 'Storico della mano', guest: 'Ospite',
   err_seat_taken: 'Quel posto è occupato.', err_table_full: 'Il tavolo è pieno.', err_already_seated: 'Sei già seduto a quel tavolo.',
   err_buy_in_out_of_range: 'Il buy-in è fuori dai limiti del tavolo.', err_insufficient_balance: 'Il tuo saldo non basta per quel buy-in.',
@@ -166,6 +172,9 @@ export const IT = {
 };
 
 export const HU = {
+  betting_pot_limit: 'Pot limit', betting_no_limit: 'No limit', min_bet: 'minimális tét {amount}',
+  bet_size: 'Tét mérete', bet_amount: 'Összeg zsetonban', bet_slider: 'Tét csúszka', preset_min: 'Min', preset_half: '½ kassza',
+  preset_three_quarters: '¾ kassza', preset_pot: 'Kassza', preset_max: 'Max', bet_size_range: 'Válassz összeget {min} és {max} között.',
   hand_log: 'Leosztásnapló', guest: 'Vendég',
   err_seat_taken: 'Ez a hely foglalt.', err_table_full: 'Az asztal megtelt.', err_already_seated: 'Már ülsz ennél az asztalnál.',
   err_buy_in_out_of_range: 'A beülő kívül esik az asztal határain.', err_insufficient_balance: 'Az egyenleged kevés ehhez a beülőhöz.',

@@ -4,7 +4,7 @@
 // (configureLobby).
 
 import { $, el, notice, now } from './dom.js';
-import { displayOf, feeText, limits, money, stakesLine, startTime, variantName } from './format.js';
+import { bettingName, displayOf, feeText, limits, money, stakesLine, startTime, variantName } from './format.js';
 import { t, tournamentErrorText } from './i18n.js';
 import { lobbyView, nextGame, registrationButtons, tournamentOrder } from './model.js';
 import { connect, disconnect, isOpen, send, sendHello, whenWelcomed } from './net.js';
@@ -162,7 +162,9 @@ export function renderLobby() {
     old.delete(x.id);
     const cells = row.children;
     cells[0].textContent = x.code ? `${x.name} (${t('private')})` : x.name;
-    cells[1].textContent = variantName(x.variant);
+    // The game; a big-bet table says its structure beside it (fixed limit: the game alone).
+    const structure = bettingName(x.config);
+    cells[1].replaceChildren(variantName(x.variant), ...(structure ? [' ', el('span', { class: 'betting', 'data-testid': 'betting-structure', 'data-betting': x.config.betting, text: structure })] : []));
     const mode = displayOf(x);
     cells[2].textContent = limits(x.config, mode);
     cells[2].title = stakesLine(x.config, mode);

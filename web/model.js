@@ -312,3 +312,50 @@ export function tournamentOrder(list) {
     || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
     || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
+
+// ---- bet sizing (pot limit, no limit) ------------------------------------------------------
+
+/** The preset buttons of a ranged wager, in the order shown. */
+export const BET_PRESETS = ['min', 'half', 'three_quarters', 'pot', 'max'];
+
+/** A size as a whole number of chips within [min, max]. */
+export function clampTo(amount, min, max) {
+  const n = Math.round(Number(amount));
+  if (!Number.isFinite(n)) return min;
+  return Math.min(max, Math.max(min, n));
+}
+
+/** Why a typed size cannot be sent, or null when it can: 'not_number' (empty, not a whole
+ *  number), 'low' or 'high' (outside [min, max]). The server decides in the end; this only
+ *  keeps a size it would refuse from being sent. */
+export function sizeError(value, min, max) {
+  const text = String(value ?? '').trim();
+  if (!/^\d+$/.test(text)) return 'not_number';
+  const n = Number(text);
+  if (n < min) return 'low';
+  if (n > max) return 'high';
+  return null;
+}
+
+/** Every chip in the middle: what the seats have committed to the hand (antes and this
+ *  street's bets included), as applyEvent keeps it. */
+export const handPot = (view) => (view?.seats ?? []).reduce((sum, s) => sum + (s.committed ?? 0), 0);
+
+/** The street total ("raise to") that bets `fraction` of the pot after our call (RULES.md 10.5):
+ *    to = streetBet + toCall + fraction × (pot + toCall)
+ *  `pot`: every chip committed to the hand (antes and this street's bets included), `toCall`:
+ *  what we must add to call, `streetBet`: what we have put in this street. Fraction 1 is the
+ *  pot-limit maximum (BARGE: pot 950, call 150 → to 1250). Clamped to [min, max]. */
+export function potFractionTo({ pot, toCall = 0, streetBet = 0, fraction, min, max }) {
+  return clampTo(streetBet + toCall + fraction * (pot + toCall), min, max);
+}
+
+/** The size a preset chooses for a wager ({min_to, max_to}); `ctx` as for potFractionTo.
+ *  "Pot" is the pot-size raise in no limit too (in pot limit it is the maximum). */
+export function presetTo(preset, wager, ctx) {
+  const range = { min: wager.min_to, max: wager.max_to };
+  const f = { half: 0.5, three_quarters: 0.75, pot: 1 }[preset];
+  if (preset === 'min') return wager.min_to;
+  if (preset === 'max') return wager.max_to;
+  return potFractionTo({ ...ctx, ...range, fraction: f });
+}

@@ -4,7 +4,7 @@
 // through the callbacks app.js passes in (configureTable), never by importing them.
 
 import { $, cardElement, chips, el, notice, now, seconds } from './dom.js';
-import { displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
+import { bettingName, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
 import { applyEvent, awardLine, describeEvent, emptyView, lineClass, namer, preActionChoice, seatPoint, seatPosition, streetName } from './model.js';
 import { send, sendHello } from './net.js';
@@ -158,7 +158,9 @@ export function onSnapshot(m) {
   const legal = h?.view.legal_actions ?? [];
   if (h && legal.length && h.view.to_act === m.table.your_seat) {
     const bankMs = state.prompt?.handId === h.hand_id ? state.prompt.bankMs : null;
-    setPrompt({ handId: h.hand_id, seq: m.seq, legal, bankMs, toCall: h.to_call ?? null, bringIn: h.bring_in_amount ?? null, sent: false });
+    // The ranges, if the snapshot carries them; else the two ends are buttons, as the legal list says.
+    const wagers = h.wagers ?? h.view.wagers ?? null;
+    setPrompt({ handId: h.hand_id, seq: m.seq, legal, ...(wagers?.length ? { wagers } : {}), bankMs, toCall: h.to_call ?? null, bringIn: h.bring_in_amount ?? null, sent: false });
   } else {
     setPrompt(null);
   }
@@ -259,7 +261,8 @@ export function onYourTurn(m, tb) {
   tb.hand.bankMs = m.time_bank_ms;
   if (m.hand_strength) tb.hand.strength = m.hand_strength;
   const fresh = state.prompt?.seq !== m.seq;
-  setPrompt({ handId: m.hand_id, seq: m.seq, legal: m.legal, bankMs: m.time_bank_ms, toCall: m.to_call ?? null, bringIn: m.bring_in_amount ?? null, sent: false });
+  // `wagers` (big-bet tables only): each bet or raise's range, drawn as a size control.
+  setPrompt({ handId: m.hand_id, seq: m.seq, legal: m.legal, ...(m.wagers?.length ? { wagers: m.wagers } : {}), bankMs: m.time_bank_ms, toCall: m.to_call ?? null, bringIn: m.bring_in_amount ?? null, sent: false });
   // A ticked box answers at once with one of the legal actions; else the buttons, a sound.
   const auto = (state.autoBringIn && preActionChoice('bring_in', m.legal)) || (state.pre && preActionChoice(state.pre.kind, m.legal));
   if (state.pre) state.pre = null;
@@ -326,6 +329,11 @@ export function renderTable() {
   if (!tb || !tb.info) return;
   $('table-name').textContent = tb.info.name;
   $('table-stakes').textContent = `${variantName(tb.info.config.variant)} ${limits(tb.info.config)} · ${stakesLine(tb.info.config)}`;
+  // Pot limit / no limit beside the stakes; nothing for fixed limit (the stakes say it).
+  const structure = bettingName(tb.info.config);
+  $('table-betting').textContent = structure;
+  $('table-betting').hidden = !structure;
+  $('table-betting').dataset.betting = tb.info.config.betting ?? 'fixed_limit';
   const count = tb.info.seat_count ?? state.lobby.find((x) => x.id === tb.id)?.seats ?? 8;
   const seats = [];
   for (let n = 1; n <= count; n += 1) seats.push(seatElement(tb, n, count));

@@ -293,3 +293,54 @@ test('a refused registration in the tournament\'s words', () => {
     assert.ok(app.EN[`err_${code}`] || app.EN[`err_t_${code}`], `no words for ${code}`);
   }
 });
+
+test('bet sizing: the pot fraction formula, presets clamped to the range, typed sizes checked', () => {
+  // BARGE's pot-limit example (RULES.md 10.5): pot 950, call 150: a pot raise is to 1250.
+  const barge = { pot: 950, toCall: 150, streetBet: 0, min: 300, max: 1250 };
+  assert.equal(app.potFractionTo({ ...barge, fraction: 1 }), 1250);
+  assert.equal(app.potFractionTo({ ...barge, fraction: 0.5 }), 700); // 150 + 550
+  assert.equal(app.potFractionTo({ ...barge, fraction: 0.75 }), 975); // 150 + 825
+  // After a raise to 650 the pot is 1600: the next may raise to 650 + (1600 + 650) = 2900.
+  assert.equal(app.potFractionTo({ pot: 1600, toCall: 650, streetBet: 0, fraction: 1, min: 1150, max: 100000 }), 2900);
+  // Our own chips of this street count: we bet 100, were raised to 300 (pot 1000 now).
+  assert.equal(app.potFractionTo({ pot: 1000, toCall: 200, streetBet: 100, fraction: 1, min: 500, max: 5000 }), 1500);
+  // Clamped: the stack caps the top, the minimum raise the bottom; whole chips.
+  assert.equal(app.potFractionTo({ ...barge, fraction: 1, max: 800 }), 800);
+  assert.equal(app.potFractionTo({ pot: 10, toCall: 0, streetBet: 0, fraction: 0.5, min: 20, max: 100 }), 20);
+  assert.equal(app.potFractionTo({ pot: 75, toCall: 0, streetBet: 0, fraction: 0.5, min: 10, max: 100 }), 38);
+  const w = { kind: 'raise', to: 300, min_to: 300, max_to: 1250 };
+  const ctx = { pot: 950, toCall: 150, streetBet: 0 };
+  assert.deepEqual(app.BET_PRESETS.map((p) => app.presetTo(p, w, ctx)), [300, 700, 975, 1250, 1250]);
+  // No limit: "Pot" is the pot-size raise, below the all-in maximum.
+  assert.deepEqual(app.BET_PRESETS.map((p) => app.presetTo(p, { ...w, max_to: 5000 }, ctx)), [300, 700, 975, 1250, 5000]);
+  assert.equal(app.clampTo(299, 300, 1250), 300);
+  assert.equal(app.clampTo(1300, 300, 1250), 1250);
+  assert.equal(app.clampTo('500.4', 300, 1250), 500);
+  assert.equal(app.clampTo('x', 300, 1250), 300);
+  assert.equal(app.sizeError('300', 300, 1250), null);
+  assert.equal(app.sizeError(' 1250 ', 300, 1250), null);
+  assert.equal(app.sizeError('299', 300, 1250), 'low');
+  assert.equal(app.sizeError('1251', 300, 1250), 'high');
+  assert.equal(app.sizeError('', 300, 1250), 'not_number');
+  assert.equal(app.sizeError('5.5', 300, 1250), 'not_number');
+  assert.equal(app.sizeError('-5', 300, 1250), 'not_number');
+  assert.equal(app.handPot({ seats: [{ committed: 30 }, { committed: 45 }, {}] }), 75);
+  assert.equal(app.handPot(null), 0);
+});
+
+test('betting structure: big-bet tables say it in every language; fixed limit adds nothing', () => {
+  for (const [code, pot, none] of [['en', 'Pot limit', 'No limit'], ['it', 'Pot limit', 'No limit'], ['hu', 'Pot limit', 'No limit']]) {
+    app.setLanguage(code);
+    assert.equal(app.bettingName({ betting: 'pot_limit' }), pot);
+    assert.equal(app.bettingName({ betting: 'no_limit' }), none);
+    assert.equal(app.bettingName({ betting: 'fixed_limit' }), '');
+    assert.equal(app.bettingName({}), '');
+  }
+  app.setLanguage('en');
+  assert.equal(app.limits({ small_bet: 200, big_bet: 400, betting: 'fixed_limit' }), '$2/$4');
+  assert.equal(app.limits({ small_bet: 200, big_bet: 400, betting: 'pot_limit' }), 'min bet $2');
+  for (const key of ['betting_pot_limit', 'betting_no_limit', 'min_bet', 'bet_size', 'bet_amount', 'bet_slider', 'bet_size_range',
+    ...app.BET_PRESETS.map((p) => `preset_${p}`)]) {
+    for (const d of Object.values(app.DICTS)) assert.ok(typeof d[key] === 'string' && d[key], `${key} in every dictionary`);
+  }
+});
