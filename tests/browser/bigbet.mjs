@@ -10,7 +10,6 @@
 // Run from tests/browser:  node bigbet.mjs   (STUD_BIN, STUD_WEB_DIR, CHROMIUM as for play.mjs)
 // Exits 1 with "FAIL: ..." on the first failure.
 
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -209,7 +208,7 @@ async function main() {
   mkdirSync(SHOTS, { recursive: true });
   check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
   const env = { STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '1000', STUD_OPERATOR_KEY: OPERATOR_KEY };
-  let addr = await startServer(tmp, env);
+  const addr = await startServer(tmp, env);
   log(`server listening on http://${addr}`);
   const create = async (settings) => {
     const res = await fetch(`http://${addr}/api/admin/tables`, {
@@ -217,24 +216,7 @@ async function main() {
     });
     return { res, body: await res.json().catch(() => null) };
   };
-  let { res, body } = await create(TABLE);
-  if (res.status === 400 && /unknown field `betting`/.test(body?.message ?? '')) {
-    // A server whose admin API does not take `betting` yet (its TableSettings lacks it): the
-    // table is made fixed limit, then its stored config (TableConfig, which has `betting`) is
-    // set to pot limit in the database and the server started again on it. The stored settings
-    // are emptied and its table_state snapshot dropped (no hand was dealt: two would rebuild
-    // the config without `betting`): the table opens with its config and the server's
-    // defaults (8 seats).
-    const { betting, ...fixed } = TABLE;
-    ({ res, body } = await create(fixed));
-    check(res.ok && body?.id, `creating the table: ${res.status} ${JSON.stringify(body)}`);
-    await stopServer();
-    run.stopping = false;
-    execFileSync('sqlite3', [path.join(tmp, 'stud.db'), `UPDATE tables SET config = json_set(config, '$.betting', '${betting}'), settings = '' WHERE name = '${TABLE.name}';
-      DELETE FROM table_state WHERE table_id = (SELECT id FROM tables WHERE name = '${TABLE.name}')`]);
-    addr = await startServer(tmp, env);
-    log(`the admin API has no \`betting\`: set in the store, server again on http://${addr}`);
-  }
+  const { res, body } = await create(TABLE);
   check(res.ok && body?.id, `creating the pot-limit table: ${res.status} ${JSON.stringify(body)}`);
   log(`table created: ${body.id}`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
