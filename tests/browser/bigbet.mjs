@@ -10,12 +10,12 @@
 // Run from tests/browser:  node bigbet.mjs   (STUD_BIN, STUD_WEB_DIR, CHROMIUM as for play.mjs)
 // Exits 1 with "FAIL: ..." on the first failure.
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, PLAYERS, SHOTS, abort, check, checkFrame, frames, log, run, serverLog, sleep, startServer, stopServer, until } from './harness.mjs';
+import { CHROMIUM, Failure, PLAYERS, SHOTS, abort, check, checkFrame, frames, log, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-bigbet-operator-key-0123456789abcdef';
 const OVERALL_MS = 90 * 1000;
@@ -245,24 +245,4 @@ async function main() {
   }
 }
 
-const watchdog = setTimeout(() => {
-  console.error(`FAIL: the whole test took longer than ${OVERALL_MS / 1000} s`);
-  console.error(serverLog.slice(-25).join('\n'));
-  if (run.server && run.server.exitCode === null) run.server.kill('SIGKILL');
-  process.exit(1);
-}, OVERALL_MS);
-let code = 0;
-try {
-  await main();
-  console.log('PASS: browser big-bet test');
-} catch (e) {
-  code = 1;
-  console.error(`FAIL: ${e instanceof Failure ? e.message : e.stack || e}`);
-  if (serverLog.length) console.error(`--- last server log lines ---\n${serverLog.slice(-25).join('\n')}`);
-} finally {
-  clearTimeout(watchdog);
-  run.aborted ??= new Failure('done');
-  await stopServer();
-  rmSync(tmp, { recursive: true, force: true });
-}
-process.exit(code);
+await runTest('browser big-bet test', main, { overallMs: OVERALL_MS, tmp });

@@ -3,7 +3,7 @@
 // process.
 
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -142,3 +142,30 @@ process.on('exit', () => {
   const server = run.server;
   if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
 });
+
+/** Runs a script's `main` the way every test here ends: a hard stop after `overallMs` (in case
+ * something hangs where no timeout applies), `PASS: <title>` or `FAIL: ...` with the server's
+ * last log lines, then the server stopped and `tmp` removed; exits 0 or 1. */
+export async function runTest(title, main, { overallMs, tmp }) {
+  const watchdog = setTimeout(() => {
+    console.error(`FAIL: the whole test took longer than ${overallMs / 1000} s`);
+    console.error(serverLog.slice(-25).join('\n'));
+    if (run.server && run.server.exitCode === null) run.server.kill('SIGKILL');
+    process.exit(1);
+  }, overallMs);
+  let code = 0;
+  try {
+    await main();
+    console.log(`PASS: ${title}`);
+  } catch (e) {
+    code = 1;
+    console.error(`FAIL: ${e instanceof Failure ? e.message : e.stack || e}`);
+    if (serverLog.length) console.error(`--- last server log lines ---\n${serverLog.slice(-25).join('\n')}`);
+  } finally {
+    clearTimeout(watchdog);
+    run.aborted ??= new Failure('done'); // stops the bots if they are still running
+    await stopServer();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exit(code);
+}

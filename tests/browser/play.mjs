@@ -18,12 +18,12 @@
 // (default /usr/bin/chromium). Exits 1 with "FAIL: ..." on the first failure.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { AXE, CHROMIUM, HERE, ROOT, Failure, PLAYERS, SHOTS, abort, check, checkConsole, checkFrame, eventually, frames, log, run, serverLog, sleep, startServer, stopServer, until } from './harness.mjs';
+import { AXE, CHROMIUM, HERE, ROOT, Failure, PLAYERS, SHOTS, abort, check, checkConsole, checkFrame, eventually, frames, log, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
@@ -1202,25 +1202,4 @@ async function main() {
   }
 }
 
-// A hard stop, in case something hangs where no timeout applies.
-const watchdog = setTimeout(() => {
-  console.error(`FAIL: the whole test took longer than ${OVERALL_MS / 1000} s`);
-  console.error(serverLog.slice(-25).join('\n'));
-  if (run.server && run.server.exitCode === null) run.server.kill('SIGKILL');
-  process.exit(1);
-}, OVERALL_MS);
-let code = 0;
-try {
-  await main();
-  console.log('PASS: browser end-to-end test');
-} catch (e) {
-  code = 1;
-  console.error(`FAIL: ${e instanceof Failure ? e.message : e.stack || e}`);
-  if (serverLog.length) console.error(`--- last server log lines ---\n${serverLog.slice(-25).join('\n')}`);
-} finally {
-  clearTimeout(watchdog);
-  run.aborted ??= new Failure('done'); // stops the bots if they are still running
-  await stopServer();
-  rmSync(tmp, { recursive: true, force: true });
-}
-process.exit(code);
+await runTest('browser end-to-end test', main, { overallMs: OVERALL_MS, tmp });

@@ -15,12 +15,12 @@
 // STUD_BIN overrides the binary (default $CARGO_TARGET_DIR/debug/stud, else target/debug/stud);
 // CHROMIUM the browser (default /usr/bin/chromium). Exits 1 with "FAIL: ..." on the first failure.
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { AXE, CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkConsole, checkFrame, frames, log, run, serverLog, sleep, startServer, stopServer, until } from './harness.mjs';
+import { AXE, CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkConsole, checkFrame, frames, log, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-tournament-operator-key-0123456789';
 const OVERALL_MS = 4 * 60 * 1000;
@@ -596,24 +596,4 @@ async function moveBetweenTables(browser, url, players) {
 // notice with the place and prize of the frame, in its language.
 const outSeen = new Set();
 
-const watchdog = setTimeout(() => {
-  console.error(`FAIL: the whole test took longer than ${OVERALL_MS / 1000} s`);
-  console.error(serverLog.slice(-25).join('\n'));
-  if (run.server && run.server.exitCode === null) run.server.kill('SIGKILL');
-  process.exit(1);
-}, OVERALL_MS);
-let code = 0;
-try {
-  await main();
-  console.log('PASS: browser tournament test');
-} catch (e) {
-  code = 1;
-  console.error(`FAIL: ${e instanceof Failure ? e.message : e.stack || e}`);
-  if (serverLog.length) console.error(`--- last server log lines ---\n${serverLog.slice(-25).join('\n')}`);
-} finally {
-  clearTimeout(watchdog);
-  run.aborted ??= new Failure('done');
-  await stopServer();
-  rmSync(tmp, { recursive: true, force: true });
-}
-process.exit(code);
+await runTest('browser tournament test', main, { overallMs: OVERALL_MS, tmp });
