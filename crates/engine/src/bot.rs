@@ -67,13 +67,19 @@ impl Bot {
     /// A big-bet wager's total (RULES.md 10.5): the minimum a third of the time, the maximum a
     /// sixth, otherwise anything in between, so that simulations see every size.
     fn size_in(&mut self, legal: Legal, at_min: Action, min_to: u64, max_to: u64) -> Action {
+        let to = self.size(min_to, max_to);
+        legal.wager_at(to).unwrap_or(at_min)
+    }
+
+    /// A total from `min_to` to `max_to`: the minimum a third of the time, the maximum a sixth,
+    /// otherwise anything in between.
+    fn size(&mut self, min_to: u64, max_to: u64) -> u64 {
         let roll = self.next_u64();
-        let to = match roll % 6 {
+        match roll % 6 {
             0 | 1 => min_to,
             2 => max_to,
             _ => min_to + (roll >> 8) % (max_to - min_to + 1),
-        };
-        legal.wager_at(to).unwrap_or(at_min)
+        }
     }
 
     /// Picks one of `legal` as [`Bot::choose_legal`] picks from the same set (one policy, one
@@ -88,7 +94,7 @@ impl Bot {
     /// [`Bot::choose`] for a prompt that also gives big-bet ranges (`wagers`: a bet, raise or
     /// completion with `min_to` and `max_to`, as the server's `your_turn` sends them): a wager
     /// picked from `legal` (which lists each range by its two ends) is sized as
-    /// [`Bot::choose_legal`] sizes one, anywhere in its range. Without ranges: [`Bot::choose`].
+    /// [`Bot::choose_legal`] sizes one (`Bot::size`), anywhere in its range. Without ranges: [`Bot::choose`].
     pub fn choose_sized(&mut self, legal: &[Action], wagers: &[LegalEntry]) -> Action {
         let pick = self.choose(legal);
         let sized = |to| match pick {
@@ -107,12 +113,7 @@ impl Bot {
         if max_to <= min_to {
             return pick;
         }
-        let roll = self.next_u64();
-        let to = match roll % 6 {
-            0 | 1 => min_to,
-            2 => max_to,
-            _ => min_to + (roll >> 8) % (max_to - min_to + 1),
-        };
+        let to = self.size(min_to, max_to);
         sized(to).unwrap_or(pick)
     }
 }
