@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, PLAYERS, SHOTS, abort, check, checkFrame, frames, log, run, runTest, sleep, startServer, until } from './harness.mjs';
+import { CHROMIUM, Failure, PLAYERS, SHOTS, abort, check, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-bigbet-operator-key-0123456789abcdef';
 const OVERALL_MS = 90 * 1000;
@@ -37,32 +37,14 @@ class Player {
     this.handsEnded = 0;
     this.stop = false;
     PLAYERS.push(this);
-    page.on('console', (m) => {
-      if (m.type() === 'error') this.errors.push(`console error: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => this.errors.push(`uncaught exception: ${e.stack || e.message}`));
-    page.on('websocket', (ws) => {
-      ws.on('framereceived', ({ payload }) => this.frame(String(payload)));
-      ws.on('framesent', ({ payload }) => {
-        try {
-          const m = JSON.parse(String(payload));
-          checkFrame(this, 'out', m);
-          if (m.type === 'act') this.acts.push(m);
-        } catch {
-          // not JSON: not ours to check
-        }
-      });
+    watchPage(this, page, (m) => {
+      if (m.type === 'act') this.acts.push(m);
     });
   }
 
   frame(text) {
-    let m;
-    try {
-      m = JSON.parse(text);
-    } catch {
-      return;
-    }
-    checkFrame(this, 'in', m);
+    const m = receivedFrame(this, text);
+    if (!m) return;
     if (m.type === 'your_turn') this.prompt = m;
     else if (m.type === 'event') this.events.push(m.event);
     else if (m.type === 'hand_result') this.handsEnded += 1;

@@ -30,6 +30,43 @@ export function checkFrame(p, dir, m) {
   p.errors.push(`a ${dir === 'in' ? 'received' : 'sent'} frame does not match proto/schema.json (${e}): ${JSON.stringify(m).slice(0, 300)}`);
 }
 
+/** A received frame's message, checked against the schema (`checkFrame`); `null` if it is not
+ * JSON (not ours to check). */
+export function receivedFrame(p, text) {
+  let m;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  checkFrame(p, 'in', m);
+  return m;
+}
+
+/** Watches a test page the way the players of tournament.mjs and bigbet.mjs need: console
+ * errors and uncaught exceptions go on `p.errors`; every WebSocket frame received goes to
+ * `p.frame(text)`; every frame sent is checked against the schema and handed to `sent(m)`.
+ * (play.mjs watches its pages itself: it forgives network noise while offline, counts sockets.) */
+export function watchPage(p, page, sent = () => {}) {
+  page.on('console', (m) => {
+    if (m.type() === 'error') p.errors.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => p.errors.push(`uncaught exception: ${e.stack || e.message}`));
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', ({ payload }) => p.frame(String(payload)));
+    ws.on('framesent', ({ payload }) => {
+      let m;
+      try {
+        m = JSON.parse(String(payload));
+      } catch {
+        return; // not JSON: not ours to check
+      }
+      checkFrame(p, 'out', m);
+      sent(m);
+    });
+  });
+}
+
 const t0 = Date.now();
 export const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s]`, ...a);
 

@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { AXE, CHROMIUM, HERE, ROOT, Failure, PLAYERS, SHOTS, abort, check, checkConsole, checkFrame, eventually, frames, log, run, runTest, sleep, startServer, until } from './harness.mjs';
+import { AXE, CHROMIUM, HERE, ROOT, Failure, PLAYERS, SHOTS, abort, check, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
@@ -178,13 +178,8 @@ class Player {
   }
 
   frame(text) {
-    let m;
-    try {
-      m = JSON.parse(text);
-    } catch {
-      return;
-    }
-    checkFrame(this, 'in', m);
+    const m = receivedFrame(this, text);
+    if (!m) return;
     switch (m.type) {
       case 'chat':
         this.chats.push(m);

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { AXE, CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkConsole, checkFrame, frames, log, run, runTest, sleep, startServer, until } from './harness.mjs';
+import { AXE, CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkConsole, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-tournament-operator-key-0123456789';
 const OVERALL_MS = 4 * 60 * 1000;
@@ -72,34 +72,12 @@ class Player {
     this.handsEnded = 0;
     this.shots = [];
     PLAYERS.push(this);
-    page.on('console', (m) => {
-      if (m.type() === 'error') this.errors.push(`console error: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => this.errors.push(`uncaught exception: ${e.stack || e.message}`));
-    page.on('websocket', (ws) => {
-      ws.on('framereceived', ({ payload }) => this.frame(String(payload)));
-      ws.on('framesent', ({ payload }) => {
-        try {
-          this.validate('out', JSON.parse(String(payload)));
-        } catch {
-          // not JSON: not ours to check
-        }
-      });
-    });
-  }
-
-  validate(dir, m) {
-    checkFrame(this, dir, m);
+    watchPage(this, page);
   }
 
   frame(text) {
-    let m;
-    try {
-      m = JSON.parse(text);
-    } catch {
-      return;
-    }
-    this.validate('in', m);
+    const m = receivedFrame(this, text);
+    if (!m) return;
     if (process.env.DEBUG && ['your_turn', 'hand_started', 'hand_result', 'tournament_seat', 'snapshot'].includes(m.type)) log(`${this.name} < ${m.type} ${m.seq ?? ''} ${m.type === 'your_turn' ? m.legal.map((a) => a.kind).join(',') : ''}`);
     if (m.type === 'your_turn') this.prompt = m;
     else if (m.type === 'tournament_seat') this.seats.push(m);
