@@ -85,6 +85,57 @@ pub enum Action {
     Show,
     /// Muck at showdown when offered the choice (a winning hand still wins: cards speak).
     Muck,
+    /// Declare for high, low or both before the showdown (stud8_declare, RULES.md 12.2).
+    Declare {
+        /// the half or halves the player plays for
+        declaration: Declaration,
+    },
+}
+
+/// What a player plays for in the declare game (RULES.md 12.2).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Declaration {
+    /// The high half.
+    High,
+    /// The low half (an 8-or-better low).
+    Low,
+    /// Both halves: must win or tie both.
+    Both,
+}
+
+impl Declaration {
+    /// Every declaration, in the order they are offered.
+    pub const ALL: [Declaration; 3] = [Declaration::High, Declaration::Low, Declaration::Both];
+
+    /// The wire and history name: `high`, `low`, `both`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Declaration::High => "high",
+            Declaration::Low => "low",
+            Declaration::Both => "both",
+        }
+    }
+
+    /// Plays for the high half.
+    pub const fn plays_high(self) -> bool {
+        matches!(self, Declaration::High | Declaration::Both)
+    }
+
+    /// Plays for the low half.
+    pub const fn plays_low(self) -> bool {
+        matches!(self, Declaration::Low | Declaration::Both)
+    }
+}
+
+impl std::str::FromStr for Declaration {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Declaration, ()> {
+        Declaration::ALL.into_iter().find(|d| d.name() == s).ok_or(())
+    }
 }
 
 impl Action {

@@ -42,7 +42,15 @@ impl<'de> serde::Deserialize<'de> for Seat {
 }
 
 /// Every game, in the order of RULES.md 1.4.
-pub const ALL_VARIANTS: [Variant; 3] = [Variant::Stud, Variant::Stud8, Variant::Razz];
+pub const ALL_VARIANTS: [Variant; 7] = [
+    Variant::Stud,
+    Variant::Stud8,
+    Variant::Razz,
+    Variant::London,
+    Variant::Stud8Declare,
+    Variant::Chicago,
+    Variant::Mississippi,
+];
 
 /// Every betting structure, the default first.
 pub const ALL_BETTINGS: [Betting; 3] = [Betting::FixedLimit, Betting::PotLimit, Betting::NoLimit];
@@ -59,34 +67,69 @@ pub enum Variant {
     Stud8,
     /// Razz: Seven Card Stud ace-to-five low.
     Razz,
+    /// London Lowball: ace-to-five stud lowball, played as razz (RULES.md 11).
+    London,
+    /// Stud Hi/Lo eight or better with a declaration before the showdown (RULES.md 12).
+    #[cfg_attr(feature = "serde", serde(rename = "stud8_declare"))]
+    Stud8Declare,
+    /// Chicago: the highest spade in the hole wins half the pot (RULES.md 13).
+    Chicago,
+    /// Mississippi: 6th and 7th cards dealt together, one betting round fewer (RULES.md 14).
+    Mississippi,
 }
 
 impl Variant {
-    /// The wire and CLI name: `stud`, `stud8`, `razz`.
+    /// The wire and CLI name: `stud`, `stud8`, `razz`, `london`, `stud8_declare`, `chicago`,
+    /// `mississippi`.
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Stud => "stud",
             Variant::Stud8 => "stud8",
             Variant::Razz => "razz",
+            Variant::London => "london",
+            Variant::Stud8Declare => "stud8_declare",
+            Variant::Chicago => "chicago",
+            Variant::Mississippi => "mississippi",
         }
     }
 
-    /// The PHH variant code: `F7S`, `F7S/8`, `FR`.
+    /// The PHH variant code in fixed limit: PokerKit's `F7S`, `F7S/8`, `FR`; ours for the
+    /// games PokerKit does not deal (docs/PHH.md): `F7SL`, `F7S/8D`, `F7SC`, `F7SM`.
     pub const fn phh_code(self) -> &'static str {
         match self {
             Variant::Stud => "F7S",
             Variant::Stud8 => "F7S/8",
             Variant::Razz => "FR",
+            Variant::London => "F7SL",
+            Variant::Stud8Declare => "F7S/8D",
+            Variant::Chicago => "F7SC",
+            Variant::Mississippi => "F7SM",
         }
     }
 
-    /// The display name ("Seven Card Stud Hi/Lo").
+    /// The display name ("7 Card Stud Hi/Lo").
     pub const fn title(self) -> &'static str {
         match self {
             Variant::Stud => "7 Card Stud",
             Variant::Stud8 => "7 Card Stud Hi/Lo",
             Variant::Razz => "Razz",
+            Variant::London => "London Lowball",
+            Variant::Stud8Declare => "7 Card Stud Hi/Lo Declare",
+            Variant::Chicago => "Chicago",
+            Variant::Mississippi => "Mississippi Stud",
         }
+    }
+
+    /// Played for the low hand only, ace to five, as razz (RULES.md 11.1): the highest door
+    /// card brings in, the lowest board acts first, no open pair.
+    pub const fn is_razz_like(self) -> bool {
+        matches!(self, Variant::Razz | Variant::London)
+    }
+
+    /// The pot is split between a high and an 8-or-better low (stud8, RULES.md 5.2, and the
+    /// declare game, 12.4).
+    pub const fn has_low_half(self) -> bool {
+        matches!(self, Variant::Stud8 | Variant::Stud8Declare)
     }
 }
 
@@ -98,6 +141,10 @@ impl std::str::FromStr for Variant {
             "stud" | "F7S" => Ok(Variant::Stud),
             "stud8" | "F7S/8" => Ok(Variant::Stud8),
             "razz" | "FR" => Ok(Variant::Razz),
+            "london" | "F7SL" => Ok(Variant::London),
+            "stud8_declare" | "F7S/8D" => Ok(Variant::Stud8Declare),
+            "chicago" | "F7SC" => Ok(Variant::Chicago),
+            "mississippi" | "F7SM" => Ok(Variant::Mississippi),
             other => Err(ConfigError::UnknownVariant(other.to_owned())),
         }
     }
@@ -215,8 +262,8 @@ fn default_max_raises() -> u8 {
 /// A table configuration that breaks RULES.md section 2.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
-    /// Not `stud`, `stud8` or `razz`.
-    #[error("unknown variant {0:?} (expected stud, stud8 or razz)")]
+    /// Not one of the games of RULES.md 1.4.
+    #[error("unknown variant {0:?} (expected stud, stud8, razz, london, stud8_declare, chicago or mississippi)")]
     UnknownVariant(String),
     /// Not `fixed_limit`, `pot_limit` or `no_limit`.
     #[error("unknown betting structure {0:?} (expected fixed_limit, pot_limit or no_limit)")]
@@ -240,8 +287,8 @@ pub enum ConfigError {
         /// configured big bet
         big_bet: Chips,
     },
-    /// The open-pair option was set for razz.
-    #[error("open_pair_big_bet does not exist in razz")]
+    /// The open-pair option was set for razz or london.
+    #[error("open_pair_big_bet does not exist in razz and london")]
     OpenPairInRazz,
     /// Amounts so large that a hand's arithmetic could overflow.
     #[error("stakes above {max} chips are not supported")]
@@ -265,7 +312,7 @@ impl TableConfig {
             small_bet,
             big_bet,
             max_raises: 3,
-            open_pair_big_bet: variant != Variant::Razz,
+            open_pair_big_bet: !variant.is_razz_like(),
             uncapped_heads_up: false,
             betting: Betting::FixedLimit,
         }
@@ -319,7 +366,7 @@ impl TableConfig {
         if self.small_bet > self.big_bet && !self.betting.is_big_bet() {
             return Err(ConfigError::SmallBetAboveBigBet { small_bet: self.small_bet, big_bet: self.big_bet });
         }
-        if self.open_pair_big_bet && self.variant == Variant::Razz {
+        if self.open_pair_big_bet && self.variant.is_razz_like() {
             return Err(ConfigError::OpenPairInRazz);
         }
         if self.big_bet > MAX_CHIPS || self.small_bet > MAX_CHIPS || self.ante > MAX_CHIPS {

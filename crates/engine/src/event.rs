@@ -3,13 +3,13 @@
 
 use std::borrow::Cow;
 
-use crate::action::Street;
+use crate::action::{Declaration, Street};
 use crate::card::Card;
 use crate::config::{Chips, Seat};
 use crate::deck::Commitment;
 use crate::list::SmallList;
 
-/// Which half of a stud8 pot an award is for.
+/// Which half of a split pot an award is for.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -17,10 +17,12 @@ use crate::list::SmallList;
 pub enum Half {
     /// The whole pot (stud, razz, or stud8 with no qualifying low).
     Whole,
-    /// The high half of a stud8 pot.
+    /// The high half of a split pot (stud8, the declare game, chicago).
     High,
-    /// The low half of a stud8 pot.
+    /// The low half of a stud8 or declare pot.
     Low,
+    /// Chicago's half for the highest spade in the hole (RULES.md 13.2).
+    Spade,
 }
 
 /// Who is looking at a hand.
@@ -170,6 +172,25 @@ pub enum Event {
         /// who
         seat: Seat,
     },
+    /// The declaration begins (stud8_declare, RULES.md 12.2): these players declare, in
+    /// this order.
+    DeclarationStarted {
+        /// who declares, in seat order
+        order: SmallList<Seat, 8>,
+    },
+    /// A player declared. `declaration` is `None` in every view but the player's own until
+    /// the declarations are revealed.
+    Declared {
+        /// who
+        seat: Seat,
+        /// high, low or both; `None` where the viewer may not see it yet
+        declaration: Option<Declaration>,
+    },
+    /// Every declaration, revealed together once all have declared.
+    DeclarationsRevealed {
+        /// each declaring seat's declaration, in seat order
+        declarations: Vec<(Seat, Declaration)>,
+    },
     /// A pot (or half of one) was awarded.
     Award {
         /// 0 = main pot, 1.. = side pots
@@ -191,20 +212,30 @@ pub enum Event {
 }
 
 impl Event {
-    /// The event as `viewer` may see it: another seat's down card becomes a back.
-    /// Everything else in an event is public.
+    /// The event as `viewer` may see it: another seat's down card becomes a back, and another
+    /// seat's declaration a bare "declared" until the reveal. Everything else in an event is
+    /// public.
     pub fn for_viewer(&self, viewer: Viewer) -> Event {
         match *self {
             Event::Dealt { seat, card: Some(_), up: false, street } if viewer != Viewer::Seat(seat) => {
                 Event::Dealt { seat, card: None, up: false, street }
             }
+            Event::Declared { seat, declaration: Some(_) } if viewer != Viewer::Seat(seat) => {
+                Event::Declared { seat, declaration: None }
+            }
             _ => self.clone(),
         }
     }
 
-    /// True when the event would show `viewer` a card it must not see; the audit tests use it.
+    /// True when the event would show `viewer` a card (or a declaration) it must not see; the
+    /// audit tests use it.
     pub fn leaks_to(&self, viewer: Viewer) -> bool {
-        matches!(*self, Event::Dealt { seat, card: Some(_), up: false, .. } if viewer != Viewer::Seat(seat))
+        match *self {
+            Event::Dealt { seat, card: Some(_), up: false, .. } | Event::Declared { seat, declaration: Some(_) } => {
+                viewer != Viewer::Seat(seat)
+            }
+            _ => false,
+        }
     }
 }
 

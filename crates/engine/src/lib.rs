@@ -28,7 +28,7 @@ pub mod sim;
 pub mod text;
 pub mod view;
 
-pub use action::{Action, ActionError, SeatChips, SeenCard, Street};
+pub use action::{Action, ActionError, Declaration, SeatChips, SeenCard, Street};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use config::{Betting, Chips, ConfigError, Seat, TableConfig, Variant};
 pub use deck::{Commitment, Deck, DeckError, Seed, commitment};

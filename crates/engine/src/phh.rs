@@ -18,7 +18,7 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use crate::action::{Action, SeatChips, Street};
+use crate::action::{Action, Declaration, SeatChips, Street};
 use crate::card::{Card, format_cards, parse_cards};
 use crate::config::{Chips, Seat, TableConfig};
 use crate::deck::{Deck, Seed};
@@ -261,6 +261,9 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
             Event::Mucked { seat } => {
                 let _ = writeln!(out, "  \"p{} sm\",", index_of(*seat));
             }
+            Event::Declared { seat, declaration: Some(d) } => {
+                let _ = writeln!(out, "  \"p{} dcl {}\",", index_of(*seat), d.name());
+            }
             _ => {}
         }
     }
@@ -384,6 +387,8 @@ enum Verb {
     /// the cards shown; `None` for PokerKit's `sm -` (show whatever is held)
     Show(Option<Vec<Card>>),
     Muck,
+    /// ours (docs/PHH.md): `pN dcl high|low|both`, the declare game's declaration
+    Declare(Declaration),
 }
 
 fn parse_line(index: usize, text: &str) -> Result<Line, PhhError> {
@@ -410,6 +415,7 @@ fn parse_line(index: usize, text: &str) -> Result<Line, PhhError> {
         [p, "cc"] => Ok(Line::Player { player: player(p)?, verb: Verb::CheckCall }),
         [p, "f"] => Ok(Line::Player { player: player(p)?, verb: Verb::Fold }),
         [p, "sm"] => Ok(Line::Player { player: player(p)?, verb: Verb::Muck }),
+        [p, "dcl", d] => Ok(Line::Player { player: player(p)?, verb: Verb::Declare(d.parse().map_err(|()| bad())?) }),
         // PokerKit reads `sm -` as "show the hole cards".
         [p, "sm", "-"] => Ok(Line::Player { player: player(p)?, verb: Verb::Show(None) }),
         [p, "sm", cards] => {
@@ -422,7 +428,11 @@ fn parse_line(index: usize, text: &str) -> Result<Line, PhhError> {
 fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError> {
     let (variant, betting) =
         TableConfig::from_phh_code(t.get("variant").and_then(toml::Value::as_str).ok_or(PhhError::Field("variant"))?)
-            .map_err(|_| PhhError::Unsupported("variant (expected F7S, F7S/8, FR, or P or N for the F)".into()))?;
+            .map_err(|_| {
+            PhhError::Unsupported(
+                "variant (expected F7S, F7S/8, FR, F7SL, F7S/8D, F7SC, F7SM, or P or N for the F)".into(),
+            )
+        })?;
     let antes = ints(t, "antes").unwrap_or_default();
     let ante = antes.first().copied().unwrap_or(0);
     if antes.iter().any(|&a| a != ante) {
@@ -605,6 +615,7 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
                     Verb::CheckCall => legal.iter().copied().find(|a| matches!(a, Action::Check | Action::Call)),
                     Verb::Fold => Some(Action::Fold),
                     Verb::Muck => Some(Action::Muck),
+                    Verb::Declare(declaration) => Some(Action::Declare { declaration: *declaration }),
                     Verb::Show(cards) => {
                         let so_far = given.get(player - 1).map_or(&[][..], Vec::as_slice);
                         let more_to_come = dealt.get(player - 1).is_some_and(|q| !q.is_empty());

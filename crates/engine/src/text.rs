@@ -287,6 +287,11 @@ impl Writer {
                 self.act(seat, format_args!("shows [{}] ({description})", spaced(&cards)), false);
             }
             Event::Mucked { seat } => self.act(seat, format_args!("mucks hand"), false),
+            Event::DeclarationStarted { .. } | Event::DeclarationsRevealed { .. } => {}
+            Event::Declared { seat, declaration } => match declaration {
+                Some(d) => self.act(seat, format_args!("declares {}", d.name()), false),
+                None => self.act(seat, format_args!("declares"), false),
+            },
             Event::Award { pot, half, seat, amount, ref hand } => {
                 // A stud8 pot awarded whole at a showdown had no qualifying low (RULES.md 5).
                 if self.variant == Variant::Stud8 && half == Half::Whole && hand.is_some() && !self.said_no_low {
@@ -351,9 +356,9 @@ impl Writer {
             return String::new();
         }
         match self.variant {
-            Variant::Stud => eval::eval_high(&cards).name(),
-            Variant::Razz => eval::eval_low_a5(&cards).name(),
-            Variant::Stud8 => match eval::eval_hilo8(&cards) {
+            Variant::Stud | Variant::Chicago | Variant::Mississippi => eval::eval_high(&cards).name(),
+            Variant::Razz | Variant::London => eval::eval_low_a5(&cards).name(),
+            Variant::Stud8 | Variant::Stud8Declare => match eval::eval_hilo8(&cards) {
                 (high, Some(low)) => format!("HI: {}; LO: {}", high.name(), low.name()),
                 (high, None) => format!("HI: {}", high.name()),
             },
@@ -363,18 +368,23 @@ impl Writer {
     /// What a seat won with: the engine's names of the hands that won its awards; in stud8 the
     /// high (or whole) and the low half each labelled.
     fn won_with(&self, p: &Player) -> String {
-        let name = |low: bool| {
-            p.awards.iter().find(|(half, _)| (*half == Half::Low) == low).and_then(|(_, hand)| hand.clone())
+        let name = |want: Half| {
+            p.awards
+                .iter()
+                .find(|(half, _)| *half == want || (want == Half::High && *half == Half::Whole))
+                .and_then(|(_, hand)| hand.clone())
+        };
+        let labelled = |second: Half, label: &str| {
+            let parts: Vec<String> =
+                [name(Half::High).map(|n| format!("HI: {n}")), name(second).map(|n| format!("{label}: {n}"))]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+            parts.join("; ")
         };
         let text = match self.variant {
-            Variant::Stud8 => {
-                let parts: Vec<String> =
-                    [name(false).map(|n| format!("HI: {n}")), name(true).map(|n| format!("LO: {n}"))]
-                        .into_iter()
-                        .flatten()
-                        .collect();
-                parts.join("; ")
-            }
+            Variant::Stud8 | Variant::Stud8Declare => labelled(Half::Low, "LO"),
+            Variant::Chicago => labelled(Half::Spade, "SPADE"),
             _ => p.awards.iter().find_map(|(_, hand)| hand.clone()).unwrap_or_default(),
         };
         if text.is_empty() { self.describe(&p.cards) } else { text }

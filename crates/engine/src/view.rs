@@ -1,7 +1,7 @@
 //! Per-viewer views of a hand: the only shape in which a hand leaves the engine while it is
 //! played (RULES.md 7), and the LAST HAND view of a finished hand (RULES.md 6).
 
-use crate::action::{Action, SeenCard, Street};
+use crate::action::{Action, Declaration, SeenCard, Street};
 use crate::card::{Card, Rank};
 use crate::config::{Chips, Seat, Variant};
 use crate::eval::{self, HandCategory};
@@ -36,6 +36,13 @@ pub struct SeatView {
     pub hand: Option<String>,
     /// chips won in this hand
     pub won: Chips,
+    /// stud8_declare (RULES.md 12.2): the seat has declared
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "std::ops::Not::not"))]
+    pub declared: bool,
+    /// stud8_declare: the declaration, to its own player as soon as it is made and to everyone
+    /// once all are revealed
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub declaration: Option<Declaration>,
 }
 
 /// A hand as one viewer may see it. Never contains the deck, the seed, or a down card the
@@ -137,7 +144,7 @@ impl HandStrength {
         }
         if cards.len() < 5 {
             return Some(match variant {
-                Variant::Razz => HandStrength { high: None, low: Some(partial_code(cards, true)) },
+                Variant::Razz | Variant::London => HandStrength { high: None, low: Some(partial_code(cards, true)) },
                 _ => HandStrength { high: Some(partial_code(cards, false)), low: None },
             });
         }
@@ -148,9 +155,11 @@ impl HandStrength {
         };
         let cards = cards.get(..cards.len().min(7)).unwrap_or(cards);
         Some(match variant {
-            Variant::Stud => HandStrength { high: Some(high(eval::eval_high(cards))), low: None },
-            Variant::Razz => HandStrength { high: None, low: Some(low(eval::eval_low_a5(cards))) },
-            Variant::Stud8 => {
+            Variant::Stud | Variant::Chicago | Variant::Mississippi => {
+                HandStrength { high: Some(high(eval::eval_high(cards))), low: None }
+            }
+            Variant::Razz | Variant::London => HandStrength { high: None, low: Some(low(eval::eval_low_a5(cards))) },
+            Variant::Stud8 | Variant::Stud8Declare => {
                 let (h, l) = eval::eval_hilo8(cards);
                 HandStrength { high: Some(high(h)), low: l.map(low) }
             }
@@ -318,6 +327,8 @@ impl Hand {
     }
 
     fn view(&self, viewer: Viewer, reveal: Reveal) -> HandView {
+        // RULES.md 12.2: declarations are revealed together, before the showdown.
+        let declarations_out = matches!(self.phase(), Phase::Showdown | Phase::Over);
         let seats = self
             .seat_state()
             .map(|s| {
@@ -348,6 +359,8 @@ impl Hand {
                         None
                     },
                     won: s.won,
+                    declared: s.declaration.is_some(),
+                    declaration: s.declaration.filter(|_| own || declarations_out),
                 }
             })
             .collect::<Vec<_>>();

@@ -18,6 +18,14 @@ pub enum TournamentGame {
     Stud8,
     /// Razz
     Razz,
+    /// London Lowball (ace-to-five stud lowball)
+    London,
+    /// Stud Hi/Lo eight or better with a declaration
+    Stud8Declare,
+    /// Chicago: the highest spade in the hole wins half
+    Chicago,
+    /// Mississippi: 6th and 7th cards together
+    Mississippi,
     /// Razz, Stud, Stud Hi/Lo in turn (one game per level, or every `rotation_hands` hands)
     Rotation,
 }

@@ -365,6 +365,10 @@ fn public_table_id(v: Variant, k: usize) -> Uuid {
         Variant::Stud => 1,
         Variant::Stud8 => 2,
         Variant::Razz => 3,
+        Variant::London => 4,
+        Variant::Stud8Declare => 5,
+        Variant::Chicago => 6,
+        Variant::Mississippi => 7,
     };
     bytes[8..].copy_from_slice(&(k as u64).to_be_bytes());
     uuid::Builder::from_custom_bytes(bytes).into_uuid()
@@ -375,6 +379,10 @@ fn table_name(v: Variant) -> &'static str {
         Variant::Stud => "Stud",
         Variant::Stud8 => "Stud Hi/Lo",
         Variant::Razz => "Razz",
+        Variant::London => "London Lowball",
+        Variant::Stud8Declare => "Stud Hi/Lo Declare",
+        Variant::Chicago => "Chicago",
+        Variant::Mississippi => "Mississippi",
     }
 }
 

@@ -497,9 +497,5 @@ pub(crate) fn to_u64(v: i64, what: &str) -> Result<u64> {
 }
 
 pub(crate) fn variant_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Stud => "stud",
-        Variant::Stud8 => "stud8",
-        Variant::Razz => "razz",
-    }
+    v.name()
 }

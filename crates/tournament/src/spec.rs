@@ -68,6 +68,14 @@ pub enum GameChoice {
     Stud8,
     /// Razz
     Razz,
+    /// London Lowball
+    London,
+    /// Stud Hi/Lo eight or better with a declaration
+    Stud8Declare,
+    /// Chicago
+    Chicago,
+    /// Mississippi
+    Mississippi,
     /// the mixed rotation (see [`Games`])
     Rotation,
 }
@@ -315,6 +323,10 @@ impl CreateTournament {
             (GameChoice::Stud, None) => Games::Fixed(Variant::Stud),
             (GameChoice::Stud8, None) => Games::Fixed(Variant::Stud8),
             (GameChoice::Razz, None) => Games::Fixed(Variant::Razz),
+            (GameChoice::London, None) => Games::Fixed(Variant::London),
+            (GameChoice::Stud8Declare, None) => Games::Fixed(Variant::Stud8Declare),
+            (GameChoice::Chicago, None) => Games::Fixed(Variant::Chicago),
+            (GameChoice::Mississippi, None) => Games::Fixed(Variant::Mississippi),
         };
         let within = |field: &str, level: Option<u32>| match level {
             // Below the last level: the last level never ends, so registration would never

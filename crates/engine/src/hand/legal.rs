@@ -1,7 +1,7 @@
 //! What the player to act may do: [`Legal`], worked out once per turn, and its listing
 //! [`ActionList`].
 
-use crate::action::Action;
+use crate::action::{Action, Declaration};
 use crate::config::Chips;
 
 /// A small list of actions (at most 4 are ever legal at once).
@@ -70,10 +70,15 @@ impl Legal {
     pub(super) const RAISE: u16 = 256;
     /// Big-bet stud (RULES.md 10.5): the wager may go to any total from `to[0]` to `to[1]`.
     pub(super) const RANGE: u16 = 512;
+    /// The declare game (RULES.md 12.2): high, low or both.
+    pub(super) const DECLARE: u16 = 1024;
     const WAGERS: u16 = Legal::COMPLETE | Legal::BET | Legal::RAISE;
 
     /// The showdown choice: show or muck.
     pub(super) const SHOW_OR_MUCK: Legal = Legal { flags: Legal::SHOW | Legal::MUCK, to: [0; 2] };
+
+    /// The declaration: high, low or both.
+    pub(super) const DECLARE_ANY: Legal = Legal { flags: Legal::DECLARE, to: [0; 2] };
 
     /// Flags plus offered wager totals (`0`: none); the hand builds these.
     pub(super) fn new(flags: u16, to: [Chips; 2]) -> Legal {
@@ -181,7 +186,13 @@ impl Legal {
             Action::Complete { to } => (Legal::COMPLETE, to),
             Action::Bet { to } => (Legal::BET, to),
             Action::Raise { to } => (Legal::RAISE, to),
+            Action::Declare { .. } => (Legal::DECLARE, 0),
         }
+    }
+
+    /// True when the choice is a declaration (RULES.md 12.2).
+    pub fn is_declare(self) -> bool {
+        self.has(Legal::DECLARE)
     }
 
     /// True at showdown, when the choice is to show or muck.
@@ -237,7 +248,7 @@ impl Legal {
         }
     }
 
-    /// The actions, in the order the API has always listed them: show, muck; bring-in; fold,
+    /// The actions, in the order the API has always listed them: declare high, low, both; show, muck; bring-in; fold,
     /// call or check; then the wager sizes, smallest first. In big-bet stud the wagers listed
     /// are the two ends of the range ([`Legal::range`], [`Legal::entries`] give all of it).
     pub fn list(self) -> ActionList {
@@ -245,6 +256,13 @@ impl Legal {
         // list costs a store-forwarding stall per call on x86.
         let f = self.flags;
         let mut out = ActionList::EMPTY;
+        if f & Legal::DECLARE != 0 {
+            for (slot, declaration) in out.items.iter_mut().zip(Declaration::ALL) {
+                *slot = Action::Declare { declaration };
+            }
+            out.len = Declaration::ALL.len();
+            return out;
+        }
         if f & (Legal::SHOW | Legal::MUCK) != 0 {
             out.items[0] = Action::Show;
             out.items[1] = Action::Muck;

@@ -15,7 +15,7 @@ mod tests;
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::action::{Action, ActionError, SeatChips, Street};
+use crate::action::{Action, ActionError, Declaration, SeatChips, Street};
 use crate::card::{Card, Rank, Suit};
 use crate::config::{Betting, Chips, MAX_CHIPS, Seat, TableConfig, Variant};
 use crate::deck::{Commitment, Deck, Seed};
@@ -35,6 +35,8 @@ pub use pots::Pot;
 pub enum Phase {
     /// A betting round; `to_act` must act.
     Betting,
+    /// The declaration of stud8_declare (RULES.md 12.2); `to_act` must declare.
+    Declare,
     /// Showdown; `to_act` must choose to show or muck.
     Showdown,
     /// Over: pots awarded.
@@ -60,6 +62,8 @@ struct Player {
     acted_at: u32,
     shown: bool,
     mucked: bool,
+    /// stud8_declare: what the player declared (RULES.md 12.2)
+    declaration: Option<Declaration>,
     won: Chips,
 }
 
@@ -81,6 +85,17 @@ impl Player {
     fn is_up(position: usize) -> bool {
         (2..=5).contains(&position)
     }
+    /// Chicago (RULES.md 13.2): the highest spade among the down cards (the first two and the
+    /// 7th), as its rank index plus one; 0 for none.
+    fn hole_spade(&self) -> u8 {
+        self.own_cards()
+            .iter()
+            .enumerate()
+            .filter(|&(k, c)| !Player::is_up(k) && c.suit() == Suit::Spades)
+            .map(|(_, c)| c.rank().index() + 1)
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// A player's hand values: high, and low (razz, or a qualifying stud8 low).
@@ -90,12 +105,23 @@ type Values = (Option<HighRank>, Option<LowRank>);
 struct Showdown {
     /// every player's values, computed once when the showdown starts
     values: [Values; 8],
+    /// chicago: each player's highest spade in the hole ([`Player::hole_spade`]), else 0
+    spades: [u8; 8],
     /// player indices in showing order; `len` of them
     order: [u8; 8],
     len: u8,
     next: usize,
     best_high: Option<HighRank>,
     best_low: Option<LowRank>,
+    best_spade: u8,
+}
+
+/// What an award's hand name describes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Basis {
+    High,
+    Low,
+    Spade,
 }
 
 /// One hand of stud. Not serialisable: its record ([`Hand::record`]) is. Its `Debug` is
@@ -262,6 +288,7 @@ impl Hand {
                 acted_at: 0,
                 shown: false,
                 mucked: false,
+                declaration: None,
                 won: 0,
             });
         }
@@ -452,12 +479,15 @@ impl Hand {
     }
 
     /// What the clock does for the player to act when their time runs out (RULES.md 8): check
-    /// if free, else fold; the bring-in is posted (it cannot be refused); at showdown, muck.
+    /// if free, else fold; the bring-in is posted (it cannot be refused); at showdown, muck; a
+    /// declaration not made in time is `high` (RULES.md 12.2).
     pub fn timeout_action(&self) -> Option<(Seat, Action)> {
         let i = self.to_act?;
         let seat = self.players.get(i)?.seat;
-        let pick =
-            [Action::Muck, Action::Check, Action::BringIn, Action::Fold].into_iter().find(|&a| self.legal.allows(a))?;
+        let high = Action::Declare { declaration: Declaration::High };
+        let pick = [Action::Muck, high, Action::Check, Action::BringIn, Action::Fold]
+            .into_iter()
+            .find(|&a| self.legal.allows(a))?;
         Some((seat, pick))
     }
 
@@ -476,6 +506,7 @@ impl Hand {
         match self.phase {
             Phase::Over => return Legal::NONE,
             Phase::Showdown => return Legal::SHOW_OR_MUCK,
+            Phase::Declare => return Legal::DECLARE_ANY,
             Phase::Betting => {}
         }
         let all_in_to = p.street_in + p.stack;
@@ -626,6 +657,7 @@ impl Hand {
         push_in_place(&mut self.actions, || RecordedAction { seat, action });
         match action {
             Action::Show | Action::Muck => self.showdown_choice(i, action == Action::Show, events),
+            Action::Declare { declaration } => self.declare(i, declaration, events),
             _ => {
                 self.bet_action(i, action, events);
                 self.after_bet_action(i, action == Action::Fold, events);
@@ -761,7 +793,7 @@ impl Hand {
                     _ => Event::Raise { seat, to, all_in },
                 });
             }
-            Action::Show | Action::Muck => {}
+            Action::Show | Action::Muck | Action::Declare { .. } => {}
         }
     }
 
@@ -818,7 +850,7 @@ impl Hand {
 
     fn deal_to(&mut self, i: usize, up: bool, events: &mut impl Events) {
         let street = self.street;
-        let razz = self.config.variant == Variant::Razz;
+        let razz = self.config.variant.is_razz_like();
         let Some(card) = self.deck.deal() else {
             // RULES.md 8: cannot happen with at most 8 players; the community card covers 7th.
             debug_assert!(false, "deck exhausted before 7th street");
@@ -890,7 +922,7 @@ impl Hand {
         let key = |p: &Player| {
             let door = p.cards[2];
             match self.config.variant {
-                Variant::Razz => {
+                Variant::Razz | Variant::London => {
                     // King highest, ace lowest; higher suit brings in.
                     let rank = (door.rank().index() + 1) % 13;
                     u32::from(rank) * 4 + u32::from(door.suit().index())
@@ -910,20 +942,15 @@ impl Hand {
 
     /// RULES.md 4.4: the best board acts first (razz: the lowest), ties to the lowest seat.
     fn best_board_index(&self) -> usize {
-        let rank = |p: &Player| match self.config.variant {
-            Variant::Razz => p.board.rank_low(),
-            _ => p.board.rank_high(),
-        };
+        let razz = self.config.variant.is_razz_like();
+        let rank = |p: &Player| if razz { p.board.rank_low() } else { p.board.rank_high() };
         // One key per live player, greatest wins: the board, then the lower seat. Taken as a
         // maximum, with no branch on who leads (that is the deal's business, and random).
         let mut best = 0u64;
         for (i, p) in self.players.iter().enumerate().filter(|(_, p)| p.live()) {
             debug_assert_eq!(
                 rank(p),
-                match self.config.variant {
-                    Variant::Razz => eval::board_low(p.up_cards()),
-                    _ => eval::board_high(p.up_cards()),
-                }
+                if razz { eval::board_low(p.up_cards()) } else { eval::board_high(p.up_cards()) }
             );
             best = best.max(rank(p).value() << 4 | (8 - i as u64));
         }
@@ -937,7 +964,8 @@ impl Hand {
         self.set_turn(None);
         events.push_with(|| Event::StreetEnded { street: self.street });
         self.return_uncalled(events);
-        match self.street.next() {
+        match self.next_street() {
+            None if self.config.variant == Variant::Stud8Declare => self.start_declaration(events),
             None => self.start_showdown(events),
             Some(next) => {
                 self.street = next;
@@ -947,9 +975,26 @@ impl Hand {
         }
     }
 
+    /// The street after this one: in mississippi 5th street is followed by the last round,
+    /// 7th street (RULES.md 14.2).
+    fn next_street(&self) -> Option<Street> {
+        match (self.config.variant, self.street) {
+            (Variant::Mississippi, Street::Fifth) => Some(Street::Seventh),
+            (_, street) => street.next(),
+        }
+    }
+
     /// RULES.md 3.3-3.5: one card to each player still in; 7th street down, or a community
-    /// card when fewer cards remain than players.
+    /// card when fewer cards remain than players. In mississippi the 6th card (up) goes to
+    /// every player first, then the 7th (RULES.md 14.2, 14.3).
     fn deal_street(&mut self, events: &mut impl Events) {
+        if self.street == Street::Seventh && self.config.variant == Variant::Mississippi {
+            for i in 0..self.players.len() {
+                if self.players.get(i).is_some_and(Player::live) {
+                    self.deal_to(i, true, events);
+                }
+            }
+        }
         if self.street == Street::Seventh && self.deck.remaining() < usize::from(self.n_live) {
             if let Some(card) = self.deck.deal() {
                 self.community = Some(card);
@@ -1016,8 +1061,16 @@ impl Hand {
             .copied()
             .find(|&i| self.players.get(i).is_some_and(Player::live))
             .unwrap_or(0);
-        let mut sd =
-            Showdown { values: [(None, None); 8], order: [0; 8], len: 0, next: 0, best_high: None, best_low: None };
+        let mut sd = Showdown {
+            values: [(None, None); 8],
+            spades: [0; 8],
+            order: [0; 8],
+            len: 0,
+            next: 0,
+            best_high: None,
+            best_low: None,
+            best_spade: 0,
+        };
         for j in clockwise(first, n).filter(|&j| self.players.get(j).is_some_and(Player::live)) {
             if let Some(slot) = sd.order.get_mut(usize::from(sd.len)) {
                 *slot = j as u8;
@@ -1026,6 +1079,11 @@ impl Hand {
         }
         for (i, v) in sd.values.iter_mut().enumerate().take(n) {
             *v = self.compute_values(i);
+        }
+        if self.config.variant == Variant::Chicago {
+            for (spade, p) in sd.spades.iter_mut().zip(&self.players) {
+                *spade = if p.live() { p.hole_spade() } else { 0 };
+            }
         }
         events.push_with(|| Event::Showdown {
             order: sd.order().filter_map(|j| self.players.get(j)).map(|p| p.seat).collect(),
@@ -1067,9 +1125,9 @@ impl Hand {
         }
         let cards = &cards[..n];
         match self.config.variant {
-            Variant::Stud => (Some(eval::eval_high(cards)), None),
-            Variant::Razz => (None, Some(eval::eval_low_a5(cards))),
-            Variant::Stud8 => {
+            Variant::Stud | Variant::Chicago | Variant::Mississippi => (Some(eval::eval_high(cards)), None),
+            Variant::Razz | Variant::London => (None, Some(eval::eval_low_a5(cards))),
+            Variant::Stud8 | Variant::Stud8Declare => {
                 let (h, l) = eval::eval_hilo8(cards);
                 (Some(h), l)
             }
@@ -1078,13 +1136,14 @@ impl Hand {
 
     fn describe(&self, i: usize) -> Cow<'static, str> {
         let (high, low) = self.values(i);
-        match (self.config.variant, high, low) {
+        let split = self.config.variant.has_low_half();
+        match (high, low) {
             // Concatenated, not `format!`: one allocation and no formatting machinery.
-            (Variant::Stud8, Some(h), Some(l)) => [h.name_str(), "; low ", l.name_str()].concat().into(),
-            (Variant::Stud8, Some(h), None) => [h.name_str(), "; no low"].concat().into(),
-            (_, Some(h), _) => h.name_str().into(),
-            (_, None, Some(l)) => l.name_str().into(),
-            (_, None, None) => "".into(),
+            (Some(h), Some(l)) if split => [h.name_str(), "; low ", l.name_str()].concat().into(),
+            (Some(h), None) if split => [h.name_str(), "; no low"].concat().into(),
+            (Some(h), _) => h.name_str().into(),
+            (None, Some(l)) => l.name_str().into(),
+            (None, None) => "".into(),
         }
     }
 
@@ -1093,9 +1152,14 @@ impl Hand {
             let Some(sd) = &self.showdown else { return };
             let Some(i) = sd.order().nth(sd.next) else { break };
             let (high, low) = self.values(i);
+            // RULES.md 12.3: in the declare game every declared hand is shown; 13.5: in
+            // chicago a higher spade in the hole than any shown so far is shown too.
+            let spade = sd.spades.get(i).copied().unwrap_or(0);
             let beats_or_ties = sd.next == 0
+                || self.config.variant == Variant::Stud8Declare
                 || high.is_some_and(|h| sd.best_high.is_none_or(|b| h >= b))
-                || low.is_some_and(|l| sd.best_low.is_none_or(|b| l >= b));
+                || low.is_some_and(|l| sd.best_low.is_none_or(|b| l >= b))
+                || spade > sd.best_spade;
             if beats_or_ties {
                 self.show(i, true, events);
             } else {
@@ -1117,6 +1181,7 @@ impl Hand {
         if let Some(sd) = &mut self.showdown {
             sd.best_high = sd.best_high.max(high);
             sd.best_low = sd.best_low.max(low);
+            sd.best_spade = sd.best_spade.max(sd.spades.get(i).copied().unwrap_or(0));
             sd.next += 1;
         }
         if let Some(p) = self.players.get_mut(i) {
@@ -1149,36 +1214,93 @@ impl Hand {
 
     /// RULES.md 5: cards speak; stud8 halves with the high half taking the odd chip and the
     /// whole pot when no low qualifies; ties split with odd chips one each from seat 1.
+    /// Chicago's spade half (13.2) and the declare game's split (12.4) follow the same shape.
     fn award_showdown(&mut self, events: &mut impl Events) {
         // The values were computed once when the showdown started.
-        let values = self.showdown.as_ref().map_or([(None, None); 8], |sd| sd.values);
+        let (values, spades) = self.showdown.as_ref().map_or(([(None, None); 8], [0; 8]), |sd| (sd.values, sd.spades));
         let pots = self.pot_layers();
         for (pot, (amount, eligible)) in pots.iter().enumerate() {
             let high = best_of(eligible, |i| values.get(i).and_then(|v| v.0));
             let low = best_of(eligible, |i| values.get(i).and_then(|v| v.1));
             match self.config.variant {
-                Variant::Stud => self.split(pot, Half::Whole, amount, high, &values, events),
-                Variant::Razz => self.split(pot, Half::Whole, amount, low, &values, events),
-                Variant::Stud8 if low == 0 => self.split(pot, Half::Whole, amount, high, &values, events),
-                Variant::Stud8 => {
-                    let low_half = amount / 2;
-                    self.split(pot, Half::High, amount - low_half, high, &values, events);
-                    self.split(pot, Half::Low, low_half, low, &values, events);
+                Variant::Stud | Variant::Mississippi => self.split(pot, Half::Whole, amount, high, Basis::High, events),
+                Variant::Razz | Variant::London => self.split(pot, Half::Whole, amount, low, Basis::Low, events),
+                Variant::Stud8 => self.split_hi_lo(pot, amount, high, low, events),
+                Variant::Chicago => {
+                    let spade = best_of(eligible, |i| spades.get(i).copied().filter(|&s| s > 0));
+                    if spade == 0 {
+                        // RULES.md 13.3: no spade in the hole: the high hand takes the pot.
+                        self.split(pot, Half::Whole, amount, high, Basis::High, events);
+                    } else {
+                        let spade_half = amount / 2;
+                        self.split(pot, Half::High, amount - spade_half, high, Basis::High, events);
+                        self.split(pot, Half::Spade, spade_half, spade, Basis::Spade, events);
+                    }
                 }
+                Variant::Stud8Declare => self.award_declared(pot, amount, eligible, &values, events),
             }
         }
     }
 
-    /// Shares `amount` among the players in the mask `winners`.
-    fn split(
+    /// Stud8's split of one pot: halves, the high half taking the odd chip; the whole pot to
+    /// the high hand when no low qualifies (RULES.md 5.2).
+    fn split_hi_lo(&mut self, pot: usize, amount: Chips, high: u8, low: u8, events: &mut impl Events) {
+        if low == 0 {
+            self.split(pot, Half::Whole, amount, high, Basis::High, events);
+        } else {
+            let low_half = amount / 2;
+            self.split(pot, Half::High, amount - low_half, high, Basis::High, events);
+            self.split(pot, Half::Low, low_half, low, Basis::Low, events);
+        }
+    }
+
+    /// RULES.md 12.4: one pot of the declare game. A player who declared both and does not
+    /// win or tie both halves against everyone in the pot who declared for that half is out
+    /// of it; the high half goes to the best high among the rest who declared high or both,
+    /// the low half to the best qualifying low among those who declared low or both; a half
+    /// nobody can win goes to the other; with neither, cards speak as in stud8.
+    fn award_declared(
         &mut self,
         pot: usize,
-        half: Half,
         amount: Chips,
-        winners: u8,
-        values: &[Values],
+        eligible: u8,
+        values: &[Values; 8],
         events: &mut impl Events,
     ) {
+        let declared = |want: fn(Declaration) -> bool| {
+            self.players.iter().enumerate().fold(0u8, |mask, (i, p)| {
+                let playing = p.declaration.unwrap_or(Declaration::High);
+                if eligible & bit(i) != 0 && want(playing) { mask | bit(i) } else { mask }
+            })
+        };
+        let (for_high, for_low) = (declared(Declaration::plays_high), declared(Declaration::plays_low));
+        let high_of = |i: usize| values.get(i).and_then(|v| v.0);
+        let low_of = |i: usize| values.get(i).and_then(|v| v.1);
+        // Both ways: judged against every contender of each half at once, before anyone is
+        // taken out (two players who each declared both and each lost a half are both out).
+        let both = for_high & for_low;
+        let failed = both & !(best_of(for_high, high_of) & best_of(for_low, low_of));
+        let high = best_of(for_high & !failed, high_of);
+        let low = best_of(for_low & !failed, low_of);
+        match (high, low) {
+            (0, 0) => {
+                let high = best_of(eligible, high_of);
+                let low = best_of(eligible, low_of);
+                self.split_hi_lo(pot, amount, high, low, events);
+            }
+            (high, 0) => self.split(pot, Half::Whole, amount, high, Basis::High, events),
+            (0, low) => self.split(pot, Half::Whole, amount, low, Basis::Low, events),
+            (high, low) => {
+                let low_half = amount / 2;
+                self.split(pot, Half::High, amount - low_half, high, Basis::High, events);
+                self.split(pot, Half::Low, low_half, low, Basis::Low, events);
+            }
+        }
+    }
+
+    /// Shares `amount` among the players in the mask `winners`; each award names the hand
+    /// `basis` says (the high hand, the low, or chicago's spade in the hole).
+    fn split(&mut self, pot: usize, half: Half, amount: Chips, winners: u8, basis: Basis, events: &mut impl Events) {
         // Player indices are in seat order: odd chips go from seat 1 upwards.
         let k = Chips::from(winners.count_ones());
         if k == 0 {
@@ -1190,14 +1312,55 @@ impl Hand {
         let indices = (0..8usize).filter(|&i| winners & bit(i) != 0);
         for (rank, w) in indices.enumerate() {
             let extra = Chips::from((rank as Chips) < odd);
-            let name = match (half, values.get(w)) {
-                (Half::Low, Some((_, Some(l)))) => Some(l.name_str().into()),
-                (_, Some((Some(h), _))) => Some(h.name_str().into()),
-                (_, Some((None, Some(l)))) => Some(l.name_str().into()),
-                _ => None,
-            };
+            let name = self.award_name(w, basis);
             self.award(pot, half, w, share + extra, name, events);
         }
+    }
+
+    /// The name an award gives the winning hand of player `w`.
+    fn award_name(&self, w: usize, basis: Basis) -> Option<Cow<'static, str>> {
+        let (high, low) = self.values(w);
+        match basis {
+            Basis::Spade => {
+                let rank =
+                    self.players.get(w).map(Player::hole_spade).and_then(|k| Rank::from_index(k.checked_sub(1)?))?;
+                Some(["Spade in the hole, ", rank.name()].concat().into())
+            }
+            Basis::Low => low.map(|l| l.name_str().into()).or_else(|| high.map(|h| h.name_str().into())),
+            Basis::High => high.map(|h| h.name_str().into()).or_else(|| low.map(|l| l.name_str().into())),
+        }
+    }
+
+    // ---- the declaration (stud8_declare) -----------------------------------------------------
+
+    /// RULES.md 12.2: after 7th street every player still in declares, in seat order, each
+    /// declaration hidden from the others until all are in.
+    fn start_declaration(&mut self, events: &mut impl Events) {
+        self.phase = Phase::Declare;
+        let mut order = crate::list::SmallList::<Seat, 8>::new();
+        for p in self.players.iter().filter(|p| p.live()) {
+            order.push(p.seat);
+        }
+        events.push_with(|| Event::DeclarationStarted { order });
+        let first = self.players.iter().position(Player::live);
+        self.set_turn(first);
+    }
+
+    fn declare(&mut self, i: usize, declaration: Declaration, events: &mut impl Events) {
+        let Some(p) = self.players.get_mut(i) else { return };
+        p.declaration = Some(declaration);
+        let seat = p.seat;
+        events.push_with(|| Event::Declared { seat, declaration: Some(declaration) });
+        let next = self.players.iter().enumerate().skip(i + 1).find(|(_, p)| p.live()).map(|(j, _)| j);
+        if next.is_some() {
+            self.set_turn(next);
+            return;
+        }
+        events.push_with(|| Event::DeclarationsRevealed {
+            declarations: self.players.iter().filter_map(|p| Some((p.seat, p.declaration?))).collect(),
+        });
+        self.set_turn(None);
+        self.start_showdown(events);
     }
 
     fn award(
@@ -1277,6 +1440,7 @@ impl Hand {
             mucked: p.mucked,
             at_showdown: at_showdown && p.live(),
             won: p.won,
+            declaration: p.declaration,
         })
     }
 
@@ -1350,4 +1514,5 @@ pub(crate) struct SeatState<'a> {
     pub mucked: bool,
     pub at_showdown: bool,
     pub won: Chips,
+    pub declaration: Option<Declaration>,
 }

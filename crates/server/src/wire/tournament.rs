@@ -29,6 +29,10 @@ fn game(g: Games) -> TournamentGame {
         Games::Fixed(Variant::Stud) => TournamentGame::Stud,
         Games::Fixed(Variant::Stud8) => TournamentGame::Stud8,
         Games::Fixed(Variant::Razz) => TournamentGame::Razz,
+        Games::Fixed(Variant::London) => TournamentGame::London,
+        Games::Fixed(Variant::Stud8Declare) => TournamentGame::Stud8Declare,
+        Games::Fixed(Variant::Chicago) => TournamentGame::Chicago,
+        Games::Fixed(Variant::Mississippi) => TournamentGame::Mississippi,
         Games::PerLevel | Games::PerHands(_) => TournamentGame::Rotation,
     }
 }

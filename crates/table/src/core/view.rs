@@ -221,9 +221,10 @@ impl TableCore {
             pots: pots.clone(),
             hand_code: hand_code.clone(),
         });
-        // Whether a card is hidden from others is the engine's rule (`Event::leaks_to`).
+        // Whether a card (or a declaration) is hidden from others is the engine's rule
+        // (`Event::leaks_to`).
         let private = match event {
-            Event::Dealt { seat, .. } if event.leaks_to(Viewer::Observer) => {
+            Event::Dealt { seat, .. } | Event::Declared { seat, .. } if event.leaks_to(Viewer::Observer) => {
                 let event = event.for_viewer(Viewer::Seat(*seat));
                 Some((*seat, frame(&ServerMsg::Event { table_id, seq, hand_id, event, pots, hand_code })))
             }
@@ -238,11 +239,13 @@ impl TableCore {
             Event::Shown { seat, .. } => hand.strength_of(seat),
             Event::Award { seat, half, hand: Some(_), .. } => {
                 let s = hand.strength_of(seat)?;
-                Some(match half {
-                    Half::Whole => s,
-                    Half::High => HandStrength { low: None, ..s },
-                    Half::Low => HandStrength { high: None, ..s },
-                })
+                match half {
+                    Half::Whole => Some(s),
+                    Half::High => Some(HandStrength { low: None, ..s }),
+                    Half::Low => Some(HandStrength { high: None, ..s }),
+                    // Chicago's spade half names a card, not a hand: the award's text says it.
+                    Half::Spade => None,
+                }
             }
             _ => None,
         }
