@@ -4,7 +4,7 @@
 //! so a table of bots mixes tight, loose, passive and aggressive play. Its randomness is a local
 //! SplitMix64 stream: deterministic from the seed, no global RNG.
 
-use crate::action::Action;
+use crate::action::{Action, Declaration};
 use crate::hand::{Legal, LegalEntry};
 
 /// A seeded bot.
@@ -39,7 +39,7 @@ impl Bot {
     }
 
     /// Picks one of the actions `legal` allows, from one roll: at showdown, show at the bot's
-    /// show rate; else a wager (one of the sizes, evenly) at its aggression rate; else, facing
+    /// show rate; a declaration (stud8_declare) evenly among the three; else a wager (one of the sizes, evenly) at its aggression rate; else, facing
     /// a bet, fold at its looseness rate; else bring in, call or check. A big-bet wager's size is
     /// random in its range. Reads the set directly,
     /// with no list built (simulations call this once per action). With nothing legal it gives
@@ -48,6 +48,11 @@ impl Bot {
         let roll = self.next_u64();
         if legal.is_show_or_muck() {
             return if roll % 256 < self.show { Action::Show } else { Action::Muck };
+        }
+        if legal.is_declare() {
+            // RULES.md 12.2: high, low or both, evenly.
+            let declaration = Declaration::ALL.get((roll % 3) as usize).copied().unwrap_or(Declaration::High);
+            return Action::Declare { declaration };
         }
         let n = legal.wager_count();
         if n > 0 && roll % 256 < self.aggression {
