@@ -968,7 +968,12 @@ Seat 2: Bob mucked [2c 3d 7h Qs Js 8s 6h]
                     assert_eq!(num(by), num(t) - level, "{line}: the increment over the bet");
                     Some(num(t) - street_in[i])
                 }
-                ["checks"] | ["folds"] | ["mucks", "hand"] | ["doesn't", "show", "hand"] | ["shows", ..] => {
+                ["checks"]
+                | ["folds"]
+                | ["mucks", "hand"]
+                | ["doesn't", "show", "hand"]
+                | ["shows", ..]
+                | ["declares", ..] => {
                     assert!(!all_in, "{line}");
                     continue;
                 }
@@ -990,7 +995,7 @@ Seat 2: Bob mucked [2c 3d 7h Qs Js 8s 6h]
         for e in &events {
             if let Event::Shown { seat, cards, description, .. } = e {
                 let name = match cfg.variant {
-                    Variant::Stud8 => {
+                    Variant::Stud8 | Variant::Stud8Declare => {
                         format!("HI: {}", description.replace("; low ", "; LO: ").replace("; no low", ""))
                     }
                     _ => description.to_string(),
@@ -1041,8 +1046,9 @@ Seat 2: Bob mucked [2c 3d 7h Qs Js 8s 6h]
     fn random_hands_write_histories_that_add_up() {
         let mut rng = Bot::new(2026);
         let mut side_pots = 0;
-        for k in 0..200u64 {
-            let variant = [Variant::Stud, Variant::Stud8, Variant::Razz][(rng.next_u64() % 3) as usize];
+        for k in 0..350u64 {
+            let all = crate::config::ALL_VARIANTS;
+            let variant = all[(rng.next_u64() % all.len() as u64) as usize];
             let players = 2 + (rng.next_u64() % 7) as usize;
             let mut free: Vec<u8> = (1..=8).collect();
             let mut seats: Vec<(Seat, Chips)> = (0..players)
@@ -1055,7 +1061,7 @@ Seat 2: Bob mucked [2c 3d 7h Qs Js 8s 6h]
             let bring_in = 1 + rng.next_u64() % 20;
             let small = bring_in * 2 + 4;
             let mut config = TableConfig::new(variant, rng.next_u64() % 30, bring_in, small, small * 2);
-            config.open_pair_big_bet = variant != Variant::Razz && rng.next_u64() % 2 == 0;
+            config.open_pair_big_bet = !variant.is_razz_like() && rng.next_u64() % 2 == 0;
             config.betting = crate::config::ALL_BETTINGS[(rng.next_u64() % 3) as usize];
             let mut seed = [0u8; 32];
             for b in &mut seed {

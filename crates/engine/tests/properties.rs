@@ -8,11 +8,12 @@ use std::collections::HashSet;
 use proptest::prelude::*;
 use stud_engine::phh::{self, PhhContext};
 use stud_engine::{
-    Action, Betting, Card, Chips, Event, Hand, LegalEntry, Phase, Seat, Seed, TableConfig, Variant, Viewer,
+    Action, Betting, Card, Chips, Declaration, Event, Hand, LegalEntry, Phase, Seat, Seed, TableConfig, Variant, Viewer,
 };
 
+/// Every game of RULES.md 1.4.
 fn variant() -> impl Strategy<Value = Variant> {
-    prop_oneof![Just(Variant::Stud), Just(Variant::Stud8), Just(Variant::Razz)]
+    prop::sample::select(stud_engine::config::ALL_VARIANTS.to_vec())
 }
 
 fn betting() -> impl Strategy<Value = Betting> {
@@ -35,7 +36,7 @@ fn table() -> impl Strategy<Value = (TableConfig, Vec<(Seat, Chips)>)> {
         .prop_map(|(v, ante, bring_in, seats, stacks, open_pair, uncapped, (max_raises, betting))| {
             let small = bring_in * 2 + 4;
             let mut config = TableConfig::new(v, ante, bring_in, small, small * 2).with_betting(betting);
-            config.open_pair_big_bet = open_pair && v != Variant::Razz;
+            config.open_pair_big_bet = open_pair && !v.is_razz_like();
             config.uncapped_heads_up = uncapped;
             config.max_raises = max_raises;
             let seats = seats.into_iter().zip(stacks).filter_map(|(s, c)| Seat::new(s).map(|s| (s, c))).collect();
@@ -56,6 +57,7 @@ fn in_entries(entries: &[LegalEntry], a: Action) -> bool {
 /// Every action the engine could be offered now: the legal ones and near misses.
 fn candidates(hand: &Hand, seat: Seat) -> Vec<Action> {
     let mut out = vec![Action::BringIn, Action::Call, Action::Check, Action::Fold, Action::Show, Action::Muck];
+    out.extend(Declaration::ALL.map(|declaration| Action::Declare { declaration }));
     let c = hand.config();
     let mut amounts: HashSet<Chips> = [0, 1, c.bring_in, c.small_bet, c.big_bet, c.small_bet * 2, c.big_bet * 2].into();
     for a in hand.legal_actions(seat).iter() {
@@ -95,10 +97,15 @@ fn check_views(hand: &Hand, events: &[Event]) -> Result<(), TestCaseError> {
         .collect();
     let seats: Vec<Seat> = hand.seats().collect();
     let viewers = seats.iter().map(|&s| Viewer::Seat(s)).chain([Viewer::Observer]);
+    let revealed = events.iter().any(|e| matches!(e, Event::DeclarationsRevealed { .. }));
     for viewer in viewers {
         let view = hand.view_for(viewer);
         for s in &view.seats {
             let own = viewer == Viewer::Seat(s.seat);
+            // RULES.md 12.2: a declaration is secret from the others until all are revealed.
+            if !own && !revealed {
+                prop_assert!(s.declaration.is_none(), "view for {viewer:?} shows seat {}'s declaration", s.seat);
+            }
             for c in &s.cards {
                 if !c.up && !own && !shown.contains(&s.seat) {
                     prop_assert!(c.card.is_none(), "view for {viewer:?} shows a down card of seat {}", s.seat);

@@ -2,13 +2,22 @@
 //! where the rule applies.
 
 mod big_bet;
+mod chicago;
+mod declare;
+mod london;
+mod mississippi;
 
 use super::*;
 use crate::card::parse_cards;
 use crate::event::Viewer;
 
-const ALL: [Variant; 3] = [Variant::Stud, Variant::Stud8, Variant::Razz];
+/// The games whose rules are those of sections 3 to 5 street for street: the three of the
+/// seeds and london, which is razz under its own name (RULES.md 11.1). The other games have
+/// their own modules (chicago, declare, mississippi).
+const ALL: [Variant; 4] = [Variant::Stud, Variant::Stud8, Variant::Razz, Variant::London];
 const HIGH: [Variant; 2] = [Variant::Stud, Variant::Stud8];
+/// Played for the low only, ace to five (razz and london).
+const LOWS: [Variant; 2] = [Variant::Razz, Variant::London];
 
 fn seat(n: u8) -> Seat {
     Seat::new(n).unwrap()
@@ -243,12 +252,13 @@ fn lowest_door_card_brings_in_with_aces_high() {
 
 #[test]
 fn razz_highest_door_card_brings_in_king_high_ace_low_spades_first() {
-    let v = Variant::Razz;
-    let t = start(cfg(v), &[(1, 1000), (2, 1000), (3, 1000)], &["2c 3c Kd", "4c 5c Ks", "6c 7c Qh"], "");
-    assert_eq!(t.to_act(), Some(2));
-    // The ace is the lowest card in razz: a king beats it to the bring-in.
-    let t = start(cfg(v), &[(1, 1000), (2, 1000)], &["2c 3c As", "4c 5c Kc"], "");
-    assert_eq!(t.to_act(), Some(2));
+    for v in LOWS {
+        let t = start(cfg(v), &[(1, 1000), (2, 1000), (3, 1000)], &["2c 3c Kd", "4c 5c Ks", "6c 7c Qh"], "");
+        assert_eq!(t.to_act(), Some(2));
+        // The ace is the lowest card in razz: a king beats it to the bring-in.
+        let t = start(cfg(v), &[(1, 1000), (2, 1000)], &["2c 3c As", "4c 5c Kc"], "");
+        assert_eq!(t.to_act(), Some(2));
+    }
 }
 
 #[test]
@@ -308,11 +318,8 @@ fn everyone_folds_to_the_bring_in() {
 fn all_in_from_the_ante_passes_the_bring_in_clockwise() {
     for v in ALL {
         // Seat 2 holds the bring-in card but has only the ante: seat 3 brings in.
-        let door = if v == Variant::Razz {
-            ["Ac Ad 2s", "Kc Kd Kh", "Qc Qd 8c"]
-        } else {
-            ["Ac Ad Ks", "Kc Kd 2h", "Qc Qd 8c"]
-        };
+        let door =
+            if v.is_razz_like() { ["Ac Ad 2s", "Kc Kd Kh", "Qc Qd 8c"] } else { ["Ac Ad Ks", "Kc Kd 2h", "Qc Qd 8c"] };
         let t = start(cfg(v), &[(1, 1000), (2, 40), (3, 1000)], &door, "");
         assert_eq!(t.to_act(), Some(3), "{v}");
     }
@@ -321,7 +328,7 @@ fn all_in_from_the_ante_passes_the_bring_in_clockwise() {
 #[test]
 fn short_bring_in_posts_all_in_and_action_continues() {
     for v in ALL {
-        let door = if v == Variant::Razz { ["Ac Ad 2s", "Kc Kd Kh"] } else { ["Ac Ad Ks", "Kc Kd 2h"] };
+        let door = if v.is_razz_like() { ["Ac Ad 2s", "Kc Kd Kh"] } else { ["Ac Ad Ks", "Kc Kd 2h"] };
         let mut t = start(cfg(v), &[(1, 1000), (2, 70)], &door, "");
         assert_eq!(t.to_act(), Some(2));
         assert_eq!(t.legal(2), vec![Action::BringIn]);
@@ -371,11 +378,8 @@ fn short_bring_in_is_an_all_in_bet_for_less_others_call_it_or_complete() {
     // bring-in is 50. It posts 30 all-in; the next players owe 30, not 50 (the bring-in is a
     // bet, not a blind: Robert's Rules' short all-in bet), and may complete to the small bet.
     for v in ALL {
-        let door = if v == Variant::Razz {
-            ["Ac Ad 2s", "Kc Kd Kh", "Qc Qd 8c"]
-        } else {
-            ["Ac Ad Ks", "Kc Kd 2h", "Qc Qd 8c"]
-        };
+        let door =
+            if v.is_razz_like() { ["Ac Ad 2s", "Kc Kd Kh", "Qc Qd 8c"] } else { ["Ac Ad Ks", "Kc Kd 2h", "Qc Qd 8c"] };
         let mut t = start(cfg(v), &[(1, 1000), (2, 70), (3, 1000)], &door, "");
         assert_eq!(t.to_act(), Some(2), "{v}");
         assert_eq!(t.legal(2), vec![Action::BringIn]);
@@ -402,11 +406,11 @@ fn ante_larger_than_a_stack_is_all_in_and_wins_only_what_it_matched() {
     for v in ALL {
         // Seat 1 (best hand in every variant: a wheel-ish low and trips high? use chosen cards)
         let third = match v {
-            Variant::Razz => ["Ac 2c 3c", "Kc Kd Kh", "Qc Qd Qh"],
+            Variant::Razz | Variant::London => ["Ac 2c 3c", "Kc Kd Kh", "Qc Qd Qh"],
             _ => ["Ac As Ad", "2c 7d 9h", "3c 8d Th"],
         };
         let later = match v {
-            Variant::Razz => "4c Jc Js 5c Tc Ts 6d 9c 9s 7h 8c 8s",
+            Variant::Razz | Variant::London => "4c Jc Js 5c Tc Ts 6d 9c 9s 7h 8c 8s",
             _ => "Ah 4s 5h 2d Jc 6h 2s Qc 7h 3d Ks 4d",
         };
         let mut t = start(cfg(v), &[(1, 25), (2, 1000), (3, 1000)], &third, later);
@@ -441,18 +445,16 @@ fn best_board_acts_first_and_ties_go_to_the_lowest_seat() {
 
 #[test]
 fn razz_lowest_board_acts_first() {
-    let mut t = start(
-        cfg(Variant::Razz),
-        &[(1, 1000), (2, 1000), (3, 1000)],
-        &["Kc Kd 3s", "Qc Qd Ks", "Jc Jd As"],
-        "5c 9d 2h",
-    );
-    assert_eq!(t.to_act(), Some(2)); // king brings in
-    t.act(2, Action::BringIn);
-    t.act(3, Action::Call);
-    t.act(1, Action::Call);
-    // Boards: 3-5, K-9, A-2: the A-2 is lowest.
-    assert_eq!(t.to_act(), Some(3));
+    for v in LOWS {
+        let mut t =
+            start(cfg(v), &[(1, 1000), (2, 1000), (3, 1000)], &["Kc Kd 3s", "Qc Qd Ks", "Jc Jd As"], "5c 9d 2h");
+        assert_eq!(t.to_act(), Some(2)); // king brings in
+        t.act(2, Action::BringIn);
+        t.act(3, Action::Call);
+        t.act(1, Action::Call);
+        // Boards: 3-5, K-9, A-2: the A-2 is lowest.
+        assert_eq!(t.to_act(), Some(3), "{v}");
+    }
 }
 
 #[test]
@@ -602,13 +604,15 @@ fn open_pair_option_is_a_table_setting_and_never_razz() {
     t.act(3, Action::Call);
     t.act(1, Action::Call);
     assert_eq!(t.legal(1), vec![Action::Check, Action::Bet { to: 200 }]);
-    // Razz: the paired board is the worst; whoever acts has only the small bet.
-    let mut t = start(cfg(Variant::Razz), &[(1, 9000), (2, 9000), (3, 9000)], &deal.0, deal.1);
-    let b = t.to_act().unwrap();
-    t.act(b, Action::BringIn);
-    t.finish_street(Street::Third, Action::Call);
-    let f = t.to_act().unwrap();
-    assert_eq!(t.legal(f), vec![Action::Check, Action::Bet { to: 200 }]);
+    // Razz and london: the paired board is the worst; whoever acts has only the small bet.
+    for v in LOWS {
+        let mut t = start(cfg(v), &[(1, 9000), (2, 9000), (3, 9000)], &deal.0, deal.1);
+        let b = t.to_act().unwrap();
+        t.act(b, Action::BringIn);
+        t.finish_street(Street::Third, Action::Call);
+        let f = t.to_act().unwrap();
+        assert_eq!(t.legal(f), vec![Action::Check, Action::Bet { to: 200 }], "{v}");
+    }
 }
 
 #[test]
@@ -636,7 +640,7 @@ fn three_with_seat_one_bringing_in(v: Variant, uncapped: bool, short: Chips) -> 
     let mut config = cfg(v);
     config.uncapped_heads_up = uncapped;
     let third = match v {
-        Variant::Razz => ["Ac Ad Ks", "2c 3c 2d", "4c 5c 3d"],
+        Variant::Razz | Variant::London => ["Ac Ad Ks", "2c 3c 2d", "4c 5c 3d"],
         _ => ["Ac Ad 2c", "Kc Kh Kd", "Qc Qh Qd"],
     };
     let t = start(config, &[(1, 100_000), (2, 100_000), (3, short)], &third, "");
@@ -711,7 +715,7 @@ fn uncapped_heads_up_counts_only_players_who_can_still_bet() {
             let mut config = cfg(v);
             config.uncapped_heads_up = uncapped;
             let third = match v {
-                Variant::Razz => ["Ac Ad Ks", "2c 3c Qd", "4c 5c 3d"],
+                Variant::Razz | Variant::London => ["Ac Ad Ks", "2c 3c Qd", "4c 5c 3d"],
                 _ => ["Ac Ad 2c", "Kc Kh 3d", "Qc Qh Qd"],
             };
             let mut t = start(config, &[(1, 40), (2, 100_000), (3, 100_000)], &third, "");
@@ -737,7 +741,7 @@ fn to_fifth(v: Variant, stacks: &[Chips]) -> T {
     let mut config = TableConfig::new(v, 0, 5, 10, 20);
     config.open_pair_big_bet = false;
     let (third, fourth, fifth): (&[&str], &[&str], &[&str]) = match v {
-        Variant::Razz => (
+        Variant::Razz | Variant::London => (
             &["Kc Kd As", "Qc Qd 9h", "Jc Jd Th", "9c 9d 8h", "7c 7d 6c"],
             &["2s", "Jh", "Js", "Ts", "6s"],
             &["3s", "Qh", "Qs", "8s", "6d"],
@@ -848,7 +852,9 @@ fn side_pots_and_uncalled_bets() {
     for v in ALL {
         // Seat 1 best hand, all-in for little; seat 2 second best, seat 3 worst with most chips.
         let (third, later) = match v {
-            Variant::Razz => (["Ac 2c 3h", "Ad 2d 9h", "Kc Kd Qh"], "4c 4d Jc 5c 5d Js 6c 6d Ts 7c 8c 9s"),
+            Variant::Razz | Variant::London => {
+                (["Ac 2c 3h", "Ad 2d 9h", "Kc Kd Qh"], "4c 4d Jc 5c 5d Js 6c 6d Ts 7c 8c 9s")
+            }
             _ => (["Ac As Ad", "Kc Ks 2d", "7c 8d 3h"], "Ah Kd 9c 2s 4d Jc 3s 6h Qh 4s 5h 2h"),
         };
         let mut t = start(cfg(v), &[(1, 300), (2, 1000), (3, 5000)], &third, later);
@@ -1019,14 +1025,15 @@ fn cards_speak_a_mucked_winner_still_wins() {
     // muck a winning hand away because winners are always shown or awarded by the server.
     // Here: seat 2 shows first (bring-in) with the weaker hand, seat 1 holds the best hand and
     // is shown automatically.
-    let mut t =
-        start(cfg(Variant::Razz), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "9c 9d Kh"], "4s Qs 5d Js 6c Ts 7c 8s Tc 6h");
-    assert_eq!(t.to_act(), Some(2));
-    t.act(2, Action::BringIn);
-    t.act(1, Action::Call);
-    t.check_down();
-    assert!(t.events.iter().any(|e| matches!(e, Event::Shown { seat: s, automatic: true, .. } if *s == seat(1))));
-    assert_eq!(t.stack(1), 5000 + 90);
+    for v in LOWS {
+        let mut t = start(cfg(v), &[(1, 5000), (2, 5000)], &["Ac 2d 3h", "9c 9d Kh"], "4s Qs 5d Js 6c Ts 7c 8s Tc 6h");
+        assert_eq!(t.to_act(), Some(2));
+        t.act(2, Action::BringIn);
+        t.act(1, Action::Call);
+        t.check_down();
+        assert!(t.events.iter().any(|e| matches!(e, Event::Shown { seat: s, automatic: true, .. } if *s == seat(1))));
+        assert_eq!(t.stack(1), 5000 + 90, "{v}");
+    }
 }
 
 #[test]
@@ -1280,11 +1287,8 @@ fn third_street_all_in_completion_follows_the_half_bet_rule() {
     for v in ALL {
         // Bring-in 50, small bet 200. Seat 2 (not the bring-in) completes all-in for 120 (at
         // least half the small bet): a full completion, so the next raise goes to 320.
-        let door = if v == Variant::Razz {
-            ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"]
-        } else {
-            ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"]
-        };
+        let door =
+            if v.is_razz_like() { ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"] } else { ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"] };
         let mut t = start(cfg(v), &[(1, 5000), (2, 160), (3, 5000)], &door, "");
         assert_eq!(t.to_act(), Some(1), "{v}");
         t.act(1, Action::BringIn);
@@ -1326,11 +1330,8 @@ fn stud8_a_hand_that_wins_only_the_low_half_is_shown_automatically() {
 fn all_in_players_take_part_in_the_showdown_in_order() {
     for v in ALL {
         // Seat 2 is all-in on 3rd street; seats 1 and 3 check it down. Seat 2 is in the order.
-        let door = if v == Variant::Razz {
-            ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"]
-        } else {
-            ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"]
-        };
+        let door =
+            if v.is_razz_like() { ["Ac Ad Ks", "Kc Kd 5h", "Qc Qd 7c"] } else { ["Ac Ad 2s", "Kc Kd 9h", "Qc Qd Tc"] };
         let mut t = start(cfg(v), &[(1, 5000), (2, 90), (3, 5000)], &door, "");
         t.act(1, Action::BringIn);
         t.act(2, Action::Call);
@@ -1353,7 +1354,7 @@ fn regression_no_raise_offered_when_no_opponent_can_call_it() {
     // Found by the PokerKit cross-check: seat 2 completes all-in; seat 1 may only fold or call.
     for v in ALL {
         let config = TableConfig::new(v, 1, 2, 5, 10);
-        let door = if v == Variant::Razz { ["9s As 2d", "6h Kc Qd"] } else { ["9s As Qd", "6h Kc 4d"] };
+        let door = if v.is_razz_like() { ["9s As 2d", "6h Kc Qd"] } else { ["9s As Qd", "6h Kc 4d"] };
         let mut t = start(config, &[(1, 37), (2, 6)], &door, "");
         assert_eq!(t.to_act(), Some(2), "{v}");
         t.act(2, Action::Complete { to: 5 });
@@ -1371,18 +1372,20 @@ fn regression_no_raise_offered_when_no_opponent_can_call_it() {
 fn regression_razz_two_pair_board_acts_before_trips() {
     // Found by the PokerKit cross-check (a temporary evaluator scored trips like two pair):
     // RULES.md 4: trips are worse than two pair, so the two-pair razz board is lower.
-    let mut t = start(cfg(Variant::Razz), &[(1, 9000), (2, 9000)], &["Ts 2h Ad", "8c 5c 2c"], "Ac 2s 9s 7d As 7h");
-    assert_eq!(t.to_act(), Some(2));
-    t.act(2, Action::BringIn);
-    t.act(1, Action::Call);
-    for _ in 0..2 {
-        let s = t.to_act().unwrap();
-        t.act(s, Action::Check);
-        t.act(3 - s, Action::Check);
+    for v in LOWS {
+        let mut t = start(cfg(v), &[(1, 9000), (2, 9000)], &["Ts 2h Ad", "8c 5c 2c"], "Ac 2s 9s 7d As 7h");
+        assert_eq!(t.to_act(), Some(2));
+        t.act(2, Action::BringIn);
+        t.act(1, Action::Call);
+        for _ in 0..2 {
+            let s = t.to_act().unwrap();
+            t.act(s, Action::Check);
+            t.act(3 - s, Action::Check);
+        }
+        // 6th street boards: seat 1 Ad Ac 9s As (trips), seat 2 2c 2s 7d 7h (two pair).
+        assert_eq!(t.hand.street(), Street::Sixth);
+        assert_eq!(t.to_act(), Some(2), "{v}");
     }
-    // 6th street boards: seat 1 Ad Ac 9s As (trips), seat 2 2c 2s 7d 7h (two pair).
-    assert_eq!(t.hand.street(), Street::Sixth);
-    assert_eq!(t.to_act(), Some(2));
 }
 
 /// The compact legal set answers exactly as its list, and a bot picks the same action from
