@@ -313,14 +313,17 @@ impl Hand {
     }
 
     /// `events` of this finished hand as LAST HAND shows them to `viewer`: down cards of
-    /// players live at showdown and the viewer's own are shown, other down cards are backs.
+    /// players live at showdown and the viewer's own are shown, other down cards are backs;
+    /// declarations once they were revealed (RULES.md 12.2).
     pub fn last_hand_events(&self, events: &[Event], viewer: Viewer) -> Vec<Event> {
         let revealed: Vec<Seat> =
             self.seat_state().filter(|s| s.at_showdown && self.is_over()).map(|s| s.seat).collect();
+        let declarations_out = events.iter().any(|e| matches!(e, Event::DeclarationsRevealed { .. }));
         events
             .iter()
             .map(|e| match e {
                 Event::Dealt { seat, .. } if revealed.contains(seat) => e.clone(),
+                Event::Declared { .. } if declarations_out => e.clone(),
                 _ => e.for_viewer(viewer),
             })
             .collect()

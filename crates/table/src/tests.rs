@@ -148,7 +148,19 @@ fn seat_players(d: &mut Driver, n: u8) {
 
 /// Plays `steps` clock ticks 50 ms apart; bots answer their prompts (some late, some never,
 /// some after a disconnect). Returns the time reached.
-fn play(d: &mut Driver, players: u8, steps: u64, bot_seed: u64, mut each: impl FnMut(&Driver, Millis)) -> Millis {
+fn play(d: &mut Driver, players: u8, steps: u64, bot_seed: u64, each: impl FnMut(&Driver, Millis)) -> Millis {
+    play_with(d, players, steps, bot_seed, |_| false, each)
+}
+
+/// [`play`], leaving every prompt for which `to_clock` holds unanswered (the clock acts).
+fn play_with(
+    d: &mut Driver,
+    players: u8,
+    steps: u64,
+    bot_seed: u64,
+    to_clock: impl Fn(&[Action]) -> bool,
+    mut each: impl FnMut(&Driver, Millis),
+) -> Millis {
     let mut bots: Vec<Bot> = (0..players).map(|i| Bot::new(bot_seed + u64::from(i))).collect();
     let mut pending: Vec<(ConnId, ServerMsg)> = Vec::new();
     let mut now = 0;
@@ -167,7 +179,7 @@ fn play(d: &mut Driver, players: u8, steps: u64, bot_seed: u64, mut each: impl F
                 assert!(wagers.is_empty(), "fixed limit: each wager has one size, in `legal`");
                 let bot = &mut bots[usize::try_from(conn).unwrap() - 1];
                 let roll = bot.next_u64() % 20;
-                if roll == 0 {
+                if roll == 0 || to_clock(&legal) {
                     continue; // never answers: the clock acts
                 }
                 let action = bot.choose(&legal);
@@ -211,7 +223,7 @@ fn play(d: &mut Driver, players: u8, steps: u64, bot_seed: u64, mut each: impl F
 
 #[test]
 fn same_inputs_give_the_same_outputs_byte_for_byte() {
-    for variant in [Variant::Stud, Variant::Stud8, Variant::Razz] {
+    for variant in stud_engine::config::ALL_VARIANTS {
         let mut d = Driver::new(variant);
         seat_players(&mut d, 5);
         // A watcher who leaves and a player who drops and comes back.
@@ -244,7 +256,7 @@ fn same_inputs_give_the_same_outputs_byte_for_byte() {
 
 #[test]
 fn snapshot_plus_journal_rebuilds_the_table_after_every_input() {
-    for variant in [Variant::Stud, Variant::Stud8, Variant::Razz] {
+    for variant in stud_engine::config::ALL_VARIANTS {
         let mut d = Driver::new(variant);
         seat_players(&mut d, 4);
         let mut checked = 0;
@@ -967,4 +979,40 @@ fn a_big_bet_table_takes_any_size_between_the_prompts_ends() {
         assert!(d.core.status().1 >= 3, "{betting:?}: hands were played");
         assert!(sized >= 5 && refused == sized, "{betting:?}: {sized} sized wagers");
     }
+}
+
+/// RULES.md 12.2 at the table: a declaration reaches only its own player until the reveal,
+/// everyone else gets "declared" without it; the clock declares high for a player who does not
+/// answer.
+#[test]
+fn a_declaration_reaches_only_its_player_until_the_reveal() {
+    let mut d = Driver::new(Variant::Stud8Declare);
+    seat_players(&mut d, 3);
+    // Nobody answers a declaration prompt: the clock declares for everyone.
+    let declaring = |legal: &[Action]| legal.iter().any(|a| matches!(a, Action::Declare { .. }));
+    play_with(&mut d, 3, 3_000, 11, declaring, |_, _| {});
+    let high = Action::Declare { declaration: stud_engine::Declaration::High };
+    let clock_high =
+        d.journal.iter().filter(|e| matches!(&e.input, Input::Clock { action, .. } if *action == high)).count();
+    let (mut private, mut hidden, mut revealed) = (0, 0, 0);
+    for (_, out) in &d.calls {
+        for o in out {
+            let Output::Send { conn, frame } = o else { continue };
+            let Ok(ServerMsg::Event { event, .. }) = serde_json::from_str::<ServerMsg>(frame) else { continue };
+            match event {
+                stud_engine::Event::Declared { seat, declaration: Some(_) } => {
+                    assert_eq!(ConnId::from(seat.number()), *conn, "a declaration went to another player");
+                    private += 1;
+                }
+                stud_engine::Event::Declared { seat, declaration: None } => {
+                    assert_ne!(ConnId::from(seat.number()), *conn, "a player was not told their own declaration");
+                    hidden += 1;
+                }
+                stud_engine::Event::DeclarationsRevealed { .. } => revealed += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(private > 0 && hidden > 0 && revealed > 0, "{private} private, {hidden} hidden, {revealed} reveals");
+    assert!(clock_high > 0, "the clock never declared ({private} declarations)");
 }

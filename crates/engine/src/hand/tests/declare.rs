@@ -110,6 +110,10 @@ fn everyone_in_declares_in_seat_order_secretly_and_all_are_revealed_together() {
     assert!(shown.iter().all(|s| s.1));
     // High to seat 2's full house; the low to seat 1's 6-4 over seat 3's 7-5: 270 split.
     assert_eq!(t.awards(), vec![(seat(2), Half::High, 135), (seat(1), Half::Low, 135)]);
+    // LAST HAND shows everyone's declaration (they were revealed), to observers too.
+    let last = t.hand.last_hand_events(&t.events, Viewer::Observer);
+    assert!(last.contains(&Event::Declared { seat: seat(1), declaration: Some(Low) }));
+    assert!(last.contains(&Event::Declared { seat: seat(2), declaration: Some(High) }));
 }
 
 #[test]
