@@ -764,7 +764,10 @@ impl Hand {
                 self.aggressor[street as usize] = Some(i);
                 let (full, big) = self.classify_wager(to);
                 if full && self.config.betting.is_big_bet() {
-                    self.increment = self.increment.max(to - self.full_level);
+                    // RULES.md 10.5: a raise is measured from the bet it raises: the level
+                    // (a short all-in's included), or the bring-in a bring-in player opens
+                    // over; never from an earlier full level below a short all-in.
+                    self.increment = self.increment.max(to - self.level.max(self.full_level));
                 }
                 self.level = to.max(self.level);
                 self.wager_level = to;

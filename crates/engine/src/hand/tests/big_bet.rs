@@ -274,3 +274,35 @@ fn big_bet_timeout_and_bots_stay_legal() {
         }
     }
 }
+
+#[test]
+fn big_bet_a_raise_over_a_short_all_in_bet_is_measured_from_it() {
+    // RULES.md 10.5, 10.6: seat 1 bets 30 all-in (short of the 50 minimum), seat 2 raises to
+    // 80 (30 + 50), and the next raise is at least 80 + 50 = 130: the raise was 50 over the
+    // bet it raised, not 80 over nothing. Found by the PokerKit cross-check
+    // (scripts/pokerkit_check.py --stud), which allows 130 as the rule book does.
+    for v in HIGH {
+        for betting in BIG {
+            let config = TableConfig::new(v, 10, 25, 50, 100).with_betting(betting);
+            let mut t = start(
+                config,
+                &[(1, 65), (2, 1000), (3, 1000)],
+                &["7s 8s Ah", "9d 9c Kd", "Jc Qc 2c"],
+                "As 3d 4c 5h 6h 7h Th Jh Qh 2d 3s 4s",
+            );
+            t.act(3, Action::BringIn);
+            t.act(1, Action::Call);
+            t.act(2, Action::Call);
+            assert_eq!(t.to_act(), Some(1), "{v} {betting}: the open aces act first");
+            t.act(1, Action::Bet { to: 30 });
+            assert_eq!(t.hand.legal().range().map(|r| r.1), Some(80), "{v} {betting}");
+            t.act(2, Action::Raise { to: 80 });
+            assert_eq!(t.hand.legal().range().map(|r| r.1), Some(130), "{v} {betting}");
+            t.act(3, Action::Raise { to: 130 });
+            // The raise to 130 was full: seat 2 may raise again, by at least 50.
+            assert_eq!(t.hand.legal().range().map(|r| r.1), Some(180), "{v} {betting}");
+            t.act(2, Action::Call);
+            assert_eq!(t.hand.street(), Street::Fifth, "{v} {betting}");
+        }
+    }
+}
