@@ -130,7 +130,16 @@ fn replay(files: &[String]) -> anyhow::Result<bool> {
             let hand = name.unwrap_or_else(|| file.clone());
             let line = match outcome {
                 Ok(h) => {
-                    serde_json::json!({"hand": hand, "ok": true, "finishing_stacks": h.finishing_stacks, "error": null})
+                    // What was read under the rule book where the file's writer differs
+                    // (another tool's order of showing, a raise size, a result): said per hand.
+                    let warnings: Vec<String> = h.warnings.iter().map(ToString::to_string).collect();
+                    serde_json::json!({
+                        "hand": hand,
+                        "ok": true,
+                        "finishing_stacks": h.finishing_stacks,
+                        "error": null,
+                        "warnings": warnings,
+                    })
                 }
                 Err(e) => {
                     all_ok = false;

@@ -18,7 +18,7 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use crate::action::{Action, Declaration, SeatChips, Street};
+use crate::action::{Action, ActionError, Declaration, SeatChips, Street};
 use crate::card::{Card, format_cards, parse_cards};
 use crate::config::{Chips, Seat, TableConfig};
 use crate::deck::{Deck, Seed};
@@ -82,8 +82,8 @@ impl PhhError {
     }
 }
 
-/// Something in a PHH hand the reader ignored; the hand still replayed. `Display` gives a
-/// line a caller can print.
+/// Something in a PHH hand the reader ignored or read under RULES.md where the file's writer
+/// follows other rules; the hand still replayed. `Display` gives a line a caller can print.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PhhWarning {
     /// A field that is neither PHH's nor one of ours (another tool's `_field`, say).
@@ -96,6 +96,58 @@ pub enum PhhWarning {
         field: String,
         /// why
         reason: String,
+    },
+    /// A wager the rule book does not allow at that point, replayed as the legal one it stands
+    /// for (another tool's rules: docs/PHH.md).
+    #[error("action {index} `{text}` replayed as {replayed_as}: {reason}")]
+    Adjusted {
+        /// 0-based index in `actions`
+        index: usize,
+        /// the text
+        text: String,
+        /// the action replayed
+        replayed_as: String,
+        /// the rule
+        reason: String,
+    },
+    /// A line of another tool's history for a betting round the rule book had already closed
+    /// (after an [`PhhWarning::Adjusted`] action): read and set aside.
+    #[error("action {index} `{text}` set aside: under RULES.md that betting round is over")]
+    SetAside {
+        /// 0-based index in `actions`
+        index: usize,
+        /// the text
+        text: String,
+    },
+    /// Another tool's history ends the betting where the rule book keeps it open: the player
+    /// to act took the passive action (bring in, call or check).
+    #[error("no betting line for p{player} where the rule book asks for one: replayed as {action}")]
+    NoBettingLine {
+        /// 1-based player number
+        player: usize,
+        /// the action replayed
+        action: String,
+    },
+    /// Another tool's deal after its rules and the rule book's parted (see the other
+    /// warnings): from this line on, the engine's deal stands and the file's is not checked.
+    #[error("action {index}: from here the file deals to other players than the rule book; the engine's deal stands")]
+    DealDiffers {
+        /// 0-based index in `actions`
+        index: usize,
+    },
+    /// The engine asked a player to show or muck and the file has no line for it: mucked.
+    #[error("no showdown line for p{player}: mucked (cards speak, RULES.md 5.4)")]
+    NoShowdownLine {
+        /// 1-based player number
+        player: usize,
+    },
+    /// Another tool's history whose result differs from the rule book's.
+    #[error("the file's finishing_stacks {file:?} differ from the rule book's {replayed:?}")]
+    ResultDiffers {
+        /// in the file
+        file: Vec<Chips>,
+        /// by the engine
+        replayed: Vec<Chips>,
     },
 }
 
@@ -286,6 +338,70 @@ pub fn write_hand(record: &HandRecord, context: &PhhContext) -> Result<String, R
         let _ = writeln!(out, "_tournament = {}", toml_string(&t.id));
     }
     Ok(out)
+}
+
+/// One step of taking the showdown lines read so far as the engine asks for them: lines for
+/// hands the engine showed by itself are settled (a muck written for a hand the rules show is
+/// shown: cards speak); then, if the player the engine asks has a line, their choice is
+/// applied (true). The caller collects the events and calls again until it gives false.
+fn take_showdown_line(
+    hand: &mut Hand,
+    intents: &mut Vec<(usize, bool)>,
+    auto_shown: &mut Vec<(usize, Vec<Card>)>,
+    events: &mut Vec<Event>,
+    seats: &[(Seat, Chips)],
+) -> Result<bool, ActionError> {
+    intents.retain(|(i, _)| match auto_shown.iter().position(|(j, _)| j == i) {
+        Some(k) => {
+            auto_shown.remove(k);
+            false
+        }
+        None => true,
+    });
+    let asked = hand.to_act().filter(|_| hand.phase() == Phase::Showdown);
+    let Some(seat) = asked else { return Ok(false) };
+    let Some(k) = intents.iter().position(|(i, _)| seats.get(*i).is_some_and(|s| s.0 == seat)) else {
+        return Ok(false);
+    };
+    let (_, show) = intents.remove(k);
+    hand.apply_into(seat, if show { Action::Show } else { Action::Muck }, events)?;
+    Ok(true)
+}
+
+/// Another tool's `cbr` that is not a legal wager under RULES.md, as the action it stands for:
+/// a short bring-in written as an all-in wager is the bring-in (4.2); a raise measured from a
+/// short all-in that the half-bet rule (4.9) does not count is the legal raise of that size
+/// (the largest legal total not above the file's, else the smallest).
+///
+/// A fixed-limit wager where the rule book allows none
+/// (a player who has acted, facing an all-in of less than half a bet, RULES.md 4.9) is the call
+/// (or check) it can only be here.
+fn foreign_wager(hand: &Hand, seat: Seat, to: Chips) -> Option<(Action, &'static str)> {
+    let legal = hand.legal();
+    let stack = hand.stacks().iter().find(|s| s.seat == seat)?.chips;
+    if legal.allows(Action::BringIn) && legal.wager_count() == 0 && to == stack {
+        return Some((Action::BringIn, "a short bring-in written as an all-in wager (RULES.md 4.2)"));
+    }
+    if hand.config().betting.is_big_bet() {
+        return None;
+    }
+    let wagers: Vec<Action> = legal.wagers().collect();
+    if let Some(pick) = wagers.iter().rev().find(|a| a.to().is_some_and(|t| t <= to)).or_else(|| wagers.first()) {
+        return Some((*pick, "RULES.md 4.9: a short all-in of less than half a bet does not move the next full wager"));
+    }
+    let passive = legal.passive()?;
+    Some((
+        passive,
+        "RULES.md 4.9: a short all-in of less than half a bet does not reopen the betting for a player who has acted",
+    ))
+}
+
+/// Whether another tool's history has already been read differently from what it says (an
+/// action adjusted, set aside or supplied): its later deal may then differ from the engine's.
+fn diverged(warnings: &[PhhWarning]) -> bool {
+    warnings.iter().any(|w| {
+        matches!(w, PhhWarning::Adjusted { .. } | PhhWarning::SetAside { .. } | PhhWarning::NoBettingLine { .. })
+    })
 }
 
 /// Writes several hands as one `.phhs` document: TOML tables `[1]`, `[2]`, ...
@@ -583,6 +699,11 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
     };
     let mut auto_shown: Vec<(usize, Vec<Card>)> = Vec::new();
     collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
+    // Another tool's history (none of our own fields): read under RULES.md where its rules
+    // differ, and every difference said; ours must replay exactly as written.
+    let foreign = !OWN_FIELDS.iter().any(|f| t.contains_key(*f));
+    // Showdown lines read but not yet taken: (player index, shows).
+    let mut intents: Vec<(usize, bool)> = Vec::new();
     // The cards each player's deal lines have given so far (what an early `sm` must show).
     let mut given: Vec<Vec<Card>> = vec![Vec::new(); n];
     let mut early_shows: Vec<(Seat, Vec<Card>)> = Vec::new();
@@ -593,7 +714,15 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
             Line::Deal { player, cards } => {
                 let q = dealt.get_mut(player - 1).ok_or_else(|| fail("no such player".into()))?;
                 for c in cards {
-                    if q.pop_front() != Some(*c) {
+                    if q.front() == Some(c) {
+                        q.pop_front();
+                    } else if foreign && diverged(&warnings) {
+                        // Once another tool's rules have changed who is still in, its deal goes
+                        // to other players than the rule book's: the engine's deal stands.
+                        if !warnings.iter().any(|w| matches!(w, PhhWarning::DealDiffers { .. })) {
+                            warnings.push(PhhWarning::DealDiffers { index });
+                        }
+                    } else {
                         return Err(fail(format!("the engine did not deal {c} to p{player} here")));
                     }
                 }
@@ -602,28 +731,37 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
                 }
             }
             Line::Community(c) => {
-                if community.pop_front() != Some(*c) {
+                if community.front() == Some(c) {
+                    community.pop_front();
+                } else if !(foreign && diverged(&warnings)) {
                     return Err(fail(format!("the engine did not deal the community card {c} here")));
                 }
             }
             Line::Player { player, verb } => {
                 let seat = seats.get(player - 1).map(|s| s.0).ok_or_else(|| fail("no such player".into()))?;
-                let legal = hand.legal_actions(seat);
-                let action = match verb {
-                    Verb::BringIn => Some(Action::BringIn),
-                    Verb::Cbr(to) => (hand.to_act() == Some(seat)).then(|| hand.legal().wager_at(*to)).flatten(),
-                    Verb::CheckCall => legal.iter().copied().find(|a| matches!(a, Action::Check | Action::Call)),
-                    Verb::Fold => Some(Action::Fold),
-                    Verb::Muck => Some(Action::Muck),
-                    Verb::Declare(declaration) => Some(Action::Declare { declaration: *declaration }),
-                    Verb::Show(cards) => {
-                        let so_far = given.get(player - 1).map_or(&[][..], Vec::as_slice);
-                        let more_to_come = dealt.get(player - 1).is_some_and(|q| !q.is_empty());
+                let so_far = given.get(player - 1).map_or(&[][..], Vec::as_slice);
+                let shows = |cards: &Option<Vec<Card>>| cards.as_ref().is_none_or(|c| c == so_far);
+                if let Verb::Show(_) | Verb::Muck = verb {
+                    // Another tool's rules may end the betting where the rule book keeps it open
+                    // (a player it counts as folded, or as unable to raise): the rest of the
+                    // betting is played passively (bring in, call or check), each said.
+                    while foreign && diverged(&warnings) && hand.phase() == Phase::Betting {
+                        let Some(to_act) = hand.to_act() else { break };
+                        let Some(action) = hand.legal().passive() else { break };
+                        warnings.push(PhhWarning::NoBettingLine {
+                            player: player_of(to_act).unwrap_or(0) + 1,
+                            action: format!("{action:?}"),
+                        });
+                        hand.apply_into(to_act, action, &mut events).map_err(|e| fail(e.to_string()))?;
+                        collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
+                    }
+                    let more_to_come = dealt.get(player - 1).is_some_and(|q| !q.is_empty());
+                    if let Verb::Show(cards) = verb {
                         if hand.phase() != Phase::Betting && more_to_come {
                             // PokerKit's all-in exposure: the betting is over (the engine has
                             // already dealt the rest) and this player's later cards are still
                             // to be written. The cards must be the ones dealt so far.
-                            if cards.as_ref().is_some_and(|c| c != so_far) {
+                            if !shows(cards) {
                                 return Err(fail(format!(
                                     "p{player} holds {} here, not these cards",
                                     format_cards(so_far)
@@ -632,21 +770,103 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
                             early_shows.push((seat, so_far.to_vec()));
                             continue;
                         }
-                        let matches =
-                            |i: &usize, c: &Vec<Card>| *i == player - 1 && cards.as_ref().is_none_or(|s| s == c);
-                        if hand.phase() == Phase::Showdown && hand.to_act() == Some(seat) {
-                            if cards.as_ref().is_some_and(|c| c != so_far) {
-                                return Err(fail(format!("p{player} holds {}, not these cards", format_cards(so_far))));
-                            }
-                            Some(Action::Show)
-                        } else if let Some(k) = auto_shown.iter().position(|(i, c)| matches(i, c)) {
-                            // Shown automatically by the engine: nothing to apply.
-                            auto_shown.remove(k);
+                    }
+                    if hand.is_over() || hand.phase() == Phase::Showdown {
+                        // The showdown is the engine's (RULES.md 5.3): a choice is taken when
+                        // the engine asks for it, in its order, whatever the file's order; a
+                        // show the engine makes by itself needs no line; after the hand, a
+                        // line may only repeat what happened (another tool's trailing mucks).
+                        if !shows(&match verb {
+                            Verb::Show(cards) => cards.clone(),
+                            _ => None,
+                        }) {
+                            return Err(fail(format!("p{player} holds {}, not these cards", format_cards(so_far))));
+                        }
+                        if hand.is_over() {
                             continue;
-                        } else {
-                            return Err(fail("the engine shows no such hand here".into()));
+                        }
+                        if intents.iter().any(|(i, _)| *i == player - 1) {
+                            return Err(fail(format!("a second showdown line for p{player}")));
+                        }
+                        intents.push((player - 1, matches!(verb, Verb::Show(_))));
+                        while take_showdown_line(&mut hand, &mut intents, &mut auto_shown, &mut events, &seats)
+                            .map_err(|e| fail(e.to_string()))?
+                        {
+                            collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
+                        }
+                        continue;
+                    }
+                    return Err(fail("not a legal action now: the betting is not over".into()));
+                }
+                let legal = hand.legal_actions(seat);
+                let text = || texts.get(index).unwrap_or(&"").to_string();
+                // Another tool's rules can close a betting round the file goes on with: its
+                // remaining lines for that round are read and set aside, said per line.
+                // The engine has dealt cards the file has not: the file is still betting a round
+                // the engine has closed.
+                let file_behind = dealt.iter().any(|q| !q.is_empty()) || !community.is_empty();
+                let engine_ahead = hand.phase() != Phase::Betting && hand.to_act() != Some(seat);
+                // Only once the file has been read differently from what it says (a wager
+                // adjusted to the rule book): before that, a line out of turn is an error.
+                let parted = foreign && diverged(&warnings);
+                if parted && (file_behind || engine_ahead) {
+                    warnings.push(PhhWarning::SetAside { index, text: text() });
+                    continue;
+                }
+                // The rule book asks someone the file's rules skipped (a player it counts as
+                // all-in, say): they take the passive action until this player's turn, within
+                // the street; a line the street never gets to is set aside.
+                if parted && hand.phase() == Phase::Betting && hand.to_act() != Some(seat) {
+                    let street = hand.street();
+                    while hand.phase() == Phase::Betting && hand.street() == street {
+                        let Some(to_act) = hand.to_act().filter(|s| *s != seat) else { break };
+                        let Some(action) = hand.legal().passive() else { break };
+                        warnings.push(PhhWarning::NoBettingLine {
+                            player: player_of(to_act).unwrap_or(0) + 1,
+                            action: format!("{action:?}"),
+                        });
+                        hand.apply_into(to_act, action, &mut events).map_err(|e| fail(e.to_string()))?;
+                        collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
+                    }
+                    if hand.to_act() != Some(seat) {
+                        warnings.push(PhhWarning::SetAside { index, text: text() });
+                        continue;
+                    }
+                }
+                let action = match verb {
+                    Verb::BringIn => Some(Action::BringIn),
+                    Verb::Cbr(to) => {
+                        match (hand.to_act() == Some(seat)).then(|| hand.legal().wager_at(*to)).flatten() {
+                            Some(action) => Some(action),
+                            None => {
+                                let adjusted = (foreign && hand.to_act() == Some(seat))
+                                    .then(|| foreign_wager(&hand, seat, *to))
+                                    .flatten();
+                                if let Some((action, reason)) = adjusted {
+                                    warnings.push(PhhWarning::Adjusted {
+                                        index,
+                                        text: text(),
+                                        replayed_as: format!("{action:?}"),
+                                        reason: reason.to_owned(),
+                                    });
+                                }
+                                adjusted.map(|(action, _)| action)
+                            }
                         }
                     }
+                    Verb::CheckCall => legal.iter().copied().find(|a| matches!(a, Action::Check | Action::Call)),
+                    Verb::Fold if parted && !legal.contains(&Action::Fold) && legal.contains(&Action::Check) => {
+                        warnings.push(PhhWarning::Adjusted {
+                            index,
+                            text: text(),
+                            replayed_as: "Check".into(),
+                            reason: "RULES.md 4.7: fold is offered only when facing a bet".into(),
+                        });
+                        Some(Action::Check)
+                    }
+                    Verb::Fold => Some(Action::Fold),
+                    Verb::Declare(declaration) => Some(Action::Declare { declaration: *declaration }),
+                    Verb::Show(_) | Verb::Muck => None,
                 };
                 let Some(action) = action else {
                     return Err(fail(format!("not a legal action now; legal: {:?}", legal.to_vec())));
@@ -656,13 +876,32 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
             }
         }
     }
+    // A showdown choice the file does not write (another tool may leave a losing hand out):
+    // mucked, as the clock would (cards speak, RULES.md 5.4), and said.
+    while hand.phase() == Phase::Showdown {
+        let Some(seat) = hand.to_act() else { break };
+        let player = player_of(seat).unwrap_or(0);
+        warnings.push(PhhWarning::NoShowdownLine { player: player + 1 });
+        let refused = |e: ActionError| PhhError::Unsupported(format!("the showdown does not replay: {e}"));
+        hand.apply_into(seat, Action::Muck, &mut events).map_err(refused)?;
+        collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
+        while take_showdown_line(&mut hand, &mut intents, &mut auto_shown, &mut events, &seats).map_err(refused)? {
+            collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
+        }
+    }
+    if let Some((player, _)) = intents.first() {
+        return Err(PhhError::Unsupported(format!(
+            "p{} is shown in the file but the hand never gets to them",
+            player + 1
+        )));
+    }
     if !hand.is_over() {
         return Err(PhhError::Unfinished);
     }
     // Without a seed of ours, the deck was built from the deal lines: every card the engine
     // dealt must have come from one, or the hand was played with cards the file never gave.
     let undealt = dealt.iter().any(|q| !q.is_empty()) || !community.is_empty();
-    if seed.is_none() && undealt {
+    if seed.is_none() && undealt && !(foreign && diverged(&warnings)) {
         return Err(if foreign_seed {
             PhhError::Field("_seed")
         } else {
@@ -671,8 +910,13 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
     }
     let replayed: Vec<Chips> = hand.stacks().iter().map(|s: &SeatChips| s.chips).collect();
     if let Ok(file) = ints(t, "finishing_stacks") {
-        if file != replayed {
+        // Our own histories must reproduce exactly; another tool's may follow other rules
+        // (docs/PHH.md lists PokerKit's): the difference is reported, not refused.
+        if file != replayed && !foreign {
             return Err(PhhError::FinishingStacks { file, replayed });
+        }
+        if file != replayed {
+            warnings.push(PhhWarning::ResultDiffers { file, replayed: replayed.clone() });
         }
     }
     Ok(PhhHand { name, record: hand.record(), finishing_stacks: replayed, early_shows, warnings })

@@ -22,19 +22,42 @@ fn the_worked_hand_of_phh_md_replays_to_pokerkits_stacks() {
     assert_eq!(again.record, hand.record);
 }
 
+/// The worked hand as one of our own histories (one of our `_` fields): read strictly.
+fn ours(text: &str) -> String {
+    format!("{text}_max_raises = 3\n")
+}
+
 #[test]
 fn a_wrong_finishing_stack_is_reported() {
     let tampered = WORKED.replace("finishing_stacks = [81, 99, 59, 91]", "finishing_stacks = [81, 99, 60, 90]");
-    let err = phh::read(&tampered).unwrap().into_iter().next().unwrap().1.unwrap_err();
+    // Ours must reproduce exactly: refused.
+    let err = phh::read(&ours(&tampered)).unwrap().into_iter().next().unwrap().1.unwrap_err();
     assert!(matches!(err, phh::PhhError::FinishingStacks { .. }), "{err}");
+    // Another tool's (no `_` field) may follow other rules: read, and the difference said.
+    let read = phh::read(&tampered).unwrap().into_iter().next().unwrap().1.unwrap();
+    assert_eq!(read.finishing_stacks, vec![81, 99, 59, 91]);
+    assert!(
+        read.warnings
+            .iter()
+            .any(|w| matches!(w, phh::PhhWarning::ResultDiffers { file, .. } if *file == [81, 99, 60, 90])),
+        "{:?}",
+        read.warnings
+    );
 }
 
 #[test]
 fn an_illegal_action_is_reported_with_its_index() {
-    // p2 may not check facing the completion.
+    // p2 may not raise to 7 facing the completion to 5 (the raise is to 10).
     let tampered = WORKED.replace("\"p2 f\"", "\"p2 cbr 7\"");
-    let err = phh::read(&tampered).unwrap().into_iter().next().unwrap().1.unwrap_err();
+    let err = phh::read(&ours(&tampered)).unwrap().into_iter().next().unwrap().1.unwrap_err();
     assert_eq!(err.action_index(), Some(6), "{err}");
+    // In another tool's history it is the raise the rule book allows, and said so.
+    let read = phh::read(&tampered).unwrap().into_iter().next().unwrap().1.unwrap();
+    assert!(
+        read.warnings.iter().any(|w| matches!(w, phh::PhhWarning::Adjusted { index: 6, .. })),
+        "{:?}",
+        read.warnings
+    );
     // A card dealt twice.
     let tampered = WORKED.replace("\"d dh p3 Kc\"", "\"d dh p3 Ad\"");
     assert!(phh::read(&tampered).unwrap().into_iter().next().unwrap().1.is_err());
@@ -203,4 +226,45 @@ fn a_pot_limit_hand_replays_barges_example_and_refuses_a_raise_past_the_pot() {
     let over = text.replace("\"p3 cbr 2900\"", "\"p3 cbr 2901\"");
     let err = phh::read(&over).unwrap().into_iter().next().unwrap().1.unwrap_err();
     assert!(err.to_string().contains("2901"), "{err}");
+}
+
+/// Hands PokerKit 0.7.7 wrote from random play (`scripts/pokerkit_histories.py --seed 1`), each
+/// of a kind the reader once refused (issue 31): they read verbatim, and where PokerKit's rules
+/// differ from RULES.md the difference is said per hand, not a refusal.
+#[test]
+fn pokerkits_own_histories_read_verbatim() {
+    let read = |name: &str| {
+        let path = format!("{}/tests/data/pokerkit/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (_, hand) = phh::read(&text).unwrap().into_iter().next().unwrap();
+        hand.unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    // PokerKit shows in another order than RULES.md 5.3: the engine's order is taken; the
+    // cards speak the same either way.
+    let order = read("0002.phh");
+    assert!(order.warnings.is_empty(), "{:?}", order.warnings);
+    assert_eq!(order.finishing_stacks, vec![68, 8, 0, 3, 3, 185, 63]);
+    // A trailing `sm` muck after the hand was decided.
+    let trailing = read("0048.phh");
+    assert!(trailing.warnings.is_empty(), "{:?}", trailing.warnings);
+    // A bring-in posted short, written as an all-in `cbr`.
+    let short = read("0011.phh");
+    assert!(
+        matches!(&short.warnings[..], [phh::PhhWarning::Adjusted { index: 4, replayed_as, .. }] if replayed_as == "BringIn"),
+        "{:?}",
+        short.warnings
+    );
+    // Raises over an all-in of less than half a bet by players who had checked: PokerKit allows
+    // them, RULES.md 4.9 does not. Replayed as calls, the rest of that round set aside, and the
+    // result that differs said.
+    let raised = read("0040.phh");
+    let said: Vec<String> = raised.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(said.len(), 5, "{said:?}");
+    assert!(said[0].starts_with("action 21 `p4 cbr 12` replayed as Call"), "{said:?}");
+    assert!(said[2].contains("`p4 cbr 32` set aside"), "{said:?}");
+    assert!(
+        matches!(raised.warnings.last(), Some(phh::PhhWarning::ResultDiffers { file, replayed })
+            if *file == [8, 166, 25, 18] && *replayed == [8, 136, 25, 48]),
+        "{said:?}"
+    );
 }
