@@ -3,7 +3,7 @@
 import { $, cardElement, el, notice } from './dom.js';
 import { money, signedMoney, translateHand, variantName } from './format.js';
 import { LOCALES, language, t } from './i18n.js';
-import { awardLine, describeEvent, namer, replayState, replaySteps, streetName } from './model.js';
+import { awardLine, declarationTag, describeEvent, namer, replayState, replaySteps, seatDeclaration, streetName } from './model.js';
 import { send } from './net.js';
 import { state } from './state.js';
 
@@ -85,6 +85,7 @@ export function renderReport() {
       el('strong', { 'data-testid': 'last-hand-name', text: `${who(s.seat)}${s.seat === summary.seat ? ` (${t('you')})` : ''}` }),
       s.folded ? el('span', { class: 'tag', text: t('folded') }) : null,
       s.mucked ? el('span', { class: 'tag', text: t('mucked') }) : null,
+      seatDeclaration(s) ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(s)) }) : null,
       s.hand ? el('span', { class: 'hand-name', text: translateHand(s.hand) }) : null,
       s.won ? el('span', { class: 'won', text: t('wins', { amount: money(s.won, 'cash') }) }) : null),
     el('div', { class: 'cards' }, s.cards.map((c) => cardElement(c)))));
