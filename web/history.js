@@ -79,7 +79,8 @@ export function renderReport() {
   const who = reportNamer(r);
   const ctx = { deals: [] };
   const lines = events.flatMap((ev) => describeEvent(ev, ctx, who));
-  const awards = events.filter((ev) => ev.event === 'award').map((a) => awardLine(a, who));
+  const declarations = Object.fromEntries(view.seats.map((s) => [s.seat, s.declaration ?? null]));
+  const awards = events.filter((ev) => ev.event === 'award').map((a) => awardLine(a, who, declarations[a.seat]));
   const seats = view.seats.map((s) => el('div', { 'data-testid': 'last-hand-seat', 'data-seat': s.seat, class: 'report-seat' },
     el('div', { class: 'report-seat-head' },
       el('strong', { 'data-testid': 'last-hand-name', text: `${who(s.seat)}${s.seat === summary.seat ? ` (${t('you')})` : ''}` }),

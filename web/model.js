@@ -141,16 +141,27 @@ export function flushDeals(ctx, who) {
   return [() => t('log_street', { street: streetName(street), deals: [...bySeat].map(([seat, cards]) => `${who(seat)} ${dealtText(cards)}`).join(' · ') })];
 }
 
+/** The part of a winning hand's code a declaration played for (the declare game): a player
+ *  who declared high won with the high hand even when the whole pot came to them, one who
+ *  declared low with the low; both (or no declaration), the code as it is. A code without that
+ *  part stays whole (the pot came to them because nobody else was left in it). */
+export function declaredCode(code, declaration) {
+  if (!code || !declaration || declaration === 'both') return code;
+  const part = declaration === 'high' ? { high: code.high ?? null, low: null } : { high: null, low: code.low ?? null };
+  return part.high || part.low ? part : code;
+}
+
 /** An award as words: "Ann wins $3.60 with Two pair, Queens and Nines (high half)"; chicago's
- *  other half: "Bob wins $1.80 with Spade in the hole, King (spade half)". */
-export function awardLine(a, who) {
+ *  other half: "Bob wins $1.80 with Spade in the hole, King (spade half)". `declaration`: what
+ *  the winner declared (the declare game), which names the hand they won with. */
+export function awardLine(a, who, declaration = null) {
   return () => {
     const where = [];
     if (a.half === 'high') where.push(t('log_high_half'));
     if (a.half === 'low') where.push(t('log_low_half'));
     if (a.half === 'spade') where.push(t('log_spade_half'));
     if (a.pot > 0) where.push(t('log_side', { n: a.pot }));
-    const params = { who: who(a.seat), amount: money(a.amount), hand: a.code ? strengthName(a.code) : translateHand(a.hand) };
+    const params = { who: who(a.seat), amount: money(a.amount), hand: a.code ? strengthName(declaredCode(a.code, declaration)) : translateHand(a.hand) };
     const line = t(a.hand ? 'log_wins_with' : 'log_wins', params);
     return where.length ? `${line} (${where.join(', ')})` : line;
   };
@@ -163,7 +174,7 @@ export function describeEvent(ev, ctx, who) {
   const name = ev.seat != null ? who(ev.seat) : '';
   const allIn = (fn) => (ev.all_in ? () => t('log_all_in', { line: fn() }) : fn);
   switch (ev.event) {
-    case 'hand_started': return [() => t('log_dealt_in', { list: ev.seats.map(([s, stack]) => `${who(s)} (${money(stack)})`).join(', ') })];
+    case 'hand_started': ctx.declarations = null; return [() => t('log_dealt_in', { list: ev.seats.map(([s, stack]) => `${who(s)} (${money(stack)})`).join(', ') })];
     case 'ante': return [allIn(() => t('log_ante', { who: name, amount: money(ev.amount) }))];
     case 'dealt': ctx.deals.push(ev); return [];
     case 'community': return [...flushDeals(ctx, who), () => t('log_community', { card: cardText(ev.card) })];
@@ -183,8 +194,10 @@ export function describeEvent(ev, ctx, who) {
     case 'declaration_started': return [...flushDeals(ctx, who), () => t('log_declaration', { list: (ev.order ?? []).map(who).join(', ') })];
     // Our own declaration in words; another player's only that they declared (until the reveal).
     case 'declared': return [() => (ev.declaration ? t('log_declares', { who: name, declaration: declarationName(ev.declaration) }) : t('log_declared', { who: name }))];
-    case 'declarations_revealed': return [() => t('log_declarations', { list: (ev.declarations ?? []).map(([s, d]) => `${who(s)} ${declarationName(d)}`).join(', ') })];
-    case 'award': return [awardLine(ev, who)];
+    case 'declarations_revealed':
+      ctx.declarations = Object.fromEntries(ev.declarations ?? []); // the awards name the hands declared for
+      return [() => t('log_declarations', { list: (ev.declarations ?? []).map(([s, d]) => `${who(s)} ${declarationName(d)}`).join(', ') })];
+    case 'award': return [awardLine(ev, who, ctx.declarations?.[ev.seat] ?? null)];
     case 'hand_ended': return [...flushDeals(ctx, who), () => t('log_over')];
     default: return [];
   }

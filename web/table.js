@@ -148,6 +148,7 @@ export function onSnapshot(m) {
       const ctx = { deals: [] };
       for (const ev of h.events) for (const line of describeEvent(ev, ctx, whoAt(tb))) addLog(line, lineClass(ev));
       tb.log.deals = ctx.deals;
+      tb.log.declarations = ctx.declarations ?? null;
     }
   }
   // The server's pots, split only at all-in levels; a finished hand's are the pots awarded,
@@ -191,6 +192,7 @@ export function onHandStarted(m, tb) {
   tb.hand = { id: m.hand_id, number: m.number, toAct: null, deadlineAt: null, names, view: emptyView(variant) };
   tb.loggedHand = m.hand_id;
   tb.log.deals = [];
+  tb.log.declarations = null;
   state.pre = null;
   state.timedOut = false;
   setPrompt(null);
@@ -319,7 +321,7 @@ export function renderResult(tb) {
     const cards = sv?.shown ? el('span', { class: 'mini-cards' }, sv.cards.map((c) => cardElement({ card: c.card, up: true }, 'mini'))) : null;
     // The declare game: what the winner declared (revealed by now) beside the award.
     const decl = sv?.declaration ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(sv)) }) : null;
-    return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat, 'data-half': a.half ?? null }, el('span', { text: awardLine(a, who)() }), decl, cards);
+    return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat, 'data-half': a.half ?? null }, el('span', { text: awardLine(a, who, sv?.declaration ?? null)() }), decl, cards);
   }));
   box.hidden = false;
 }

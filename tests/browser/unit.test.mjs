@@ -453,3 +453,25 @@ test('the declare game is a hi/lo game: "no low" when there is none', () => {
   assert.equal(app.strengthName(s, 'chicago'), 'Pair of Aces');
   assert.ok(app.isHiLo('stud8') && app.isHiLo('stud8_declare') && !app.isHiLo('razz') && !app.isHiLo('london'));
 });
+
+test('the declare game\'s awards name the hand declared for', () => {
+  app.setLanguage('en');
+  const names = app.namer({ 1: 'Ann', 2: 'Bob' });
+  const code = { high: { category: 'high_card', ranks: 'K9765' }, low: { category: 'high_card', ranks: '76532' } };
+  const whole = { event: 'award', pot: 0, half: 'whole', seat: 2, amount: 40, hand: 'High card, King', code };
+  // Bob declared high and took the whole pot: his high hand, not his low.
+  assert.equal(app.awardLine(whole, names, 'high')(), 'Bob wins $0.40 with High card, King');
+  assert.equal(app.awardLine(whole, names, 'low')(), 'Bob wins $0.40 with 7-6-5-3-2');
+  assert.equal(app.awardLine(whole, names, 'both')(), 'Bob wins $0.40 with HI: High card, King; LO: 7-6-5-3-2');
+  assert.equal(app.awardLine(whole, names)(), 'Bob wins $0.40 with HI: High card, King; LO: 7-6-5-3-2');
+  // Declared low without a low: the pot came to him as the last one in it; the hand as it is.
+  assert.deepEqual(app.declaredCode({ high: code.high, low: null }, 'low'), { high: code.high, low: null });
+  // The log remembers the reveal until the next hand.
+  const ctx = { deals: [] };
+  const say = (ev) => app.describeEvent(ev, ctx, names).map((f) => f());
+  say({ event: 'hand_started', seats: [[1, 1000], [2, 1000]] });
+  say({ event: 'declarations_revealed', declarations: [[1, 'low'], [2, 'high']] });
+  assert.deepEqual(say(whole), ['Bob wins $0.40 with High card, King']);
+  say({ event: 'hand_started', seats: [[1, 1000], [2, 1000]] });
+  assert.deepEqual(say(whole), ['Bob wins $0.40 with HI: High card, King; LO: 7-6-5-3-2']);
+});
