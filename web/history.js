@@ -138,6 +138,7 @@ export function replayer(r, who) {
         el('span', { class: 'stack', text: money(s.stack, 'cash') }),
         s.bet ? el('span', { class: 'bet', text: money(s.bet, 'cash') }) : null,
         s.folded ? el('span', { class: 'tag', text: t('folded') }) : null,
+        seatDeclaration(s) ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(s)) }) : null,
         s.won ? el('span', { class: 'won', text: t('wins', { amount: money(s.won, 'cash') }) }) : null),
       el('div', { class: 'cards' }, s.cards.map((c) => cardElement(c)))))),
     el('ol', { class: 'report-log', 'data-testid': 'replay-log' }, lines.map((fn) => el('li', { text: fn() }))));
