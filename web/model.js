@@ -1,5 +1,6 @@
 // The page's copy of a hand from the server's events, the log's words, the replayer's steps,
-// seat rotation, pre-action choice and the lobby's order (pure: no DOM, unit-tested under Node).
+// seat rotation, pre-action choice, keyboard shortcuts, the declare game's declarations and the
+// lobby's order (pure: no DOM, unit-tested under Node).
 
 import { cardText, declarationName, money, strengthName, translateHand } from './format.js';
 import { t } from './i18n.js';
