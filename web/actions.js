@@ -1,9 +1,9 @@
 // Acting: the action buttons, pre-action boxes, the keyboard, the your-turn alert.
 
 import { $, el, notice } from './dom.js';
-import { isBigBet, money } from './format.js';
+import { declarationName, isBigBet, money } from './format.js';
 import { errorText, language, t } from './i18n.js';
-import { BET_PRESETS, clampTo, handPot, presetTo, sizeError } from './model.js';
+import { BET_PRESETS, KEYS, SHORTCUT, clampTo, handPot, keyName, keyedAction, presetTo, sizeError } from './model.js';
 import { send } from './net.js';
 import { prefs, state } from './state.js';
 
@@ -18,6 +18,7 @@ export function actionLabel(a) {
     case 'bet': return t(bigBetOption(a) ? 'act_bet_big' : 'act_bet', { amount: money(a.to) });
     case 'raise': return t('act_raise', { amount: money(a.to) });
     case 'call': return state.prompt?.toCall != null ? t('act_call', { amount: money(state.prompt.toCall) }) : t('act_call_plain');
+    case 'declare': return t(`act_declare_${a.declaration}`);
     default: return t(`act_${a.kind}`);
   }
 }
@@ -29,10 +30,6 @@ export function bigBetOption(a) {
   const bets = state.prompt?.legal.filter((x) => x.kind === 'bet') ?? [];
   return bets.length > 1 && a.to === Math.max(...bets.map((x) => x.to));
 }
-
-// Keyboard shortcuts: the first legal action of one of these kinds.
-export const KEYS = { f: ['fold'], c: ['check', 'call'], b: ['bet', 'raise', 'complete'], i: ['bring_in'], s: ['show'], m: ['muck'] };
-export const SHORTCUT = { fold: 'F', check: 'C', call: 'C', bet: 'B', raise: 'B', complete: 'B', bring_in: 'I', show: 'S', muck: 'M' };
 
 /** Exactly the legal actions, as buttons; empty when it is not our turn (or we just acted). */
 export function renderActions() {
@@ -49,12 +46,25 @@ export function renderActions() {
   const wagers = p.wagers ?? [];
   for (const key of chosen.keys()) if (!key.startsWith(`${p.handId}:${p.seq}:`)) chosen.delete(key); // earlier prompts' sizes
   const ranged = new Set(wagers.map((w) => w.kind));
-  const parts = p.legal.filter((a) => !ranged.has(a.kind)).map((a) => el('button', {
+  // The declaration (the declare game): its three choices as one group of buttons.
+  const declarations = p.legal.filter((a) => a.kind === 'declare');
+  const parts = p.legal.filter((a) => !ranged.has(a.kind) && a.kind !== 'declare').map((a) => el('button', {
     'data-testid': 'action', 'data-action': a.kind, 'data-amount': a.to, type: 'button',
     class: `action action-${a.kind}`, onclick: () => act(a), 'aria-keyshortcuts': SHORTCUT[a.kind],
   }, actionLabel(a), el('kbd', { text: SHORTCUT[a.kind], 'aria-hidden': 'true' })));
-  box.replaceChildren(...parts, ...wagers.map((w) => sizeControl(p, w)));
+  box.replaceChildren(...parts, ...(declarations.length ? [declareControl(declarations)] : []), ...wagers.map((w) => sizeControl(p, w)));
   renderPreActions();
+}
+
+/** The declaration: High, Low, Both (RULES.md 12.2), each a button that acts with it; they
+ *  replace the three `action` buttons the legal list would give (data-testid declare-high, ...). */
+export function declareControl(legal) {
+  return el('div', { class: 'declare', 'data-testid': 'declare', role: 'group', 'aria-label': t('declare_prompt') },
+    legal.map((a) => el('button', {
+      type: 'button', 'data-testid': `declare-${a.declaration}`, 'data-action': 'declare', 'data-declaration': a.declaration,
+      class: `action action-declare action-declare-${a.declaration}`, onclick: () => act(a), 'aria-keyshortcuts': SHORTCUT[keyName(a)],
+      title: t('act_declare_title', { declaration: declarationName(a.declaration) }),
+    }, actionLabel(a), el('kbd', { text: SHORTCUT[keyName(a)], 'aria-hidden': 'true' }))));
 }
 
 // ---- bet sizing (pot limit, no limit) ------------------------------------------------------
@@ -203,7 +213,7 @@ export function onKey(e) {
     sendWager(p, wager);
     return;
   }
-  const action = kinds.map((k) => p.legal.find((a) => a.kind === k)).find(Boolean);
+  const action = keyedAction(e.key, p.legal);
   if (action) {
     e.preventDefault();
     act(action);

@@ -42,8 +42,18 @@ export const displayOf = (x) => (x?.display === 'chips' || x?.chips_display === 
 /** "$10 + $1 fee": a tournament's entry (to the prize pool) and the house fee, in play money. */
 export const feeText = (x) => t('t_fee', { entry: money(x.entry_fee, 'cash'), fee: money(x.house_fee, 'cash') });
 
-/** A game's name: "Seven Card Stud", "Razz" (a rotation too) in the current language. */
-export const variantName = (v) => t(`variant_${v}`);
+/** The games a table deals (the server's `Variant`, proto/PROTOCOL.md), in the lobby's order. */
+export const VARIANTS = ['stud', 'stud8', 'razz', 'london', 'stud8_declare', 'chicago', 'mississippi'];
+
+/** A game's name: "Seven Card Stud", "Razz" (a rotation too) in the current language; a game
+ *  this page does not know yet by its wire name. */
+export const variantName = (v) => (EN[`variant_${v}`] ? t(`variant_${v}`) : String(v ?? ''));
+
+/** The games whose pot is split high and low (eight or better): a hand's strength says "no low". */
+export const isHiLo = (v) => v === 'stud8' || v === 'stud8_declare';
+
+/** A declaration (the declare game, RULES.md 12.2) in words: "high", "low", "both". */
+export const declarationName = (d, code = language()) => (d ? tIn(code, `decl_${d}`) : '');
 
 /** The betting structure in words for a big-bet table ("Pot limit", "No limit"); '' for fixed
  *  limit (the default, which the stakes "$2/$4" already say). */
@@ -80,6 +90,8 @@ export function translateHand(desc, code = language()) {
     let rest = '';
     const withRest = (s) => (rest ? `${s}, ${rest}` : s);
     if (text === 'Royal flush') return d.h_royal;
+    // Chicago's half for the highest spade in the hole names a card, not a hand.
+    if ((m = /^Spade in the hole, (\w+)$/.exec(text)) && name(m[1]) >= 0) return fill('h_spade', { r: R(name(m[1])) });
     if ((m = /^Straight flush, (\w+) high$/.exec(text)) && name(m[1]) >= 0) return fill('h_sflush', { r: R(name(m[1])), al: d.al?.[name(m[1])] });
     if ((m = /^Flush, (\w+) high$/.exec(text)) && name(m[1]) >= 0) return fill('h_flush', { r: R(name(m[1])), al: d.al?.[name(m[1])] });
     if ((m = /^Straight, (\w+) high$/.exec(text)) && name(m[1]) >= 0) return fill('h_straight', { r: R(name(m[1])), al: d.al?.[name(m[1])] });
@@ -97,6 +109,7 @@ export function translateHand(desc, code = language()) {
     let m;
     if ((m = /^HI: (.*)$/.exec(part))) return fill('h_hi', { h: one(m[1]) });
     if ((m = /^LO: (.*)$/.exec(part))) return fill('h_lo', { h: one(m[1]) });
+    if ((m = /^SPADE: (.*)$/.exec(part))) return fill('h_spade_part', { h: one(m[1]) });
     return one(part);
   }).join('; ');
 }
@@ -137,7 +150,7 @@ export function strengthName(s, variant = null, code = language()) {
   const d = DICTS[code];
   const fill = (key, h) => (d[key] ?? EN[key]).replace('{h}', h);
   if (high && low) return `${fill('h_hi', high)}; ${fill('h_lo', low)}`;
-  if (high && variant === 'stud8') return `${high}; ${d.no_low ?? EN.no_low}`;
+  if (high && isHiLo(variant)) return `${high}; ${d.no_low ?? EN.no_low}`;
   return high || low;
 }
 

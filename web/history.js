@@ -3,7 +3,7 @@
 import { $, cardElement, el, notice } from './dom.js';
 import { money, signedMoney, translateHand, variantName } from './format.js';
 import { LOCALES, language, t } from './i18n.js';
-import { awardLine, describeEvent, namer, replayState, replaySteps, streetName } from './model.js';
+import { awardLine, declarationTag, describeEvent, namer, replayState, replaySteps, seatDeclaration, streetName } from './model.js';
 import { send } from './net.js';
 import { state } from './state.js';
 
@@ -79,12 +79,14 @@ export function renderReport() {
   const who = reportNamer(r);
   const ctx = { deals: [] };
   const lines = events.flatMap((ev) => describeEvent(ev, ctx, who));
-  const awards = events.filter((ev) => ev.event === 'award').map((a) => awardLine(a, who));
+  const declarations = Object.fromEntries(view.seats.map((s) => [s.seat, s.declaration ?? null]));
+  const awards = events.filter((ev) => ev.event === 'award').map((a) => awardLine(a, who, declarations[a.seat]));
   const seats = view.seats.map((s) => el('div', { 'data-testid': 'last-hand-seat', 'data-seat': s.seat, class: 'report-seat' },
     el('div', { class: 'report-seat-head' },
       el('strong', { 'data-testid': 'last-hand-name', text: `${who(s.seat)}${s.seat === summary.seat ? ` (${t('you')})` : ''}` }),
       s.folded ? el('span', { class: 'tag', text: t('folded') }) : null,
       s.mucked ? el('span', { class: 'tag', text: t('mucked') }) : null,
+      seatDeclaration(s) ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(s)) }) : null,
       s.hand ? el('span', { class: 'hand-name', text: translateHand(s.hand) }) : null,
       s.won ? el('span', { class: 'won', text: t('wins', { amount: money(s.won, 'cash') }) }) : null),
     el('div', { class: 'cards' }, s.cards.map((c) => cardElement(c)))));
@@ -136,6 +138,7 @@ export function replayer(r, who) {
         el('span', { class: 'stack', text: money(s.stack, 'cash') }),
         s.bet ? el('span', { class: 'bet', text: money(s.bet, 'cash') }) : null,
         s.folded ? el('span', { class: 'tag', text: t('folded') }) : null,
+        seatDeclaration(s) ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(s)) }) : null,
         s.won ? el('span', { class: 'won', text: t('wins', { amount: money(s.won, 'cash') }) }) : null),
       el('div', { class: 'cards' }, s.cards.map((c) => cardElement(c)))))),
     el('ol', { class: 'report-log', 'data-testid': 'replay-log' }, lines.map((fn) => el('li', { text: fn() }))));

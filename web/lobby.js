@@ -4,7 +4,7 @@
 // (configureLobby).
 
 import { $, el, notice, now } from './dom.js';
-import { bettingName, displayOf, feeText, limits, money, stakesLine, startTime, variantName } from './format.js';
+import { VARIANTS, bettingName, displayOf, feeText, limits, money, stakesLine, startTime, variantName } from './format.js';
 import { t, tournamentErrorText } from './i18n.js';
 import { lobbyView, nextGame, registrationButtons, tournamentOrder } from './model.js';
 import { connect, disconnect, isOpen, send, sendHello, whenWelcomed } from './net.js';
@@ -147,7 +147,7 @@ export function renderLobbyHead() {
     select.replaceChildren(...options.map(([v, label]) => el('option', { value: v, text: label })));
     select.value = value;
   };
-  fill('filter-variant', [['all', t('all')], ...['stud', 'stud8', 'razz'].map((v) => [v, variantName(v)])], o.variant);
+  fill('filter-variant', [['all', t('all')], ...VARIANTS.map((v) => [v, variantName(v)])], o.variant);
   fill('filter-stakes', [['all', t('all')], ['low', t('stakes_low')], ['high', t('stakes_high')]], o.stakes);
   fill('filter-players', [['all', t('all')], ['some', t('players_some')], ['free', t('players_free')], ['empty', t('players_empty')]], o.players);
 }

@@ -1,7 +1,8 @@
 // The page's copy of a hand from the server's events, the log's words, the replayer's steps,
-// seat rotation, pre-action choice and the lobby's order (pure: no DOM, unit-tested under Node).
+// seat rotation, pre-action choice, keyboard shortcuts, the declare game's declarations and the
+// lobby's order (pure: no DOM, unit-tested under Node).
 
-import { cardText, money, strengthName, translateHand } from './format.js';
+import { cardText, declarationName, money, strengthName, translateHand } from './format.js';
 import { t } from './i18n.js';
 
 // ---- seats around the table ----------------------------------------------------------------
@@ -28,7 +29,7 @@ export function seatPoint(pos, count) {
  *  Only ever one of the prompt's own legal actions: the server decides what is legal. */
 export function preActionChoice(pre, legal) {
   const find = (kind) => legal.find((a) => a.kind === kind) ?? null;
-  if (legal.some((a) => a.kind === 'show' || a.kind === 'muck')) return null;
+  if (legal.some((a) => a.kind === 'show' || a.kind === 'muck' || a.kind === 'declare')) return null;
   switch (pre) {
     case 'check_fold': return find('check') ?? find('fold');
     case 'check': return find('check');
@@ -36,6 +37,23 @@ export function preActionChoice(pre, legal) {
     case 'bring_in': return find('bring_in');
     default: return null;
   }
+}
+
+// ---- keyboard shortcuts --------------------------------------------------------------------
+
+// The first legal action of one of these kinds (a declaration is named `declare:high`, ...: all
+// three are of kind `declare`). B is bet, raise or complete while betting and "both" at the
+// declaration (never legal at the same prompt).
+export const KEYS = { f: ['fold'], c: ['check', 'call'], b: ['bet', 'raise', 'complete', 'declare:both'], i: ['bring_in'], s: ['show'], m: ['muck'], h: ['declare:high'], l: ['declare:low'] };
+export const SHORTCUT = { fold: 'F', check: 'C', call: 'C', bet: 'B', raise: 'B', complete: 'B', bring_in: 'I', show: 'S', muck: 'M', 'declare:high': 'H', 'declare:low': 'L', 'declare:both': 'B' };
+
+/** An action's name for the keys: its kind, a declaration's `declare:high`. */
+export const keyName = (a) => (a.kind === 'declare' ? `declare:${a.declaration}` : a.kind);
+
+/** The legal action key `key` answers with, or null. */
+export function keyedAction(key, legal) {
+  const kinds = KEYS[String(key).toLowerCase()] ?? [];
+  return kinds.map((k) => legal.find((a) => keyName(a) === k)).find(Boolean) ?? null;
 }
 
 // ---- hand events: the page's copy of the hand, and the log's words -------------------------
@@ -80,6 +98,18 @@ export function applyEvent(view, ev, pots = null) {
       seat.handCode = ev.code ?? null;
       break;
     case 'mucked': seat.mucked = true; break;
+    // The declare game (RULES.md 12.2): another seat's choice is null until the reveal.
+    case 'declaration_started': view.phase = 'declare'; break;
+    case 'declared':
+      seat.declared = true;
+      if (ev.declaration) seat.declaration = ev.declaration;
+      break;
+    case 'declarations_revealed':
+      for (const [n, d] of ev.declarations ?? []) {
+        const s = view.seats.find((x) => x.seat === n);
+        if (s) Object.assign(s, { declared: true, declaration: d });
+      }
+      break;
     case 'award': seat.stack += ev.amount; seat.won += ev.amount; seat.winning = ev.hand ?? seat.winning ?? null; break;
     case 'hand_ended':
       view.phase = 'over';
@@ -112,14 +142,27 @@ export function flushDeals(ctx, who) {
   return [() => t('log_street', { street: streetName(street), deals: [...bySeat].map(([seat, cards]) => `${who(seat)} ${dealtText(cards)}`).join(' · ') })];
 }
 
-/** An award as words: "Ann wins $3.60 with Two pair, Queens and Nines (high half)". */
-export function awardLine(a, who) {
+/** The part of a winning hand's code a declaration played for (the declare game): a player
+ *  who declared high won with the high hand even when the whole pot came to them, one who
+ *  declared low with the low; both (or no declaration), the code as it is. A code without that
+ *  part stays whole (the pot came to them because nobody else was left in it). */
+export function declaredCode(code, declaration) {
+  if (!code || !declaration || declaration === 'both') return code;
+  const part = declaration === 'high' ? { high: code.high ?? null, low: null } : { high: null, low: code.low ?? null };
+  return part.high || part.low ? part : code;
+}
+
+/** An award as words: "Ann wins $3.60 with Two pair, Queens and Nines (high half)"; chicago's
+ *  other half: "Bob wins $1.80 with Spade in the hole, King (spade half)". `declaration`: what
+ *  the winner declared (the declare game), which names the hand they won with. */
+export function awardLine(a, who, declaration = null) {
   return () => {
     const where = [];
     if (a.half === 'high') where.push(t('log_high_half'));
     if (a.half === 'low') where.push(t('log_low_half'));
+    if (a.half === 'spade') where.push(t('log_spade_half'));
     if (a.pot > 0) where.push(t('log_side', { n: a.pot }));
-    const params = { who: who(a.seat), amount: money(a.amount), hand: a.code ? strengthName(a.code) : translateHand(a.hand) };
+    const params = { who: who(a.seat), amount: money(a.amount), hand: a.code ? strengthName(declaredCode(a.code, declaration)) : translateHand(a.hand) };
     const line = t(a.hand ? 'log_wins_with' : 'log_wins', params);
     return where.length ? `${line} (${where.join(', ')})` : line;
   };
@@ -132,7 +175,7 @@ export function describeEvent(ev, ctx, who) {
   const name = ev.seat != null ? who(ev.seat) : '';
   const allIn = (fn) => (ev.all_in ? () => t('log_all_in', { line: fn() }) : fn);
   switch (ev.event) {
-    case 'hand_started': return [() => t('log_dealt_in', { list: ev.seats.map(([s, stack]) => `${who(s)} (${money(stack)})`).join(', ') })];
+    case 'hand_started': ctx.declarations = null; return [() => t('log_dealt_in', { list: ev.seats.map(([s, stack]) => `${who(s)} (${money(stack)})`).join(', ') })];
     case 'ante': return [allIn(() => t('log_ante', { who: name, amount: money(ev.amount) }))];
     case 'dealt': ctx.deals.push(ev); return [];
     case 'community': return [...flushDeals(ctx, who), () => t('log_community', { card: cardText(ev.card) })];
@@ -149,7 +192,13 @@ export function describeEvent(ev, ctx, who) {
     case 'shown': return [() => t('log_shows', { who: name, cards: ev.cards.map(cardText).join(' '), hand: ev.code ? strengthName(ev.code) : translateHand(ev.description) })];
     case 'show_or_muck': return [() => t('log_may_show', { who: name })];
     case 'mucked': return [() => t('log_mucks', { who: name })];
-    case 'award': return [awardLine(ev, who)];
+    case 'declaration_started': return [...flushDeals(ctx, who), () => t('log_declaration', { list: (ev.order ?? []).map(who).join(', ') })];
+    // Our own declaration in words; another player's only that they declared (until the reveal).
+    case 'declared': return [() => (ev.declaration ? t('log_declares', { who: name, declaration: declarationName(ev.declaration) }) : t('log_declared', { who: name }))];
+    case 'declarations_revealed':
+      ctx.declarations = Object.fromEntries(ev.declarations ?? []); // the awards name the hands declared for
+      return [() => t('log_declarations', { list: (ev.declarations ?? []).map(([s, d]) => `${who(s)} ${declarationName(d)}`).join(', ') })];
+    case 'award': return [awardLine(ev, who, ctx.declarations?.[ev.seat] ?? null)];
     case 'hand_ended': return [...flushDeals(ctx, who), () => t('log_over')];
     default: return [];
   }
@@ -157,10 +206,21 @@ export function describeEvent(ev, ctx, who) {
 
 export function lineClass(ev) {
   if (ev.event === 'award') return 'win';
-  if (ev.event === 'shown' || ev.event === 'showdown') return 'showdown';
+  if (ev.event === 'shown' || ev.event === 'showdown' || ev.event === 'declarations_revealed') return 'showdown';
   if (ev.event === 'dealt' || ev.event === 'street_started' || ev.event === 'community') return 'deal';
   return '';
 }
+
+/** What a seat shows of its declaration (the declare game): `{declared, declaration}` with
+ *  the choice only when the viewer may see it (their own at once, everyone's after the reveal:
+ *  the server sends it then, never before), or null when the seat has not declared. */
+export function seatDeclaration(sv) {
+  if (!sv || (!sv.declared && !sv.declaration)) return null;
+  return { declared: true, declaration: sv.declaration ?? null };
+}
+
+/** A declaration as a seat's tag: "declared" while hidden, "declared both" once known. */
+export const declarationTag = (d) => (d?.declaration ? t('declared_as', { declaration: declarationName(d.declaration) }) : d ? t('declared') : '');
 
 /** A seat's name for the log: the name, else "Seat 3". */
 export const namer = (names) => (seat) => names?.[seat] ?? t('seat_n', { n: seat });

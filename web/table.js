@@ -6,7 +6,7 @@
 import { $, cardElement, chips, el, notice, now, seconds } from './dom.js';
 import { bettingName, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
-import { applyEvent, awardLine, describeEvent, emptyView, lineClass, namer, preActionChoice, seatPoint, seatPosition, streetName } from './model.js';
+import { applyEvent, awardLine, declarationTag, describeEvent, emptyView, lineClass, namer, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
 import { send, sendHello } from './net.js';
 import { seqDecision } from './protocol.js';
 import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state } from './state.js';
@@ -148,6 +148,7 @@ export function onSnapshot(m) {
       const ctx = { deals: [] };
       for (const ev of h.events) for (const line of describeEvent(ev, ctx, whoAt(tb))) addLog(line, lineClass(ev));
       tb.log.deals = ctx.deals;
+      tb.log.declarations = ctx.declarations ?? null;
     }
   }
   // The server's pots, split only at all-in levels; a finished hand's are the pots awarded,
@@ -191,6 +192,7 @@ export function onHandStarted(m, tb) {
   tb.hand = { id: m.hand_id, number: m.number, toAct: null, deadlineAt: null, names, view: emptyView(variant) };
   tb.loggedHand = m.hand_id;
   tb.log.deals = [];
+  tb.log.declarations = null;
   state.pre = null;
   state.timedOut = false;
   setPrompt(null);
@@ -214,7 +216,7 @@ export function onHandStarted(m, tb) {
   }
 }
 
-export const ACTION_EVENTS = ['bring_in', 'complete', 'bet', 'raise', 'call', 'check', 'fold', 'mucked', 'shown'];
+export const ACTION_EVENTS = ['bring_in', 'complete', 'bet', 'raise', 'call', 'check', 'fold', 'mucked', 'shown', 'declared'];
 
 export function onEvent(m, tb) {
   if (!tb.hand || tb.hand.id !== m.hand_id) return;
@@ -317,7 +319,9 @@ export function renderResult(tb) {
   box.replaceChildren(...r.awards.map((a) => {
     const sv = view?.seats.find((s) => s.seat === a.seat);
     const cards = sv?.shown ? el('span', { class: 'mini-cards' }, sv.cards.map((c) => cardElement({ card: c.card, up: true }, 'mini'))) : null;
-    return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat }, el('span', { text: awardLine(a, who)() }), cards);
+    // The declare game: what the winner declared (revealed by now) beside the award.
+    const decl = sv?.declaration ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(sv)) }) : null;
+    return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat, 'data-half': a.half ?? null }, el('span', { text: awardLine(a, who, sv?.declaration ?? null)() }), decl, cards);
   }));
   box.hidden = false;
 }
@@ -377,15 +381,22 @@ export function seatElement(tb, n, count) {
   if (info && !info.connected) tags.push(t('away'));
   if (info?.sitting_out) tags.push(t('sitting_out'));
   if (live && sv.all_in) tags.push(t('all_in'));
+  // The declare game: "declared" (another's choice is hidden until the reveal), or the choice.
+  const decl = seatDeclaration(sv);
+  const declTag = decl ? el('span', {
+    class: `tag declared${decl.declaration ? ` declared-${decl.declaration}` : ''}`, 'data-testid': 'seat-declaration',
+    'data-declaration': decl.declaration ?? '', text: declarationTag(decl),
+  }) : null;
   node.append(...[
     el('div', { class: 'seat-head' },
       el('span', { 'data-testid': 'seat-name', class: 'seat-name', text: info?.name ?? seatNames(tb)[n] ?? t('seat_n', { n }) }),
       el('span', {
         'data-testid': 'seat-stack', 'data-amount': stack, 'data-committed': live ? sv.committed : 0, class: 'stack', text: money(stack),
       })),
-    tags.length || sv?.brought_in ? el('div', { class: 'tags' },
+    tags.length || sv?.brought_in || declTag ? el('div', { class: 'tags' },
       tags.map((tag) => el('span', { class: 'tag', text: tag })),
-      sv?.brought_in ? el('span', { class: 'tag bring-in', 'data-testid': 'bring-in-tag', text: t('bring_in_tag') }) : null) : null,
+      sv?.brought_in ? el('span', { class: 'tag bring-in', 'data-testid': 'bring-in-tag', text: t('bring_in_tag') }) : null,
+      declTag) : null,
     el('div', { class: 'cards' }, (sv?.cards ?? []).map((c, i) => cardElement(c, i >= (tb.drawn?.[`${tb.hand?.id}:${n}`] ?? 0) ? 'new' : ''))),
     // data-committed (on the stack): chips this seat has in the hand (antes included), so
     // stack + committed is what the seat had when the hand began.

@@ -344,3 +344,134 @@ test('betting structure: big-bet tables say it in every language; fixed limit ad
     for (const d of Object.values(app.DICTS)) assert.ok(typeof d[key] === 'string' && d[key], `${key} in every dictionary`);
   }
 });
+
+// ---- the four new games (RULES.md 11-14) ------------------------------------------------------
+
+test('the seven games have names in every language; an unknown one shows its wire name', () => {
+  assert.deepEqual(app.VARIANTS, ['stud', 'stud8', 'razz', 'london', 'stud8_declare', 'chicago', 'mississippi']);
+  for (const code of Object.keys(app.LANGS)) {
+    app.setLanguage(code);
+    for (const v of app.VARIANTS) {
+      assert.ok(app.DICTS[code][`variant_${v}`], `${code}: no name for ${v}`);
+      assert.equal(app.variantName(v), app.DICTS[code][`variant_${v}`]);
+    }
+  }
+  app.setLanguage('en');
+  assert.equal(app.variantName('london'), 'London Lowball');
+  assert.equal(app.variantName('stud8_declare'), 'Stud Hi/Lo Declare');
+  assert.equal(app.variantName('chicago'), 'Chicago');
+  assert.equal(app.variantName('mississippi'), 'Mississippi Stud');
+  assert.equal(app.variantName('some_new_game'), 'some_new_game');
+  app.setLanguage('it');
+  assert.equal(app.variantName('stud8_declare'), 'Stud Hi/Lo con dichiarazione');
+  app.setLanguage('en');
+});
+
+test('the declaration: the seat\'s choice hidden until the reveal, the log says it', () => {
+  app.setLanguage('en');
+  const names = app.namer({ 1: 'Ann', 2: 'Bob', 3: 'Cat' });
+  const ctx = { deals: [] };
+  const view = app.emptyView('stud8_declare');
+  const apply = (ev) => {
+    assert.ok(app.applyEvent(view, ev));
+    return app.describeEvent(ev, ctx, names).map((f) => f());
+  };
+  apply({ event: 'hand_started', seats: [[1, 1000], [2, 1000], [3, 1000]] });
+  apply({ event: 'dealt', seat: 1, card: '7c', up: false, street: 'seventh' });
+  // The 7th-street cards are announced before the declaration begins.
+  assert.deepEqual(apply({ event: 'declaration_started', order: [1, 2, 3] }), ['7th street: Ann [7♣]', 'Declaration: Ann, Bob, Cat']);
+  assert.equal(view.phase, 'declare');
+  const seat = (n) => view.seats.find((s) => s.seat === n);
+  assert.equal(app.seatDeclaration(seat(1)), null, 'nobody has declared yet');
+  // Ann is the viewer: her own choice at once; Bob's is only "declared".
+  assert.deepEqual(apply({ event: 'declared', seat: 1, declaration: 'low' }), ['Ann declares low']);
+  assert.deepEqual(apply({ event: 'declared', seat: 2, declaration: null }), ['Bob has declared']);
+  assert.deepEqual(app.seatDeclaration(seat(1)), { declared: true, declaration: 'low' });
+  assert.deepEqual(app.seatDeclaration(seat(2)), { declared: true, declaration: null });
+  assert.equal(app.declarationTag(app.seatDeclaration(seat(1))), 'declared low');
+  assert.equal(app.declarationTag(app.seatDeclaration(seat(2))), 'declared');
+  assert.equal(app.declarationTag(null), '');
+  apply({ event: 'declared', seat: 3, declaration: null });
+  assert.deepEqual(apply({ event: 'declarations_revealed', declarations: [[1, 'low'], [2, 'both'], [3, 'high']] }), ['Declarations: Ann low, Bob both, Cat high']);
+  assert.equal(app.lineClass({ event: 'declarations_revealed' }), 'showdown');
+  assert.deepEqual([1, 2, 3].map((n) => app.seatDeclaration(seat(n)).declaration), ['low', 'both', 'high']);
+  // A snapshot's seat view: `declared` and (when visible) `declaration`.
+  assert.deepEqual(app.seatDeclaration({ declared: true }), { declared: true, declaration: null });
+  assert.deepEqual(app.seatDeclaration({ declared: true, declaration: 'both' }), { declared: true, declaration: 'both' });
+  app.setLanguage('it');
+  assert.equal(app.declarationTag({ declared: true, declaration: 'both' }), 'dichiara entrambi');
+  assert.equal(app.describeEvent({ event: 'declared', seat: 2, declaration: null }, ctx, names)[0](), 'Bob ha dichiarato');
+  app.setLanguage('hu');
+  assert.equal(app.describeEvent({ event: 'declarations_revealed', declarations: [[1, 'high']] }, ctx, names)[0](), 'Bemondások: Ann felső');
+  app.setLanguage('en');
+  // A new hand forgets the declarations.
+  apply({ event: 'hand_started', seats: [[1, 1000], [2, 1000]] });
+  assert.equal(app.seatDeclaration(seat(1)), null);
+});
+
+test('the declaration\'s buttons and keys: H, L, B; never a pre-action box', () => {
+  const legal = ['high', 'low', 'both'].map((declaration) => ({ kind: 'declare', declaration }));
+  assert.deepEqual(app.keyedAction('h', legal), legal[0]);
+  assert.deepEqual(app.keyedAction('L', legal), legal[1]);
+  assert.deepEqual(app.keyedAction('b', legal), legal[2]);
+  assert.equal(app.keyedAction('c', legal), null);
+  assert.deepEqual(legal.map((a) => app.SHORTCUT[app.keyName(a)]), ['H', 'L', 'B']);
+  // B still bets while betting; C checks; H and L do nothing then.
+  const betting = [{ kind: 'check' }, { kind: 'bet', to: 200 }];
+  assert.deepEqual(app.keyedAction('b', betting), betting[1]);
+  assert.deepEqual(app.keyedAction('c', betting), betting[0]);
+  assert.equal(app.keyedAction('h', betting), null);
+  for (const pre of ['check_fold', 'check', 'call_any', 'bring_in']) assert.equal(app.preActionChoice(pre, legal), null);
+  for (const code of Object.keys(app.LANGS)) {
+    for (const key of ['act_declare_high', 'act_declare_low', 'act_declare_both', 'declare_prompt', 'declared', 'declared_as', 'log_declaration', 'log_declared', 'log_declares', 'log_declarations']) {
+      assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
+    }
+  }
+});
+
+test('chicago: the spade half is labelled and its card named, in every language', () => {
+  app.setLanguage('en');
+  const names = app.namer({ 1: 'Ann', 2: 'Bob' });
+  const spade = { event: 'award', pot: 0, half: 'spade', seat: 2, amount: 180, hand: 'Spade in the hole, King' };
+  const line = app.awardLine(spade, names);
+  assert.equal(line(), 'Bob wins $1.80 with Spade in the hole, King (spade half)');
+  const high = app.awardLine({ event: 'award', pot: 1, half: 'high', seat: 1, amount: 200, hand: 'Pair of Aces' }, names);
+  assert.equal(high(), 'Ann wins $2 with Pair of Aces (high half, side pot 1)');
+  app.setLanguage('it');
+  assert.equal(nbsp(line()), 'Bob vince 1,80 $ con Picca coperta, Re (metà della picca)');
+  app.setLanguage('hu');
+  assert.equal(nbsp(line()), 'Bob nyer: 1,80 $, ezzel: Lefordított pikk, Király (pikk fél)');
+  assert.equal(app.translateHand('HI: Pair of Aces; SPADE: Spade in the hole, Ten'), 'FELSŐ: Egy pár, Ászok; PIKK: Lefordított pikk, Tízes');
+  app.setLanguage('en');
+  assert.equal(app.translateHand('Spade in the hole, Two'), 'Spade in the hole, Two');
+});
+
+test('the declare game is a hi/lo game: "no low" when there is none', () => {
+  app.setLanguage('en');
+  const s = { high: { category: 'one_pair', ranks: 'AKQJ' }, low: null };
+  assert.equal(app.strengthName(s, 'stud8_declare'), 'Pair of Aces; no low');
+  assert.equal(app.strengthName(s, 'chicago'), 'Pair of Aces');
+  assert.ok(app.isHiLo('stud8') && app.isHiLo('stud8_declare') && !app.isHiLo('razz') && !app.isHiLo('london'));
+});
+
+test('the declare game\'s awards name the hand declared for', () => {
+  app.setLanguage('en');
+  const names = app.namer({ 1: 'Ann', 2: 'Bob' });
+  const code = { high: { category: 'high_card', ranks: 'K9765' }, low: { category: 'high_card', ranks: '76532' } };
+  const whole = { event: 'award', pot: 0, half: 'whole', seat: 2, amount: 40, hand: 'High card, King', code };
+  // Bob declared high and took the whole pot: his high hand, not his low.
+  assert.equal(app.awardLine(whole, names, 'high')(), 'Bob wins $0.40 with High card, King');
+  assert.equal(app.awardLine(whole, names, 'low')(), 'Bob wins $0.40 with 7-6-5-3-2');
+  assert.equal(app.awardLine(whole, names, 'both')(), 'Bob wins $0.40 with HI: High card, King; LO: 7-6-5-3-2');
+  assert.equal(app.awardLine(whole, names)(), 'Bob wins $0.40 with HI: High card, King; LO: 7-6-5-3-2');
+  // Declared low without a low: the pot came to him as the last one in it; the hand as it is.
+  assert.deepEqual(app.declaredCode({ high: code.high, low: null }, 'low'), { high: code.high, low: null });
+  // The log remembers the reveal until the next hand.
+  const ctx = { deals: [] };
+  const say = (ev) => app.describeEvent(ev, ctx, names).map((f) => f());
+  say({ event: 'hand_started', seats: [[1, 1000], [2, 1000]] });
+  say({ event: 'declarations_revealed', declarations: [[1, 'low'], [2, 'high']] });
+  assert.deepEqual(say(whole), ['Bob wins $0.40 with High card, King']);
+  say({ event: 'hand_started', seats: [[1, 1000], [2, 1000]] });
+  assert.deepEqual(say(whole), ['Bob wins $0.40 with HI: High card, King; LO: 7-6-5-3-2']);
+});
