@@ -591,7 +591,10 @@ impl Hand {
         }
         let owed = self.level - p.street_in;
         let mut out = Legal::new(if owed > 0 { Legal::FOLD | Legal::CALL } else { Legal::CHECK }, [0; 2]);
-        let reopened = p.acted_at != self.reopen;
+        // RULES.md 10.6: a player who has acted may raise again only when what they face now
+        // is at least a full raise over what they last matched (TDA: short all-ins count
+        // together, measured from that player's last action).
+        let reopened = p.acted_at != self.reopen && (p.acted_at == 0 || owed >= step);
         // RULES.md 4.10, 10.7: a raise only if someone else could answer it.
         let answerable = {
             debug_assert_eq!(self.top_caps, top_two(&self.caps));

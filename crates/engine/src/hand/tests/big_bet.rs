@@ -306,3 +306,32 @@ fn big_bet_a_raise_over_a_short_all_in_bet_is_measured_from_it() {
         }
     }
 }
+
+#[test]
+fn big_bet_short_all_ins_reopen_only_for_players_facing_a_full_raise_since_they_acted() {
+    // RULES.md 10.6 (TDA): seat 1 bets 200; seat 2 goes all-in to 300 (short); seat 3 calls
+    // 300; seat 4 goes all-in to 400: together 200 over seat 1's bet, a full raise for seat 1,
+    // but only 100 over what seat 3 matched: seat 1 may raise, seat 3 may only call or fold.
+    // Found by the PokerKit cross-check (docs/PHH.md), which agrees.
+    for v in ALL {
+        let config = cfg(v).with_betting(Betting::NoLimit);
+        let seats = [(1, 5090), (2, 390), (3, 5090), (4, 490)];
+        let mut t = start(config, &seats, &["Ac Ad 9s", "Kc Kd 9h", "Qc Qd 9d", "Jc Jd 9c"], "");
+        let b = t.to_act().unwrap();
+        t.act(b, Action::BringIn);
+        t.finish_street(Street::Third, Action::Call);
+        while t.to_act() != Some(1) {
+            let s = t.to_act().unwrap();
+            t.act(s, Action::Check);
+        }
+        t.act(1, Action::Bet { to: 200 });
+        t.act(2, Action::Raise { to: 300 });
+        t.act(3, Action::Call);
+        t.act(4, Action::Raise { to: 400 });
+        assert_eq!(t.to_act(), Some(1), "{v}");
+        assert!(t.legal(1).iter().any(|a| matches!(a, Action::Raise { .. })), "{v}: seat 1 faces a full raise");
+        t.act(1, Action::Call);
+        assert_eq!(t.to_act(), Some(3), "{v}");
+        assert_eq!(t.legal(3), vec![Action::Fold, Action::Call], "{v}: seat 3 faces only 100 more");
+    }
+}
