@@ -10,6 +10,7 @@ mod big_bet;
 mod chat;
 mod document;
 mod fuzz;
+mod games;
 mod history;
 mod hygiene;
 mod identity;
@@ -110,6 +111,11 @@ impl Player {
                 if Some(*seat) != me =>
             {
                 self.leaks.push(format!("seat {:?} saw {card} dealt down to seat {seat}", self.seat));
+            }
+            // Another seat's declaration before the reveal (RULES.md 12.2), or anything else
+            // the engine says this viewer may not see.
+            ServerMsg::Event { event, .. } if event.leaks_to(me.map_or(Viewer::Observer, Viewer::Seat)) => {
+                self.leaks.push(format!("seat {:?} saw {event:?}", self.seat));
             }
             ServerMsg::Snapshot { table, .. } => {
                 if let Some(hand) = &table.hand {
