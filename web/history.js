@@ -117,10 +117,13 @@ export function replayer(r, who) {
   const lines = events.flatMap((ev, i) => describeEvent(ev, ctx, who).map((fn) => ({ fn, i }))).filter((x) => x.i >= before).map((x) => x.fn);
   const label = step.label.startsWith('step_') ? t(step.label) : streetName(step.label);
   const go = (i) => () => {
+    // Focus stays on the button that moved the same way (compared with the step it left), so
+    // Enter held on "Next street" keeps stepping forward.
+    const from = r.step;
     r.step = Math.max(0, Math.min(r.steps.length - 1, i));
     const node = $('replayer');
     node.replaceWith(replayer(r, who));
-    $('replayer').querySelector(`[data-testid=${i > r.step ? 'replay-next' : 'replay-prev'}]`)?.focus();
+    $('replayer').querySelector(`[data-testid=${r.step > from ? 'replay-next' : 'replay-prev'}]`)?.focus();
   };
   const button = (testid, text, i, disabled) => el('button', { type: 'button', 'data-testid': testid, text, onclick: go(i), disabled: disabled || null });
   return el('section', { id: 'replayer', class: 'replayer', 'data-testid': 'replayer', 'data-step': r.step, 'aria-label': t('replay') },

@@ -799,6 +799,15 @@ async function lastHand(a) {
     if (st.last) break;
     await replayer.locator('[data-testid=replay-next]').click();
   }
+  // The keyboard: Enter on "Next street" steps forward every time (the focus stays on it).
+  await replayer.locator('[data-testid=replay-first]').click();
+  await replayer.locator('[data-testid=replay-next]').focus();
+  const forward = Math.min(3, steps.length - 1);
+  for (let k = 1; k <= forward; k++) {
+    await a.page.keyboard.press('Enter');
+    const at = Number(await replayer.getAttribute('data-step'));
+    check(at === k, `Enter on Next street: step ${at}, expected ${k}`);
+  }
   const labels = steps.map((x) => x.label);
   check(labels[0] === 'third' && labels.at(-1) === 'step_end' && labels.includes('step_showdown'), `replayer steps ${JSON.stringify(labels)}: expected 3rd street first, the showdown, the result last`);
   check(steps.at(-2).cards.every((n) => n === 7), `the showdown step does not show 7 cards a seat (${steps.at(-2).cards})`);
