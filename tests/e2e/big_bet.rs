@@ -95,3 +95,108 @@ async fn a_pot_limit_table_is_opened_played_at_any_size_and_keeps_the_chips() {
     assert_eq!(status, 400, "{text}");
     server.shutdown().await;
 }
+
+/// Issue 29, a rotation may mix games and structures: an operator opens a table that rotates
+/// London Lowball at pot limit, the declare game at fixed limit, Mississippi at no limit and
+/// Chicago (the table's pot limit), one hand each; the lobby line names the next game and its
+/// structure; players call down (declarations included); each stored hand is the game and structure
+/// its number calls for, and the chips hold. A list without the table's game is a 400.
+#[tokio::test]
+async fn a_rotation_mixes_games_and_structures_over_the_api() {
+    use stud_engine::Variant;
+    use stud_proto::RotationGame;
+    let (server, addr) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
+    let games = [
+        (Variant::London, Betting::PotLimit),
+        (Variant::Stud8Declare, Betting::FixedLimit),
+        (Variant::Mississippi, Betting::NoLimit),
+        (Variant::Chicago, Betting::PotLimit),
+    ];
+    let settings = TableSettings {
+        variant: Variant::London,
+        betting: Betting::PotLimit,
+        rotation_hands: Some(1),
+        rotation_games: Some(vec![
+            RotationGame { variant: Variant::London, betting: None },
+            RotationGame { variant: Variant::Stud8Declare, betting: Some(Betting::FixedLimit) },
+            RotationGame { variant: Variant::Mississippi, betting: Some(Betting::NoLimit) },
+            RotationGame { variant: Variant::Chicago, betting: None },
+        ]),
+        ..crate::stud_table_settings("Mixed")
+    };
+    let bad = TableSettings { variant: Variant::Stud, ..settings.clone() };
+    let body = serde_json::to_string(&bad).unwrap();
+    let (status, text) = http_as(&addr, "POST", "/api/admin/tables", Some(&body), Some(KEY)).await.unwrap();
+    assert_eq!(status, 400, "{text}");
+    let body = serde_json::to_string(&settings).unwrap();
+    let (status, text) = http_as(&addr, "POST", "/api/admin/tables", Some(&body), Some(KEY)).await.unwrap();
+    assert_eq!(status, 201, "{text}");
+    let created: AdminTable = serde_json::from_str(&text).unwrap();
+    assert_eq!(created.settings.rotation_games, settings.rotation_games);
+    let table = tables(&addr).await.unwrap().into_iter().find(|t| t.id == created.id).expect("listed");
+    assert_eq!((table.variant, table.config.betting), games[0]);
+    assert_eq!((table.next_variant, table.next_betting), (Some(games[1].0), Some(games[1].1)));
+    assert_eq!(table.hands_to_next_variant, Some(1));
+
+    let mut players = Vec::new();
+    for seat in 1..=3 {
+        let mut p = Player::new(&addr, &format!("m{seat}")).await;
+        p.sit(&table, seat).await;
+        players.push(p);
+    }
+    let mut tasks = Vec::new();
+    for (k, mut p) in players.into_iter().enumerate() {
+        tasks.push(tokio::spawn(async move {
+            let mut bot = Bot::new(190 + k as u64);
+            let (mut results, mut key) = (0, 0u64);
+            // Until 6 results, or no message for 8 s (a table short of players deals no more):
+            // the stored hands are checked below.
+            while results < 6 {
+                let Ok(msg) = tokio::time::timeout(std::time::Duration::from_secs(8), p.recv()).await else { break };
+                match msg {
+                    ServerMsg::HandResult { .. } => results += 1,
+                    ServerMsg::YourTurn { table_id, seq, hand_id, legal, wagers, .. } => {
+                        key += 1;
+                        // Calls and checks (nobody busts, every hand reaches the showdown);
+                        // the bot declares.
+                        let declare = legal.iter().any(|a| matches!(a, Action::Declare { .. }));
+                        let action = if declare { bot.choose_sized(&legal, &wagers) } else { crate::passive(&legal) };
+                        let request_id = Some(format!("m{key}"));
+                        let idempotency_key = format!("{k}-{key}");
+                        p.send(ClientMsg::Act { request_id, table_id, hand_id, seq, idempotency_key, action }).await;
+                    }
+                    ServerMsg::Error { code, message, .. } => panic!("refused {code:?}: {message}"),
+                    _ => {}
+                }
+            }
+            p
+        }));
+    }
+    let mut players = Vec::new();
+    for t in tasks {
+        let p = t.await.unwrap();
+        assert!(p.leaks.is_empty(), "{:?}", p.leaks);
+        players.push(p);
+    }
+    leave_and_check_chips(&server, &mut players, table.id).await;
+    assert!(server.app.writer.flush().await);
+    // Every player's hands (a player may bust and sit out), each hand once.
+    let mut by_number = std::collections::BTreeMap::new();
+    for p in &players {
+        for h in server.app.store.session_hands(p.session_id, p.player_id, 20).await.unwrap() {
+            by_number.insert(h.number, h);
+        }
+    }
+    let hands: Vec<_> = by_number.into_values().collect();
+    let dealt: Vec<(u64, Variant, Betting)> =
+        hands.iter().map(|h| (h.number, h.record.config.variant, h.record.config.betting)).collect();
+    assert!(hands.len() >= 4, "{dealt:?}");
+    for h in &hands {
+        let want = games[((h.number - 1) % 4) as usize];
+        assert_eq!((h.record.config.variant, h.record.config.betting), want, "hand {}", h.number);
+        assert_eq!(h.record.config.open_pair_big_bet, !want.0.is_razz_like(), "hand {}", h.number);
+    }
+    let seen: std::collections::BTreeSet<u64> = hands.iter().map(|h| (h.number - 1) % 4).collect();
+    assert_eq!(seen.len(), 4, "every game of the rotation was dealt: {dealt:?}");
+    server.shutdown().await;
+}

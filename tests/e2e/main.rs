@@ -187,6 +187,7 @@ pub fn stud_table_settings(name: &str) -> stud_proto::TableSettings {
         display: stud_proto::MoneyDisplay::default(),
         chat: None,
         rotation_hands: None,
+        rotation_games: None,
     }
 }
 

@@ -13,7 +13,7 @@ use stud_engine::{Betting, Chips, NoEvents, Seat, Seed, TableConfig, Variant};
 
 #[derive(Args)]
 pub struct SimArgs {
-    /// stud, stud8 or razz.
+    /// stud, stud8, razz, london, stud8_declare, chicago or mississippi.
     #[arg(long, default_value = "stud")]
     variant: String,
     /// fixed_limit, pot_limit or no_limit (RULES.md 10).

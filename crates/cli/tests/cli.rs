@@ -42,6 +42,32 @@ fn sim_then_replay_every_variant() {
     }
 }
 
+/// Issue 29: every game at every structure: `stud sim --variant V --betting B` writes hands
+/// under the PHH code of that game and structure, `stud replay` reads them back and verifies
+/// each, and the same seed gives the same bytes.
+#[test]
+fn sim_then_replay_every_game_and_structure() {
+    for variant in stud_engine::config::ALL_VARIANTS {
+        for betting in stud_engine::config::ALL_BETTINGS {
+            let (v, b) = (variant.name(), betting.name());
+            let args = ["sim", "--variant", v, "--betting", b, "--players", "5", "--hands", "12", "--seed", "all"];
+            let (code, phhs, err) = stud(&args, None);
+            assert_eq!(code, 0, "{v} {b}: {err}");
+            let want = stud_engine::TableConfig::new(variant, 1, 1, 1, 1).with_betting(betting).phh_code();
+            assert_eq!(phhs.matches(&format!("variant = \"{want}\"\n")).count(), 12, "{v} {b}");
+            let (code, lines, err) = stud(&["replay", "-"], Some(&phhs));
+            assert_eq!(code, 0, "{v} {b}: {err}\n{lines}");
+            let parsed: Vec<serde_json::Value> = lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+            assert_eq!(parsed.len(), 12, "{v} {b}");
+            assert!(parsed.iter().all(|r| r["ok"] == true), "{v} {b}: {lines}");
+            assert_eq!(stud(&args, None).1, phhs, "{v} {b}: same seed, same bytes");
+        }
+    }
+    // The declare game's declarations are in its histories.
+    let (_, phhs, _) = stud(&["sim", "--variant", "stud8_declare", "--hands", "12", "--seed", "all"], None);
+    assert!(phhs.contains(" dcl "), "{}", &phhs[..600.min(phhs.len())]);
+}
+
 /// `stud sim --betting` deals pot-limit and no-limit hands (RULES.md 10) that `stud replay`
 /// reads back and verifies: the PHH names the structure (`P…`/`N…` variant codes), the sizes
 /// vary, and an unknown structure is a typed error.
@@ -188,7 +214,9 @@ fn load_plays_cash_tables_through_every_server_named() {
 
 /// `stud load --tournament ID --players N` (issue 14): a real server process, a sit-and-go
 /// for 6 created over the admin API, six bots registered by `stud load`, played to the end;
-/// the line's fields agree with the tournament's own results.
+/// the line's fields agree with the tournament's own results. The tournament (issue 29) is a
+/// rotation of the new games every 2 hands, mixing pot limit, fixed limit and no limit, so
+/// the bots play big-bet sizes and the declaration.
 #[test]
 fn load_plays_a_tournament_to_the_end_and_reports_it() {
     const KEY: &str = "cli-load-tournament-operator-key-0123";
@@ -208,7 +236,9 @@ fn load_plays_a_tournament_to_the_end_and_reports_it() {
     let body = format!(
         r#"{{"name": "Load SNG", "variant": "rotation", "kind": "sit_and_go", "min_entrants": 2, "max_entrants": 6,
             "seats_per_table": 6, "entry_fee": 1000, "house_fee": 100, "starting_chips": 800,
-            "levels": [{}], "payouts": [70, 30]}}"#,
+            "levels": [{}], "payouts": [70, 30], "betting": "pot_limit", "rotation_hands": 2,
+            "rotation_games": [{{"variant": "london"}}, {{"variant": "stud8_declare", "betting": "fixed_limit"}},
+                               {{"variant": "chicago", "betting": "no_limit"}}, {{"variant": "mississippi"}}]}}"#,
         levels.join(",")
     );
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -225,6 +255,22 @@ fn load_plays_a_tournament_to_the_end_and_reports_it() {
     assert_eq!(status, 200);
     let d: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(d["status"], "finished", "{d}");
+    assert_eq!(d["betting"], "pot_limit", "{d}");
+    let games: Vec<(&str, &str)> = d["rotation_games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["variant"].as_str().unwrap(), g["betting"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        games,
+        [
+            ("london", "pot_limit"),
+            ("stud8_declare", "fixed_limit"),
+            ("chicago", "no_limit"),
+            ("mississippi", "pot_limit")
+        ]
+    );
     assert_eq!(line["entrants"], 6, "{line}");
     assert_eq!(line["errors"], 0, "{line}");
     assert!(line["hands"].as_u64().unwrap() >= 1, "{line}");

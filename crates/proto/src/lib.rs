@@ -811,6 +811,9 @@ pub struct TableSummary {
     /// a mixed game: hands until `next_variant` starts (the current hand included)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hands_to_next_variant: Option<u32>,
+    /// a mixed game: the betting structure of `next_variant` (a rotation may mix them)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_betting: Option<Betting>,
     /// a tournament's table: the tournament (its stacks are tournament chips; seats are
     /// assigned by the tournament)
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -892,10 +895,29 @@ pub struct TableSettings {
     /// private ones
     #[serde(default)]
     pub chat: Option<bool>,
-    /// a mixed game: the table rotates Razz, Stud, Stud Hi/Lo (in that order, starting from
-    /// `variant`), this many hands each (8: an orbit; 1 to 1000); not set: `variant` only
+    /// a mixed game: the table rotates its games (`rotation_games`, else Razz, Stud, Stud
+    /// Hi/Lo, in that order), starting from `variant`, this many hands each (8: an orbit; 1 to
+    /// 1000); not set: `variant` only
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rotation_hands: Option<u32>,
+    /// a mixed game's games in order (1 to 16; needs `rotation_hands`), each with its own
+    /// `betting` or the table's; `variant` (at `betting`) must be one of them, the rotation
+    /// starts there. Not set: Razz, Stud, Stud Hi/Lo at the table's `betting`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_games: Option<Vec<RotationGame>>,
+}
+
+/// One game of a rotation (a mixed table's or a tournament's): the variant and, when it is
+/// not the table's or tournament's own `betting`, its betting structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RotationGame {
+    /// the game
+    pub variant: Variant,
+    /// its structure: `fixed_limit`, `pot_limit` or `no_limit`; not set: the table's or
+    /// tournament's `betting`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub betting: Option<Betting>,
 }
 
 /// `PATCH /api/admin/tables/{id}`: any subset of the settings; applies from the next hand.

@@ -5,7 +5,9 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use stud_engine::{Chips, Variant};
+use stud_engine::{Betting, Chips, Variant};
+
+use crate::RotationGame;
 use uuid::Uuid;
 
 /// The game(s) a tournament plays.
@@ -26,7 +28,8 @@ pub enum TournamentGame {
     Chicago,
     /// Mississippi: 6th and 7th cards together
     Mississippi,
-    /// Razz, Stud, Stud Hi/Lo in turn (one game per level, or every `rotation_hands` hands)
+    /// Razz, Stud, Stud Hi/Lo in turn, or the games of `rotation_games` (one game per level,
+    /// or every `rotation_hands` hands)
     Rotation,
 }
 
@@ -48,9 +51,11 @@ pub struct TournamentLevel {
     pub ante: Chips,
     /// the forced opening bet on 3rd street (at most the small bet)
     pub bring_in: Chips,
-    /// 3rd and 4th street bets
+    /// 3rd and 4th street bets (fixed limit); the minimum bet in pot limit and no limit
     pub small_bet: Chips,
-    /// 5th to 7th street bets
+    /// 5th to 7th street bets (fixed limit; not used in pot limit and no limit: may be left
+    /// out, 0)
+    #[serde(default)]
     pub big_bet: Chips,
     /// the level lasts this many minutes ...
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -69,6 +74,11 @@ pub struct CreateTournament {
     pub name: String,
     /// the game or the rotation
     pub variant: TournamentGame,
+    /// every hand's betting structure: `fixed_limit` (the default), `pot_limit` or `no_limit`
+    /// (RULES.md 10: `small_bet` is then the minimum bet and `big_bet` is not used); a
+    /// rotation's games may name their own
+    #[serde(default)]
+    pub betting: Betting,
     /// sit-and-go or scheduled
     pub kind: TournamentKind,
     /// scheduled only (required there): milliseconds since the Unix epoch
@@ -103,6 +113,10 @@ pub struct CreateTournament {
     /// rotation only: change the game every this many hands at each table
     #[serde(default)]
     pub rotation_hands: Option<u32>,
+    /// rotation only: the games in order (1 to 16), each with its own `betting` or the
+    /// tournament's; not set: Razz, Stud, Stud Hi/Lo
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_games: Option<Vec<RotationGame>>,
 }
 
 /// Where a tournament is.
@@ -146,6 +160,12 @@ pub struct TournamentSummary {
     pub kind: TournamentKind,
     /// the game or the rotation
     pub variant: TournamentGame,
+    /// the betting structure of every hand (a rotation's games may name their own)
+    #[serde(default)]
+    pub betting: Betting,
+    /// a rotation: its games in order, each with its betting structure
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_games: Option<Vec<RotationGame>>,
     /// scheduled start, ms since the Unix epoch
     pub start_at: Option<u64>,
     /// entries bought (withdrawn ones not counted)
@@ -232,6 +252,12 @@ pub struct TournamentDetail {
     pub kind: TournamentKind,
     /// the game or the rotation
     pub variant: TournamentGame,
+    /// the betting structure of every hand (a rotation's games may name their own)
+    #[serde(default)]
+    pub betting: Betting,
+    /// a rotation: its games in order, each with its betting structure
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_games: Option<Vec<RotationGame>>,
     /// scheduled start, ms since the Unix epoch
     pub start_at: Option<u64>,
     /// fewest entrants to start
@@ -255,6 +281,9 @@ pub struct TournamentDetail {
     /// the game of the current level (a per-hands rotation: the game each table's next hand
     /// plays depends on the table)
     pub game: Variant,
+    /// the betting structure of `game`
+    #[serde(default)]
+    pub game_betting: Betting,
     /// when the current level ends, ms since the Unix epoch (running, levels in minutes, not
     /// the last level)
     pub next_level_at: Option<u64>,

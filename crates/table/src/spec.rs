@@ -1,8 +1,8 @@
 //! What a table is: its rules, stakes, name and the operator's settings.
 
 use serde::{Deserialize, Serialize};
-use stud_engine::{Chips, TableConfig, Variant};
-use stud_proto::{MoneyDisplay, TableSettings};
+use stud_engine::{Betting, Chips, TableConfig, Variant};
+use stud_proto::{MoneyDisplay, RotationGame, TableSettings};
 use uuid::Uuid;
 
 /// A table's rules, stakes, clock and access. Journaled (an operator's change is an input)
@@ -46,18 +46,25 @@ pub struct TableSpec {
     /// tournament says so ([`crate::Input::Deal`]) with the stakes of its level
     #[serde(default)]
     pub tournament: Option<Uuid>,
-    /// a mixed game: the table rotates [`ROTATION`] from `config.variant`, this many hands
-    /// each (8: an orbit), counted by the table's hand numbers (so a restart goes on where it
-    /// was); `None`: always `config.variant`
+    /// a mixed game: the table rotates its games ([`TableSpec::games`]) from `config`'s, this
+    /// many hands each (8: an orbit), counted by the table's hand numbers (so a restart goes on
+    /// where it was); `None`: always `config`
     #[serde(default)]
     pub rotation_hands: Option<u32>,
+    /// a mixed game's games in order, each at its own betting structure or `config.betting`;
+    /// `None`: [`ROTATION`] (specs stored before issue 29 have none)
+    #[serde(default)]
+    pub rotation_games: Option<Vec<RotationGame>>,
 }
 
-/// The mixed game's order (issue 14): Razz, Stud, Stud Hi/Lo.
+/// The mixed game's default order (issue 14): Razz, Stud, Stud Hi/Lo.
 pub const ROTATION: [Variant; 3] = [Variant::Razz, Variant::Stud, Variant::Stud8];
 
 /// Most hands per game of a rotation.
 pub const MAX_ROTATION_HANDS: u32 = 1_000;
+
+/// Most games in a rotation's list.
+pub const MAX_ROTATION_GAMES: usize = 16;
 
 impl TableSpec {
     /// A public table with 8 seats and the given clock.
@@ -86,20 +93,56 @@ impl TableSpec {
             chat: None,
             tournament: None,
             rotation_hands: None,
+            rotation_games: None,
         }
+    }
+
+    /// A mixed game's games in order, each with its betting structure: `rotation_games` (a
+    /// game without one at `config.betting`), else [`ROTATION`] at `config.betting`.
+    pub fn games(&self) -> Vec<(Variant, Betting)> {
+        match &self.rotation_games {
+            Some(list) if !list.is_empty() => {
+                list.iter().map(|g| (g.variant, g.betting.unwrap_or(self.config.betting))).collect()
+            }
+            _ => ROTATION.iter().map(|&v| (v, self.config.betting)).collect(),
+        }
+    }
+
+    /// Where `config`'s game is in [`TableSpec::games`]: the first with its variant and
+    /// betting, else the first with its variant.
+    fn start_of(games: &[(Variant, Betting)], config: &TableConfig) -> Option<usize> {
+        games
+            .iter()
+            .position(|g| *g == (config.variant, config.betting))
+            .or_else(|| games.iter().position(|(v, _)| *v == config.variant))
     }
 
     /// The game of the table's hand number `number` (1, 2, ...).
     pub fn variant_of(&self, number: u64) -> Variant {
-        let Some(n) = self.rotation_hands.filter(|n| *n > 0) else { return self.config.variant };
-        let start = ROTATION.iter().position(|v| *v == self.config.variant).unwrap_or(0) as u64;
-        let step = number.saturating_sub(1) / u64::from(n);
-        ROTATION[((start + step) % ROTATION.len() as u64) as usize]
+        self.config_of(number).variant
     }
 
-    /// The rules and stakes of hand number `number`: `config` with that hand's game.
+    /// The rules and stakes of hand number `number`: `config` with that hand's game and
+    /// betting structure. A mixed game starts at `config`'s game (the first of its list if
+    /// that is not in it). The open-pair option is each game's own: never in razz and
+    /// london; in the others `config`'s setting when `config`'s game has the option, else the
+    /// engine's default (on).
     pub fn config_of(&self, number: u64) -> TableConfig {
-        TableConfig { variant: self.variant_of(number), ..self.config }
+        let Some(n) = self.rotation_hands.filter(|n| *n > 0) else { return self.config };
+        let games = self.games();
+        let start = Self::start_of(&games, &self.config).unwrap_or(0) as u64;
+        let step = number.saturating_sub(1) / u64::from(n);
+        let Some(&(variant, betting)) = games.get(((start + step) % games.len().max(1) as u64) as usize) else {
+            return self.config;
+        };
+        let open_pair_big_bet = if variant.is_razz_like() {
+            false
+        } else if self.config.variant.is_razz_like() {
+            TableConfig::new(variant, 0, 1, 1, 1).open_pair_big_bet
+        } else {
+            self.config.open_pair_big_bet
+        };
+        TableConfig { variant, betting, open_pair_big_bet, ..self.config }
     }
 
     /// Whether the table's chat is on: as the operator set it, else on for public tables and
@@ -139,7 +182,15 @@ impl TableSpec {
         if s.rotation_hands.is_some_and(|n| !(1..=MAX_ROTATION_HANDS).contains(&n)) {
             return Err(format!("rotation_hands must be 1 to {MAX_ROTATION_HANDS}"));
         }
-        Ok(TableSpec {
+        if let Some(list) = &s.rotation_games {
+            if s.rotation_hands.is_none() {
+                return Err("rotation_games needs rotation_hands (how many hands each game lasts)".into());
+            }
+            if list.is_empty() || list.len() > MAX_ROTATION_GAMES {
+                return Err(format!("rotation_games must list 1 to {MAX_ROTATION_GAMES} games"));
+            }
+        }
+        let spec = TableSpec {
             id,
             name: name.to_owned(),
             config,
@@ -157,7 +208,21 @@ impl TableSpec {
             chat: s.chat,
             tournament: None,
             rotation_hands: s.rotation_hands,
-        })
+            rotation_games: s.rotation_games.clone(),
+        };
+        if spec.rotation_games.is_some() && Self::start_of(&spec.games(), &spec.config).is_none() {
+            return Err(format!("variant {} must be one of rotation_games", spec.config.variant));
+        }
+        // Every game of the rotation must be playable at these stakes.
+        if spec.rotation_hands.is_some() {
+            let games = spec.games().len() as u64;
+            let n = u64::from(spec.rotation_hands.unwrap_or(1));
+            for k in 0..games {
+                let c = spec.config_of(1 + k * n);
+                c.validate().map_err(|e| format!("{} {}: {e}", c.variant, c.betting))?;
+            }
+        }
+        Ok(spec)
     }
 
     /// The settings as operators see them.
@@ -182,6 +247,7 @@ impl TableSpec {
             display: self.display,
             chat: self.chat,
             rotation_hands: self.rotation_hands,
+            rotation_games: self.rotation_games.clone(),
         }
     }
 }

@@ -837,6 +837,7 @@ fn a_rotating_table_changes_the_game_exactly_every_eight_hands() {
     seat_players(&mut d, 3);
     let s = d.core.summary(0);
     assert_eq!((s.variant, s.next_variant, s.hands_to_next_variant), (Variant::Razz, Some(Variant::Stud), Some(8)));
+    assert_eq!(s.next_betting, Some(Betting::FixedLimit), "the lobby names the next game's structure");
     // Bots that always answer at once (nobody is sat out by the clock).
     let mut bot = Bot::new(41);
     let mut lobby = Vec::new();
@@ -880,6 +881,86 @@ fn a_rotating_table_changes_the_game_exactly_every_eight_hands() {
     assert_eq!((settings.variant, settings.rotation_hands), (Variant::Razz, Some(8)));
     let bad = stud_proto::TableSettings { rotation_hands: Some(0), ..settings };
     assert!(TableSpec::from_settings(Uuid::nil(), &bad).unwrap_err().contains("rotation_hands"));
+}
+
+/// Issue 29: a rotation of the operator's games (`rotation_games`) mixes games and betting
+/// structures; it starts at the table's game; each game has its own open-pair option (never in
+/// razz or london); the list is checked when the table is made.
+#[test]
+fn a_rotation_may_mix_games_and_structures() {
+    use stud_proto::RotationGame;
+    let game = |variant, betting| RotationGame { variant, betting };
+    let base = stud_proto::TableSettings {
+        rotation_hands: Some(2),
+        rotation_games: Some(vec![
+            game(Variant::Razz, None),
+            game(Variant::Stud, Some(Betting::PotLimit)),
+            game(Variant::London, Some(Betting::NoLimit)),
+            game(Variant::Chicago, None),
+            game(Variant::Mississippi, Some(Betting::FixedLimit)),
+            game(Variant::Stud8Declare, Some(Betting::NoLimit)),
+        ]),
+        ..spec(Variant::Stud).settings()
+    };
+    let t = TableSpec::from_settings(Uuid::nil(), &base).unwrap();
+    let hands: Vec<(Variant, Betting, bool)> = (1..=14)
+        .step_by(2)
+        .map(|n| t.config_of(n))
+        .map(|c| {
+            assert_eq!(c.validate(), Ok(()), "{c:?}");
+            assert_eq!((c.ante, c.bring_in, c.small_bet, c.big_bet), (10, 25, 50, 100));
+            (c.variant, c.betting, c.open_pair_big_bet)
+        })
+        .collect();
+    use Betting::{FixedLimit, NoLimit, PotLimit};
+    assert_eq!(
+        hands,
+        [
+            (Variant::Stud, PotLimit, true),
+            (Variant::London, NoLimit, false),
+            (Variant::Chicago, FixedLimit, true),
+            (Variant::Mississippi, FixedLimit, true),
+            (Variant::Stud8Declare, NoLimit, true),
+            (Variant::Razz, FixedLimit, false),
+            (Variant::Stud, PotLimit, true),
+        ]
+    );
+    assert_eq!(t.config_of(2), t.config_of(1), "two hands each");
+    // The operator's settings come back as given.
+    assert_eq!(t.settings().rotation_games, base.rotation_games);
+    // The table's open-pair setting goes to every game that has the option.
+    let off = TableSpec::from_settings(
+        Uuid::nil(),
+        &stud_proto::TableSettings { open_pair_big_bet: Some(false), ..base.clone() },
+    )
+    .unwrap();
+    assert!((1..=12).all(|n| !off.config_of(n).open_pair_big_bet));
+    // Checked: the table's game is in the list, the list needs rotation_hands, is not empty,
+    // and every game is playable at the stakes (a fixed-limit game needs the big bet).
+    let refused = |s: stud_proto::TableSettings| TableSpec::from_settings(Uuid::nil(), &s).unwrap_err();
+    assert!(refused(stud_proto::TableSettings { variant: Variant::Stud8, ..base.clone() }).contains("rotation_games"));
+    assert!(refused(stud_proto::TableSettings { rotation_hands: None, ..base.clone() }).contains("rotation_hands"));
+    assert!(refused(stud_proto::TableSettings { rotation_games: Some(vec![]), ..base.clone() }).contains("1 to 16"));
+    let big_bet_only = stud_proto::TableSettings { betting: PotLimit, big_bet: 0, ..base.clone() };
+    assert!(refused(big_bet_only.clone()).contains("mississippi fixed_limit"), "{}", refused(big_bet_only));
+}
+
+/// Issue 29: the default rotation gives each game its own open-pair option: a table that
+/// starts at stud deals razz without it (the engine refuses razz with it), one that starts at
+/// razz deals stud and stud8 with it (the engine's default).
+#[test]
+fn the_default_rotation_sets_the_open_pair_option_per_game() {
+    for (start, want) in [
+        (Variant::Stud, [(Variant::Stud, true), (Variant::Stud8, true), (Variant::Razz, false)]),
+        (Variant::Razz, [(Variant::Razz, false), (Variant::Stud, true), (Variant::Stud8, true)]),
+    ] {
+        let s = stud_proto::TableSettings { rotation_hands: Some(8), ..spec(start).settings() };
+        let t = TableSpec::from_settings(Uuid::nil(), &s).unwrap();
+        let got: Vec<(Variant, bool)> =
+            [1, 9, 17].iter().map(|&n| t.config_of(n)).map(|c| (c.variant, c.open_pair_big_bet)).collect();
+        assert_eq!(got, want);
+        assert!([1, 9, 17].iter().all(|&n| t.config_of(n).validate().is_ok()));
+    }
 }
 
 /// The two ends of a big-bet wager in a prompt (RULES.md 10: a bet or raise is any amount from

@@ -37,8 +37,8 @@ pub use draw::Draw;
 pub use floor::{EntryNo, Floor, Move, MoveReason, Spot, Table, TableNo};
 pub use payout::{default_payouts, paid_places, place_group, prizes};
 pub use spec::{
-    BasisPoints, Cents, CreateTournament, GameChoice, Games, Kind, Level, LevelLength, LevelRequest, MAX_ENTRANTS,
-    MAX_ENTRIES, Millis, ROTATION, SpecError, TournamentSpec,
+    BasisPoints, Cents, CreateTournament, Game, GameChoice, Games, Kind, Level, LevelLength, LevelRequest,
+    MAX_ENTRANTS, MAX_ENTRIES, MAX_ROTATION_GAMES, Millis, ROTATION, RotationGame, SpecError, TournamentSpec,
 };
 pub use tournament::{
     Accepted, Command, Due, Entry, EntryState, HandForHand, Input, Journaled, Output, Placed, RestoreError, Status,

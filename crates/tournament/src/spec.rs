@@ -5,7 +5,8 @@
 //! `start_at`, `min_entrants`, `max_entrants`, `seats_per_table`, `entry_fee`, `house_fee`,
 //! `starting_chips`, `levels` (`ante`, `bring_in`, `small_bet`, `big_bet`, `minutes` or
 //! `hands`), `payouts`. Added here: `late_registration_until_level`, `reentry_until_level`,
-//! `invite_code` (private when set) and `rotation_hands`. Unknown fields are refused, so a
+//! `invite_code` (private when set), `rotation_hands`, and for issue 29 `betting`
+//! (`fixed_limit`, `pot_limit`, `no_limit`) and `rotation_games`. Unknown fields are refused, so a
 //! misspelt optional field is an error instead of a silent default.
 //!
 //! Every refusal is a [`SpecError`] naming the field (`levels[2].bring_in`, `payouts`), which
@@ -24,9 +25,17 @@
 //!   be cut or renormalised at the start.
 //! - Every level says how long it lasts (`minutes` or `hands`, exactly one); the last level's
 //!   length is never reached (it is played to the end).
+//! - `betting` applies to every hand of the tournament, and to each game of a rotation that
+//!   does not name its own. In pot limit and no limit `small_bet` is the minimum bet and
+//!   `big_bet` is not used (RULES.md 10.2): it may be left out (0), and it is checked against
+//!   `small_bet` only when some game of the tournament is played fixed limit.
+//! - `rotation_games` (a rotation only) replaces the default order Razz, Stud, Stud Hi/Lo with
+//!   the operator's list; each game may name its own `betting`, so a rotation may mix games
+//!   and structures. Each game gets the engine's defaults for its variant (no open-pair option
+//!   in razz and london).
 
 use serde::{Deserialize, Serialize};
-use stud_engine::{Chips, TableConfig, Variant};
+use stud_engine::{Betting, Chips, TableConfig, Variant};
 use thiserror::Error;
 
 /// Money: play-money cents (the ledger's unit). Tournament chips are [`Chips`].
@@ -100,7 +109,8 @@ pub struct LevelRequest {
     pub bring_in: Chips,
     /// 3rd and 4th street bets
     pub small_bet: Chips,
-    /// 5th to 7th street bets
+    /// 5th to 7th street bets (fixed limit; not used in pot limit and no limit: may be left out)
+    #[serde(default)]
     pub big_bet: Chips,
     /// the level lasts this many minutes ...
     #[serde(default)]
@@ -116,8 +126,13 @@ pub struct LevelRequest {
 pub struct CreateTournament {
     /// display name
     pub name: String,
-    /// `stud`, `stud8`, `razz` or `rotation`
+    /// `stud`, `stud8`, `razz`, `london`, `stud8_declare`, `chicago`, `mississippi` or
+    /// `rotation`
     pub variant: GameChoice,
+    /// `fixed_limit` (the default), `pot_limit` or `no_limit`: every hand's (a rotation's games
+    /// may name their own)
+    #[serde(default)]
+    pub betting: Betting,
     /// `sit_and_go` or `scheduled`
     pub kind: Kind,
     /// scheduled only: ms since the Unix epoch
@@ -152,7 +167,24 @@ pub struct CreateTournament {
     /// rotation only: change the game every this many hands at each table (default: per level)
     #[serde(default)]
     pub rotation_hands: Option<u32>,
+    /// rotation only: the games in order (default: [`ROTATION`] at `betting`)
+    #[serde(default)]
+    pub rotation_games: Option<Vec<RotationGame>>,
 }
+
+/// One game of a rotation: the variant and, if not the tournament's, its betting structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RotationGame {
+    /// the game
+    pub variant: Variant,
+    /// its structure; none: the tournament's `betting`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub betting: Option<Betting>,
+}
+
+/// The most games a rotation may list.
+pub const MAX_ROTATION_GAMES: usize = 16;
 
 /// How long a level lasts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,10 +212,11 @@ pub struct Level {
 }
 
 impl Level {
-    /// The table configuration for a hand of `variant` at this level (engine defaults for
-    /// the variant: three raises, open pair on 4th street except in razz).
-    pub fn config(&self, variant: Variant) -> TableConfig {
-        TableConfig::new(variant, self.ante, self.bring_in, self.small_bet, self.big_bet)
+    /// The table configuration for a hand of `variant` played `betting` at this level (engine
+    /// defaults for the variant: three raises, open pair on 4th street except in razz and
+    /// london).
+    pub fn config(&self, variant: Variant, betting: Betting) -> TableConfig {
+        TableConfig::new(variant, self.ante, self.bring_in, self.small_bet, self.big_bet).with_betting(betting)
     }
 }
 
@@ -197,24 +230,35 @@ pub const ROTATION: [Variant; 3] = [Variant::Razz, Variant::Stud, Variant::Stud8
 pub enum Games {
     /// one game throughout
     Fixed(Variant),
-    /// [`ROTATION`], changing with every level (the tournament default: a whole level of each
-    /// game, so stakes and game change together and every table plays the same game)
+    /// the rotation ([`TournamentSpec::rotation_games`], else [`ROTATION`]), changing with
+    /// every level (the tournament default: a whole level of each game, so stakes and game
+    /// change together and every table plays the same game)
     PerLevel,
-    /// [`ROTATION`], changing every this many hands at each table (an orbit is 8)
+    /// the rotation, changing every this many hands at each table (an orbit is 8)
     PerHands(u32),
 }
 
 impl Games {
-    /// The game of a table's next hand: `level` is 0-based, `table_hands` the hands that table
-    /// has dealt so far.
-    pub fn variant(&self, level: usize, table_hands: u64) -> Variant {
-        let pick = |i: u64| ROTATION.get((i % ROTATION.len() as u64) as usize).copied().unwrap_or(Variant::Stud);
-        match *self {
-            Games::Fixed(v) => v,
-            Games::PerLevel => pick(level as u64),
-            Games::PerHands(n) => pick(table_hands / u64::from(n.max(1))),
-        }
+    /// The index in the rotation's list of `len` games of a table's next hand (0 for one
+    /// game): `level` is 0-based, `table_hands` the hands that table has dealt so far.
+    pub fn index(&self, len: usize, level: usize, table_hands: u64) -> usize {
+        let len = len.max(1) as u64;
+        let i = match *self {
+            Games::Fixed(_) => 0,
+            Games::PerLevel => level as u64,
+            Games::PerHands(n) => table_hands / u64::from(n.max(1)),
+        };
+        (i % len) as usize
     }
+}
+
+/// A game as a hand is dealt: its variant and betting structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    /// the variant
+    pub variant: Variant,
+    /// the structure
+    pub betting: Betting,
 }
 
 /// A tournament's validated settings.
@@ -250,12 +294,44 @@ pub struct TournamentSpec {
     pub reentry_until_level: Option<u32>,
     /// private tournaments' code
     pub invite_code: Option<String>,
+    /// every hand's betting structure (a rotation's games may name their own); specs stored
+    /// before issue 29 are fixed limit
+    #[serde(default)]
+    pub betting: Betting,
+    /// a rotation's games in order; none: [`ROTATION`] at `betting`
+    #[serde(default)]
+    pub rotation_games: Option<Vec<RotationGame>>,
 }
 
 impl TournamentSpec {
     /// What a registration costs: entry fee plus house fee.
     pub fn buy_in(&self) -> Cents {
         self.entry_fee + self.house_fee
+    }
+
+    /// Every game the tournament plays, in the rotation's order (one for a single game).
+    pub fn game_list(&self) -> Vec<Game> {
+        let at =
+            |variant: Variant, betting: Option<Betting>| Game { variant, betting: betting.unwrap_or(self.betting) };
+        match (self.games, &self.rotation_games) {
+            (Games::Fixed(v), _) => vec![at(v, None)],
+            (_, Some(list)) if !list.is_empty() => list.iter().map(|g| at(g.variant, g.betting)).collect(),
+            _ => ROTATION.iter().map(|&v| at(v, None)).collect(),
+        }
+    }
+
+    /// The game of a table's next hand: `level` is 0-based, `table_hands` the hands that table
+    /// has dealt so far.
+    pub fn game(&self, level: usize, table_hands: u64) -> Game {
+        let list = self.game_list();
+        let i = self.games.index(list.len(), level, table_hands);
+        list.get(i).copied().unwrap_or(Game { variant: Variant::Stud, betting: self.betting })
+    }
+
+    /// The game and stakes of a table's next hand at level `level` (0-based), if it exists.
+    pub fn config(&self, level: usize, table_hands: u64) -> Option<TableConfig> {
+        let game = self.game(level, table_hands);
+        Some(self.levels.get(level)?.config(game.variant, game.betting))
     }
 }
 
@@ -314,7 +390,6 @@ impl CreateTournament {
         if self.starting_chips == 0 || self.starting_chips > MAX_STARTING_CHIPS {
             return fail("starting_chips", format!("must be 1 to {MAX_STARTING_CHIPS}"));
         }
-        let levels = self.levels()?;
         let games = match (self.variant, self.rotation_hands) {
             (GameChoice::Rotation, None) => Games::PerLevel,
             (GameChoice::Rotation, Some(0)) => return fail("rotation_hands", "must be at least 1"),
@@ -328,6 +403,34 @@ impl CreateTournament {
             (GameChoice::Chicago, None) => Games::Fixed(Variant::Chicago),
             (GameChoice::Mississippi, None) => Games::Fixed(Variant::Mississippi),
         };
+        let rotation_games = match (&self.rotation_games, games) {
+            (None, _) => None,
+            (Some(_), Games::Fixed(_)) => return fail("rotation_games", "only a rotation changes games"),
+            (Some(list), _) if list.is_empty() || list.len() > MAX_ROTATION_GAMES => {
+                return fail("rotation_games", format!("list 1 to {MAX_ROTATION_GAMES} games"));
+            }
+            (Some(list), _) => Some(list.clone()),
+        };
+        let mut spec = TournamentSpec {
+            name: name.to_owned(),
+            games,
+            kind: self.kind,
+            start_at: self.start_at,
+            min_entrants: self.min_entrants,
+            max_entrants: self.max_entrants,
+            seats_per_table: self.seats_per_table,
+            entry_fee: self.entry_fee,
+            house_fee: self.house_fee,
+            starting_chips: self.starting_chips,
+            levels: Vec::new(),
+            payouts: None,
+            late_registration_until_level: None,
+            reentry_until_level: None,
+            invite_code: self.invite_code.clone(),
+            betting: self.betting,
+            rotation_games,
+        };
+        let levels = self.levels(&spec.game_list())?;
         let within = |field: &str, level: Option<u32>| match level {
             // Below the last level: the last level never ends, so registration would never
             // close (and the field, the places and the bubble would never be known).
@@ -355,26 +458,17 @@ impl CreateTournament {
             None => None,
             Some(percents) => Some(payout_points(percents, fewest)?),
         };
-        Ok(TournamentSpec {
-            name: name.to_owned(),
-            games,
-            kind: self.kind,
-            start_at: self.start_at,
-            min_entrants: self.min_entrants,
-            max_entrants: self.max_entrants,
-            seats_per_table: self.seats_per_table,
-            entry_fee: self.entry_fee,
-            house_fee: self.house_fee,
-            starting_chips: self.starting_chips,
-            levels,
-            payouts,
-            late_registration_until_level: late,
-            reentry_until_level: reentry,
-            invite_code: self.invite_code.clone(),
-        })
+        spec.levels = levels;
+        spec.payouts = payouts;
+        spec.late_registration_until_level = late;
+        spec.reentry_until_level = reentry;
+        Ok(spec)
     }
 
-    fn levels(&self) -> Result<Vec<Level>, SpecError> {
+    /// The levels, checked for every game the tournament plays (`games`).
+    fn levels(&self, games: &[Game]) -> Result<Vec<Level>, SpecError> {
+        // RULES.md 10.2: the big bet is used only in fixed limit.
+        let fixed_limit = games.iter().any(|g| !g.betting.is_big_bet());
         if self.levels.is_empty() {
             return fail("levels", "at least one level is needed");
         }
@@ -387,7 +481,7 @@ impl CreateTournament {
             if l.bring_in > l.small_bet {
                 return fail(field("bring_in"), format!("{} is above the small bet ({})", l.bring_in, l.small_bet));
             }
-            if l.small_bet > l.big_bet {
+            if fixed_limit && l.small_bet > l.big_bet {
                 return fail(field("small_bet"), format!("{} is above the big bet ({})", l.small_bet, l.big_bet));
             }
             if l.big_bet > MAX_STARTING_CHIPS {
@@ -407,8 +501,10 @@ impl CreateTournament {
             let level =
                 Level { ante: l.ante, bring_in: l.bring_in, small_bet: l.small_bet, big_bet: l.big_bet, length };
             // The engine's own check for each game the level may be played in.
-            if let Err(e) = level.config(Variant::Stud).validate() {
-                return fail(format!("levels[{i}]"), e.to_string());
+            for game in games {
+                if let Err(e) = level.config(game.variant, game.betting).validate() {
+                    return fail(format!("levels[{i}]"), format!("{} {}: {e}", game.variant, game.betting));
+                }
             }
             out.push(level);
         }
@@ -603,16 +699,141 @@ mod tests {
         r.variant = GameChoice::Rotation;
         let spec = r.validate().unwrap();
         assert_eq!(spec.games, Games::PerLevel);
-        let per_level: Vec<Variant> = (0..4).map(|l| spec.games.variant(l, 99)).collect();
+        let per_level: Vec<Variant> = (0..4).map(|l| spec.game(l, 99).variant).collect();
         assert_eq!(per_level, [Variant::Razz, Variant::Stud, Variant::Stud8, Variant::Razz]);
         r.rotation_hands = Some(8);
-        let games = r.validate().unwrap().games;
-        assert_eq!(games, Games::PerHands(8));
-        let by_hand: Vec<Variant> = [0, 7, 8, 15, 16, 23, 24].iter().map(|&h| games.variant(3, h)).collect();
+        let spec = r.validate().unwrap();
+        assert_eq!(spec.games, Games::PerHands(8));
+        let by_hand: Vec<Variant> = [0, 7, 8, 15, 16, 23, 24].iter().map(|&h| spec.game(3, h).variant).collect();
         use Variant::{Razz, Stud, Stud8};
         assert_eq!(by_hand, [Razz, Razz, Stud, Stud, Stud8, Stud8, Razz]);
         r.rotation_hands = Some(0);
         assert_eq!(field_of(&r), "rotation_hands");
+    }
+
+    /// Issue 29: `betting` applies to every hand; in pot limit and no limit the big bet is not
+    /// used, so it may be left out, and `small_bet` (the minimum bet) must still cover the
+    /// bring-in.
+    #[test]
+    fn betting_applies_to_every_hand_and_big_bet_levels_need_no_big_bet() {
+        let spec = request().validate().unwrap();
+        assert_eq!(spec.betting, Betting::FixedLimit, "fixed limit by default");
+        let mut v = serde_json::to_value(request()).unwrap();
+        v["betting"] = serde_json::json!("no_limit");
+        for level in v["levels"].as_array_mut().unwrap() {
+            level.as_object_mut().unwrap().remove("big_bet");
+        }
+        let r: CreateTournament = serde_json::from_value(v).unwrap();
+        let spec = r.validate().unwrap();
+        assert_eq!(spec.betting, Betting::NoLimit);
+        assert_eq!(spec.levels[0].big_bet, 0);
+        let config = spec.config(1, 0).unwrap();
+        assert_eq!((config.variant, config.betting, config.small_bet), (Variant::Stud, Betting::NoLimit, 30));
+        // The same levels in fixed limit need a big bet.
+        let mut fixed = r.clone();
+        fixed.betting = Betting::FixedLimit;
+        assert_eq!(field_of(&fixed), "levels[0].small_bet");
+        // The minimum bet still covers the bring-in.
+        let mut low = r.clone();
+        low.levels[1].small_bet = 10;
+        assert_eq!(field_of(&low), "levels[1].bring_in");
+        // A rotation with one fixed-limit game needs the big bet too.
+        let mut mixed = r;
+        mixed.variant = GameChoice::Rotation;
+        mixed.rotation_games = Some(vec![
+            RotationGame { variant: Variant::Razz, betting: None },
+            RotationGame { variant: Variant::Stud, betting: Some(Betting::FixedLimit) },
+        ]);
+        let e = mixed.validate().unwrap_err();
+        assert_eq!(e.field, "levels[0].small_bet", "{e}");
+        mixed.rotation_games.as_mut().unwrap()[1].betting = Some(Betting::PotLimit);
+        assert!(mixed.validate().is_ok());
+    }
+
+    /// Issue 29: every game the engine deals is a tournament's `variant`, by its wire name.
+    #[test]
+    fn every_game_is_a_tournament_variant() {
+        for variant in stud_engine::config::ALL_VARIANTS {
+            let mut v = serde_json::to_value(request()).unwrap();
+            v["variant"] = serde_json::json!(variant.name());
+            let spec = serde_json::from_value::<CreateTournament>(v).unwrap().validate().unwrap();
+            assert_eq!(spec.games, Games::Fixed(variant));
+            assert_eq!(spec.game_list(), [Game { variant, betting: Betting::FixedLimit }]);
+            let config = spec.config(0, 17).unwrap();
+            assert_eq!(config.variant, variant);
+            assert_eq!(config.open_pair_big_bet, !variant.is_razz_like(), "{variant}");
+        }
+    }
+
+    /// Issue 29: a rotation of the operator's games, each at its own structure or the
+    /// tournament's; the list is checked.
+    #[test]
+    fn rotation_games_are_the_operators_list() {
+        let mut r = request();
+        r.variant = GameChoice::Rotation;
+        r.betting = Betting::PotLimit;
+        r.rotation_games = Some(vec![
+            RotationGame { variant: Variant::London, betting: None },
+            RotationGame { variant: Variant::Chicago, betting: Some(Betting::FixedLimit) },
+            RotationGame { variant: Variant::Stud, betting: Some(Betting::NoLimit) },
+        ]);
+        let spec = r.validate().unwrap();
+        let per_level: Vec<(Variant, Betting)> =
+            (0..4).map(|l| spec.game(l, 5)).map(|g| (g.variant, g.betting)).collect();
+        use Betting::{FixedLimit, NoLimit, PotLimit};
+        assert_eq!(
+            per_level,
+            [
+                (Variant::London, PotLimit),
+                (Variant::Chicago, FixedLimit),
+                (Variant::Stud, NoLimit),
+                (Variant::London, PotLimit)
+            ]
+        );
+        // Levels beyond the structure have no config; the rest have their game's open pair.
+        assert_eq!(spec.config(2, 0), None);
+        assert!(!spec.config(0, 0).unwrap().open_pair_big_bet);
+        assert!(spec.config(1, 0).unwrap().open_pair_big_bet);
+        // Without a list: the default order at the tournament's structure.
+        r.rotation_games = None;
+        let spec = r.validate().unwrap();
+        let games: Vec<Game> = spec.game_list();
+        assert_eq!(games.iter().map(|g| g.variant).collect::<Vec<_>>(), ROTATION);
+        assert!(games.iter().all(|g| g.betting == PotLimit));
+        // Checked: not empty, not too long, rotations only, no unknown game or field.
+        r.rotation_games = Some(vec![]);
+        assert_eq!(field_of(&r), "rotation_games");
+        r.rotation_games = Some(vec![RotationGame { variant: Variant::Razz, betting: None }; MAX_ROTATION_GAMES + 1]);
+        assert_eq!(field_of(&r), "rotation_games");
+        r.rotation_games = Some(vec![RotationGame { variant: Variant::Razz, betting: None }]);
+        assert!(r.validate().is_ok());
+        r.variant = GameChoice::Stud;
+        assert_eq!(field_of(&r), "rotation_games");
+        let mut v = serde_json::to_value(request()).unwrap();
+        v["variant"] = serde_json::json!("rotation");
+        v["rotation_games"] = serde_json::json!([{"variant": "holdem"}]);
+        assert!(serde_json::from_value::<CreateTournament>(v.clone()).is_err());
+        v["rotation_games"] = serde_json::json!([{"variant": "razz", "bet": "no_limit"}]);
+        assert!(serde_json::from_value::<CreateTournament>(v.clone()).is_err());
+        v["rotation_games"] = serde_json::json!([{"variant": "razz", "betting": "no_limit"}, {"variant": "stud8"}]);
+        let spec = serde_json::from_value::<CreateTournament>(v).unwrap().validate().unwrap();
+        assert_eq!(spec.game(0, 0), Game { variant: Variant::Razz, betting: NoLimit });
+        assert_eq!(spec.game(1, 0), Game { variant: Variant::Stud8, betting: FixedLimit });
+    }
+
+    /// A spec stored before issue 29 (no `betting`, no `rotation_games`) still reads: fixed
+    /// limit, the default rotation.
+    #[test]
+    fn specs_stored_before_the_new_games_still_read() {
+        let mut r = request();
+        r.variant = GameChoice::Rotation;
+        let mut v = serde_json::to_value(r.validate().unwrap()).unwrap();
+        let o = v.as_object_mut().unwrap();
+        assert!(o.remove("betting").is_some() && o.remove("rotation_games").is_some());
+        let old: TournamentSpec = serde_json::from_value(v).unwrap();
+        assert_eq!(old.betting, Betting::FixedLimit);
+        let games: Vec<Variant> = (0..3).map(|l| old.game(l, 0).variant).collect();
+        assert_eq!(games, ROTATION);
     }
 
     #[test]

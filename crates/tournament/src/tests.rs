@@ -5,12 +5,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use stud_engine::{Chips, Variant};
+use stud_engine::{Betting, Chips, Variant};
 use uuid::Uuid;
 
 use crate::{
     Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, LevelRequest, Millis, Output,
-    Spot, Status, TableNo, Tournament, TournamentError, TournamentSpec,
+    RotationGame, Spot, Status, TableNo, Tournament, TournamentError, TournamentSpec,
 };
 
 fn level(bring_in: u64, minutes: Option<u32>, hands: Option<u32>) -> LevelRequest {
@@ -35,6 +35,8 @@ fn request(kind: Kind, players: u32, seats: u8) -> CreateTournament {
         reentry_until_level: None,
         invite_code: None,
         rotation_hands: None,
+        betting: Betting::FixedLimit,
+        rotation_games: None,
     }
 }
 
@@ -493,6 +495,91 @@ fn the_rotation_changes_the_game_exactly_on_schedule() {
     }
     assert_eq!(games, [Razz, Razz, Stud, Stud, Stud8, Stud8, Razz]);
     assert_eq!(d.t.next_variant(1), Some(Razz));
+}
+
+/// Issue 29: a rotation of the operator's games, each at its own structure or the tournament's
+/// `betting`, dealt in order every 2 hands; each hand's config has its game's open-pair
+/// option (never in razz or london) and its structure; the replayed journal agrees.
+#[test]
+fn a_rotation_of_the_operators_games_mixes_games_and_structures() {
+    let mut r = request(Kind::SitAndGo, 2, 8);
+    r.start_at = None;
+    r.variant = GameChoice::Rotation;
+    r.rotation_hands = Some(2);
+    r.betting = Betting::PotLimit;
+    let game = |variant, betting| RotationGame { variant, betting };
+    r.rotation_games = Some(vec![
+        game(Variant::London, None),
+        game(Variant::Stud8Declare, Some(Betting::FixedLimit)),
+        game(Variant::Mississippi, Some(Betting::NoLimit)),
+        game(Variant::Chicago, None),
+    ]);
+    let mut d = Driver::new(r.validate().unwrap());
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    d.tick(0);
+    let mut dealt = Vec::new();
+    for _ in 0..9 {
+        let out = d.start_hand(1).unwrap();
+        let Output::Deal { config, .. } = &out[0] else { panic!("{out:?}") };
+        assert_eq!(config.open_pair_big_bet, !config.variant.is_razz_like(), "{config:?}");
+        assert_eq!(config.validate(), Ok(()));
+        dealt.push((config.variant, config.betting));
+        d.finish(1, player(1), &[]).unwrap();
+    }
+    use Betting::{FixedLimit, NoLimit, PotLimit};
+    use Variant::{Chicago, London, Mississippi, Stud8Declare};
+    let want = [
+        (London, PotLimit),
+        (London, PotLimit),
+        (Stud8Declare, FixedLimit),
+        (Stud8Declare, FixedLimit),
+        (Mississippi, NoLimit),
+        (Mississippi, NoLimit),
+        (Chicago, PotLimit),
+        (Chicago, PotLimit),
+        (London, PotLimit),
+    ];
+    assert_eq!(dealt, want);
+    assert_eq!(d.t.next_variant(1), Some(London));
+    // Rebuilt from its journal, and from a snapshot, it deals the same next game.
+    assert_eq!(d.replayed().next_config(1), d.t.next_config(1));
+    let back = Tournament::restore(&d.t.snapshot()).unwrap();
+    assert_eq!(back.spec(), d.t.spec());
+}
+
+/// Issue 29: every game, at every structure, as a single-game tournament: every hand is that
+/// game at that structure, with the level's stakes.
+#[test]
+fn every_game_and_structure_is_a_tournament() {
+    let games = [
+        (GameChoice::Stud, Variant::Stud),
+        (GameChoice::Stud8, Variant::Stud8),
+        (GameChoice::Razz, Variant::Razz),
+        (GameChoice::London, Variant::London),
+        (GameChoice::Stud8Declare, Variant::Stud8Declare),
+        (GameChoice::Chicago, Variant::Chicago),
+        (GameChoice::Mississippi, Variant::Mississippi),
+    ];
+    assert_eq!(games.len(), stud_engine::config::ALL_VARIANTS.len());
+    for (choice, variant) in games {
+        for betting in stud_engine::config::ALL_BETTINGS {
+            let mut r = request(Kind::SitAndGo, 2, 8);
+            r.start_at = None;
+            r.variant = choice;
+            r.betting = betting;
+            let mut d = Driver::new(r.validate().unwrap());
+            d.register(1).unwrap();
+            d.register(2).unwrap();
+            d.tick(0);
+            let out = d.start_hand(1).unwrap();
+            let Output::Deal { config, .. } = &out[0] else { panic!("{out:?}") };
+            assert_eq!((config.variant, config.betting), (variant, betting));
+            assert_eq!((config.ante, config.bring_in, config.small_bet), (5, 10, 20));
+            assert_eq!(config.open_pair_big_bet, !variant.is_razz_like());
+            assert_eq!(config.validate(), Ok(()), "{variant} {betting}");
+        }
+    }
 }
 
 #[test]

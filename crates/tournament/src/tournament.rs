@@ -13,8 +13,9 @@
 //!   when any table has played N hands at the level, the next level starts and applies to every
 //!   table's next hand (time levels do the same on the clock). A level change never touches a
 //!   hand in play: the stakes are fixed when a hand starts ([`Output::Deal`]).
-//! - **Rotation** (`variant: rotation`): Razz, Stud, Stud Hi/Lo in that order, one game per
-//!   level by default (every table plays the same game with the level's stakes); with
+//! - **Rotation** (`variant: rotation`): Razz, Stud, Stud Hi/Lo in that order, or the
+//!   operator's `rotation_games` (each with its own betting structure if it names one), one
+//!   game per level by default (every table plays the same game with the level's stakes); with
 //!   `rotation_hands: N` each table changes game every N hands it deals (8 = an orbit).
 //! - **Hand-for-hand** runs when registration is closed, two or more tables play, and one more
 //!   elimination would reach the money (players left = paid places + 1). Hands in play finish
@@ -652,8 +653,7 @@ impl Tournament {
     /// The game and stakes of a table's next hand.
     pub fn next_config(&self, table: TableNo) -> Option<TableConfig> {
         let hands = self.floor.tables().get(&table)?.hands;
-        let level = self.spec.levels.get(self.level)?;
-        Some(level.config(self.spec.games.variant(self.level, hands)))
+        self.spec.config(self.level, hands)
     }
 
     /// The number of the hand in play at a table (its reports must carry it), if one is.

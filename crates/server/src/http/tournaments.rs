@@ -129,7 +129,9 @@ mod tests {
             "levels": [{"ante": 5, "bring_in": 10, "small_bet": 20, "big_bet": 40, "minutes": 10},
                        {"ante": 10, "bring_in": 20, "small_bet": 40, "big_bet": 80, "hands": 12}],
             "payouts": [50.0, 30.0, 20.0], "late_registration_until_level": 1,
-            "reentry_until_level": 1, "invite_code": "ABC", "rotation_hands": 8
+            "reentry_until_level": 1, "invite_code": "ABC", "rotation_hands": 8, "betting": "pot_limit",
+            "rotation_games": [{"variant": "london"}, {"variant": "stud8_declare", "betting": "fixed_limit"},
+                               {"variant": "chicago", "betting": "no_limit"}, {"variant": "mississippi"}]
         });
         let wire: stud_proto::CreateTournament = serde_json::from_value(full.clone()).unwrap();
         let core: stud_tournament::CreateTournament = serde_json::from_value(full.clone()).unwrap();

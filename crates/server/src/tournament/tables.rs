@@ -32,7 +32,7 @@ pub fn table_id(tournament: Uuid, no: TableNo) -> Uuid {
 /// with `Deal`).
 pub fn table_spec(t: &Tournament, no: TableNo, clock: (u64, u64)) -> TableSpec {
     let spec = t.spec();
-    let first = || spec.levels.first().map(|l| l.config(spec.games.variant(0, 0)));
+    let first = || spec.config(0, 0);
     let config = t
         .next_config(no)
         .or_else(first)

@@ -81,6 +81,7 @@ pub fn placeholder_summary(spec: &stud_table::TableSpec) -> stud_proto::TableSum
         chat: spec.chat_on(),
         next_variant: None,
         hands_to_next_variant: None,
+        next_betting: None,
         tournament_id: spec.tournament,
         tournament_level: None,
     }

@@ -3,7 +3,7 @@
 
 use stud_engine::Variant;
 use stud_proto::{
-    EntrantState, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind, TournamentLevel,
+    EntrantState, RotationGame, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind, TournamentLevel,
     TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
 };
 use stud_tournament::{EntryState, Games, Kind, LevelLength, Status, Tournament};
@@ -37,6 +37,13 @@ fn game(g: Games) -> TournamentGame {
     }
 }
 
+/// A rotation's games, each with its betting structure (none for a single game).
+fn rotation_games(spec: &stud_tournament::TournamentSpec) -> Option<Vec<RotationGame>> {
+    matches!(spec.games, Games::PerLevel | Games::PerHands(_)).then(|| {
+        spec.game_list().into_iter().map(|g| RotationGame { variant: g.variant, betting: Some(g.betting) }).collect()
+    })
+}
+
 /// Entries that count (withdrawn ones do not).
 fn entrants(t: &Tournament) -> impl Iterator<Item = &stud_tournament::Entry> {
     t.entries().iter().filter(|e| e.state != EntryState::Withdrawn)
@@ -51,6 +58,8 @@ pub fn summary(t: &Tournament) -> TournamentSummary {
         status: status(t.status()),
         kind: kind(spec.kind),
         variant: game(spec.games),
+        betting: spec.betting,
+        rotation_games: rotation_games(spec),
         start_at: spec.start_at,
         entrants: u32::try_from(entrants(t).count()).unwrap_or(u32::MAX),
         min_entrants: spec.min_entrants,
@@ -90,6 +99,8 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         status: status(t.status()),
         kind: kind(spec.kind),
         variant: game(spec.games),
+        betting: spec.betting,
+        rotation_games: rotation_games(spec),
         start_at: spec.start_at,
         min_entrants: spec.min_entrants,
         max_entrants: spec.max_entrants,
@@ -117,7 +128,8 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
             })
             .collect(),
         level: t.level(),
-        game: spec.games.variant(t.level().saturating_sub(1) as usize, 0),
+        game: spec.game(t.level().saturating_sub(1) as usize, 0).variant,
+        game_betting: spec.game(t.level().saturating_sub(1) as usize, 0).betting,
         next_level_at,
         ms_to_next_level: next_level_at.map(|at| at.saturating_sub(now)),
         hands_to_next_level: t.hands_to_next_level(),

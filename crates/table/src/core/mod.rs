@@ -34,7 +34,7 @@ pub(crate) mod view;
 
 use std::collections::BTreeMap;
 
-use stud_engine::{Chips, Seat, TableConfig, Variant};
+use stud_engine::{Chips, Seat, TableConfig};
 use uuid::Uuid;
 
 use crate::input::Who;
@@ -204,12 +204,13 @@ impl TableCore {
         self.spec.config_of(self.current_number())
     }
 
-    /// A mixed game's next game and the hands until it starts (the current one included).
-    fn next_game(&self) -> (Option<Variant>, Option<u32>) {
+    /// A mixed game's next game (its rules) and the hands until it starts (the current one
+    /// included).
+    fn next_game(&self) -> (Option<TableConfig>, Option<u32>) {
         let Some(n) = self.spec.rotation_hands.filter(|n| *n > 0 && !self.tournament()) else { return (None, None) };
         let now = self.current_number();
         let left = u64::from(n) - (now.saturating_sub(1) % u64::from(n));
-        let next = self.spec.variant_of(now + left);
+        let next = self.spec.config_of(now + left);
         (Some(next), u32::try_from(left).ok())
     }
 

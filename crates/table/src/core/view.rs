@@ -69,7 +69,7 @@ impl TableCore {
         let players: Vec<String> = self.seated().map(|(_, p)| p.who.name.clone()).collect();
         let hours = now.saturating_sub(self.opened_at) as f64 / 3_600_000.0;
         let config = self.current_config();
-        let (next_variant, hands_to_next_variant) = self.next_game();
+        let (next, hands_to_next_variant) = self.next_game();
         TableSummary {
             id: self.spec.id,
             name: self.spec.name.clone(),
@@ -85,8 +85,9 @@ impl TableCore {
             hands_per_hour: if hours > 0.0 { (self.hands_played as f64 / hours).round() } else { 0.0 },
             display: self.spec.display,
             chat: self.spec.chat_on(),
-            next_variant,
+            next_variant: next.map(|c| c.variant),
             hands_to_next_variant,
+            next_betting: next.map(|c| c.betting),
             tournament_id: self.spec.tournament,
             tournament_level: self.tournament_level(),
         }
