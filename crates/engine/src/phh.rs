@@ -396,6 +396,25 @@ fn foreign_wager(hand: &Hand, seat: Seat, to: Chips) -> Option<(Action, &'static
     ))
 }
 
+/// One passive action (bring in, call or check) by the player the rule book asks, where another
+/// tool's history has no line for it, said as [`PhhWarning::NoBettingLine`]; nothing when
+/// nobody is to act, when it is `but_not`'s turn, or when nothing passive is legal. True when it
+/// acted (the caller collects the events).
+fn play_passively(
+    hand: &mut Hand,
+    seats: &[(Seat, Chips)],
+    but_not: Option<Seat>,
+    warnings: &mut Vec<PhhWarning>,
+    events: &mut Vec<Event>,
+) -> Result<bool, ActionError> {
+    let Some(to_act) = hand.to_act().filter(|s| Some(*s) != but_not) else { return Ok(false) };
+    let Some(action) = hand.legal().passive() else { return Ok(false) };
+    let player = seats.iter().position(|s| s.0 == to_act).unwrap_or(0) + 1;
+    warnings.push(PhhWarning::NoBettingLine { player, action: format!("{action:?}") });
+    hand.apply_into(to_act, action, events)?;
+    Ok(true)
+}
+
 /// Whether another tool's history has already been read differently from what it says (an
 /// action adjusted, set aside or supplied): its later deal may then differ from the engine's.
 fn diverged(warnings: &[PhhWarning]) -> bool {
@@ -745,14 +764,12 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
                     // Another tool's rules may end the betting where the rule book keeps it open
                     // (a player it counts as folded, or as unable to raise): the rest of the
                     // betting is played passively (bring in, call or check), each said.
-                    while foreign && diverged(&warnings) && hand.phase() == Phase::Betting {
-                        let Some(to_act) = hand.to_act() else { break };
-                        let Some(action) = hand.legal().passive() else { break };
-                        warnings.push(PhhWarning::NoBettingLine {
-                            player: player_of(to_act).unwrap_or(0) + 1,
-                            action: format!("{action:?}"),
-                        });
-                        hand.apply_into(to_act, action, &mut events).map_err(|e| fail(e.to_string()))?;
+                    while foreign
+                        && diverged(&warnings)
+                        && hand.phase() == Phase::Betting
+                        && play_passively(&mut hand, &seats, None, &mut warnings, &mut events)
+                            .map_err(|e| fail(e.to_string()))?
+                    {
                         collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
                     }
                     let more_to_come = dealt.get(player - 1).is_some_and(|q| !q.is_empty());
@@ -818,14 +835,11 @@ fn read_hand(t: &toml::Table, name: Option<String>) -> Result<PhhHand, PhhError>
                 // the street; a line the street never gets to is set aside.
                 if parted && hand.phase() == Phase::Betting && hand.to_act() != Some(seat) {
                     let street = hand.street();
-                    while hand.phase() == Phase::Betting && hand.street() == street {
-                        let Some(to_act) = hand.to_act().filter(|s| *s != seat) else { break };
-                        let Some(action) = hand.legal().passive() else { break };
-                        warnings.push(PhhWarning::NoBettingLine {
-                            player: player_of(to_act).unwrap_or(0) + 1,
-                            action: format!("{action:?}"),
-                        });
-                        hand.apply_into(to_act, action, &mut events).map_err(|e| fail(e.to_string()))?;
+                    while hand.phase() == Phase::Betting
+                        && hand.street() == street
+                        && play_passively(&mut hand, &seats, Some(seat), &mut warnings, &mut events)
+                            .map_err(|e| fail(e.to_string()))?
+                    {
                         collect(&mut events, &mut dealt, &mut community, &mut auto_shown);
                     }
                     if hand.to_act() != Some(seat) {

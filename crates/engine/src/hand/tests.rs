@@ -113,6 +113,19 @@ impl T {
     }
 }
 
+/// Plays `hand` to its end with the passive action for everyone (check, call, bring in, muck),
+/// collecting the events.
+fn play_passively(hand: &mut Hand, events: &mut Vec<Event>) {
+    while let Some(s) = hand.to_act() {
+        let legal = hand.legal_actions(s);
+        let a = [Action::Check, Action::Call, Action::BringIn, Action::Muck]
+            .into_iter()
+            .find(|a| legal.contains(a))
+            .unwrap();
+        events.extend(hand.apply(s, a).unwrap());
+    }
+}
+
 // ---- RULES.md 3: the deal ----------------------------------------------------------------
 
 #[test]

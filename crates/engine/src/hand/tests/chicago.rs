@@ -84,14 +84,7 @@ fn the_community_card_never_counts_as_a_spade_in_the_hole() {
     order.push(ace);
     let seats: Vec<(Seat, Chips)> = (1..=8).map(|s| (seat(s), 5000)).collect();
     let (mut hand, mut events) = Hand::start_with_deck(cfg(C), &seats, &order).unwrap();
-    while let Some(s) = hand.to_act() {
-        let legal = hand.legal_actions(s);
-        let a = [Action::Check, Action::Call, Action::BringIn, Action::Muck]
-            .into_iter()
-            .find(|a| legal.contains(a))
-            .unwrap();
-        events.extend(hand.apply(s, a).unwrap());
-    }
+    play_passively(&mut hand, &mut events);
     assert!(events.contains(&Event::Community { card: ace }));
     let halves: Vec<Half> = events
         .iter()

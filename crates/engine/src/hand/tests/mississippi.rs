@@ -118,14 +118,7 @@ fn community_card_when_eight_players_reach_the_last_round() {
     // 7th cards, so one community card is dealt face up instead.
     let seats: Vec<(Seat, Chips)> = (1..=8).map(|s| (seat(s), 5000)).collect();
     let (mut hand, mut events) = Hand::start(cfg(M), &seats, Seed([9; 32])).unwrap();
-    while let Some(s) = hand.to_act() {
-        let legal = hand.legal_actions(s);
-        let a = [Action::Check, Action::Call, Action::BringIn, Action::Muck]
-            .into_iter()
-            .find(|a| legal.contains(a))
-            .unwrap();
-        events.extend(hand.apply(s, a).unwrap());
-    }
+    play_passively(&mut hand, &mut events);
     let community: Vec<_> = events.iter().filter(|e| matches!(e, Event::Community { .. })).collect();
     assert_eq!(community.len(), 1);
     let sixth_up =
