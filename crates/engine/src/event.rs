@@ -227,15 +227,23 @@ impl Event {
         }
     }
 
+    /// The one seat that may see this event whole, when it carries something hidden from
+    /// everyone else (a down card, a declaration before the reveal); `None` for a public event.
+    /// The table sends such an event whole to that seat and [`Event::for_viewer`]'s redaction
+    /// to the rest.
+    pub fn private_to(&self) -> Option<Seat> {
+        match *self {
+            Event::Dealt { seat, card: Some(_), up: false, .. } | Event::Declared { seat, declaration: Some(_) } => {
+                Some(seat)
+            }
+            _ => None,
+        }
+    }
+
     /// True when the event would show `viewer` a card (or a declaration) it must not see; the
     /// audit tests use it.
     pub fn leaks_to(&self, viewer: Viewer) -> bool {
-        match *self {
-            Event::Dealt { seat, card: Some(_), up: false, .. } | Event::Declared { seat, declaration: Some(_) } => {
-                viewer != Viewer::Seat(seat)
-            }
-            _ => false,
-        }
+        self.private_to().is_some_and(|seat| viewer != Viewer::Seat(seat))
     }
 }
 

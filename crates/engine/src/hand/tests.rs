@@ -86,6 +86,16 @@ impl T {
             })
             .collect()
     }
+    /// The hands shown so far, in order: (seat, shown automatically).
+    fn shown(&self) -> Vec<(u8, bool)> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Shown { seat, automatic, .. } => Some((seat.number(), *automatic)),
+                _ => None,
+            })
+            .collect()
+    }
     /// Every player to act on `street` does `action` until the street is over.
     fn finish_street(&mut self, street: Street, action: Action) {
         while self.hand.street() == street && self.hand.phase() == Phase::Betting {

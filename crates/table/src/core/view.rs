@@ -223,14 +223,11 @@ impl TableCore {
             hand_code: hand_code.clone(),
         });
         // Whether a card (or a declaration) is hidden from others is the engine's rule
-        // (`Event::leaks_to`).
-        let private = match event {
-            Event::Dealt { seat, .. } | Event::Declared { seat, .. } if event.leaks_to(Viewer::Observer) => {
-                let event = event.for_viewer(Viewer::Seat(*seat));
-                Some((*seat, frame(&ServerMsg::Event { table_id, seq, hand_id, event, pots, hand_code })))
-            }
-            _ => None,
-        };
+        // (`Event::private_to`): that seat gets it whole, everyone else the redaction.
+        let private = event.private_to().map(|seat| {
+            let event = event.for_viewer(Viewer::Seat(seat));
+            (seat, frame(&ServerMsg::Event { table_id, seq, hand_id, event, pots, hand_code }))
+        });
         self.broadcast(out, &public, private);
     }
 

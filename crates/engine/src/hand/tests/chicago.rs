@@ -28,16 +28,6 @@ fn hand(seat2_hole: &str, seat2_seventh: &str) -> T {
     t
 }
 
-fn shown(t: &T) -> Vec<(u8, bool)> {
-    t.events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Shown { seat, automatic, .. } => Some((seat.number(), *automatic)),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn deal_bring_in_and_open_pair_are_those_of_stud() {
     // RULES.md 13.1.
@@ -136,7 +126,7 @@ fn a_higher_spade_in_the_hole_is_shown_and_a_hand_that_wins_nothing_may_muck() {
     // RULES.md 13.5: seat 1 (the bring-in) shows first; seat 2 loses the high but holds the
     // only spade in the hole, so it is shown automatically.
     let t = hand("2s 7c", "Tc");
-    assert_eq!(shown(&t), vec![(1, true), (2, true)]);
+    assert_eq!(t.shown(), vec![(1, true), (2, true)]);
     // Without the spade, seat 2's hand wins nothing: it is offered show or muck.
     let mut t = start(
         config(),

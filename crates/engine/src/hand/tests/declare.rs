@@ -98,14 +98,7 @@ fn everyone_in_declares_in_seat_order_secretly_and_all_are_revealed_together() {
     assert_eq!(seen(&t, Viewer::Observer), (true, Some(Low)));
     // RULES.md 12.3: every declared hand is shown, nobody is asked to muck.
     assert!(t.hand.is_over());
-    let shown: Vec<(u8, bool)> = t
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Shown { seat, automatic, .. } => Some((seat.number(), *automatic)),
-            _ => None,
-        })
-        .collect();
+    let shown = t.shown();
     assert_eq!(shown.len(), 3);
     assert!(shown.iter().all(|s| s.1));
     // High to seat 2's full house; the low to seat 1's 6-4 over seat 3's 7-5: 270 split.
