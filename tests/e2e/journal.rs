@@ -266,22 +266,32 @@ async fn a_damaged_journal_voids_the_hand_refunds_it_and_says_so_in_the_audit_lo
         }
     };
     server.shutdown().await;
-    // Damage the entry after the last one (as a torn or foreign write would), in the
-    // journal's own file.
-    let journal = stud_store::SqliteStore::journal_file(&path);
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", journal.display())).await.unwrap();
-    let (n,): (i64,) = sqlx::query_as("SELECT MAX(n) FROM table_journal WHERE table_id = $1")
-        .bind(table.id)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-    sqlx::query("INSERT INTO table_journal (table_id, n, at_ms, entry) VALUES ($1, $2, 0, '{\"v\":1,\"n\":')")
-        .bind(table.id)
-        .bind(n + 1)
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
+    // Damage the entry after the last one, as a foreign write would: a record whose checksum
+    // holds (a torn one is simply not read) but whose entry is not one.
+    let place = stud_server::Config { database_url: url.clone(), ..Default::default() }.journal_place();
+    let dir = match place {
+        stud_server::config::JournalPlace::Files(dir) => dir,
+        place => panic!("a SQLite file's journal is in files by default, not {place:?}"),
+    };
+    let last = {
+        // The newest segment with entries (segment names sort by age).
+        let mut segments: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "seg") && std::fs::metadata(p).unwrap().len() > 0)
+            .collect();
+        segments.sort();
+        segments.pop().unwrap()
+    };
+    let n = {
+        let (rows, clean) = stud_server::journal::file::decode(&std::fs::read(&last).unwrap());
+        assert!(clean);
+        rows.iter().filter(|r| r.table_id == table.id).map(|r| r.n).max().unwrap()
+    };
+    let mut bad = Vec::new();
+    let row = stud_store::JournalRow { table_id: table.id, n: n + 1, at_ms: 0, entry: "{\"v\":1,\"n\":".into() };
+    stud_server::journal::file::encode(&row, &mut bad);
+    std::io::Write::write_all(&mut std::fs::OpenOptions::new().append(true).open(&last).unwrap(), &bad).unwrap();
 
     let (server, addr) = spawn_app(config(url.clone())).await;
     let key = "void-test-operator-key-0123456789";
@@ -301,4 +311,5 @@ async fn a_damaged_journal_voids_the_hand_refunds_it_and_says_so_in_the_audit_lo
     assert_eq!((summary.id, summary.seats_taken), (table.id, 0));
     server.shutdown().await;
     let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(&dir);
 }

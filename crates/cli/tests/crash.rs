@@ -58,8 +58,13 @@ impl Server {
             .envs(env.iter().copied());
         let (child, ready) = serve::spawn(command, serve::LISTENING, |line| {
             // A journal append that failed is what a client sees as `unavailable`: its cause
-            // (the store's error) is only in this line.
-            if line.contains("is void") || line.contains("panicked") || line.contains("append failed") {
+            // (the store's error) is only in this line; a start that fails says why in an error line.
+            if line.contains("is void")
+                || line.contains("panicked")
+                || line.contains("append failed")
+                || line.contains("ERROR")
+                || line.contains("error:")
+            {
                 eprintln!("server: {line}");
             }
         });
@@ -479,6 +484,7 @@ fn on_a_new_sqlite_file(prefix: &str, test: impl FnOnce(&tokio::runtime::Runtime
     for suffix in ["", "-wal", "-shm", ".table-journal", ".table-journal-wal", ".table-journal-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
+    let _ = std::fs::remove_dir_all(format!("{}.journal", path.display()));
 }
 
 #[test]

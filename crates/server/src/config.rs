@@ -106,6 +106,10 @@ pub struct Config {
     /// the database: `sqlite://FILE` (the default, `stud.db` in the working directory) or
     /// `postgres://…`; also `DATABASE_URL`
     pub database_url: String,
+    /// where the tables' journal is kept: `None` (the default) in segment files next to a
+    /// SQLite database file (`stud.db.journal/`) and in the database otherwise; `"database"`
+    /// in the database; any other value names the directory of its segment files
+    pub journal: Option<String>,
     /// most writes per store transaction
     pub store_batch: usize,
     /// writes queued for the database past which tables stop starting hands
@@ -214,6 +218,7 @@ impl Default for Config {
             table_queue: 1024,
             last_hands: 50,
             database_url: "sqlite://stud.db".into(),
+            journal: None,
             store_batch: 1000,
             store_backlog: 50_000,
             database_idle_secs: stud_store::PoolSettings::default().idle_timeout.as_secs(),
@@ -258,6 +263,7 @@ impl std::fmt::Debug for Config {
             table_queue,
             last_hands,
             database_url,
+            journal,
             store_batch,
             store_backlog,
             database_idle_secs,
@@ -296,6 +302,7 @@ impl std::fmt::Debug for Config {
             .field("table_queue", table_queue)
             .field("last_hands", last_hands)
             .field("database_url", &redact_url(database_url))
+            .field("journal", journal)
             .field("store_batch", store_batch)
             .field("store_backlog", store_backlog)
             .field("database_idle_secs", database_idle_secs)
@@ -332,6 +339,45 @@ pub fn redact_url(url: &str) -> String {
         Some((user, _)) => format!("{scheme}://{user}:<redacted>@{host}{path}"),
         None => url.to_owned(),
     }
+}
+
+/// Where the tables' journal is kept ([`Config::journal_place`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JournalPlace {
+    /// in the database, group-committed (`StoreJournal`)
+    Database,
+    /// segment files in this directory (`FileJournal`)
+    Files(std::path::PathBuf),
+}
+
+impl Config {
+    /// Where the tables' journal goes: the `journal` setting, or by default files next to a
+    /// SQLite database file (`stud.db` → `stud.db.journal/`) and the database otherwise (an
+    /// in-memory SQLite database keeps no file).
+    pub fn journal_place(&self) -> JournalPlace {
+        match self.journal.as_deref() {
+            Some("database") => JournalPlace::Database,
+            Some(dir) => JournalPlace::Files(dir.into()),
+            None => match sqlite_file(&self.database_url) {
+                Some(db) => {
+                    let mut name = db.into_os_string();
+                    name.push(".journal");
+                    JournalPlace::Files(name.into())
+                }
+                None => JournalPlace::Database,
+            },
+        }
+    }
+}
+
+/// The file a `sqlite:` URL names (`None` for Postgres and in-memory databases).
+fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split('?').next().unwrap_or_default();
+    if path.is_empty() || path == ":memory:" || path.starts_with(":memory:") || url.contains("mode=memory") {
+        return None;
+    }
+    Some(path.into())
 }
 
 impl Config {
@@ -399,6 +445,7 @@ impl Config {
             "STUD_MIN_BUY_IN" => self.stakes.min_buy_in = num(name, value)?,
             "STUD_MAX_BUY_IN" => self.stakes.max_buy_in = num(name, value)?,
             "DATABASE_URL" | "STUD_DATABASE_URL" => self.database_url = value.trim().to_owned(),
+            "STUD_JOURNAL" => self.journal = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_STORE_BATCH" => self.store_batch = num(name, value)?,
             "STUD_SESSIONS_PER_MINUTE_PER_IP" => self.sessions_per_minute_per_ip = num(name, value)?,
             "STUD_MESSAGES_PER_SECOND" => self.messages_per_second = num(name, value)?,
@@ -480,6 +527,11 @@ impl Config {
                 "database_url {:?} must start with sqlite: or postgres://",
                 self.database_url
             )));
+        }
+        if self.journal.as_deref().is_some_and(|j| j != "database" && self.cluster.is_some()) {
+            return Err(ConfigLoadError::Invalid(
+                "journal: a cluster journals to JetStream; only \"database\" (or nothing) applies".into(),
+            ));
         }
         if self.max_body_bytes < 256 {
             return Err(ConfigLoadError::Invalid("max_body_bytes must be at least 256".into()));
@@ -594,6 +646,29 @@ mod tests {
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    #[test]
+    fn the_journal_goes_to_files_beside_a_sqlite_file_and_to_the_database_otherwise() {
+        let place = |url: &str, journal: Option<&str>| {
+            Config { database_url: url.into(), journal: journal.map(str::to_owned), ..Config::default() }
+                .journal_place()
+        };
+        let files = |p: &str| JournalPlace::Files(p.into());
+        assert_eq!(place("sqlite://stud.db", None), files("stud.db.journal"));
+        assert_eq!(place("sqlite:///var/lib/stud/s.db?mode=rwc", None), files("/var/lib/stud/s.db.journal"));
+        assert_eq!(place("sqlite::memory:", None), JournalPlace::Database);
+        assert_eq!(place("postgres://u@h/db", None), JournalPlace::Database);
+        assert_eq!(place("sqlite://stud.db", Some("database")), JournalPlace::Database);
+        assert_eq!(place("postgres://u@h/db", Some("/srv/journal")), files("/srv/journal"));
+        let cluster = Config {
+            cluster: Some("nats://127.0.0.1:4222".into()),
+            database_url: "postgres://u@h/db".into(),
+            journal: Some("/j".into()),
+            ..Config::default()
+        };
+        let refused = cluster.validate().map_err(|e| e.to_string());
+        assert!(refused.as_ref().is_err_and(|e| e.contains("JetStream")), "{refused:?}");
     }
 
     #[test]

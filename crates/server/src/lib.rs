@@ -82,6 +82,9 @@ pub enum StartError {
     /// The cluster's NATS cannot be reached or refused its streams and buckets.
     #[error("cluster: {0}")]
     Cluster(#[from] cluster::ClusterError),
+    /// The journal's directory cannot be created or written.
+    #[error("table journal: {0}")]
+    Journal(String),
 }
 
 /// Opens the store, recovers chips left on tables by a crash, opens the tables (those stored,
@@ -181,6 +184,25 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
     Ok(Server { addr, app, shutdown, http, tables: Vec::new(), writer_task, journal_task, cluster: Some(node) })
 }
 
+/// The tables' journal where the config puts it ([`Config::journal_place`]).
+fn open_journal(
+    config: &Config,
+    store: &Arc<dyn Store>,
+) -> Result<(Arc<dyn journal::Journal>, JoinHandle<()>), StartError> {
+    Ok(match config.journal_place() {
+        config::JournalPlace::Database => {
+            let (journal, task) = StoreJournal::spawn(store.clone(), std::time::Duration::ZERO);
+            (journal, task)
+        }
+        config::JournalPlace::Files(dir) => {
+            let (journal, task) = journal::file::FileJournal::open(&dir, store.clone())
+                .map_err(|e| StartError::Journal(format!("{}: {e}", dir.display())))?;
+            info!(dir = %dir.display(), "table journal in segment files");
+            (journal, task)
+        }
+    })
+}
+
 /// [`start`] on a store the caller opened.
 ///
 /// # Errors
@@ -188,10 +210,11 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
 pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<Server, StartError> {
     let jwt = auth::jwt::Verifier::from_config(&config).map_err(StartError::Jwt)?;
     let rebuild_started = std::time::Instant::now();
+    let (journal, journal_task) = open_journal(&config, &store)?;
     let stored = store.tables().await?;
     let open: HashSet<Uuid> = stored.iter().filter(|t| !t.closed).map(|t| t.id).collect();
-    let journals: HashMap<Uuid, TableJournal> = store
-        .journals()
+    let journals: HashMap<Uuid, TableJournal> = journal
+        .load()
         .await?
         .into_iter()
         .filter(|j| j.snapshot.is_some() && open.contains(&j.table_id))
@@ -205,7 +228,6 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         store.clone(),
         WriterConfig { max_batch: config.store_batch, backlog_limit: config.store_backlog },
     );
-    let (journal, journal_task) = StoreJournal::spawn(store.clone(), std::time::Duration::ZERO);
     let bans = store.bans().await?;
     let app = Arc::new(App::new(config, store, writer, journal, jwt));
     app.access.load_bans(&bans);

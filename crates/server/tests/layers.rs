@@ -13,10 +13,11 @@ const LAYERS: &[(&str, u32)] = &[
     ("session", 0), // Session (a login, its token a secret) and Sessions (the cache of them)
     ("wire", 0),    // every conversion of engine and store values to wire types
     // Policies and ports.
-    ("auth", 1),      // invite-code and key comparison
-    ("auth::jwt", 1), // the JWT verifier, built once at start
-    ("limits", 1),    // rate and connection limiters
-    ("journal", 1),   // the Journal port (the store's and its stats)
+    ("auth", 1),          // invite-code and key comparison
+    ("auth::jwt", 1),     // the JWT verifier, built once at start
+    ("limits", 1),        // rate and connection limiters
+    ("journal", 1),       // the Journal port (the store's and its stats)
+    ("journal::file", 2), // FileJournal: the Journal port in segment files, one syncing thread
     // What a table is to the rest of the server, and pure parts of tournaments.
     ("table::handle", 2),      // TableCmd, TableHandle, Conn, RemoteTables: the way into a table
     ("table::spec", 2),        // SpecExt: a TableSpec made, stored and read back

@@ -458,6 +458,13 @@ impl Store for $store {
         Box::pin(self.load_journals())
     }
 
+    fn journal_marks(&self) -> BoxFuture<'_, Result<Vec<(Uuid, u64)>>> {
+        Box::pin(async move {
+            let rows = sqlx::query("SELECT table_id, snapshot_n FROM table_state").fetch_all(&self.pool).await?;
+            rows.iter().map(|r| Ok((r.uuid("table_id")?, to_u64(r.int("snapshot_n")?, "snapshot_n")?))).collect()
+        })
+    }
+
     fn journal_reset<'a>(&'a self, table: Uuid, n: u64, snapshot: &'a str) -> BoxFuture<'a, Result<()>> {
         Box::pin(self.reset_journal(table, n, snapshot))
     }

@@ -18,6 +18,9 @@ pub enum StoreError {
     /// A change the records forbid (nothing was written).
     #[error("refused: {0}")]
     Refused(String),
+    /// A file kept beside the database (the tables' journal segments) cannot be read or written.
+    #[error("file error: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// Store results.

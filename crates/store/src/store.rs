@@ -81,6 +81,10 @@ pub trait Store: Send + Sync + 'static {
     /// Every table's journal: snapshot, stored mark and the entries after the snapshot.
     fn journals(&self) -> BoxFuture<'_, Result<Vec<TableJournal>>>;
 
+    /// Every table's snapshot mark: (table, the input number of its stored snapshot). A journal
+    /// kept outside the database drops the entries at or below it.
+    fn journal_marks(&self) -> BoxFuture<'_, Result<Vec<(Uuid, u64)>>>;
+
     /// Starts a table's journal afresh at input `n` with `snapshot` (a new table, or one whose
     /// journal was voided): the state row is replaced and entries up to `n` are deleted.
     /// Refused ([`StoreError::Refused`], nothing changed) when the table's stored mark is past

@@ -6,7 +6,8 @@
 //! while the previous transaction ran (many tables' inputs) and stores them in one
 //! transaction. A table's snapshot and its stored-writes mark travel with its writes through
 //! the batching writer (`Write::Table`), so they are in the same transaction as the writes
-//! they cover.
+//! they cover. [`file::FileJournal`] keeps it in segment files of its own instead (the default
+//! next to a SQLite database file).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -18,6 +19,8 @@ use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
 use crate::metrics::Histogram;
+
+pub mod file;
 
 /// Appends per transaction at most.
 const MAX_GROUP: usize = 2_000;
@@ -68,6 +71,9 @@ pub struct JournalStats {
     pub group_sizes: [AtomicU64; 11],
     /// how long each group's transaction took
     pub commit: Histogram,
+    /// how long each append waited for its group's commit to start (the channel, the
+    /// commits in flight before it)
+    pub queue: Histogram,
     /// how long each append waited to be durable (queue, the commit before it, its own commit)
     pub wait: Histogram,
 }
@@ -125,6 +131,11 @@ impl JournalStats {
         let _ = writeln!(out, "stud_journal_group_size_sum {}", self.appends.load(Relaxed));
         let _ = writeln!(out, "stud_journal_group_size_count {groups}");
         self.commit.render(out, "stud_journal_commit_seconds", "Time to commit one journal group.");
+        self.queue.render(
+            out,
+            "stud_journal_queue_seconds",
+            "Time from a table's append to the start of its group's commit.",
+        );
         self.wait.render(
             out,
             "stud_journal_wait_seconds",
@@ -133,10 +144,24 @@ impl JournalStats {
     }
 }
 
+/// One table input on its way to a journal's committing task.
 struct Append {
     row: JournalRow,
     queued: Instant,
     done: oneshot::Sender<bool>,
+}
+
+/// Queues `row` for the committing task behind `tx`; resolves when its group is durable.
+fn send_append(tx: &mpsc::UnboundedSender<Append>, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
+    let (done, rx) = oneshot::channel();
+    let sent = tx.send(Append { row, queued: Instant::now(), done });
+    Box::pin(async move {
+        sent.map_err(|_| JournalError)?;
+        match rx.await {
+            Ok(true) => Ok(()),
+            _ => Err(JournalError),
+        }
+    })
 }
 
 /// The journal in the store, group-committed by one task.
@@ -159,15 +184,7 @@ impl StoreJournal {
 
 impl Journal for StoreJournal {
     fn append(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
-        let (done, rx) = oneshot::channel();
-        let sent = self.tx.send(Append { row, queued: Instant::now(), done });
-        Box::pin(async move {
-            sent.map_err(|_| JournalError)?;
-            match rx.await {
-                Ok(true) => Ok(()),
-                _ => Err(JournalError),
-            }
-        })
+        send_append(&self.tx, row)
     }
 
     fn load(&self) -> BoxFuture<'_, Result<Vec<TableJournal>, StoreError>> {
@@ -213,6 +230,9 @@ async fn commit_loop(
         tokio::spawn(async move {
             let rows: Vec<JournalRow> = group.iter().map(|a| a.row.clone()).collect();
             let started = Instant::now();
+            for a in &group {
+                stats.queue.observe(started.saturating_duration_since(a.queued));
+            }
             let ok = match store.journal_append(&rows).await {
                 Ok(()) => {
                     stats.record(rows.len(), started.elapsed());

@@ -1,0 +1,391 @@
+//! The tables' journal as append-only segment files: the default next to a SQLite database.
+//!
+//! One thread owns the file it appends to. It takes every append queued while its last sync
+//! ran, writes them as one `write` and makes them durable with one `fdatasync`, then answers
+//! each table. Nothing else touches that file, so an append waits for nothing but the syncs
+//! before it: no lock shared with the hand-history writer, no checkpoint, no SQL.
+//!
+//! A record is `len: u32 | crc32c: u32 | table id (16) | n: u64 | at_ms: u64 | entry`, little
+//! endian, the checksum over everything after it. Reading stops at the first record that is
+//! short or fails its checksum: a write torn by a crash was never acknowledged, and nothing
+//! after it was written (the next group waits for this one's sync), so nothing acknowledged is
+//! lost. Each start (and each failed write) begins a new segment, so no append ever follows a
+//! torn record.
+//!
+//! Snapshots and stored marks stay in the database (`table_state`, written with the writes
+//! they cover); a segment is deleted once every entry in it is at or below its table's mark.
+//! A closed segment that still holds live entries when [`KEEP_SEGMENTS`] newer ones are closed
+//! has them appended again (into the newest segment), then is deleted: a table idle for hours
+//! holds a few entries, never the disk.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use futures_util::future::BoxFuture;
+use stud_store::{JournalRow, Store, StoreError, TableJournal};
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+use super::{Append, Journal, JournalError, JournalStats, MAX_GROUP};
+
+/// A segment is closed once it holds this many bytes.
+pub const SEGMENT_BYTES: u64 = 8 << 20;
+/// Closed segments kept as they are before their live entries are appended again.
+pub const KEEP_SEGMENTS: usize = 4;
+/// Bytes before a record's body: its length and checksum.
+const HEADER: usize = 8;
+/// The body's fixed part: table id, input number, time.
+const FIXED: usize = 32;
+/// No entry is near this; a larger length is damage.
+const MAX_BODY: usize = 64 << 20;
+static CRC: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
+
+/// The journal in segment files, synced by one thread.
+pub struct FileJournal {
+    dir: PathBuf,
+    store: Arc<dyn Store>,
+    tx: mpsc::UnboundedSender<Append>,
+    /// the segment being appended to
+    current: Arc<AtomicU64>,
+    stats: Arc<JournalStats>,
+    /// one compaction at a time, and none while the journal is being loaded
+    compacting: tokio::sync::Mutex<()>,
+    /// asks for a compaction (the first comes from `load`: none may run before the journal
+    /// is read, or the entries it carries into the current segment would not be)
+    compact_tx: mpsc::UnboundedSender<u64>,
+}
+
+impl FileJournal {
+    /// Opens (creating) the journal in `dir` and starts its writing thread in a new segment,
+    /// and the task that deletes obsolete segments (`store` has the marks). The handle
+    /// finishes when the journal is dropped and its last group is synced.
+    ///
+    /// # Errors
+    /// The directory or the new segment cannot be created.
+    pub fn open(dir: &Path, store: Arc<dyn Store>) -> std::io::Result<(Arc<FileJournal>, tokio::task::JoinHandle<()>)> {
+        FileJournal::open_with(dir, store, SEGMENT_BYTES)
+    }
+
+    /// [`FileJournal::open`] with segments closed at `segment_bytes` (tests use small ones).
+    ///
+    /// # Errors
+    /// The directory or the new segment cannot be created.
+    pub fn open_with(
+        dir: &Path,
+        store: Arc<dyn Store>,
+        segment_bytes: u64,
+    ) -> std::io::Result<(Arc<FileJournal>, tokio::task::JoinHandle<()>)> {
+        std::fs::create_dir_all(dir)?;
+        let seq = segments(dir)?.last().map_or(1, |(s, _)| s + 1);
+        let segment = Segment::create(dir, seq)?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (rotated_tx, rotated_rx) = mpsc::unbounded_channel();
+        let stats = Arc::new(JournalStats::default());
+        let current = Arc::new(AtomicU64::new(seq));
+        let (stopped_tx, stopped_rx) = oneshot::channel();
+        let writer = Writer {
+            dir: dir.to_owned(),
+            segment: Some(segment),
+            segment_bytes,
+            current: current.clone(),
+            stats: stats.clone(),
+            rotated: rotated_tx.clone(),
+        };
+        std::thread::Builder::new().name("stud-journal".into()).spawn(move || {
+            writer.run(rx);
+            let _ = stopped_tx.send(());
+        })?;
+        let journal = Arc::new(FileJournal {
+            dir: dir.to_owned(),
+            store,
+            tx,
+            current,
+            stats,
+            compacting: tokio::sync::Mutex::new(()),
+            compact_tx: rotated_tx,
+        });
+        tokio::spawn(compact_loop(Arc::downgrade(&journal), rotated_rx));
+        let done = tokio::spawn(async move {
+            let _ = stopped_rx.await;
+        });
+        Ok((journal, done))
+    }
+
+    /// Deletes the closed segments whose every entry is at or below its table's mark, and
+    /// appends again the live entries of those older than the newest [`KEEP_SEGMENTS`] closed
+    /// ones. Returns how many segments were deleted.
+    ///
+    /// # Errors
+    /// The marks cannot be read, or a segment cannot be read or deleted (nothing is lost:
+    /// a segment is deleted only after its live entries are durable again).
+    pub async fn compact(&self) -> Result<usize, StoreError> {
+        let _one = self.compacting.lock().await;
+        let current = self.current.load(Relaxed);
+        let closed: Vec<(u64, PathBuf)> = segments(&self.dir)?.into_iter().filter(|(s, _)| *s < current).collect();
+        if closed.is_empty() {
+            return Ok(0);
+        }
+        let marks: HashMap<Uuid, u64> = self.store.journal_marks().await?.into_iter().collect();
+        let carry_before = closed.len().saturating_sub(KEEP_SEGMENTS);
+        let mut deleted = 0;
+        for (k, (_, path)) in closed.iter().enumerate() {
+            let (rows, _) = read_segment(path)?;
+            // A table with no state row is closed or was never started: nothing of it resumes.
+            let live: Vec<JournalRow> =
+                rows.into_iter().filter(|r| marks.get(&r.table_id).is_some_and(|m| r.n > *m)).collect();
+            if !live.is_empty() {
+                if k >= carry_before {
+                    continue;
+                }
+                let carried = futures_util::future::join_all(live.into_iter().map(|r| self.append(r))).await;
+                if carried.iter().any(Result::is_err) {
+                    return Err(StoreError::Refused("the journal could not append the entries it carries".into()));
+                }
+            }
+            match std::fs::remove_file(path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+                _ => deleted += 1,
+            }
+        }
+        if deleted > 0 {
+            sync_dir(&self.dir)?;
+        }
+        Ok(deleted)
+    }
+}
+
+impl Journal for FileJournal {
+    fn append(&self, row: JournalRow) -> BoxFuture<'static, Result<(), JournalError>> {
+        super::send_append(&self.tx, row)
+    }
+
+    fn load(&self) -> BoxFuture<'_, Result<Vec<TableJournal>, StoreError>> {
+        Box::pin(async move {
+            let _no_compaction = self.compacting.lock().await;
+            // The database has the snapshots and marks (and the entries of a version that kept
+            // the journal there: a server stopped mid-hand before the upgrade).
+            let mut by_table: BTreeMap<Uuid, TableJournal> =
+                self.store.journals().await?.into_iter().map(|j| (j.table_id, j)).collect();
+            let current = self.current.load(Relaxed);
+            for (seq, path) in segments(&self.dir)? {
+                if seq >= current {
+                    continue;
+                }
+                let (rows, clean) = read_segment(&path)?;
+                if !clean {
+                    tracing::warn!(segment = %path.display(), entries = rows.len(), "table journal: a segment ends in a torn or damaged record; read up to it");
+                }
+                for r in rows {
+                    let j = by_table
+                        .entry(r.table_id)
+                        .or_insert_with(|| TableJournal { table_id: r.table_id, ..TableJournal::default() });
+                    if j.snapshot.as_ref().is_none_or(|(s, _)| r.n > *s) {
+                        j.entries.push((r.n, r.entry));
+                    }
+                }
+            }
+            for j in by_table.values_mut() {
+                // Carried entries come again after newer ones; a carry interrupted by a
+                // crash leaves two copies.
+                j.entries.sort_by_key(|(n, _)| *n);
+                j.entries.dedup_by_key(|(n, _)| *n);
+            }
+            // Read: the segments before this start may now be compacted.
+            let _ = self.compact_tx.send(current);
+            Ok(by_table.into_values().collect())
+        })
+    }
+
+    fn reset<'a>(&'a self, table: Uuid, n: u64, snapshot: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        // The new mark makes every entry up to `n` obsolete.
+        self.store.journal_reset(table, n, snapshot)
+    }
+
+    fn stats(&self) -> &JournalStats {
+        &self.stats
+    }
+}
+
+/// Deletes obsolete segments each time the writer closes one (and once the journal is loaded).
+async fn compact_loop(journal: std::sync::Weak<FileJournal>, mut rotated: mpsc::UnboundedReceiver<u64>) {
+    while rotated.recv().await.is_some() {
+        let Some(journal) = journal.upgrade() else { return };
+        match journal.compact().await {
+            Ok(0) => {}
+            Ok(deleted) => tracing::debug!(deleted, "table journal: obsolete segments deleted"),
+            Err(e) => tracing::warn!(error = %e, "table journal: segments not compacted; tried again at the next"),
+        }
+    }
+}
+
+/// The appending thread's state.
+struct Writer {
+    dir: PathBuf,
+    /// `None` after a failed write whose next segment could not be created yet
+    segment: Option<Segment>,
+    segment_bytes: u64,
+    current: Arc<AtomicU64>,
+    stats: Arc<JournalStats>,
+    rotated: mpsc::UnboundedSender<u64>,
+}
+
+impl Writer {
+    fn run(mut self, mut rx: mpsc::UnboundedReceiver<Append>) {
+        let mut buf = Vec::with_capacity(64 << 10);
+        while let Some(first) = rx.blocking_recv() {
+            let mut group = vec![first];
+            while group.len() < MAX_GROUP {
+                match rx.try_recv() {
+                    Ok(a) => group.push(a),
+                    Err(_) => break,
+                }
+            }
+            let started = Instant::now();
+            buf.clear();
+            for a in &group {
+                self.stats.queue.observe(started.saturating_duration_since(a.queued));
+                encode(&a.row, &mut buf);
+            }
+            let ok = match self.write(&buf) {
+                Ok(()) => {
+                    self.stats.record(group.len(), started.elapsed());
+                    true
+                }
+                Err(e) => {
+                    self.stats.failures.fetch_add(group.len() as u64, Relaxed);
+                    tracing::warn!(error = %e, entries = group.len(), "table journal: append failed; inputs refused");
+                    // What the failed write left in the file may be torn: never append after it.
+                    self.segment = None;
+                    false
+                }
+            };
+            for a in group {
+                if ok {
+                    self.stats.wait.observe(a.queued.elapsed());
+                }
+                let _ = a.done.send(ok);
+            }
+            if buf.capacity() > 1 << 20 {
+                buf = Vec::with_capacity(64 << 10);
+            }
+        }
+    }
+
+    /// Writes and syncs `bytes` in the current segment (a new one when it is full or after a
+    /// failure).
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let full = self.segment.as_ref().is_some_and(|s| s.len >= self.segment_bytes);
+        if full || self.segment.is_none() {
+            let seq = self.current.load(Relaxed) + 1;
+            self.segment = Some(Segment::create(&self.dir, seq)?);
+            self.current.store(seq, Relaxed);
+            let _ = self.rotated.send(seq);
+        }
+        let Some(segment) = self.segment.as_mut() else {
+            return Err(std::io::Error::other("no segment"));
+        };
+        segment.file.write_all(bytes)?;
+        segment.file.sync_data()?;
+        segment.len += bytes.len() as u64;
+        Ok(())
+    }
+}
+
+struct Segment {
+    file: File,
+    len: u64,
+}
+
+impl Segment {
+    /// A new, empty segment whose name is durable in the directory.
+    fn create(dir: &Path, seq: u64) -> std::io::Result<Segment> {
+        let file = OpenOptions::new().create_new(true).append(true).open(segment_path(dir, seq))?;
+        sync_dir(dir)?;
+        Ok(Segment { file, len: 0 })
+    }
+}
+
+fn segment_path(dir: &Path, seq: u64) -> PathBuf {
+    dir.join(format!("{seq:020}.seg"))
+}
+
+/// The segments in `dir`, oldest first.
+fn segments(dir: &Path) -> std::io::Result<Vec<(u64, PathBuf)>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let seq = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".seg"))
+            .and_then(|n| n.parse::<u64>().ok());
+        if let Some(seq) = seq {
+            found.push((seq, path));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// Appends one record of `row` to `out`.
+pub fn encode(row: &JournalRow, out: &mut Vec<u8>) {
+    let start = out.len();
+    let body = FIXED + row.entry.len();
+    out.extend_from_slice(&u32::try_from(body).unwrap_or(u32::MAX).to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(row.table_id.as_bytes());
+    out.extend_from_slice(&row.n.to_le_bytes());
+    out.extend_from_slice(&row.at_ms.to_le_bytes());
+    out.extend_from_slice(row.entry.as_bytes());
+    let crc = CRC.checksum(out.get(start + HEADER..).unwrap_or_default());
+    if let Some(slot) = out.get_mut(start + 4..start + HEADER) {
+        slot.copy_from_slice(&crc.to_le_bytes());
+    }
+}
+
+/// The records of `bytes` up to the first short or damaged one, and whether there was none.
+pub fn decode(bytes: &[u8]) -> (Vec<JournalRow>, bool) {
+    let mut rows = Vec::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let Some(row) = decode_one(rest) else { return (rows, false) };
+        rest = rest.get(HEADER + FIXED + row.entry.len()..).unwrap_or_default();
+        rows.push(row);
+    }
+    (rows, true)
+}
+
+fn decode_one(bytes: &[u8]) -> Option<JournalRow> {
+    let word = |at: usize| -> Option<[u8; 4]> { bytes.get(at..at + 4)?.try_into().ok() };
+    let body_len = usize::try_from(u32::from_le_bytes(word(0)?)).ok()?;
+    if !(FIXED..=MAX_BODY).contains(&body_len) {
+        return None;
+    }
+    let crc = u32::from_le_bytes(word(4)?);
+    let body = bytes.get(HEADER..HEADER + body_len)?;
+    if CRC.checksum(body) != crc {
+        return None;
+    }
+    let (fixed, entry) = body.split_at(FIXED);
+    let table_id = Uuid::from_slice(fixed.get(..16)?).ok()?;
+    let n = u64::from_le_bytes(fixed.get(16..24)?.try_into().ok()?);
+    let at_ms = u64::from_le_bytes(fixed.get(24..32)?.try_into().ok()?);
+    let entry = std::str::from_utf8(entry).ok()?.to_owned();
+    Some(JournalRow { table_id, n, at_ms, entry })
+}
+
+fn read_segment(path: &Path) -> std::io::Result<(Vec<JournalRow>, bool)> {
+    Ok(decode(&std::fs::read(path)?))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,129 @@
+use std::io::Write as _;
+use std::sync::Arc;
+
+use stud_store::{JournalRow, Store};
+use uuid::Uuid;
+
+use super::{FileJournal, decode, encode, segments};
+use crate::journal::Journal;
+
+fn row(table: Uuid, n: u64) -> JournalRow {
+    JournalRow {
+        table_id: table,
+        n,
+        at_ms: 1_700_000_000_000 + n,
+        entry: format!("{{\"n\":{n},\"pad\":\"{}\"}}", "x".repeat(100)),
+    }
+}
+
+async fn store() -> Arc<dyn Store> {
+    stud_store::open("sqlite::memory:").await.unwrap()
+}
+
+fn temp_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("stud-file-journal-{}", Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn entries(journals: &[stud_store::TableJournal], table: Uuid) -> Vec<u64> {
+    journals
+        .iter()
+        .find(|j| j.table_id == table)
+        .map(|j| j.entries.iter().map(|(n, _)| *n).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn records_read_back_and_a_torn_tail_stops_the_reading_at_the_last_whole_record() {
+    let t = Uuid::new_v4();
+    let mut bytes = Vec::new();
+    for n in 1..=3 {
+        encode(&row(t, n), &mut bytes);
+    }
+    let (rows, clean) = decode(&bytes);
+    assert!(clean);
+    assert_eq!(rows, vec![row(t, 1), row(t, 2), row(t, 3)]);
+    let two = {
+        let mut b = Vec::new();
+        encode(&row(t, 1), &mut b);
+        encode(&row(t, 2), &mut b);
+        b.len()
+    };
+    // Cut anywhere inside the third record: the first two, and the cut is reported.
+    for cut in two + 1..bytes.len() {
+        let (rows, clean) = decode(&bytes[..cut]);
+        assert_eq!(rows, vec![row(t, 1), row(t, 2)], "cut at {cut}");
+        assert!(!clean, "cut at {cut}");
+    }
+    // A flipped bit in the second record's entry: only the first.
+    let mut damaged = bytes.clone();
+    damaged[two - 3] ^= 0x10;
+    assert_eq!(decode(&damaged).0, vec![row(t, 1)]);
+}
+
+#[tokio::test]
+async fn appended_entries_survive_a_restart_after_the_snapshot_mark_and_a_torn_tail() {
+    let (dir, store) = (temp_dir(), store().await);
+    let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+    {
+        let (journal, _done) = FileJournal::open(&dir, store.clone()).unwrap();
+        journal.reset(a, 0, "snapshot a").await.unwrap();
+        journal.reset(b, 0, "snapshot b").await.unwrap();
+        for n in 1..=5 {
+            journal.append(row(a, n)).await.unwrap();
+            journal.append(row(b, n)).await.unwrap();
+        }
+        // b's snapshot at 3 makes 1..=3 obsolete.
+        journal.reset(b, 3, "snapshot b at 3").await.unwrap();
+    }
+    // A crash in the middle of a write: half a record after the last whole one.
+    let (_, last) = segments(&dir).unwrap().pop().unwrap();
+    let mut half = Vec::new();
+    encode(&row(a, 6), &mut half);
+    half.truncate(half.len() / 2);
+    std::fs::OpenOptions::new().append(true).open(&last).unwrap().write_all(&half).unwrap();
+
+    let (journal, _done) = FileJournal::open(&dir, store.clone()).unwrap();
+    let loaded = journal.load().await.unwrap();
+    assert_eq!(entries(&loaded, a), vec![1, 2, 3, 4, 5], "the torn 6th was never acknowledged");
+    assert_eq!(entries(&loaded, b), vec![4, 5]);
+    let snapshot = loaded.iter().find(|j| j.table_id == b).unwrap().snapshot.clone();
+    assert_eq!(snapshot, Some((3, "snapshot b at 3".to_owned())));
+    // The next append goes to a new segment, never after the torn record.
+    journal.append(row(a, 6)).await.unwrap();
+    drop(journal);
+    let (journal, _done) = FileJournal::open(&dir, store).unwrap();
+    assert_eq!(entries(&journal.load().await.unwrap(), a), vec![1, 2, 3, 4, 5, 6]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn obsolete_segments_are_deleted_and_an_idle_tables_entries_are_carried_forward() {
+    let (dir, store) = (temp_dir(), store().await);
+    let (busy, idle) = (Uuid::new_v4(), Uuid::new_v4());
+    // About 7 records a segment.
+    let (journal, _done) = FileJournal::open_with(&dir, store.clone(), 1_000).unwrap();
+    journal.reset(busy, 0, "busy").await.unwrap();
+    journal.reset(idle, 0, "idle").await.unwrap();
+    journal.append(row(idle, 1)).await.unwrap();
+    journal.append(row(idle, 2)).await.unwrap();
+    for n in 1..=300 {
+        journal.append(row(busy, n)).await.unwrap();
+        if n % 20 == 0 {
+            // The busy table's snapshot is stored every 20 inputs.
+            journal.reset(busy, n, "busy").await.unwrap();
+            journal.compact().await.unwrap();
+        }
+    }
+    journal.compact().await.unwrap();
+    let left = segments(&dir).unwrap().len();
+    assert!(left <= super::KEEP_SEGMENTS + 2, "{left} segments left of about 45 written");
+    let loaded = journal.load().await.unwrap();
+    assert_eq!(entries(&loaded, idle), vec![1, 2], "the idle table's entries were carried, not dropped");
+    assert_eq!(entries(&loaded, busy), Vec::<u64>::new(), "everything of the busy table is in its snapshot");
+    drop(journal);
+    let (journal, _done) = FileJournal::open(&dir, store).unwrap();
+    assert_eq!(entries(&journal.load().await.unwrap(), idle), vec![1, 2]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
