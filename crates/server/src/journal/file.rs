@@ -281,10 +281,12 @@ impl Writer {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let full = self.segment.as_ref().is_some_and(|s| s.len >= self.segment_bytes);
         if full || self.segment.is_none() {
+            // Numbered on even if the creation fails: a file it may have left (created, its
+            // directory entry not synced) is never opened again, and goes as an empty one.
             let seq = self.current.load(Relaxed) + 1;
-            self.segment = Some(Segment::create(&self.dir, seq)?);
             self.current.store(seq, Relaxed);
             let _ = self.rotated.send(seq);
+            self.segment = Some(Segment::create(&self.dir, seq)?);
         }
         let Some(segment) = self.segment.as_mut() else {
             return Err(std::io::Error::other("no segment"));
