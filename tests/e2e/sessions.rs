@@ -244,3 +244,54 @@ async fn log_out_revokes_the_token_and_closes_the_sessions_sockets() {
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
     server.shutdown().await;
 }
+
+/// A restarted server reads the seated players' sessions and balances ahead, before it
+/// listens, so the storm of `hello`s after a restart reads nothing from the store. Shown by
+/// taking the sessions out of the store once the new server is up: the seated players still
+/// say hello (with their balances as they are), a player who held no seat is unknown.
+#[tokio::test]
+async fn a_restart_reads_the_seated_players_sessions_ahead() {
+    let (path, url) = crate::temp_db("warm");
+    let db = url.clone();
+    let (server, addr) = spawn_app(move |c| {
+        c.database_url = db;
+        c.sessions_per_minute_per_ip = 0;
+    })
+    .await;
+    let table = table_of(&addr, Variant::Stud).await;
+    let mut seated = Vec::new();
+    for seat in 1..=2 {
+        let mut p = crate::Player::new(&addr, &format!("warm{seat}")).await;
+        p.sit(&table, seat).await;
+        seated.push(p);
+    }
+    let away = create_session(&addr, "Away").await.unwrap();
+    server.shutdown().await;
+
+    let db = url.clone();
+    let (server, addr) = spawn_app(move |c| {
+        c.database_url = db;
+        c.sessions_per_minute_per_ip = 0;
+    })
+    .await;
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let gone = sqlx::query("DELETE FROM sessions").execute(&pool).await.unwrap().rows_affected();
+    assert_eq!(gone, 3);
+    for p in &seated {
+        match hello(&addr, &p.token).await {
+            ServerMsg::Welcome { player_id, balance, .. } => {
+                assert_eq!(player_id, p.player_id);
+                assert_eq!(balance, 100_000 - table.max_buy_in, "the balance read ahead");
+            }
+            other => panic!("a seated player's hello after the restart: {other:?}"),
+        }
+    }
+    match hello(&addr, &away.token).await {
+        ServerMsg::Error { code: ErrorCode::NotAuthenticated, .. } => {}
+        other => panic!("a session not read ahead came from memory: {other:?}"),
+    }
+    server.shutdown().await;
+    pool.close().await;
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(path.with_extension("db.journal"));
+}

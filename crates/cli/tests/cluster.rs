@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use stud_client::{Client, create_session, http_as, tables};
 use stud_engine::{Event, Phase, Seat, Viewer};
-use stud_proto::{ClientMsg, ServerMsg};
+use stud_proto::{ClientMsg, ErrorCode, ServerMsg};
 use uuid::Uuid;
 
 const KEY: &str = "cluster-test-operator-key-0123456789";
@@ -1043,6 +1043,102 @@ fn a_worker_cut_off_from_nats_stops_on_sigterm() {
         assert!(matches!(worker.child.try_wait(), Ok(Some(_))), "the worker did not exit");
         assert!(took < Duration::from_secs(12), "SIGTERM to exit took {took:?}");
         eprintln!("worker without NATS: SIGTERM to exit in {took:?}");
+        gateway.stop();
+    });
+}
+
+/// A nats-server that stops answering without closing its connections (SIGSTOP, as a hung or
+/// cut-off host): the gateway notices within 10 s and answers a player's request with
+/// `unavailable` instead of forwarding it into the void, the worker notices too (and refuses
+/// journal appends at once); once NATS answers again, so do the tables.
+#[test]
+fn a_paused_nats_is_noticed_within_10_s_and_requests_are_refused_until_it_answers() {
+    with_cluster_nats("cluster_dead", async |nats: &mut nats_server::NatsServer, db: &str| {
+        let url = nats.url();
+        let port = free_port();
+        let mut gateway = Node::start(&url, db, "gateway", "g1", port);
+        let mut worker = Node::start(&url, db, "worker", "w1", free_port());
+        let addr = format!("127.0.0.1:{port}");
+        let lobby = tables(&addr).await.unwrap();
+        wait_for("the worker to host every table", Duration::from_secs(30), || worker.hosted().len() == lobby.len())
+            .await;
+        let table_id = lobby[0].id;
+        let session = create_session(&addr, "watcher").await.unwrap();
+        let (mut c, _) = Client::connect(&addr, &session.token).await.unwrap();
+        let join = ClientMsg::JoinTable { request_id: Some("join".into()), table_id, invite_code: None };
+        c.send(&join).await.unwrap();
+        loop {
+            if let ServerMsg::Snapshot { table_id: t, .. } = c.recv(Duration::from_secs(10)).await.unwrap()
+                && t == table_id
+            {
+                break;
+            }
+        }
+        // A `snapshot` request every 500 ms: the answer to each (a snapshot or an error), or
+        // none within the 500 ms.
+        let mut n = 0u32;
+        let mut ask = async |c: &mut Client| -> Option<ServerMsg> {
+            n += 1;
+            let id = format!("s{n}");
+            c.send(&ClientMsg::Snapshot { request_id: Some(id.clone()), table_id }).await.unwrap();
+            let deadline = tokio::time::Instant::now() + Duration::from_millis(500);
+            loop {
+                let m = tokio::time::timeout_at(deadline, c.recv(Duration::from_secs(1))).await.ok()?.ok()?;
+                match &m {
+                    ServerMsg::Snapshot { request_id: Some(r), .. } | ServerMsg::Error { request_id: Some(r), .. }
+                        if *r == id =>
+                    {
+                        tokio::time::sleep_until(deadline).await;
+                        return Some(m);
+                    }
+                    _ => {}
+                }
+            }
+        };
+        assert!(matches!(ask(&mut c).await, Some(ServerMsg::Snapshot { .. })), "answered while NATS is up");
+
+        nats.pause(true);
+        let paused = Instant::now();
+        let refused = loop {
+            assert!(paused.elapsed() < Duration::from_secs(15), "no request refused 15 s after NATS stopped answering");
+            match ask(&mut c).await {
+                Some(ServerMsg::Error { code: ErrorCode::Unavailable, .. }) => break paused.elapsed(),
+                Some(ServerMsg::Error { code, message, .. }) => {
+                    panic!("refused as {code:?} ({message}), not unavailable")
+                }
+                _ => {}
+            }
+        };
+        eprintln!("paused NATS: the gateway refused a request as unavailable {refused:?} after the pause");
+        assert!(refused < Duration::from_secs(10), "the gateway took {refused:?} to notice");
+        // Every request from then on is refused at once, not left unanswered.
+        for _ in 0..3 {
+            assert!(
+                matches!(ask(&mut c).await, Some(ServerMsg::Error { code: ErrorCode::Unavailable, .. })),
+                "a request while NATS is away got no refusal"
+            );
+        }
+        wait_for("the worker to notice", Duration::from_secs(10).saturating_sub(paused.elapsed()), || {
+            worker.logged("NATS does not answer") > 0
+        })
+        .await;
+
+        nats.pause(false);
+        let resumed = Instant::now();
+        loop {
+            if resumed.elapsed() > Duration::from_secs(20) {
+                for (_, l) in worker.log.lock().unwrap().iter().chain(gateway.log.lock().unwrap().iter()) {
+                    eprintln!("node log: {l}");
+                }
+                panic!("no snapshot 20 s after NATS answered again");
+            }
+            if let Some(ServerMsg::Snapshot { .. }) = ask(&mut c).await {
+                break;
+            }
+        }
+        eprintln!("NATS back: a snapshot again {:?} after SIGCONT", resumed.elapsed());
+        assert!(gateway.logged("NATS answers again") > 0 && worker.logged("NATS answers again") > 0);
+        worker.stop();
         gateway.stop();
     });
 }

@@ -313,8 +313,14 @@ impl App {
             Lookup::Unknown => {}
         }
         let hash = stud_store::token_hash(token);
-        let Some(stored) = self.store.live_session(&hash, now.saturating_sub(idle)).await? else {
-            return Ok(None);
+        // Read ahead at start (a player of a resumed table), else from the store.
+        let warm = if self.sessions.any_warm() { self.sessions.take_warm(&hash) } else { None };
+        let stored = match warm {
+            Some(stored) => stored,
+            None => match self.store.live_session(&hash, now.saturating_sub(idle)).await? {
+                Some(stored) => stored,
+                None => return Ok(None),
+            },
         };
         self.load_account(stored.player_id).await?;
         self.touch_later(stored.session_id, now);
@@ -326,6 +332,32 @@ impl App {
         // and `remember` may have dropped it: load it again (a no-op when it is held).
         self.load_account(session.player_id).await?;
         Ok(Some(session))
+    }
+
+    /// Reads ahead the live sessions of every seated player (and, with `accounts`, loads
+    /// their balances into the bank), so that when a restarted server's players all come back
+    /// at once their `hello`s need no store read. A session counts as live here if it stays
+    /// live for [`crate::session::WARM_KEPT_MS`] more, the time it is kept waiting. Returns
+    /// how many sessions were read.
+    ///
+    /// # Errors
+    /// The store cannot be reached.
+    pub(crate) async fn warm_sessions(&self, accounts: bool) -> Result<usize, StoreError> {
+        let players = self.players.seated_players();
+        if players.is_empty() {
+            return Ok(0);
+        }
+        let now = stud_store::now_ms();
+        let since = now.saturating_sub(self.config.session_idle_ms()).saturating_add(crate::session::WARM_KEPT_MS);
+        let warm = self.store.live_sessions_of(&players, since).await?;
+        if accounts {
+            for w in &warm {
+                self.bank.load(w.session.player_id, w.balance);
+            }
+        }
+        let n = warm.len();
+        self.sessions.warm(warm.into_iter().map(|w| (w.token_hash, w.session)), now);
+        Ok(n)
     }
 
     /// A session's use is stored at most this often: a minute, or a tenth of the idle

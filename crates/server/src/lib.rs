@@ -119,6 +119,8 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
     let (client, js) = cluster::connect(&cc).await?;
     let stop = CancellationToken::new();
     let mut node = cluster::Node { stop: stop.clone(), worker: None, tasks: Vec::new() };
+    let health = cluster::Health::new();
+    node.tasks.push(cluster::spawn_probe(client.clone(), &node_name, health.clone(), stop.clone()));
     let writer_config = WriterConfig { max_batch: config.store_batch, backlog_limit: config.store_backlog };
     let mut worker_parts = None;
     if role.worker() {
@@ -165,7 +167,7 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
     let bans = store.bans().await?;
     let app = Arc::new(App::new(config, store, writer, journal, jwt));
     app.access.load_bans(&bans);
-    let gw = cluster::Gateway::new(client, node_name.clone(), cc.timeout);
+    let gw = cluster::Gateway::new(client, health, node_name.clone(), cc.timeout);
     let _ = app.gateway.set(gw.clone());
     cluster::refresh_tables(&app, &gw).await;
     node.tasks.extend(
@@ -274,6 +276,17 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
             // Left as stored (its entry fees stay with it) for an operator to look at.
             Err(e) => tracing::error!(tournament_id = %stored.id, error = %e, "a tournament could not be rebuilt"),
         }
+    }
+    // Before anyone can connect: the resumed tables' players reconnect all at once, and each
+    // `hello` would read its session and balance from the store.
+    let warm_started = std::time::Instant::now();
+    match app.warm_sessions(true).await {
+        Ok(sessions) => info!(
+            sessions,
+            ms = u64::try_from(warm_started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            "sessions of seated players read ahead"
+        ),
+        Err(e) => tracing::warn!(error = %e, "the seated players' sessions were not read ahead"),
     }
     // Bound only now: while the tables rebuild, clients that come back get a refusal at once
     // and retry, instead of filling an accept queue nobody drains (the kernel then drops their

@@ -79,6 +79,11 @@ impl Players {
         }
     }
 
+    /// Every player who holds a seat somewhere.
+    pub fn seated_players(&self) -> Vec<Uuid> {
+        self.seated.lock().unwrap_or_else(PoisonError::into_inner).keys().copied().collect()
+    }
+
     /// The tables where `player` holds a seat.
     pub fn seated_tables(&self, player: Uuid) -> Vec<Uuid> {
         self.seated

@@ -82,6 +82,10 @@ pub struct SweepCounts {
 /// How long a logged-out session's id is remembered (a store lookup in flight takes far less).
 const ENDED_KEPT_MS: u64 = 60_000;
 
+/// How long sessions read ahead at start ([`Sessions::warm`]) wait for their players: a
+/// reconnect storm comes in seconds; a player back later reads the store as usual.
+pub const WARM_KEPT_MS: u64 = 10 * 60_000;
+
 /// What memory knows of a token ([`Sessions::lookup`]).
 pub enum Lookup {
     /// a live session; `touch`: its use is due to be stored
@@ -105,6 +109,10 @@ pub struct Sessions {
     /// that began before a log out cannot bring its session back into memory
     ended: Mutex<HashMap<Uuid, u64>>,
     cap: usize,
+    /// sessions read ahead from the store at start, by token hash (the token itself is never
+    /// stored), with when: the players of the resumed tables, who all reconnect at once. Each
+    /// is taken by its first `hello`; the rest go after [`WARM_KEPT_MS`].
+    warm: Mutex<(u64, HashMap<String, stud_store::StoredSession>)>,
     /// sessions expired or dropped from memory, and accounts dropped, since start
     pub counts: SweepCounts,
 }
@@ -112,7 +120,38 @@ pub struct Sessions {
 impl Sessions {
     /// An empty cache of at most `cap` sessions.
     pub fn new(cap: usize) -> Sessions {
-        Sessions { map: RwLock::default(), ended: Mutex::default(), cap, counts: SweepCounts::default() }
+        Sessions {
+            map: RwLock::default(),
+            ended: Mutex::default(),
+            cap,
+            warm: Mutex::default(),
+            counts: SweepCounts::default(),
+        }
+    }
+
+    fn warm_map(&self) -> std::sync::MutexGuard<'_, (u64, HashMap<String, stud_store::StoredSession>)> {
+        self.warm.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Holds sessions read ahead from the store (token hash, session) at `now`, at most the
+    /// cache's cap of them; returns how many are held.
+    pub fn warm(&self, sessions: impl IntoIterator<Item = (String, stud_store::StoredSession)>, now: u64) -> usize {
+        let mut warm = self.warm_map();
+        warm.0 = now;
+        let room = self.cap.saturating_sub(warm.1.len());
+        warm.1.extend(sessions.into_iter().take(room));
+        warm.1.len()
+    }
+
+    /// Whether any session read ahead waits for its player (else a lookup need not hash).
+    pub fn any_warm(&self) -> bool {
+        !self.warm_map().1.is_empty()
+    }
+
+    /// The session read ahead for this token hash, taken (it is cached like any other from
+    /// then on).
+    pub fn take_warm(&self, token_hash: &str) -> Option<stud_store::StoredSession> {
+        self.warm_map().1.remove(token_hash)
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Cached>> {
@@ -215,12 +254,19 @@ impl Sessions {
         // Bounded: only the last minute's log outs (each needed a session of its own).
         ended.retain(|_, at| now.saturating_sub(*at) < ENDED_KEPT_MS);
         ended.insert(session.session_id, now);
+        self.warm_map().1.retain(|_, w| w.session_id != session.session_id);
         sessions.remove(&session.token).map(|c| c.session)
     }
 
     /// Drops the sessions not used for `keep_for` ms (one a socket or a table holds counts as
     /// used now); returns the held ones whose use is due to be stored.
     pub fn sweep(&self, now: u64, keep_for: u64, touch_every: u64) -> Vec<Uuid> {
+        {
+            let mut warm = self.warm_map();
+            if now.saturating_sub(warm.0) > WARM_KEPT_MS && !warm.1.is_empty() {
+                warm.1 = HashMap::new();
+            }
+        }
         let mut touches = Vec::new();
         let mut sessions = self.write();
         let before = sessions.len();
@@ -251,5 +297,37 @@ impl Sessions {
         let r = f(&cached);
         drop(sessions);
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(name: &str) -> stud_store::StoredSession {
+        stud_store::StoredSession { player_id: Uuid::new_v4(), session_id: Uuid::new_v4(), name: name.into() }
+    }
+
+    #[test]
+    fn sessions_read_ahead_are_taken_once_forgotten_on_log_out_and_dropped_after_a_while() {
+        let sessions = Sessions::new(3);
+        assert!(!sessions.any_warm());
+        let (ann, bo, cy, di) = (stored("Ann"), stored("Bo"), stored("Cy"), stored("Di"));
+        let list = [("a", &ann), ("b", &bo), ("c", &cy), ("d", &di)].map(|(h, s)| (h.to_owned(), s.clone()));
+        assert_eq!(sessions.warm(list, 1_000), 3, "at most the cache's cap");
+        assert!(sessions.any_warm());
+        assert_eq!(sessions.take_warm("a"), Some(ann));
+        assert_eq!(sessions.take_warm("a"), None, "taken once");
+        assert_eq!(sessions.take_warm("d"), None, "past the cap");
+        // A log out: a session read ahead does not come back.
+        let out = Session::new("token-b".into(), bo.player_id, bo.session_id, bo.name.clone());
+        sessions.forget_ended(&out, 2_000);
+        assert_eq!(sessions.take_warm("b"), None);
+        // Kept for WARM_KEPT_MS, then dropped by the sweep.
+        sessions.sweep(1_000 + WARM_KEPT_MS, 60_000, 60_000);
+        assert!(sessions.any_warm());
+        sessions.sweep(1_001 + WARM_KEPT_MS, 60_000, 60_000);
+        assert!(!sessions.any_warm());
+        assert_eq!(sessions.take_warm("c"), None);
     }
 }

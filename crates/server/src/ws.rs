@@ -18,7 +18,7 @@ use uuid::Uuid;
 use crate::access::Refusal;
 use crate::app::{App, HISTORY_WAIT, HistoryError};
 use crate::session::Session;
-use crate::table::{Conn, TableCmd};
+use crate::table::{Conn, TableCmd, TableGone};
 use crate::wire::{self, Frame};
 
 mod strict;
@@ -341,8 +341,8 @@ impl Connection {
                 return self.error(request_id, ErrorCode::NotSeated, "join the table first");
             }
             let join = TableCmd::Join { conn: self.conn(session.clone()), request_id: None, watch: false };
-            if handle.send(join).await.is_err() {
-                return self.error(request_id, ErrorCode::UnknownTable, "the table has closed");
+            if let Err(e) = handle.send(join).await {
+                return self.not_sent(request_id, &e);
             }
             self.joined.insert(table_id);
         }
@@ -351,8 +351,18 @@ impl Connection {
         } else {
             self.joined.insert(table_id);
         }
-        if handle.send(cmd).await.is_err() {
-            self.error(request_id, ErrorCode::UnknownTable, "the table has closed");
+        if let Err(e) = handle.send(cmd).await {
+            self.not_sent(request_id, &e);
+        }
+    }
+
+    /// A command that did not reach its table: closed, or (on a cluster) not reachable now.
+    fn not_sent(&self, request_id: RequestId, e: &TableGone) {
+        match e {
+            TableGone::Stopped => self.error(request_id, ErrorCode::UnknownTable, "the table has closed"),
+            TableGone::Unreachable => {
+                self.error(request_id, ErrorCode::Unavailable, crate::http::error::CLUSTER_UNREACHABLE);
+            }
         }
     }
 

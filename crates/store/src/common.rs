@@ -534,6 +534,38 @@ impl Store for $store {
         })
     }
 
+    fn live_sessions_of<'a>(
+        &'a self,
+        players: &'a [Uuid],
+        used_since_ms: u64,
+    ) -> BoxFuture<'a, Result<Vec<WarmSession>>> {
+        Box::pin(async move {
+            let mut warm = Vec::new();
+            // Bounded statements: SQLite binds at most 32,766 parameters.
+            for chunk in players.chunks(1_000) {
+                let mut b: QueryBuilder<$db> = QueryBuilder::new(
+                    "SELECT s.id, s.player_id, s.name, s.token_hash, COALESCE(a.balance, 0) AS balance
+                     FROM sessions s LEFT JOIN accounts a ON a.player_id = s.player_id
+                     WHERE s.last_used_at_ms >= ",
+                );
+                b.push_bind(ms_i64(used_since_ms)).push(" AND s.player_id IN (");
+                let mut list = b.separated(", ");
+                for p in chunk {
+                    list.push_bind(*p);
+                }
+                b.push(")");
+                for r in &b.build().fetch_all(&self.pool).await? {
+                    warm.push(WarmSession {
+                        token_hash: r.text("token_hash")?,
+                        session: session_row(r)?,
+                        balance: to_u64(r.int("balance")?, "balance")?,
+                    });
+                }
+            }
+            Ok(warm)
+        })
+    }
+
     fn touch_session(&self, session: Uuid, at_ms: u64) -> BoxFuture<'_, Result<()>> {
         Box::pin(async move {
             sqlx::query("UPDATE sessions SET last_used_at_ms = $2 WHERE id = $1 AND last_used_at_ms < $2")

@@ -35,7 +35,7 @@ pub use error::{Result, StoreError};
 pub use model::{
     AdminLogEntry, Backend, Ban, BanScope, Cursor, HandQuery, HandSeat, HandTournament, JournalRow, LedgerCursor,
     LedgerEntry, LedgerKind, LedgerLine, LedgerQuery, LedgerTotals, NewSession, OpenStack, OperatorKey, PoolSettings,
-    StoredHand, StoredSession, StoredTable, TableJournal, TableWrites, Write, now_ms, token_hash,
+    StoredHand, StoredSession, StoredTable, TableJournal, TableWrites, WarmSession, Write, now_ms, token_hash,
 };
 pub use pg::PgStore;
 pub use sqlite::SqliteStore;

@@ -48,6 +48,18 @@ pub struct StoredSession {
     pub name: String,
 }
 
+/// A live session with what a restarting server needs to greet its player without asking the
+/// store again ([`crate::Store::live_sessions_of`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarmSession {
+    /// sha256 of the session's token (hex), as stored
+    pub token_hash: String,
+    /// the session
+    pub session: StoredSession,
+    /// the player's account balance
+    pub balance: Chips,
+}
+
 /// A table: its rules and stakes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredTable {

@@ -25,8 +25,8 @@ use uuid::Uuid;
 use crate::error::{Result, StoreError};
 use crate::model::{
     AdminLogEntry, Backend, Ban, BanScope, HandQuery, HandSeat, JournalRow, LedgerLine, LedgerQuery, LedgerTotals,
-    NewSession, OpenStack, OperatorKey, PoolSettings, StoredHand, StoredSession, StoredTable, TableJournal, Write,
-    chips_i64, ms_i64, to_u64,
+    NewSession, OpenStack, OperatorKey, PoolSettings, StoredHand, StoredSession, StoredTable, TableJournal,
+    WarmSession, Write, chips_i64, ms_i64, to_u64,
 };
 use crate::plan::Plan;
 use crate::rows::{

@@ -7,7 +7,7 @@ use uuid::Uuid;
 use crate::error::Result;
 use crate::model::{
     AdminLogEntry, Backend, Ban, BanScope, HandQuery, JournalRow, LedgerLine, LedgerQuery, LedgerTotals, NewSession,
-    OpenStack, OperatorKey, StoredHand, StoredSession, StoredTable, TableJournal, Write,
+    OpenStack, OperatorKey, StoredHand, StoredSession, StoredTable, TableJournal, WarmSession, Write,
 };
 use crate::tournament::{StoredTournament, TournamentCommit};
 
@@ -104,6 +104,15 @@ pub trait Store: Send + Sync + 'static {
         token_hash: &'a str,
         used_since_ms: u64,
     ) -> BoxFuture<'a, Result<Option<StoredSession>>>;
+
+    /// The live sessions (last used at or after `used_since_ms`) of `players`, with their token
+    /// hashes and the players' balances: what a restarting server warms its memory with, so
+    /// the players of its resumed tables reconnect without a store read each.
+    fn live_sessions_of<'a>(
+        &'a self,
+        players: &'a [Uuid],
+        used_since_ms: u64,
+    ) -> BoxFuture<'a, Result<Vec<WarmSession>>>;
 
     /// Records that the session was used at `at_ms` (never moves the mark back). The server
     /// calls it at most about once a minute per session.

@@ -685,6 +685,31 @@ async fn sessions_expire_and_identities_map(b: &Backend) {
     assert!(s.live_session(&bo.token_hash, 0).await.unwrap().is_none());
     assert_eq!(s.balance(bo.player_id).await.unwrap(), 100_000);
 
+    // Warming a restarted server's memory: the live sessions of the players asked for, with
+    // their token hashes and balances; idle, deleted and other players' sessions are not.
+    let cy = NewSession { created_at_ms: 9_500, starting_balance: 4_321, ..session("Cy") };
+    let cy_phone = NewSession { created_at_ms: 9_500, ..session("Cy") };
+    let dee = NewSession { created_at_ms: 9_500, ..session("Dee") };
+    s.create_session(&dee).await.unwrap();
+    let cy_subject = format!("user-{}", Uuid::new_v4());
+    assert_eq!(s.identity_session(&cy_subject, &cy).await.unwrap(), cy.player_id);
+    assert_eq!(s.identity_session(&cy_subject, &cy_phone).await.unwrap(), cy.player_id);
+    let players = [cy.player_id, bo.player_id, ann.player_id, Uuid::new_v4()];
+    let mut warm = s.live_sessions_of(&players, 9_000).await.unwrap();
+    warm.sort_by(|a, b| a.token_hash.cmp(&b.token_hash));
+    let mut want: Vec<(String, Uuid, Uuid, u64)> =
+        [&cy, &cy_phone].iter().map(|n| (n.token_hash.clone(), n.session_id, cy.player_id, 4_321)).collect();
+    want.sort();
+    let got: Vec<(String, Uuid, Uuid, u64)> =
+        warm.iter().map(|w| (w.token_hash.clone(), w.session.session_id, w.session.player_id, w.balance)).collect();
+    assert_eq!(got, want, "Cy's two sessions; Bo's deleted, Ann's expired, Dee not asked for");
+    assert!(warm.iter().all(|w| w.session.name == "Cy"));
+    assert!(s.live_sessions_of(&players, 9_501).await.unwrap().is_empty(), "idle since 9_500");
+    assert!(s.live_sessions_of(&[], 0).await.unwrap().is_empty());
+    // More players than one statement binds.
+    let many: Vec<Uuid> = (0..2_500).map(|_| Uuid::new_v4()).chain([dee.player_id]).collect();
+    assert_eq!(s.live_sessions_of(&many, 0).await.unwrap().len(), 1);
+
     // The same subject on two devices: one player, issued once.
     let subject = format!("user-{}", Uuid::new_v4());
     let first = session("Cy");

