@@ -5,6 +5,9 @@
 #            are spread over both gateways
 #   kill:    (cluster) kill -9 worker w1 30 s in; prints when w2 had taken its tables over
 # 8 bots per table, think 1000 ms, warm-up 25 s, then `duration` seconds measured.
+# NATS_CONF=deploy/nats-server.conf runs nats-server with that file (sync_interval: always);
+# without it, NATS's defaults (fsync every 2 minutes). SPY=1 also counts NATS's messages by
+# subject over the measured window (scripts/nats_subjects.py; needs nats-py), per action.
 # Needs ./target/release/stud (cargo build --release -p stud-cli; or BIN=...), PostgreSQL on
 # 127.0.0.1:5432 and, for cluster, nats-server 2.10+ (STUD_NATS_SERVER, or the venv .ci/run makes).
 set -u
@@ -33,7 +36,7 @@ if [ "$mode" = single ]; then
   $bin serve --bind 127.0.0.1:18291 --tables-per-variant $per --database-url $url 2>"$tmp/s1.log" & pids+=($!)
   gateways=(18291)
 else
-  $nats -js -p 14222 -m 18222 -sd "$tmp/nats" >"$tmp/nats.log" 2>&1 & nats_pid=$!
+  $nats ${NATS_CONF:+-c "$NATS_CONF"} -js -p 14222 -m 18222 -sd "$tmp/nats" >"$tmp/nats.log" 2>&1 & nats_pid=$!
   sleep 1
   node() { $bin serve --bind "127.0.0.1:$3" --database-url $url --cluster nats://127.0.0.1:14222 \
     --role "$1" --node "$2" --tables-per-variant $per 2>"$tmp/$2.log" & pids+=($!); }
@@ -73,6 +76,9 @@ xacts() { psql -h 127.0.0.1 -U postgres -d test -Atc "SELECT xact_commit FROM pg
 sleep 25
 c0=$(cpu "${pids[@]}"); l0=$(cpu $ld); p0=$(pg); n0=$(varz); x0=$(xacts)
 each0=(); for p in "${pids[@]}" $nats_pid; do each0+=("$(cpu "$p")"); done
+if [ -n "${SPY:-}" ] && [ "$mode" != single ]; then
+  ${PYTHON:-python3} scripts/nats_subjects.py nats://127.0.0.1:14222 "$dur" >"$tmp/subjects.txt" 2>&1 &
+fi
 if [ -n "$kill" ]; then
   sleep 5
   t0=$(date -u +%s.%N)
@@ -96,6 +102,11 @@ echo "postgres commits per second over the measured window: $(( (x1 - x0) / dur 
 echo "cpu (cores) over the measured window: servers $(echo "scale=2; ($c1-$c0)/100/$dur" | bc)" \
   "load $(echo "scale=2; ($l1-$l0)/100/$dur" | bc) postgres $(echo "scale=2; ($p1-$p0)/100/$dur" | bc)"
 cat "$tmp/load.json"
+if [ -s "$tmp/subjects.txt" ]; then
+  actions=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["actions_per_s"])' "$tmp/load.json")
+  echo "NATS messages by subject over the measured window (per action: / $actions actions/s):"
+  awk -v a="$actions" 'NR == 1 { print; next } { printf "%s  %.2f/action\n", $0, $2 / a }' "$tmp/subjects.txt"
+fi
 if [ -n "$kill" ]; then
   # When w2 rebuilt w1's tables: its `resumed=true` hosting lines, against the kill.
   sed 's/\x1b\[[0-9;]*m//g' "$tmp/w2.log" | grep "hosting table" | grep "resumed=true" | awk '{print $1}' |

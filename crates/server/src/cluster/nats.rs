@@ -13,13 +13,17 @@ use tracing::{info, warn};
 
 /// How often [`Health`]'s probe asks NATS for an answer...
 const PROBE_EVERY: Duration = Duration::from_secs(1);
-/// ... and while NATS is down (to see it back soon).
-const PROBE_EVERY_DOWN: Duration = Duration::from_millis(200);
-/// A probe unanswered this long means NATS is away: with [`PROBE_EVERY`], a nats-server that
-/// stops answering (paused, a dead host whose TCP connection is still up) is noticed within
-/// 4 s. The client's own pings cannot tell: every command it sends restarts their timer, so
-/// a busy client never pings, and an idle one needs 3 missed pings of its interval.
-const PROBE_WAIT: Duration = Duration::from_secs(3);
+/// ... and again after an unanswered probe, or while NATS is down (to see it back soon).
+const PROBE_AGAIN: Duration = Duration::from_millis(200);
+/// A probe unanswered this long fails; two failed in a row mean NATS is away (one could be a
+/// moment of overload). With [`PROBE_EVERY`] and [`PROBE_AGAIN`], a nats-server that stops
+/// answering (paused, a dead host whose TCP connection is still up) is noticed within
+/// 1 + 2.5 + 0.2 + 2.5 = 6.2 s. The client's own pings cannot tell: every command it sends
+/// restarts their timer, so a busy client never pings, and an idle one needs 3 missed pings
+/// of its interval.
+const PROBE_WAIT: Duration = Duration::from_millis(2_500);
+/// Failed probes in a row that mark NATS down.
+const PROBE_FAILURES: u32 = 2;
 
 /// Where the cluster's JetStream state lives and how it is kept.
 #[derive(Clone, Debug)]
@@ -127,11 +131,11 @@ impl Health {
     }
 }
 
-/// Probes NATS every [`PROBE_EVERY`] ([`PROBE_EVERY_DOWN`] while it is down) until `stop`: a request on a subject nobody serves,
-/// which the server itself answers with "no responders". Unanswered within [`PROBE_WAIT`],
-/// NATS is marked down in `health` and the client is told to reconnect (its state then
-/// leaves `Connected`, so the journal refuses appends at once instead of queueing them);
-/// the first answer again marks it up.
+/// Probes NATS every [`PROBE_EVERY`] until `stop`: a request on a subject nobody serves,
+/// which the server itself answers with "no responders". After [`PROBE_FAILURES`] probes in
+/// a row unanswered within [`PROBE_WAIT`], NATS is marked down in `health` and the client is
+/// told to reconnect (its state then leaves `Connected`, so the journal refuses appends at
+/// once instead of queueing them); the first answer again marks it up.
 pub fn spawn_probe(
     client: async_nats::Client,
     node: &str,
@@ -140,8 +144,9 @@ pub fn spawn_probe(
 ) -> JoinHandle<()> {
     let subject = format!("stud.probe.{node}.{}", uuid::Uuid::new_v4().simple());
     tokio::spawn(async move {
+        let mut failures = 0u32;
         loop {
-            let wait = if health.up() { PROBE_EVERY } else { PROBE_EVERY_DOWN };
+            let wait = if failures == 0 { PROBE_EVERY } else { PROBE_AGAIN };
             tokio::select! {
                 () = tokio::time::sleep(wait) => {}
                 () = stop.cancelled() => return,
@@ -152,16 +157,16 @@ pub fn spawn_probe(
                 Ok(Err(e)) => e.kind() == async_nats::RequestErrorKind::NoResponders,
                 Err(_) => false,
             };
-            let was_up = health.up.swap(answered, Relaxed);
-            match (was_up, answered) {
-                (true, false) => {
-                    warn!("NATS does not answer: refusing inputs until it does; reconnecting");
-                    // Bounded: the client's command queue may itself be stuck behind the dead
-                    // connection.
-                    let _ = tokio::time::timeout(PROBE_WAIT, client.force_reconnect()).await;
-                }
-                (false, true) => info!("NATS answers again"),
-                _ => {}
+            failures = if answered { 0 } else { failures.saturating_add(1) };
+            if answered && !health.up() {
+                health.up.store(true, Relaxed);
+                info!("NATS answers again");
+            } else if failures == PROBE_FAILURES {
+                health.up.store(false, Relaxed);
+                warn!("NATS does not answer: refusing inputs until it does; reconnecting");
+                // Bounded: the client's command queue may itself be stuck behind the dead
+                // connection.
+                let _ = tokio::time::timeout(PROBE_WAIT, client.force_reconnect()).await;
             }
         }
     })
