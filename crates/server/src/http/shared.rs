@@ -79,13 +79,18 @@ pub(crate) fn own_session(caller: Caller, id: Uuid) -> Result<Arc<Session>, ApiE
 
 /// The client's address: the peer's, or, when the peer is a trusted proxy, the nearest address
 /// in `X-Forwarded-For` that is not a trusted proxy (the header is read from the right: only
-/// what trusted proxies appended is believed). Without a usable header, the peer's.
+/// what trusted proxies appended is believed). Without a usable header, the peer's. Every
+/// address is compared and returned in its canonical form: on a dual-stack socket an IPv4 peer
+/// arrives as `::ffff:a.b.c.d`, which is `a.b.c.d` here (for the trusted list and for the
+/// per-address limits alike).
 pub fn client_ip(
     peer: std::net::IpAddr,
     headers: &axum::http::HeaderMap,
     trusted: &[std::net::IpAddr],
 ) -> std::net::IpAddr {
-    if !trusted.contains(&peer) {
+    let peer = peer.to_canonical();
+    let is_trusted = |ip: &std::net::IpAddr| trusted.iter().any(|t| t.to_canonical() == *ip);
+    if !is_trusted(&peer) {
         return peer;
     }
     let hops = headers
@@ -96,8 +101,8 @@ pub fn client_ip(
         .map(str::trim)
         .collect::<Vec<_>>();
     for hop in hops.into_iter().rev() {
-        match hop.parse::<std::net::IpAddr>() {
-            Ok(ip) if trusted.contains(&ip) => {}
+        match hop.parse::<std::net::IpAddr>().map(|ip| ip.to_canonical()) {
+            Ok(ip) if is_trusted(&ip) => {}
             Ok(ip) => return ip,
             // Not an address: nothing to its left can be believed.
             Err(_) => return peer,
@@ -138,5 +143,23 @@ mod tests {
         assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["6.6.6.6, unknown"]), &proxy), ip("10.0.0.1"));
         // Nothing trusted: never read.
         assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["198.51.100.7"]), &[]), ip("10.0.0.1"));
+    }
+
+    #[test]
+    fn ipv4_mapped_addresses_are_their_ipv4_addresses() {
+        // A dual-stack bind sees an IPv4 proxy as ::ffff:10.0.0.1: still the trusted proxy.
+        let proxy = [ip("10.0.0.1")];
+        assert_eq!(client_ip(ip("::ffff:10.0.0.1"), &xff(&["198.51.100.7"]), &proxy), ip("198.51.100.7"));
+        // A proxy listed in mapped form trusts the plain address too.
+        assert_eq!(client_ip(ip("10.0.0.1"), &xff(&["198.51.100.7"]), &[ip("::ffff:10.0.0.1")]), ip("198.51.100.7"));
+        // A client is one address however it arrives (one per-address limit), and a mapped
+        // trusted hop in the header is skipped like the plain one.
+        assert_eq!(client_ip(ip("::ffff:203.0.113.9"), &HeaderMap::new(), &proxy), ip("203.0.113.9"));
+        assert_eq!(
+            client_ip(ip("10.0.0.1"), &xff(&["::ffff:198.51.100.7, ::ffff:10.0.0.1"]), &proxy),
+            ip("198.51.100.7")
+        );
+        // Plain IPv6 stays as it is.
+        assert_eq!(client_ip(ip("2001:db8::1"), &HeaderMap::new(), &proxy), ip("2001:db8::1"));
     }
 }
