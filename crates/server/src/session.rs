@@ -254,7 +254,7 @@ impl Sessions {
         // Bounded: only the last minute's log outs (each needed a session of its own).
         ended.retain(|_, at| now.saturating_sub(*at) < ENDED_KEPT_MS);
         ended.insert(session.session_id, now);
-        self.warm_map().1.retain(|_, w| w.session_id != session.session_id);
+        self.take_warm(&stud_store::token_hash(&session.token));
         sessions.remove(&session.token).map(|c| c.session)
     }
 
@@ -313,7 +313,10 @@ mod tests {
         let sessions = Sessions::new(3);
         assert!(!sessions.any_warm());
         let (ann, bo, cy, di) = (stored("Ann"), stored("Bo"), stored("Cy"), stored("Di"));
-        let list = [("a", &ann), ("b", &bo), ("c", &cy), ("d", &di)].map(|(h, s)| (h.to_owned(), s.clone()));
+        // Held by token hash, as the store keeps them.
+        let bo_hash = stud_store::token_hash("token-b");
+        let list =
+            [("a", &ann), (bo_hash.as_str(), &bo), ("c", &cy), ("d", &di)].map(|(h, s)| (h.to_owned(), s.clone()));
         assert_eq!(sessions.warm(list, 1_000), 3, "at most the cache's cap");
         assert!(sessions.any_warm());
         assert_eq!(sessions.take_warm("a"), Some(ann));
@@ -322,7 +325,7 @@ mod tests {
         // A log out: a session read ahead does not come back.
         let out = Session::new("token-b".into(), bo.player_id, bo.session_id, bo.name.clone());
         sessions.forget_ended(&out, 2_000);
-        assert_eq!(sessions.take_warm("b"), None);
+        assert_eq!(sessions.take_warm(&bo_hash), None);
         // Kept for WARM_KEPT_MS, then dropped by the sweep.
         sessions.sweep(1_000 + WARM_KEPT_MS, 60_000, 60_000);
         assert!(sessions.any_warm());
