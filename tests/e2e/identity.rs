@@ -152,3 +152,56 @@ async fn a_server_without_jwt_keys_refuses_jwts() {
     assert_eq!(refused(&addr, &hs256(&claims("x"), SECRET)).await, "jwt_disabled");
     server.shutdown().await;
 }
+
+/// `guest_sessions = false`: a guest's sign-in is 401 `guests_disabled`, an operator's user
+/// still signs in; and the setting is refused where it would leave no way in.
+#[tokio::test]
+async fn guest_sign_in_can_be_turned_off_where_jwts_sign_players_in() {
+    let (server, addr) = spawn_app(|c| {
+        c.jwt_secret = Some(SECRET.into());
+        c.jwt_audience = Some(AUDIENCE.into());
+        c.guest_sessions = false;
+        c.sessions_per_minute_per_ip = 0;
+    })
+    .await;
+    let (status, text) = http(&addr, "POST", "/api/sessions", Some(r#"{"name":"Guest"}"#)).await.unwrap();
+    assert_eq!(status, 401, "{text}");
+    let body: ApiErrorBody = serde_json::from_str(&text).unwrap();
+    assert_eq!(body.code, "guests_disabled");
+    let user = sign_in(&addr, &hs256(&claims(&format!("user-{}", Uuid::new_v4())), SECRET)).await.unwrap();
+    assert_eq!(user.name, "Ann Operator");
+    server.shutdown().await;
+
+    let alone = stud_server::Config { guest_sessions: false, ..stud_server::Config::default() };
+    let err = alone.validate().unwrap_err().to_string();
+    assert!(err.contains("no way to sign in"), "{err}");
+}
+
+/// Display names refuse invisible and text-direction characters (a blank-looking name, one
+/// that reads as another, one that turns the chat around it), as the schema's pattern says,
+/// from a guest and from a JWT's `name` (which then falls back to the user id).
+#[tokio::test]
+async fn display_names_refuse_invisible_and_bidirectional_characters() {
+    let (server, addr) = spawn_app(|c| {
+        c.jwt_secret = Some(SECRET.into());
+        c.jwt_audience = Some(AUDIENCE.into());
+        c.sessions_per_minute_per_ip = 0;
+    })
+    .await;
+    for name in ["\u{202e}nimda", "Ann\u{200b}", "\u{3164}", "a\u{2066}b\u{2069}", "\u{feff}x", "x\u{ad}y"] {
+        let body = serde_json::json!({ "name": name }).to_string();
+        let (status, text) = http(&addr, "POST", "/api/sessions", Some(&body)).await.unwrap();
+        assert_eq!(status, 400, "{name:?}: {text}");
+    }
+    for name in ["Zoë", "李", "👨\u{200d}👩\u{200d}👧", "می\u{200c}خواهم"] {
+        let body = serde_json::json!({ "name": name }).to_string();
+        let (status, text) = http(&addr, "POST", "/api/sessions", Some(&body)).await.unwrap();
+        assert_eq!(status, 201, "{name:?}: {text}");
+    }
+    let sub = format!("user-{}", Uuid::new_v4());
+    let mut forged = claims(&sub);
+    forged["name"] = "\u{202e}rotarepO".into();
+    let user = sign_in(&addr, &hs256(&forged, SECRET)).await.unwrap();
+    assert_eq!(user.name, sub.chars().take(24).collect::<String>(), "the id's short form, not the reversed name");
+    server.shutdown().await;
+}

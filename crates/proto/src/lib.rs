@@ -721,15 +721,48 @@ pub struct SeatName {
 /// `POST /api/sessions` body.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CreateSession {
-    /// display name, 1..=24 characters, not all blank, no control characters (leading and
-    /// trailing blanks are dropped)
-    #[schemars(
-        length(min = 1, max = 24),
-        regex(
-            pattern = r"^[^\u0000-\u001f\u007f-\u009f]*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$"
-        )
-    )]
+    /// display name, 1..=24 characters, not all blank, no control, invisible or
+    /// text-direction characters ([`unfit_in_a_name`]; leading and trailing blanks are dropped)
+    #[schemars(length(min = 1, max = 24), regex(pattern = name_pattern()))]
     pub name: String,
+}
+
+/// The characters [`unfit_in_a_name`] refuses, as a regular expression class's ranges.
+const NAME_UNFIT: &str = r"\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb";
+
+/// [`CreateSession::name`]'s pattern: no unfit character, and one that is not blank either.
+pub fn name_pattern() -> String {
+    format!("^[^{NAME_UNFIT}]*[^\\s{NAME_UNFIT}][^{NAME_UNFIT}]*$")
+}
+
+/// Whether a display name may not hold `c`: a control character, or an invisible or
+/// bidirectional formatting one (a name that looks blank, that impersonates another, or that
+/// turns the text after it around: soft hyphen, zero-width space, word joiner, BOM, Hangul
+/// fillers, the direction marks, embeddings, overrides and isolates). The zero-width joiner and
+/// non-joiner stay: emoji sequences and several scripts need them.
+pub fn unfit_in_a_name(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{ad}'
+                | '\u{34f}'
+                | '\u{61c}'
+                | '\u{115f}'
+                | '\u{1160}'
+                | '\u{17b4}'
+                | '\u{17b5}'
+                | '\u{180e}'
+                | '\u{200b}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{3164}'
+                | '\u{feff}'
+                | '\u{ffa0}'
+                | '\u{fff9}'..='\u{fffb}'
+        )
 }
 
 /// `POST /api/sessions` body for an operator's user: a JWT the operator signed (HS256, RS256
@@ -1175,6 +1208,27 @@ pub fn schema_json() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The schema's name pattern and the server's check agree on every character of the
+    /// Basic Multilingual Plane and on the planes' first characters, alone and between letters.
+    #[test]
+    fn the_name_pattern_refuses_exactly_the_unfit_characters() {
+        let pattern = regex::Regex::new(&name_pattern()).unwrap();
+        let chars = (0..=0xffffu32).chain([0x1_0000, 0x1_f600, 0xe_0001, 0x10_fffd]).filter_map(char::from_u32);
+        for c in chars {
+            let between = format!("a{c}b");
+            assert_eq!(pattern.is_match(&between), !unfit_in_a_name(c), "U+{:04X} between letters", c as u32);
+            let alone = c.to_string();
+            let fit_alone = !unfit_in_a_name(c) && !c.is_whitespace();
+            assert_eq!(pattern.is_match(&alone), fit_alone, "U+{:04X} alone", c as u32);
+        }
+        for name in ["\u{202e}nimda", "ab\u{200b}", "\u{3164}", "a\u{2066}b"] {
+            assert!(!pattern.is_match(name), "{name:?}");
+        }
+        for name in ["Zoë", "👨\u{200d}👩\u{200d}👧", "می\u{200c}خواهم", "李"] {
+            assert!(pattern.is_match(name), "{name:?}");
+        }
+    }
 
     #[test]
     fn committed_schema_is_fresh() {

@@ -461,7 +461,7 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
         errors.push((401, "no valid token or key"));
     }
     if op.path == "/api/sessions" {
-        errors.push((401, "the JWT is refused (code token_invalid, token_expired, token_not_yet_valid, token_audience or jwt_disabled)"));
+        errors.push((401, "the JWT is refused (code token_invalid, token_expired, token_not_yet_valid, token_audience or jwt_disabled), or a guest's sign-in where guest sessions are off (guests_disabled)"));
     }
     if op.auth == Auth::Session {
         errors.push((403, "another session's token, or an operator key"));

@@ -142,6 +142,9 @@ pub struct Config {
     pub jwt_jwks_file: Option<String>,
     /// the `aud` a JWT must carry (required when JWTs are accepted)
     pub jwt_audience: Option<String>,
+    /// guests may sign in with a name alone (`STUD_GUEST_SESSIONS`, `true`); `false` leaves
+    /// only the operator's JWTs (which must then be configured)
+    pub guest_sessions: bool,
     /// an HTTP request's headers must arrive within this, milliseconds
     pub header_timeout_ms: u64,
     /// a WebSocket must say `hello` within this after it opens, milliseconds
@@ -162,6 +165,20 @@ pub struct Config {
     /// separated): the per-IP limits then count the client's address; from anyone else the
     /// header is ignored
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// a NATS credentials file (a user JWT and its nkey seed: NATS's decentralized auth) this
+    /// node signs in with (`STUD_NATS_CREDS`). A user and password, or a token, go in the
+    /// cluster URL instead: `nats://USER:PASSWORD@HOST:PORT`, `nats://TOKEN@HOST:PORT`
+    pub nats_creds: Option<String>,
+    /// a file holding the nkey seed (`SU...`) this node signs in with (`STUD_NATS_NKEY_FILE`)
+    pub nats_nkey_file: Option<String>,
+    /// the PEM certificate authority that signed NATS's TLS certificate (`STUD_NATS_TLS_CA`):
+    /// TLS is then required
+    pub nats_tls_ca: Option<String>,
+    /// this node's PEM client certificate, for a NATS that verifies clients
+    /// (`STUD_NATS_TLS_CERT`, with `STUD_NATS_TLS_KEY`)
+    pub nats_tls_cert: Option<String>,
+    /// the client certificate's PEM private key (`STUD_NATS_TLS_KEY`)
+    pub nats_tls_key: Option<String>,
 }
 
 /// A cluster node's part (see `crate::cluster`).
@@ -233,6 +250,7 @@ impl Default for Config {
             jwt_secret: None,
             jwt_jwks_file: None,
             jwt_audience: None,
+            guest_sessions: true,
             header_timeout_ms: 10_000,
             hello_timeout_ms: 10_000,
             cluster: None,
@@ -240,6 +258,11 @@ impl Default for Config {
             node: None,
             cluster_replicas: 1,
             trusted_proxies: Vec::new(),
+            nats_creds: None,
+            nats_nkey_file: None,
+            nats_tls_ca: None,
+            nats_tls_cert: None,
+            nats_tls_key: None,
         }
     }
 }
@@ -278,6 +301,7 @@ impl std::fmt::Debug for Config {
             jwt_secret,
             jwt_jwks_file,
             jwt_audience,
+            guest_sessions,
             header_timeout_ms,
             hello_timeout_ms,
             cluster,
@@ -285,6 +309,11 @@ impl std::fmt::Debug for Config {
             node,
             cluster_replicas,
             trusted_proxies,
+            nats_creds,
+            nats_nkey_file,
+            nats_tls_ca,
+            nats_tls_cert,
+            nats_tls_key,
         } = self;
         f.debug_struct("Config")
             .field("bind", bind)
@@ -317,6 +346,7 @@ impl std::fmt::Debug for Config {
             .field("jwt_secret", &jwt_secret.as_ref().map(|_| "<redacted>"))
             .field("jwt_jwks_file", jwt_jwks_file)
             .field("jwt_audience", jwt_audience)
+            .field("guest_sessions", guest_sessions)
             .field("header_timeout_ms", header_timeout_ms)
             .field("hello_timeout_ms", hello_timeout_ms)
             .field("cluster", &cluster.as_deref().map(redact_url))
@@ -324,6 +354,12 @@ impl std::fmt::Debug for Config {
             .field("node", node)
             .field("cluster_replicas", cluster_replicas)
             .field("trusted_proxies", trusted_proxies)
+            // Paths, not secrets.
+            .field("nats_creds", nats_creds)
+            .field("nats_nkey_file", nats_nkey_file)
+            .field("nats_tls_ca", nats_tls_ca)
+            .field("nats_tls_cert", nats_tls_cert)
+            .field("nats_tls_key", nats_tls_key)
             .finish()
     }
 }
@@ -466,6 +502,19 @@ impl Config {
             "STUD_HELLO_TIMEOUT_MS" => self.hello_timeout_ms = num(name, value)?,
             "STUD_JWT_SECRET" => self.jwt_secret = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_JWT_JWKS_FILE" => self.jwt_jwks_file = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_GUEST_SESSIONS" => {
+                self.guest_sessions = match value.trim() {
+                    "true" | "1" | "yes" | "on" => true,
+                    "false" | "0" | "no" | "off" => false,
+                    _ => {
+                        return Err(ConfigLoadError::Env {
+                            name: name.to_owned(),
+                            value: value.to_owned(),
+                            message: "expected true or false".into(),
+                        });
+                    }
+                };
+            }
             "STUD_JWT_AUDIENCE" => self.jwt_audience = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_CLUSTER" => self.cluster = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_ROLE" => {
@@ -490,6 +539,11 @@ impl Config {
                     })
                     .collect::<Result<_, _>>()?;
             }
+            "STUD_NATS_CREDS" => self.nats_creds = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_NATS_NKEY_FILE" => self.nats_nkey_file = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_NATS_TLS_CA" => self.nats_tls_ca = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_NATS_TLS_CERT" => self.nats_tls_cert = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_NATS_TLS_KEY" => self.nats_tls_key = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_NODE" => self.node = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_OPERATOR_KEY" => {
                 let key = value.trim();
@@ -564,6 +618,11 @@ impl Config {
         if (self.jwt_secret.is_some() || self.jwt_jwks_file.is_some()) && self.jwt_audience.is_none() {
             return Err(ConfigLoadError::Invalid("jwt_audience is required when JWTs are accepted".into()));
         }
+        if !self.guest_sessions && self.jwt_secret.is_none() && self.jwt_jwks_file.is_none() {
+            return Err(ConfigLoadError::Invalid(
+                "guest_sessions = false leaves no way to sign in: configure JWTs (jwt_secret or jwt_jwks_file)".into(),
+            ));
+        }
         if self.tables_per_variant > 10_000 {
             return Err(ConfigLoadError::Invalid("at most 10000 tables per variant".into()));
         }
@@ -575,7 +634,14 @@ impl Config {
         if !(1..=5).contains(&self.cluster_replicas) {
             return Err(ConfigLoadError::Invalid("cluster_replicas must be 1 to 5 (JetStream's limit)".into()));
         }
+        let nats_files =
+            [&self.nats_creds, &self.nats_nkey_file, &self.nats_tls_ca, &self.nats_tls_cert, &self.nats_tls_key];
         let Some(url) = &self.cluster else {
+            if nats_files.iter().any(|f| f.is_some()) {
+                return Err(ConfigLoadError::Invalid(
+                    "NATS credentials and TLS files (STUD_NATS_*) need a cluster (STUD_CLUSTER)".into(),
+                ));
+            }
             if self.role.is_some() || self.node.is_some() {
                 return Err(ConfigLoadError::Invalid(
                     "role and node (STUD_ROLE, STUD_NODE, --role, --node) need a cluster (STUD_CLUSTER, --cluster nats://HOST:PORT)"
@@ -589,6 +655,17 @@ impl Config {
                 "cluster {:?} must start with nats:// or tls://",
                 redact_url(url)
             )));
+        }
+        if self.nats_tls_cert.is_some() != self.nats_tls_key.is_some() {
+            return Err(ConfigLoadError::Invalid(
+                "a NATS client certificate needs its key: STUD_NATS_TLS_CERT and STUD_NATS_TLS_KEY together".into(),
+            ));
+        }
+        if self.nats_creds.is_some() && self.nats_nkey_file.is_some() {
+            return Err(ConfigLoadError::Invalid(
+                "sign in to NATS with a credentials file or an nkey, not both (STUD_NATS_CREDS, STUD_NATS_NKEY_FILE)"
+                    .into(),
+            ));
         }
         if !(self.database_url.starts_with("postgres://") || self.database_url.starts_with("postgresql://")) {
             return Err(ConfigLoadError::Invalid(
@@ -760,6 +837,13 @@ mod tests {
         let c = Config::load_from(None, &env(&[("STUD_CLUSTER", "nats://h:4222"), ("STUD_NODE", "a"), pg])).unwrap();
         assert_eq!(c.cluster_role(), Some(Role::All), "all by default");
         assert_eq!(Config::default().cluster_role(), None);
+        let tls = [("STUD_NATS_TLS_CA", "/ca.pem"), ("STUD_NATS_TLS_CERT", "/c.pem"), ("STUD_NATS_TLS_KEY", "/k.pem")];
+        let c = Config::load_from(
+            None,
+            &env(&[&[("STUD_CLUSTER", "tls://h:4222"), ("STUD_NODE", "a"), pg][..], &tls].concat()),
+        )
+        .unwrap();
+        assert_eq!((c.nats_tls_ca.as_deref(), c.nats_tls_key.as_deref()), (Some("/ca.pem"), Some("/k.pem")));
         let bad = [
             (vec![("STUD_ROLE", "worker")], "need a cluster"),
             (vec![("STUD_NODE", "n1")], "need a cluster"),
@@ -768,6 +852,21 @@ mod tests {
             (vec![("STUD_CLUSTER", "nats://h:4222"), ("STUD_NODE", "a.b"), pg], "letters"),
             (vec![("STUD_CLUSTER", "http://h:4222"), ("STUD_NODE", "a"), pg], "nats://"),
             (vec![("STUD_ROLE", "boss")], "STUD_ROLE"),
+            (vec![("STUD_NATS_NKEY_FILE", "/k.nk")], "need a cluster"),
+            (
+                vec![("STUD_CLUSTER", "nats://h:4222"), ("STUD_NODE", "a"), ("STUD_NATS_TLS_CERT", "/c.pem"), pg],
+                "together",
+            ),
+            (
+                vec![
+                    ("STUD_CLUSTER", "nats://h:4222"),
+                    ("STUD_NODE", "a"),
+                    ("STUD_NATS_CREDS", "/u.creds"),
+                    ("STUD_NATS_NKEY_FILE", "/k.nk"),
+                    pg,
+                ],
+                "not both",
+            ),
         ];
         for (vars, says) in bad {
             let err = Config::load_from(None, &env(&vars)).unwrap_err().to_string();

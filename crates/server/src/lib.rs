@@ -116,6 +116,13 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
     let node_name = config.node.clone().unwrap_or_default();
     let mut cc = cluster::ClusterConfig::new(url);
     cc.replicas = config.cluster_replicas;
+    cc.node.clone_from(&node_name);
+    cc.auth = cluster::NatsAuth {
+        creds_file: config.nats_creds.clone().map(Into::into),
+        nkey_seed_file: config.nats_nkey_file.clone().map(Into::into),
+        tls_ca: config.nats_tls_ca.clone().map(Into::into),
+        tls_client: config.nats_tls_cert.clone().zip(config.nats_tls_key.clone()).map(|(c, k)| (c.into(), k.into())),
+    };
     let (client, js) = cluster::connect(&cc).await?;
     let stop = CancellationToken::new();
     let mut node = cluster::Node { stop: stop.clone(), worker: None, tasks: Vec::new() };

@@ -41,6 +41,9 @@ pub enum TokenError {
     /// `aud` is not this server's.
     #[error("the JWT is for another audience")]
     Audience,
+    /// A guest's sign-in on a server that takes only the operator's JWTs.
+    #[error("this server signs players in with the operator's JWTs only: guest sessions are off")]
+    GuestsDisabled,
 }
 
 impl TokenError {
@@ -48,6 +51,7 @@ impl TokenError {
     pub fn code(self) -> &'static str {
         match self {
             TokenError::Disabled => "jwt_disabled",
+            TokenError::GuestsDisabled => "guests_disabled",
             TokenError::Invalid => "token_invalid",
             TokenError::Expired => "token_expired",
             TokenError::NotYetValid => "token_not_yet_valid",

@@ -28,7 +28,7 @@ pub use gateway::Gateway;
 pub(crate) use gateway::{refresh_tables, spawn as spawn_gateway};
 pub use journal::JetStreamJournal;
 pub use lease::{Held, Lease, LeaseError, Leases, spawn_heartbeat};
-pub use nats::{ClusterConfig, ClusterError, Health, connect, spawn_probe};
+pub use nats::{ClusterConfig, ClusterError, Health, NatsAuth, connect, spawn_probe};
 pub(crate) use worker::Worker;
 
 /// A cluster node's running parts (see `crate::start_node`).

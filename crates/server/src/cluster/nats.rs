@@ -2,6 +2,7 @@
 //! lives ([`ClusterConfig`]), how an operation fails ([`ClusterError`]), connecting, whether
 //! NATS still answers ([`Health`]), and opening a KV bucket.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
@@ -44,6 +45,25 @@ pub struct ClusterConfig {
     pub lease_ttl: Duration,
     /// how long a JetStream request (a publish's acknowledgement included) may take
     pub timeout: Duration,
+    /// this node's name: its reply subjects are `_INBOX.<node>.…`, so NATS can let each node
+    /// read only its own replies (`deploy/nats-auth.conf`); empty: NATS's shared `_INBOX.…`
+    pub node: String,
+    /// how this node signs in to NATS beyond what the URL carries, and its TLS
+    pub auth: NatsAuth,
+}
+
+/// How a node signs in to NATS and checks its certificate. A user and password
+/// (`nats://USER:PASSWORD@HOST`) or a token (`nats://TOKEN@HOST`) come from the URL.
+#[derive(Clone, Debug, Default)]
+pub struct NatsAuth {
+    /// a credentials file: a user JWT and its nkey seed (NATS's decentralized auth)
+    pub creds_file: Option<PathBuf>,
+    /// a file holding an nkey seed (`SU…`)
+    pub nkey_seed_file: Option<PathBuf>,
+    /// the PEM certificate authority of NATS's TLS certificate; given, TLS is required
+    pub tls_ca: Option<PathBuf>,
+    /// a PEM client certificate and its key, for a NATS that verifies its clients
+    pub tls_client: Option<(PathBuf, PathBuf)>,
 }
 
 impl ClusterConfig {
@@ -58,6 +78,8 @@ impl ClusterConfig {
             replicas: 1,
             lease_ttl: Duration::from_secs(3),
             timeout: Duration::from_secs(2),
+            node: String::new(),
+            auth: NatsAuth::default(),
         }
     }
 }
@@ -91,25 +113,93 @@ impl From<ClusterError> for stud_store::StoreError {
     }
 }
 
-/// Connects to NATS with the cluster's timeouts; the client reconnects by itself after.
+/// Connects to NATS with the cluster's timeouts and this node's credentials; the client
+/// reconnects by itself after.
 ///
 /// # Errors
-/// The first connection failed.
+/// The first connection failed (NATS refused the credentials among other reasons), or a
+/// credentials file does not read.
 pub async fn connect(
     config: &ClusterConfig,
 ) -> Result<(async_nats::Client, async_nats::jetstream::Context), ClusterError> {
-    let client = async_nats::ConnectOptions::new()
+    let (servers, login) = split_login(&config.url)?;
+    let mut options = async_nats::ConnectOptions::new()
         .connection_timeout(config.timeout)
         .request_timeout(Some(config.timeout))
         // Back soon after NATS is: a table refuses its inputs while it is away.
         .reconnect_delay_callback(|attempts| Duration::from_millis((attempts as u64).saturating_mul(100).min(1_000)))
-        // Several servers of one NATS cluster: comma separated.
-        .connect(config.url.split(',').map(str::trim).filter(|u| !u.is_empty()).collect::<Vec<_>>())
-        .await
-        .map_err(ClusterError::nats)?;
+        // What NATS refuses (a permission this node's user lacks) is otherwise silent.
+        .event_callback(|event| async move {
+            if let async_nats::Event::ServerError(e) = event {
+                warn!(error = %e, "NATS refused an operation of this node");
+            }
+        });
+    // async-nats reads no credentials from the URL itself: they are passed on here.
+    options = match login {
+        Some(Login::Password(user, password)) => options.user_and_password(user, password),
+        Some(Login::Token(token)) => options.token(token),
+        None => options,
+    };
+    let auth = &config.auth;
+    if let Some(path) = &auth.creds_file {
+        options = options
+            .credentials_file(path)
+            .await
+            .map_err(|e| ClusterError::Unavailable(format!("NATS credentials file {}: {e}", path.display())))?;
+    }
+    if let Some(path) = &auth.nkey_seed_file {
+        let seed = tokio::fs::read_to_string(path)
+            .await
+            .map_err(|e| ClusterError::Unavailable(format!("NATS nkey seed file {}: {e}", path.display())))?;
+        options = options.nkey(seed.trim().to_owned());
+    }
+    if let Some(ca) = &auth.tls_ca {
+        options = options.add_root_certificates(ca.clone()).require_tls(true);
+    }
+    if let Some((cert, key)) = &auth.tls_client {
+        options = options.add_client_certificate(cert.clone(), key.clone());
+    }
+    if !config.node.is_empty() {
+        options = options.custom_inbox_prefix(format!("_INBOX.{}", config.node));
+    }
+    let client = options.connect(servers).await.map_err(ClusterError::nats)?;
     let mut js = async_nats::jetstream::new(client.clone());
     js.set_timeout(config.timeout);
     Ok((client, js))
+}
+
+/// What a cluster URL's `USER:PASSWORD@` (or `TOKEN@`) part says.
+#[derive(Debug, PartialEq, Eq)]
+enum Login {
+    Password(String, String),
+    Token(String),
+}
+
+/// The servers of a cluster URL (several: comma separated) without their user info, and the
+/// login they carry (percent-decoded; every server that names one must name the same).
+fn split_login(urls: &str) -> Result<(Vec<String>, Option<Login>), ClusterError> {
+    let mut servers = Vec::new();
+    let mut login = None;
+    for url in urls.split(',').map(str::trim).filter(|u| !u.is_empty()) {
+        let (scheme, rest) = url.split_once("://").unwrap_or(("nats", url));
+        // The authority ends at the first '/', '?' or '#'; its user info at the last '@'.
+        let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let Some(at) = rest[..end].rfind('@') else {
+            servers.push(url.to_owned());
+            continue;
+        };
+        let decode = |s: &str| percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned();
+        let this = match rest[..at].split_once(':') {
+            Some((user, password)) => Login::Password(decode(user), decode(password)),
+            None => Login::Token(decode(&rest[..at])),
+        };
+        if login.as_ref().is_some_and(|l| *l != this) {
+            return Err(ClusterError::Unavailable("the NATS servers of the cluster URL name different logins".into()));
+        }
+        login = Some(this);
+        servers.push(format!("{scheme}://{}", &rest[at + 1..]));
+    }
+    Ok((servers, login))
 }
 
 /// Whether NATS answers this node: what a gateway asks before it forwards an input (refusing
@@ -177,5 +267,22 @@ pub(super) async fn open_bucket(js: &jetstream::Context, config: kv::Config) -> 
     match js.get_key_value(config.bucket.as_str()).await {
         Ok(store) => Ok(store),
         Err(_) => js.create_key_value(config).await.map_err(ClusterError::nats),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cluster_url_s_login_is_taken_out_and_decoded() {
+        let (servers, login) = split_login("nats://gw%401:p%3Ass@n1:4222, nats://gw%401:p%3Ass@n2:4222").unwrap();
+        assert_eq!(servers, ["nats://n1:4222", "nats://n2:4222"]);
+        assert_eq!(login, Some(Login::Password("gw@1".into(), "p:ss".into())));
+        let (servers, login) = split_login("tls://s3cret@[::1]:4222/x").unwrap();
+        assert_eq!(servers, ["tls://[::1]:4222/x"]);
+        assert_eq!(login, Some(Login::Token("s3cret".into())));
+        assert_eq!(split_login("nats://h:4222").unwrap(), (vec!["nats://h:4222".to_owned()], None));
+        assert!(split_login("nats://a:b@h1:4222,nats://a:c@h2:4222").is_err(), "two logins");
     }
 }

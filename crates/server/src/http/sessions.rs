@@ -38,8 +38,14 @@ async fn create_session(
     }
     let session = match body? {
         Body(SessionRequest::Guest(body)) => {
-            let name = display_name(&body.name)
-                .ok_or_else(|| ApiError::BadRequest("name must be 1 to 24 printable characters".into()))?;
+            if !app.config.guest_sessions {
+                return Err(ApiError::BadToken(crate::auth::jwt::TokenError::GuestsDisabled));
+            }
+            let name = display_name(&body.name).ok_or_else(|| {
+                ApiError::BadRequest(
+                    "name must be 1 to 24 printable characters (no invisible or text-direction characters)".into(),
+                )
+            })?;
             app.create_session(name).await?
         }
         Body(SessionRequest::Jwt(body)) => {
@@ -75,10 +81,11 @@ async fn end_session(caller: Caller, State(app): State<Arc<App>>, PathId(id): Pa
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// A display name by the schema's rule (1 to 24 characters as sent, not all blank, no control
-/// characters), trimmed.
+/// A display name by the schema's rule (1 to 24 characters as sent, not all blank, no control,
+/// invisible or bidirectional formatting characters: `stud_proto::unfit_in_a_name`), trimmed.
 fn display_name(sent: &str) -> Option<String> {
     let length = sent.chars().count();
     let name = sent.trim();
-    ((1..=24).contains(&length) && !name.is_empty() && !name.chars().any(char::is_control)).then(|| name.to_owned())
+    ((1..=24).contains(&length) && !name.is_empty() && !name.chars().any(stud_proto::unfit_in_a_name))
+        .then(|| name.to_owned())
 }

@@ -444,3 +444,137 @@ async fn lease_holder_child() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// A raw client signed in as `node` and the errors its server sends it (permission violations).
+async fn client_noting_errors(nats: &NatsServer, node: &str) -> (async_nats::Client, Arc<Mutex<Vec<String>>>) {
+    let password =
+        if node.starts_with("gateway") { nats_server::GATEWAY_PASSWORD } else { nats_server::WORKER_PASSWORD };
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    let noted = errors.clone();
+    let client = async_nats::ConnectOptions::new()
+        .user_and_password(node.into(), password.into())
+        .custom_inbox_prefix(format!("_INBOX.{node}"))
+        .event_callback(move |event| {
+            let noted = noted.clone();
+            async move {
+                if let async_nats::Event::ServerError(e) = event {
+                    noted.lock().unwrap().push(e.to_string());
+                }
+            }
+        })
+        .connect(nats.url())
+        .await
+        .unwrap();
+    (client, errors)
+}
+
+/// Waits until `errors` holds one naming `subject`, for at most 5 s.
+async fn refused(errors: &Mutex<Vec<String>>, what: &str, subject: &str) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let found = errors.lock().unwrap().iter().any(|e| e.contains(what) && e.contains(subject));
+        if found {
+            return;
+        }
+        assert!(Instant::now() < deadline, "NATS did not refuse {what} {subject:?}: {:?}", errors.lock().unwrap());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// `deploy/nats-auth.conf`, the bus of the compose cluster: nobody connects without a user;
+/// a worker signed in with the password in its URL keeps a journal and leases; a gateway
+/// reads its own frames and replies only, and cannot publish a frame; a worker cannot publish
+/// an input. What NATS refuses never arrives (the subscribers below would see it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bus_admits_only_the_nodes_each_to_what_its_role_needs() {
+    use futures_util::StreamExt as _;
+    let Some(nats) = NatsServer::start_secured() else { return };
+    // No user, a wrong password, a user that does not exist: refused.
+    let anonymous = cluster::connect(&ClusterConfig::new(nats.url())).await.map(|_| ()).unwrap_err().to_string();
+    assert!(anonymous.to_lowercase().contains("authorization"), "{anonymous}");
+    let wrong = nats.url_as("worker1").replace(nats_server::WORKER_PASSWORD, "guess");
+    assert!(cluster::connect(&ClusterConfig::new(wrong)).await.is_err());
+    let other_role = nats.url_as("gateway1").replace("gateway1", "worker1");
+    assert!(cluster::connect(&ClusterConfig::new(other_role)).await.is_err(), "a gateway's password is not a worker's");
+
+    // A worker at work: the journal stream, the buckets, a lease, an append.
+    let mut wcfg = ClusterConfig::new(nats.url_as("worker1"));
+    wcfg.node = "worker1".into();
+    let (journal, leases) = worker(&wcfg, "worker1").await;
+    let table = Uuid::new_v4();
+    let lease = leases.claim(table).await.unwrap().expect("unowned");
+    journal.acquire(&lease).await.unwrap();
+    Journal::append(&journal, row(table, 1, "a")).await.unwrap();
+    assert_eq!(journal.load_table(table).await.unwrap().unwrap().entries.len(), 1);
+
+    let (gateway, gw_errors) = client_noting_errors(&nats, "gateway1").await;
+    let (worker_client, wk_errors) = client_noting_errors(&nats, "worker1").await;
+    let (worker2, _) = client_noting_errors(&nats, "worker2").await;
+    let mut frames = gateway.subscribe("stud.out.gateway1").await.unwrap();
+    let mut inputs = worker2.subscribe("stud.in.*").await.unwrap();
+    gateway.flush().await.unwrap();
+    worker2.flush().await.unwrap();
+
+    // Refused: a gateway forging a frame, reading inputs, another gateway's frames, a worker's
+    // replies, JetStream; a worker forging an input.
+    gateway.publish("stud.out.gateway1", "forged by a gateway".into()).await.unwrap();
+    gateway.flush().await.unwrap();
+    refused(&gw_errors, "Publish", "stud.out.gateway1").await;
+    for subject in ["stud.in.>", "stud.out.gateway2", "_INBOX.worker1.>", "stud.journal.>"] {
+        let _sub = gateway.subscribe(subject).await.unwrap();
+        gateway.flush().await.unwrap();
+        refused(&gw_errors, "Subscription", subject).await;
+    }
+    gateway.publish("$JS.API.STREAM.DELETE.STUD_JOURNAL", "".into()).await.unwrap();
+    gateway.flush().await.unwrap();
+    refused(&gw_errors, "Publish", "$JS.API.STREAM.DELETE.STUD_JOURNAL").await;
+    let forged = format!("stud.in.{table}");
+    worker_client.publish(forged.clone(), "forged by a worker".into()).await.unwrap();
+    worker_client.flush().await.unwrap();
+    refused(&wk_errors, "Publish", &forged).await;
+
+    // Allowed: a worker's frame reaches the gateway, a gateway's input reaches the worker, and
+    // nothing refused arrived before them (each subject keeps its order).
+    worker_client.publish("stud.out.gateway1", "a frame".into()).await.unwrap();
+    gateway.publish(forged.clone(), "an input".into()).await.unwrap();
+    let frame = tokio::time::timeout(Duration::from_secs(5), frames.next()).await.unwrap().unwrap();
+    assert_eq!(&frame.payload[..], b"a frame");
+    let input = tokio::time::timeout(Duration::from_secs(5), inputs.next()).await.unwrap().unwrap();
+    assert_eq!(&input.payload[..], b"an input");
+    // The journal is whole: the gateway's delete never happened.
+    assert_eq!(journal.load_table(table).await.unwrap().unwrap().entries.len(), 1);
+}
+
+/// A node signs in with a token in its URL or with an nkey seed file (`STUD_NATS_NKEY_FILE`),
+/// and keeps a journal and leases; without them NATS refuses it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_signs_in_with_a_token_or_an_nkey() {
+    let Some(nats) = NatsServer::start_with("authorization { token: \"t0ken-s3cret\" }") else { return };
+    assert!(cluster::connect(&ClusterConfig::new(nats.url())).await.is_err(), "no token");
+    let url = nats.url().replace("nats://", "nats://t0ken-s3cret@");
+    let (journal, leases) = worker(&ClusterConfig::new(url), "w1").await;
+    let table = Uuid::new_v4();
+    journal.acquire(&leases.claim(table).await.unwrap().expect("unowned")).await.unwrap();
+    Journal::append(&journal, row(table, 1, "t")).await.unwrap();
+    drop(nats);
+
+    let user = nkeys::KeyPair::new_user();
+    let conf = format!("authorization {{ users = [ {{ nkey: {} }} ] }}", user.public_key());
+    let Some(nats) = NatsServer::start_with(&conf) else { return };
+    assert!(cluster::connect(&ClusterConfig::new(nats.url())).await.is_err(), "no nkey");
+    let seed = std::env::temp_dir().join(format!("stud-test-{}.nk", Uuid::new_v4().simple()));
+    std::fs::write(&seed, format!("{}\n", user.seed().unwrap())).unwrap();
+    let mut cfg = ClusterConfig::new(nats.url());
+    cfg.auth.nkey_seed_file = Some(seed.clone());
+    let (journal, leases) = worker(&cfg, "w1").await;
+    journal.acquire(&leases.claim(table).await.unwrap().expect("unowned")).await.unwrap();
+    Journal::append(&journal, row(table, 1, "n")).await.unwrap();
+    assert_eq!(journal.load_table(table).await.unwrap().unwrap().entries.len(), 1);
+    let _ = std::fs::remove_file(seed);
+    // A seed that is not one is a clear error, not a hang.
+    let bad = std::env::temp_dir().join(format!("stud-test-{}.nk", Uuid::new_v4().simple()));
+    std::fs::write(&bad, "not a seed").unwrap();
+    cfg.auth.nkey_seed_file = Some(bad.clone());
+    assert!(cluster::connect(&cfg).await.is_err());
+    let _ = std::fs::remove_file(bad);
+}

