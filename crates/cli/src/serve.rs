@@ -50,6 +50,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         config.node = Some(node.clone());
     }
     config.validate().context("checking the configuration")?;
+    raise_open_file_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .on_thread_park(crate::allocator::collect_when_idle)
@@ -83,5 +84,16 @@ async fn wait_for_signal() {
     #[cfg(not(unix))]
     {
         let _ = ctrl_c.await;
+    }
+}
+
+/// Every player holds a socket, and the soft open-file limit is often 1,024 (the hard one is
+/// usually far higher): raise the soft one to the hard one, so the per-address caps, not the
+/// process's descriptors, are what a crowd from one place meets. Under systemd set
+/// `LimitNOFILE=` (README "Running in production").
+fn raise_open_file_limit() {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::info!(limit, "open files allowed"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
     }
 }

@@ -486,6 +486,7 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
         errors.push((409, "the table belongs to a tournament: only its tournament changes it"));
     }
     if op.body.is_some() {
+        errors.push((408, "the body did not arrive within the server's header timeout (code request_timeout; the connection is closed)"));
         errors.push((413, "the body is over the size limit"));
     }
     if op.path == "/api/sessions" {
@@ -646,10 +647,13 @@ mod tests {
             doc["paths"][path][method]["responses"].as_object().unwrap().keys().cloned().collect()
         };
         assert_eq!(responses("/api/tables", "get"), ["200"]);
-        assert_eq!(responses("/api/sessions", "post"), ["201", "400", "401", "413", "429", "503"]);
+        assert_eq!(responses("/api/sessions", "post"), ["201", "400", "401", "408", "413", "429", "503"]);
         assert_eq!(responses("/api/sessions/{id}/ledger", "get"), ["200", "400", "401", "403", "503"]);
         assert_eq!(responses("/api/sessions/{id}", "delete"), ["204", "400", "401", "403", "503"]);
-        assert_eq!(responses("/api/admin/tables/{id}", "patch"), ["200", "400", "401", "404", "409", "413", "503"]);
+        assert_eq!(
+            responses("/api/admin/tables/{id}", "patch"),
+            ["200", "400", "401", "404", "408", "409", "413", "503"]
+        );
         assert_eq!(
             doc["paths"]["/healthz"]["get"]["responses"]["200"]["content"]["text/plain; charset=utf-8"]["schema"]["type"],
             "string"

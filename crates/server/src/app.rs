@@ -40,7 +40,14 @@ pub struct Limits {
     pub messages: RateLimiter<u64>,
     /// open WebSocket connections per client IP
     pub connections: Arc<ConnectionLimiter<IpAddr>>,
+    /// open TCP connections per peer address, WebSockets included (`max_connections_per_ip`
+    /// and [`SOCKETS_BESIDE_WEBSOCKETS`] more; trusted proxies are not counted)
+    pub sockets: Arc<ConnectionLimiter<IpAddr>>,
 }
+
+/// The plain HTTP connections one address may hold beside its WebSockets (page loads, history
+/// reads, a browser's parallel requests).
+pub const SOCKETS_BESIDE_WEBSOCKETS: usize = 64;
 
 impl Limits {
     /// Drops every rate limiter's full buckets (they also prune themselves as they are used;
@@ -60,6 +67,7 @@ impl Limits {
             sessions: RateLimiter::per_minute(c.sessions_per_minute_per_ip),
             messages,
             connections: Arc::new(ConnectionLimiter::new(max)),
+            sockets: Arc::new(ConnectionLimiter::new(max.saturating_add(SOCKETS_BESIDE_WEBSOCKETS))),
         }
     }
 }

@@ -53,19 +53,46 @@ pub fn router(app: Arc<App>, shutdown: CancellationToken) -> Router {
         .merge(tournaments::routes().with_state(app.clone()))
         .merge(web::routes())
         .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
-        .layer(middleware::from_fn_with_state(app.config.max_body_bytes, refuse_large_bodies))
+        .layer(middleware::from_fn_with_state(
+            (app.config.max_body_bytes, std::time::Duration::from_millis(app.config.header_timeout_ms)),
+            bound_bodies,
+        ))
         .layer(middleware::from_fn(error::with_request_id))
 }
 
 /// A body announced larger than the limit is refused from its `Content-Length`, before any
-/// of it is read (a client that sent `Expect: 100-continue` never sends it). Bodies without a
-/// length are cut at the limit by `DefaultBodyLimit` as they are read.
-async fn refuse_large_bodies(State(limit): State<usize>, request: Request, next: Next) -> Response {
+/// of it is read (a client that sent `Expect: 100-continue` never sends it). Any other body is
+/// read whole before the route runs, within `wait` (`header_timeout_ms`) and up to the limit:
+/// one that does not arrive in time is 408 and its connection closed, so headers followed by a
+/// body that never comes hold no socket for long; one over the limit is 413.
+async fn bound_bodies(
+    State((limit, wait)): State<(usize, std::time::Duration)>,
+    request: Request,
+    next: Next,
+) -> Response {
     let length = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
-    if length.and_then(|v| v.trim().parse::<u64>().ok()).is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {
+    let length = length.and_then(|v| v.trim().parse::<u64>().ok());
+    if length.is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {
         return ApiError::TooLarge(limit).into_response();
     }
-    next.run(request).await
+    let chunked = request.headers().contains_key(header::TRANSFER_ENCODING);
+    if length.unwrap_or(0) == 0 && !chunked {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match tokio::time::timeout(wait, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(e)) if std::error::Error::source(&e).is_some_and(|s| s.is::<http_body_util::LengthLimitError>()) => {
+            return ApiError::TooLarge(limit).into_response();
+        }
+        Ok(Err(_)) => return ApiError::BadRequest("the request body could not be read".into()).into_response(),
+        Err(_) => {
+            let mut response = ApiError::TimedOut.into_response();
+            response.headers_mut().insert(header::CONNECTION, axum::http::HeaderValue::from_static("close"));
+            return response;
+        }
+    };
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes))).await
 }
 
 async fn openapi() -> impl IntoResponse {
@@ -103,19 +130,26 @@ fn render_memory(app: &App, text: &mut String) {
     );
 }
 
-/// Serves `router` on `listener` until `stop`, like `axum::serve` but with an HTTP/1 header
-/// timeout (`header_timeout_ms`): a client that sends its request headers a byte at a time is
-/// cut off instead of holding a task and a socket for ever. Connections in flight when `stop`
-/// fires finish their request (graceful shutdown).
+/// Serves `router` on `listener` until `stop`, like `axum::serve` but bounded against clients
+/// that hold sockets without using them (a player's page must always find a free socket):
+/// - a connection must send its first byte within `header_timeout_ms` (hyper's own header
+///   timeout only starts once it has read the first bytes that tell HTTP/1 from HTTP/2), and
+///   then each request's headers within it (hyper's `header_read_timeout`, which also closes a
+///   keep-alive connection idle that long between requests);
+/// - one peer address holds at most [`Limits::sockets`](crate::app::Limits) connections
+///   (WebSockets included; trusted proxies are not counted): past that it is answered 429
+///   and closed at once.
+///
+/// Bodies are bounded by `bound_bodies`. Connections in flight when `stop` fires finish
+/// their request (graceful shutdown).
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Router, stop: CancellationToken) {
     use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
     use hyper_util::server::conn::auto::Builder;
     use tower_service::Service as _;
+    let first_byte = std::time::Duration::from_millis(app.config.header_timeout_ms);
     let mut builder = Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(std::time::Duration::from_millis(app.config.header_timeout_ms));
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(first_byte);
+    let builder = Arc::new(builder);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut make = router.into_make_service_with_connect_info::<SocketAddr>();
     loop {
@@ -131,6 +165,18 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
                 }
             },
         };
+        let ip = peer.ip().to_canonical();
+        let slot = match app.config.trusted_proxies.iter().any(|t| t.to_canonical() == ip) {
+            true => None,
+            false => match app.limits.sockets.acquire(ip) {
+                Some(slot) => Some(slot),
+                None => {
+                    tracing::debug!(%ip, "a connection over the address's cap refused");
+                    tokio::spawn(refuse_socket(stream));
+                    continue;
+                }
+            },
+        };
         // Frames go out as they are made: with Nagle's algorithm a frame written while the
         // previous one is unacknowledged waits for the client's delayed ACK (up to 40 ms on
         // Linux), and a table sends a player several frames in a row (BENCHMARKS.md).
@@ -139,16 +185,35 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
         }
         let Ok(service) = make.call(peer).await;
         let service = hyper_util::service::TowerToHyperService::new(service);
-        let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
-        let conn = graceful.watch(conn);
+        let (builder, watcher, stop) = (builder.clone(), graceful.watcher(), stop.clone());
         tokio::spawn(async move {
-            if let Err(e) = conn.await {
+            let _slot = slot;
+            // (`peek`, not `readable`: readiness may be reported before any byte is there.)
+            let mut first = [0u8; 1];
+            tokio::select! {
+                peeked = tokio::time::timeout(first_byte, stream.peek(&mut first)) => {
+                    if !matches!(peeked, Ok(Ok(1..))) {
+                        return;
+                    }
+                }
+                () = stop.cancelled() => return,
+            }
+            let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
+            if let Err(e) = watcher.watch(conn).await {
                 tracing::debug!(error = %e, "connection ended with an error");
             }
         });
     }
     drop(listener);
     graceful.shutdown().await;
+}
+
+/// The answer to a socket over its address's cap: 429 and closed, without reading it.
+async fn refuse_socket(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt as _;
+    let answer = b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: 74\r\n\r\n{\"code\":\"rate_limited\",\"message\":\"too many connections from this address\"}";
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), stream.write_all(answer)).await;
+    let _ = stream.shutdown().await;
 }
 
 async fn ws(

@@ -60,6 +60,10 @@ pub enum ApiError {
     /// Too many open connections from this client address.
     #[error("at most {0} connections per address")]
     TooManyConnections(usize),
+    /// The request's body did not arrive in time (`header_timeout_ms`): 408, and the
+    /// connection is closed.
+    #[error("the request body did not arrive in time")]
+    TimedOut,
     /// A JWT that does not sign anyone in (401, with what is wrong as the code).
     #[error("{0}")]
     BadToken(crate::auth::jwt::TokenError),
@@ -88,6 +92,7 @@ impl ApiError {
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::TimedOut => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
             ApiError::RateLimited(_) | ApiError::TooManyConnections(_) => {
                 (StatusCode::TOO_MANY_REQUESTS, "rate_limited")
             }
