@@ -236,7 +236,7 @@ async function createTournaments() {
   const startAt = Date.now() + 3600_000;
   const club = await api('POST', '/api/admin/tournaments', {
     name: 'Club Night', variant: 'razz', kind: 'scheduled', start_at: startAt, min_entrants: 2, max_entrants: 8, seats_per_table: 8,
-    entry_fee: 200, house_fee: 20, starting_chips: 1000, levels: [{ ...LEVELS[0], hands: undefined, minutes: 10 }], invite_code: 'SECRET7',
+    entry_fee: 200, house_fee: 20, starting_chips: 1000, levels: [{ ...LEVELS[0], hands: undefined, minutes: 10 }], invite_code: 'SECRET7-CLUB',
   });
   check(club.status === 201, `creating the private tournament: ${club.status} ${club.text}`);
   return { sng: sng.json.id, rich: rich.json.id, club: club.json.id };
@@ -301,7 +301,7 @@ async function lobbyChecks(a, ids) {
     check((await e.getAttribute('data-code')) === 'invite_required', `data-code ${await e.getAttribute('data-code')}`);
     check((await e.textContent()) === 'A private tournament: enter its invite code.', `the error says ${await e.textContent()}`);
   });
-  await club.locator('[data-testid=tournament-code]').fill('SECRET7');
+  await club.locator('[data-testid=tournament-code]').fill('SECRET7-CLUB');
   await club.locator('[data-testid=tournament-register]').click();
   await eventually(`${a.name}: registered with the code`, async () => {
     check((await club.getAttribute('data-registered')) === 'true', 'the row is not data-registered="true"');

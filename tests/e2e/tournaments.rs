@@ -280,3 +280,62 @@ async fn a_scheduled_tournament_whose_start_passed_while_the_server_was_down_is_
     server.shutdown().await;
     let _ = std::fs::remove_file(&path);
 }
+
+/// A private tournament's code: 10 characters at least; wrong guesses (over HTTP or the
+/// WebSocket) count in the same per-player counter as a private table's, and past it even the
+/// right code is refused (429 / `rate_limited`) until it refills; the right code, in time, works.
+#[tokio::test]
+async fn private_tournament_codes_are_long_and_guesses_are_counted_with_table_codes() {
+    let (server, addr) = spawn_app(|c| {
+        c.operator_key = Some(KEY.into());
+        c.invite_attempts_per_minute = 3;
+        c.sessions_per_minute_per_ip = 0;
+    })
+    .await;
+    let short = create_body("sit_and_go", 6, 1_000, &format!(r#"{LEVELS}, "invite_code": "1234""#));
+    let (status, text) = call(&addr, "POST", "/api/admin/tournaments", Some(&short), Some(KEY)).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("invite_code"), "{text}");
+    let secret = "club-night-2026";
+    let t =
+        create(&addr, &create_body("sit_and_go", 6, 1_000, &format!(r#"{LEVELS}, "invite_code": "{secret}""#))).await;
+    let with = |code: &str| format!("{}?invite_code={code}", entries(t.id));
+
+    // Ann: the right code at once.
+    let ann = create_session(&addr, "Ann").await.unwrap();
+    let (status, text) = call(&addr, "POST", &with(secret), None, Some(&ann.token)).await;
+    assert_eq!(status, 201, "{text}");
+
+    // Bo: two wrong tournament codes over HTTP, one over the WebSocket: his 3 are spent.
+    let mut bo = Player::new(&addr, "Bo").await;
+    for guess in ["club-night-2025", "club-night-2024"] {
+        let (status, text) = call(&addr, "POST", &with(guess), None, Some(&bo.token)).await;
+        assert_eq!((status, code(&text)), (409, "wrong_invite_code".to_owned()), "{text}");
+    }
+    bo.send(ClientMsg::TournamentRegister {
+        request_id: Some("guess".into()),
+        tournament_id: t.id,
+        invite_code: Some("club-night-2023".into()),
+    })
+    .await;
+    match bo.until(|m| matches!(m, ServerMsg::Error { .. } | ServerMsg::TournamentRegistration { .. })).await {
+        ServerMsg::Error { code, .. } => assert_eq!(code, ErrorCode::InviteRequired),
+        other => panic!("{other:?}"),
+    }
+    // Now even the right code is not looked at.
+    let (status, text) = call(&addr, "POST", &with(secret), None, Some(&bo.token)).await;
+    assert_eq!((status, code(&text)), (429, "rate_limited".to_owned()), "{text}");
+    bo.send(ClientMsg::TournamentRegister {
+        request_id: Some("right".into()),
+        tournament_id: t.id,
+        invite_code: Some(secret.into()),
+    })
+    .await;
+    match bo.until(|m| matches!(m, ServerMsg::Error { .. } | ServerMsg::TournamentRegistration { .. })).await {
+        ServerMsg::Error { code, .. } => assert_eq!(code, ErrorCode::RateLimited),
+        other => panic!("{other:?}"),
+    }
+    let d = detail(&addr, t.id).await;
+    assert_eq!(d.entrants.len(), 1, "only Ann");
+    server.shutdown().await;
+}

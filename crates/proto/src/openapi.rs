@@ -492,6 +492,9 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
     if op.path == "/api/sessions" {
         errors.push((429, "rate limited"));
     }
+    if op.path.ends_with("/entries") && op.method == "post" {
+        errors.push((429, "too many wrong invite codes from this player or address (counted with private tables'); code rate_limited"));
+    }
     if op.auth != Auth::None || op.path == "/api/sessions" {
         errors.push((503, "the store is unavailable"));
     }

@@ -107,8 +107,10 @@ pub struct CreateTournament {
     /// a busted player may buy a new entry until the end of this level
     #[serde(default)]
     pub reentry_until_level: Option<u32>,
-    /// private: registering needs this code
+    /// private: registering needs this code, 10 to 64 letters, digits, `-` or `_` (wrong
+    /// codes are counted with the tables' per player and per address)
     #[serde(default)]
+    #[schemars(length(min = 10, max = 64), regex(pattern = r"^[A-Za-z0-9_-]{10,64}$"))]
     pub invite_code: Option<String>,
     /// rotation only: change the game every this many hands at each table
     #[serde(default)]

@@ -131,11 +131,29 @@ impl Access {
             None => return Ok(()),
             Some(expected) => expected.clone(),
         };
+        self.check_code(player, peer, expected.as_deref(), code)
+    }
+
+    /// Whether `code` is `expected` (a private table's or tournament's invite code; `None`:
+    /// a private table without one, which no code opens), compared in constant time. Wrong
+    /// codes are counted per player and per address, in the same counters for tables and
+    /// tournaments; once either is over its limit no code is even looked at (so a right guess
+    /// cannot slip through) until it refills. No code is no guess: not counted.
+    ///
+    /// # Errors
+    /// [`Refusal::CodeMissing`], [`Refusal::WrongCode`] or [`Refusal::TooManyCodes`].
+    pub fn check_code(
+        &self,
+        player: Uuid,
+        peer: IpAddr,
+        expected: Option<&str>,
+        code: Option<&str>,
+    ) -> Result<(), Refusal> {
         let Some(code) = code.map(str::trim).filter(|c| !c.is_empty()) else {
             return Err(Refusal::CodeMissing);
         };
         let limited = self.wrong_codes.exhausted(&player) || self.wrong_codes_by_ip.exhausted(&peer);
-        if !limited && expected.is_some_and(|e| same_key(&e, code)) {
+        if !limited && expected.is_some_and(|e| same_key(e, code)) {
             return Ok(());
         }
         let counted = self.wrong_codes.check(&player).and(self.wrong_codes_by_ip.check(&peer));

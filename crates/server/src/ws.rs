@@ -274,7 +274,14 @@ impl Connection {
                         format!("no tournament {tournament_id}"),
                     );
                 };
-                return match handle.register(session.player_id, session.name.clone(), invite_code).await {
+                let registered = handle.register_with_code(
+                    &self.app.access,
+                    session.player_id,
+                    self.peer,
+                    session.name.clone(),
+                    invite_code,
+                );
+                return match registered.await {
                     Ok(()) => self.send(wire::frame(&ServerMsg::TournamentRegistration {
                         request_id,
                         registration: self.app.registration(tournament_id, &session, true),

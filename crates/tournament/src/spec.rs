@@ -444,11 +444,13 @@ impl CreateTournament {
             return fail("late_registration_until_level", "a sit-and-go starts full; it has no late registration");
         }
         let reentry = within("reentry_until_level", self.reentry_until_level)?;
+        // At least 10 characters: with wrong guesses limited (the server's wrong-code counters,
+        // shared with tables), 10 characters of 64 kinds outlast any guesser.
         if let Some(code) = &self.invite_code
-            && (!(4..=64).contains(&code.len())
+            && (!(10..=64).contains(&code.len())
                 || !code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
         {
-            return fail("invite_code", "must be 4 to 64 letters, digits, '-' or '_'");
+            return fail("invite_code", "must be 10 to 64 letters, digits, '-' or '_'");
         }
         let fewest = match self.kind {
             Kind::SitAndGo => self.max_entrants,

@@ -297,7 +297,7 @@ fn an_operator_cancels_before_the_start_only() {
 fn a_private_tournament_needs_its_code() {
     let mut r = request(Kind::SitAndGo, 2, 8);
     r.start_at = None;
-    r.invite_code = Some("secret-1".into());
+    r.invite_code = Some("secret-code-1".into());
     let mut d = Driver::new(r.validate().unwrap());
     let draw = d.draw();
     let reg = |code: Option<&str>| Command::Register {
@@ -307,8 +307,11 @@ fn a_private_tournament_needs_its_code() {
         draw: draw.clone(),
     };
     assert_eq!(d.command(reg(None)), Err(TournamentError::WrongInviteCode));
-    assert_eq!(d.command(reg(Some("secret-2"))), Err(TournamentError::WrongInviteCode));
-    assert!(d.command(reg(Some("secret-1"))).is_ok());
+    assert_eq!(d.command(reg(Some("secret-code-2"))), Err(TournamentError::WrongInviteCode));
+    assert_eq!(d.command(reg(Some("secret-code-"))), Err(TournamentError::WrongInviteCode), "a prefix");
+    assert!(d.command(reg(Some("secret-code-1"))).is_ok());
+    r.invite_code = Some("short-123".into());
+    assert_eq!(r.validate().unwrap_err().field, "invite_code", "9 characters");
 }
 
 /// A scheduled tournament of `n` with late registration and re-entry until level 1.

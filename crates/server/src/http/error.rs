@@ -176,6 +176,7 @@ impl From<crate::tournament::Refusal> for ApiError {
             crate::tournament::Refusal::Unavailable => {
                 ApiError::Unavailable("the tournament cannot record this right now; try again")
             }
+            crate::tournament::Refusal::TooManyCodes => ApiError::RateLimited(std::time::Duration::from_secs(60)),
         }
     }
 }

@@ -8,7 +8,9 @@
 
 use std::sync::Arc;
 
-use axum::extract::State;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -20,7 +22,7 @@ use uuid::Uuid;
 use crate::app::App;
 use crate::http::error::ApiError;
 use crate::http::extract::{Body, Caller, Operator, Params, PathId};
-use crate::http::shared::audit;
+use crate::http::shared::{audit, client_ip};
 use crate::session::Session;
 use crate::tournament::{self, TournamentHandle};
 use crate::wire::tournament as view;
@@ -95,12 +97,15 @@ struct RegisterParams {
 async fn register(
     caller: Caller,
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     PathId(id): PathId,
     Params(params): Params<RegisterParams>,
 ) -> Result<(StatusCode, Json<TournamentRegistration>), ApiError> {
     let session = player(caller)?;
     let handle = find(&app, id)?;
-    handle.register(session.player_id, session.name.clone(), params.invite_code).await?;
+    let ip = client_ip(peer.ip(), &headers, &app.config.trusted_proxies);
+    handle.register_with_code(&app.access, session.player_id, ip, session.name.clone(), params.invite_code).await?;
     Ok((StatusCode::CREATED, Json(app.registration(id, &session, true))))
 }
 
@@ -129,7 +134,7 @@ mod tests {
             "levels": [{"ante": 5, "bring_in": 10, "small_bet": 20, "big_bet": 40, "minutes": 10},
                        {"ante": 10, "bring_in": 20, "small_bet": 40, "big_bet": 80, "hands": 12}],
             "payouts": [50.0, 30.0, 20.0], "late_registration_until_level": 1,
-            "reentry_until_level": 1, "invite_code": "ABC", "rotation_hands": 8, "betting": "pot_limit",
+            "reentry_until_level": 1, "invite_code": "ABCDEFGHJK", "rotation_hands": 8, "betting": "pot_limit",
             "rotation_games": [{"variant": "london"}, {"variant": "stud8_declare", "betting": "fixed_limit"},
                                {"variant": "chicago", "betting": "no_limit"}, {"variant": "mississippi"}]
         });

@@ -81,6 +81,10 @@ pub enum Refusal {
     /// the store cannot take it now, or the task has stopped
     #[error("the tournament cannot record this right now; try again")]
     Unavailable,
+    /// too many wrong invite codes from this player or address (tables' and tournaments'
+    /// alike): no code is looked at until the counter refills
+    #[error("too many wrong invite codes; try again in a minute")]
+    TooManyCodes,
 }
 
 impl Refusal {
@@ -97,6 +101,7 @@ impl Refusal {
                 _ => ErrorCode::NotNow,
             },
             Refusal::Balance { .. } => ErrorCode::InsufficientBalance,
+            Refusal::TooManyCodes => ErrorCode::RateLimited,
             Refusal::Unavailable => ErrorCode::Unavailable,
         }
     }
@@ -148,6 +153,30 @@ impl TournamentHandle {
     /// [`Refusal`]: nothing was charged.
     pub async fn register(&self, player: Uuid, name: String, invite_code: Option<String>) -> Result<(), Refusal> {
         self.ask(|reply| TournamentCmd::Register { player, name, invite_code, reply }).await
+    }
+
+    /// Registers a player who gave `invite_code` (from `peer`): a private tournament's code is
+    /// checked first by `access`, in constant time and counted with the tables' wrong codes
+    /// per player and per address, so guessing one is as slow as guessing a table's.
+    ///
+    /// # Errors
+    /// [`Refusal`]: nothing was charged.
+    pub async fn register_with_code(
+        &self,
+        access: &crate::access::Access,
+        player: Uuid,
+        peer: std::net::IpAddr,
+        name: String,
+        invite_code: Option<String>,
+    ) -> Result<(), Refusal> {
+        let invite_code = invite_code.map(|c| c.trim().to_owned());
+        if let Some(expected) = self.now().spec().invite_code.as_deref() {
+            access.check_code(player, peer, Some(expected), invite_code.as_deref()).map_err(|r| match r {
+                crate::access::Refusal::TooManyCodes => Refusal::TooManyCodes,
+                _ => Refusal::Rules(TournamentError::WrongInviteCode),
+            })?;
+        }
+        self.register(player, name, invite_code).await
     }
 
     /// Unregisters a player (refunded).
