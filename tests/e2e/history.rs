@@ -165,3 +165,44 @@ async fn history_api_every_format_every_caller_and_a_restart() {
     server.shutdown().await;
     let _ = std::fs::remove_file(&path);
 }
+
+/// History reads are limited per player (HTTP and the WebSocket together) and per address
+/// (five times as many), so sockets of one player or one place cannot keep the store busy.
+#[tokio::test]
+async fn history_reads_are_limited_per_player_and_per_address() {
+    let (server, addr) = spawn_app(|c| {
+        c.history_reads_per_minute = 3;
+        c.sessions_per_minute_per_ip = 0;
+    })
+    .await;
+    let mut ann = Player::new(&addr, "Ann").await;
+    let hands = |p: &Player| format!("/api/sessions/{}/hands", p.session_id);
+    for _ in 0..3 {
+        assert_eq!(get(&addr, &hands(&ann), Some(&ann.token)).await.0, 200);
+    }
+    let (status, body) = get(&addr, &hands(&ann), Some(&ann.token)).await;
+    assert_eq!(status, 429, "{body}");
+    assert!(body.contains("rate_limited"), "{body}");
+    let (status, _) = get(&addr, &format!("/api/sessions/{}/ledger", ann.session_id), Some(&ann.token)).await;
+    assert_eq!(status, 429, "the ledger counts too");
+    ann.send(ClientMsg::LastHands { request_id: Some("lh".into()) }).await;
+    let reply = ann.until(|m| matches!(m, ServerMsg::Error { .. } | ServerMsg::LastHands { .. })).await;
+    assert!(
+        matches!(&reply, ServerMsg::Error { code: stud_proto::ErrorCode::RateLimited, request_id: Some(r), .. } if r == "lh"),
+        "{reply:?}"
+    );
+    // The address: 15 reads a minute. Ann spent 3; four more players spend 12; a sixth is refused
+    // at once, though it has read nothing yet.
+    for n in 0..4 {
+        let p = Player::new(&addr, &format!("P{n}")).await;
+        for _ in 0..3 {
+            assert_eq!(get(&addr, &hands(&p), Some(&p.token)).await.0, 200);
+        }
+    }
+    let mut fresh = Player::new(&addr, "Fresh").await;
+    assert_eq!(get(&addr, &hands(&fresh), Some(&fresh.token)).await.0, 429);
+    fresh.send(ClientMsg::LastHands { request_id: None }).await;
+    let reply = fresh.until(|m| matches!(m, ServerMsg::Error { .. } | ServerMsg::LastHands { .. })).await;
+    assert!(matches!(reply, ServerMsg::Error { code: stud_proto::ErrorCode::RateLimited, .. }), "{reply:?}");
+    server.shutdown().await;
+}

@@ -492,8 +492,14 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
     if op.path == "/api/sessions" {
         errors.push((429, "rate limited"));
     }
+    if matches!(op.path, "/api/sessions/{id}/hands" | "/api/sessions/{id}/ledger" | "/api/hands/{id}") {
+        errors.push((429, "too many history reads by this player or address (history_reads_per_minute; operators are not limited); code rate_limited"));
+    }
     if op.path.ends_with("/entries") && op.method == "post" {
-        errors.push((429, "too many wrong invite codes from this player or address (counted with private tables'); code rate_limited"));
+        errors.push((
+            429,
+            "too many wrong invite codes from this player or address (counted with private tables'); code rate_limited",
+        ));
     }
     if op.auth != Auth::None || op.path == "/api/sessions" {
         errors.push((503, "the store is unavailable"));
@@ -651,7 +657,7 @@ mod tests {
         };
         assert_eq!(responses("/api/tables", "get"), ["200"]);
         assert_eq!(responses("/api/sessions", "post"), ["201", "400", "401", "408", "413", "429", "503"]);
-        assert_eq!(responses("/api/sessions/{id}/ledger", "get"), ["200", "400", "401", "403", "503"]);
+        assert_eq!(responses("/api/sessions/{id}/ledger", "get"), ["200", "400", "401", "403", "429", "503"]);
         assert_eq!(responses("/api/sessions/{id}", "delete"), ["204", "400", "401", "403", "503"]);
         assert_eq!(
             responses("/api/admin/tables/{id}", "patch"),

@@ -40,6 +40,10 @@ pub struct Limits {
     pub messages: RateLimiter<u64>,
     /// open WebSocket connections per client IP
     pub connections: Arc<ConnectionLimiter<IpAddr>>,
+    /// history reads (LAST HAND, the history routes) per player
+    pub history: RateLimiter<Uuid>,
+    /// history reads per client IP
+    pub history_by_ip: RateLimiter<IpAddr>,
     /// open TCP connections per peer address, WebSockets included (`max_connections_per_ip`
     /// and [`SOCKETS_BESIDE_WEBSOCKETS`] more; trusted proxies are not counted)
     pub sockets: Arc<ConnectionLimiter<IpAddr>>,
@@ -50,11 +54,25 @@ pub struct Limits {
 pub const SOCKETS_BESIDE_WEBSOCKETS: usize = 64;
 
 impl Limits {
+    /// Whether `player` (from `ip`) may read the store's history now: each read costs one
+    /// of the player's and one of the address's; past either, how long to wait. The store is
+    /// shared by every table, so many sockets of one address (or of one player) must not be
+    /// able to keep it busy.
+    ///
+    /// # Errors
+    /// The wait until a read is allowed.
+    pub fn read_history(&self, player: Uuid, ip: IpAddr) -> Result<(), std::time::Duration> {
+        self.history.check(&player)?;
+        self.history_by_ip.check(&ip)
+    }
+
     /// Drops every rate limiter's full buckets (they also prune themselves as they are used;
     /// this catches the buckets of clients that went quiet). Run by [`App::sweep`].
     pub fn prune(&self) {
         self.sessions.prune();
         self.messages.prune();
+        self.history.prune();
+        self.history_by_ip.prune();
     }
 
     fn new(c: &Config) -> Limits {
@@ -67,6 +85,8 @@ impl Limits {
             sessions: RateLimiter::per_minute(c.sessions_per_minute_per_ip),
             messages,
             connections: Arc::new(ConnectionLimiter::new(max)),
+            history: RateLimiter::per_minute(c.history_reads_per_minute),
+            history_by_ip: RateLimiter::per_minute(c.history_reads_per_minute.saturating_mul(5)),
             sockets: Arc::new(ConnectionLimiter::new(max.saturating_add(SOCKETS_BESIDE_WEBSOCKETS))),
         }
     }
@@ -111,6 +131,32 @@ pub struct App {
 }
 
 impl App {
+    /// Registers `player` in a tournament with the `invite_code` they gave (from `peer`): a
+    /// private tournament's code is checked first by [`Access::check_code`], in constant time
+    /// and counted with the tables' wrong codes per player and per address, so guessing one is
+    /// as slow as guessing a table's.
+    ///
+    /// # Errors
+    /// [`tournament::Refusal`](crate::tournament::Refusal): nothing was charged.
+    pub async fn register_entry(
+        &self,
+        handle: &crate::tournament::TournamentHandle,
+        player: Uuid,
+        peer: IpAddr,
+        name: String,
+        invite_code: Option<String>,
+    ) -> Result<(), crate::tournament::Refusal> {
+        use crate::tournament::Refusal;
+        let invite_code = invite_code.map(|c| c.trim().to_owned());
+        if let Some(expected) = handle.now().spec().invite_code.as_deref() {
+            self.access.check_code(player, peer, Some(expected), invite_code.as_deref()).map_err(|r| match r {
+                crate::access::Refusal::TooManyCodes => Refusal::TooManyCodes,
+                _ => Refusal::Rules(stud_tournament::TournamentError::WrongInviteCode),
+            })?;
+        }
+        handle.register(player, name, invite_code).await
+    }
+
     /// A new app on `store`, writing through `writer`, its tables journaling to `journal`;
     /// `jwt` checks operator-signed JWTs (`None`: refused), built once at start
     /// ([`Verifier::from_config`]).

@@ -142,6 +142,10 @@ pub struct Config {
     pub jwt_jwks_file: Option<String>,
     /// the `aud` a JWT must carry (required when JWTs are accepted)
     pub jwt_audience: Option<String>,
+    /// LAST HAND and history reads (WebSocket `last_hands`/`last_hand`, the history routes)
+    /// per player per minute, and five times as many per client IP (0: no limit;
+    /// `STUD_HISTORY_READS_PER_MINUTE`); operators are not limited
+    pub history_reads_per_minute: u32,
     /// guests may sign in with a name alone (`STUD_GUEST_SESSIONS`, `true`); `false` leaves
     /// only the operator's JWTs (which must then be configured)
     pub guest_sessions: bool,
@@ -251,6 +255,7 @@ impl Default for Config {
             jwt_jwks_file: None,
             jwt_audience: None,
             guest_sessions: true,
+            history_reads_per_minute: 120,
             header_timeout_ms: 10_000,
             hello_timeout_ms: 10_000,
             cluster: None,
@@ -302,6 +307,7 @@ impl std::fmt::Debug for Config {
             jwt_jwks_file,
             jwt_audience,
             guest_sessions,
+            history_reads_per_minute,
             header_timeout_ms,
             hello_timeout_ms,
             cluster,
@@ -347,6 +353,7 @@ impl std::fmt::Debug for Config {
             .field("jwt_jwks_file", jwt_jwks_file)
             .field("jwt_audience", jwt_audience)
             .field("guest_sessions", guest_sessions)
+            .field("history_reads_per_minute", history_reads_per_minute)
             .field("header_timeout_ms", header_timeout_ms)
             .field("hello_timeout_ms", hello_timeout_ms)
             .field("cluster", &cluster.as_deref().map(redact_url))
@@ -502,6 +509,7 @@ impl Config {
             "STUD_HELLO_TIMEOUT_MS" => self.hello_timeout_ms = num(name, value)?,
             "STUD_JWT_SECRET" => self.jwt_secret = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_JWT_JWKS_FILE" => self.jwt_jwks_file = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
+            "STUD_HISTORY_READS_PER_MINUTE" => self.history_reads_per_minute = num(name, value)?,
             "STUD_GUEST_SESSIONS" => {
                 self.guest_sessions = match value.trim() {
                     "true" | "1" | "yes" | "on" => true,

@@ -244,6 +244,12 @@ impl Connection {
         let conn_id = self.id;
         let (table_id, cmd) = match msg {
             ClientMsg::Hello { .. } | ClientMsg::Ping { .. } => return,
+            ClientMsg::LastHands { request_id } | ClientMsg::LastHand { request_id, .. }
+                if let Err(wait) = self.app.limits.read_history(session.player_id, self.peer) =>
+            {
+                let message = format!("too many history reads; try again in {} s", wait.as_secs() + 1);
+                return self.error(request_id, ErrorCode::RateLimited, message);
+            }
             ClientMsg::LastHands { request_id } => {
                 let hands = match self.app.last_hands(&session, HISTORY_WAIT).await {
                     Ok(h) => h,
@@ -274,13 +280,8 @@ impl Connection {
                         format!("no tournament {tournament_id}"),
                     );
                 };
-                let registered = handle.register_with_code(
-                    &self.app.access,
-                    session.player_id,
-                    self.peer,
-                    session.name.clone(),
-                    invite_code,
-                );
+                let registered =
+                    self.app.register_entry(&handle, session.player_id, self.peer, session.name.clone(), invite_code);
                 return match registered.await {
                     Ok(()) => self.send(wire::frame(&ServerMsg::TournamentRegistration {
                         request_id,

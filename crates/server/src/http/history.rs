@@ -22,7 +22,7 @@ use uuid::Uuid;
 use crate::app::App;
 use crate::http::error::ApiError;
 use crate::http::extract::{Caller, Operator, Params, PathId};
-use crate::http::shared::{ledger_page, own_session};
+use crate::http::shared::{Reader, ledger_page, own_session};
 use crate::wire;
 
 /// Most hands an operator page holds.
@@ -75,7 +75,7 @@ struct SearchParams {
 }
 
 async fn session_hands(
-    caller: Caller,
+    Reader(caller): Reader,
     State(app): State<Arc<App>>,
     PathId(id): PathId,
     Params(params): Params<SessionParams>,
@@ -98,7 +98,7 @@ struct LedgerParams {
 }
 
 async fn session_ledger(
-    caller: Caller,
+    Reader(caller): Reader,
     State(app): State<Arc<App>>,
     PathId(id): PathId,
     Params(p): Params<LedgerParams>,
@@ -109,7 +109,7 @@ async fn session_ledger(
 }
 
 async fn one_hand(
-    caller: Caller,
+    Reader(caller): Reader,
     State(app): State<Arc<App>>,
     PathId(id): PathId,
     Params(params): Params<HandParams>,

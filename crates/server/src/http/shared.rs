@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use axum::extract::{FromRef, FromRequestParts};
+use axum::http::request::Parts;
 use serde::Serialize;
 use stud_proto::LedgerPage;
 use stud_store::{AdminLogEntry, LedgerCursor, LedgerQuery};
@@ -109,6 +111,31 @@ pub fn client_ip(
         }
     }
     peer
+}
+
+/// A [`Caller`] reading the hand history: a player's read is counted against the history
+/// limits (per player and per client IP, `history_reads_per_minute`; 429 past them); an
+/// operator's is not.
+pub struct Reader(pub Caller);
+
+impl<S> FromRequestParts<S> for Reader
+where
+    Arc<App>: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Reader, ApiError> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        if let Caller::Player(session) = &caller {
+            let app = Arc::<App>::from_ref(state);
+            let peer = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
+            let peer = peer.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+            let ip = client_ip(peer, &parts.headers, &app.config.trusted_proxies);
+            app.limits.read_history(session.player_id, ip).map_err(ApiError::RateLimited)?;
+        }
+        Ok(Reader(caller))
+    }
 }
 
 #[cfg(test)]

@@ -105,7 +105,7 @@ async fn register(
     let session = player(caller)?;
     let handle = find(&app, id)?;
     let ip = client_ip(peer.ip(), &headers, &app.config.trusted_proxies);
-    handle.register_with_code(&app.access, session.player_id, ip, session.name.clone(), params.invite_code).await?;
+    app.register_entry(&handle, session.player_id, ip, session.name.clone(), params.invite_code).await?;
     Ok((StatusCode::CREATED, Json(app.registration(id, &session, true))))
 }
 

@@ -155,30 +155,6 @@ impl TournamentHandle {
         self.ask(|reply| TournamentCmd::Register { player, name, invite_code, reply }).await
     }
 
-    /// Registers a player who gave `invite_code` (from `peer`): a private tournament's code is
-    /// checked first by `access`, in constant time and counted with the tables' wrong codes
-    /// per player and per address, so guessing one is as slow as guessing a table's.
-    ///
-    /// # Errors
-    /// [`Refusal`]: nothing was charged.
-    pub async fn register_with_code(
-        &self,
-        access: &crate::access::Access,
-        player: Uuid,
-        peer: std::net::IpAddr,
-        name: String,
-        invite_code: Option<String>,
-    ) -> Result<(), Refusal> {
-        let invite_code = invite_code.map(|c| c.trim().to_owned());
-        if let Some(expected) = self.now().spec().invite_code.as_deref() {
-            access.check_code(player, peer, Some(expected), invite_code.as_deref()).map_err(|r| match r {
-                crate::access::Refusal::TooManyCodes => Refusal::TooManyCodes,
-                _ => Refusal::Rules(TournamentError::WrongInviteCode),
-            })?;
-        }
-        self.register(player, name, invite_code).await
-    }
-
     /// Unregisters a player (refunded).
     ///
     /// # Errors
