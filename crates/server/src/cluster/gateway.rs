@@ -100,7 +100,18 @@ pub struct Gateway {
     some_lagging: AtomicBool,
     /// each worker's last table counters, with when they came
     workers: Mutex<HashMap<String, (std::time::Instant, crate::metrics::TableCounts)>>,
+    /// the reply subjects' prefix of players' requests (`<inbox>.<n>`): NATS answers there,
+    /// with "no responders", a request that no worker subscribes to (a table not claimed
+    /// yet, or between workers), and the gateway answers the client `unavailable`
+    unanswered_base: String,
+    /// requests published with a reply subject, by `n`: the socket and its request id
+    unanswered: Mutex<HashMap<u64, (u64, String, std::time::Instant)>>,
+    next_request: std::sync::atomic::AtomicU64,
 }
+
+/// A request the gateway published is forgotten after this long (NATS answers "no responders"
+/// at once, or never), once a second.
+const UNANSWERED_FOR: Duration = Duration::from_secs(3);
 
 impl RemoteTables for Gateway {
     fn send(&self, table: Uuid, cmd: TableCmd) -> BoxFuture<'_, Result<(), TableGone>> {
@@ -122,13 +133,16 @@ impl Gateway {
     /// A gateway named `node` on `client`.
     pub fn new(client: async_nats::Client, health: Arc<Health>, node: String, timeout: Duration) -> Arc<Gateway> {
         Arc::new(Gateway {
-            client,
+            client: client.clone(),
             health,
             node,
             timeout,
             watchers: Mutex::new(HashMap::new()),
             some_lagging: AtomicBool::new(false),
             workers: Mutex::new(HashMap::new()),
+            unanswered_base: client.new_inbox(),
+            unanswered: Mutex::new(HashMap::new()),
+            next_request: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -162,11 +176,53 @@ impl Gateway {
     /// again a table a worker now hosts, a resync): NATS just spoke, so it is not held back
     /// while the probe has yet to see NATS answer again.
     async fn publish_anyway(&self, table: Uuid, msg: &Inbound) -> Result<(), TableGone> {
-        let payload = serde_json::to_vec(msg).map_err(|_| TableGone::Stopped)?;
-        self.client.publish(wire::input(table), Bytes::from(payload)).await.map_err(|e| {
+        let payload = Bytes::from(serde_json::to_vec(msg).map_err(|_| TableGone::Stopped)?);
+        let published = match msg.asker() {
+            // A request a client waits for: with a reply subject, so a table no worker hosts
+            // right now is answered (`unanswered`) rather than silent.
+            Some((conn, request_id)) => {
+                let n = self.next_request.fetch_add(1, Relaxed);
+                let now = std::time::Instant::now();
+                self.unanswered
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(n, (conn, request_id.to_owned(), now));
+                let reply = format!("{}.{n}", self.unanswered_base);
+                self.client.publish_with_reply(wire::input(table), reply, payload).await
+            }
+            None => self.client.publish(wire::input(table), payload).await,
+        };
+        published.map_err(|e| {
             warn!(error = %e, %table, "cannot reach the cluster");
             TableGone::Unreachable
         })
+    }
+
+    /// NATS's answer on a request's reply subject: "no responders" (no worker hosts the table
+    /// now) is answered to the client as `unavailable`, with its request id; every request
+    /// gets one answer, from the table or from here.
+    fn unanswered(&self, m: &async_nats::Message) {
+        let Some(n) = m.subject.as_str().rsplit('.').next().and_then(|n| n.parse::<u64>().ok()) else { return };
+        let asked = self.unanswered.lock().unwrap_or_else(PoisonError::into_inner).remove(&n);
+        let Some((conn, request_id, _)) = asked else { return };
+        if m.status != Some(async_nats::StatusCode::NO_RESPONDERS) {
+            return;
+        }
+        let frame = crate::wire::error(
+            Some(request_id),
+            stud_proto::ErrorCode::Unavailable,
+            "the table is starting or moving to another server; try again in a moment",
+        );
+        if let Some(w) = self.watchers().get(&conn) {
+            let _ = w.conn.outbox.try_send(frame);
+        }
+    }
+
+    /// Forgets the requests NATS has not answered within [`UNANSWERED_FOR`]: a worker took them.
+    fn forget_answered(&self) {
+        let now = std::time::Instant::now();
+        let mut waiting = self.unanswered.lock().unwrap_or_else(PoisonError::into_inner);
+        waiting.retain(|_, (_, _, at)| now.duration_since(*at) < UNANSWERED_FOR);
     }
 
     /// Sends a command to `table`'s worker.
@@ -387,6 +443,7 @@ pub(crate) async fn spawn(
     let lobby = gw.client.subscribe(wire::LOBBY).await?;
     let seated = gw.client.subscribe(wire::SEATED).await?;
     let metrics = gw.client.subscribe(wire::METRICS).await?;
+    let mut unanswered = gw.client.subscribe(format!("{}.*", gw.unanswered_base)).await?;
     // After the live subjects are subscribed: a change after a worker's answer still arrives.
     ask_directory(&app, &gw).await;
     let mut tasks = Vec::new();
@@ -401,6 +458,20 @@ pub(crate) async fn spawn(
                     None => return,
                 },
                 _ = poll.tick() => g.resync().await,
+                () = s.cancelled() => return,
+            }
+        }
+    }));
+    let (g, s) = (gw.clone(), stop.clone());
+    tasks.push(tokio::spawn(async move {
+        let mut sweep = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tokio::select! {
+                m = unanswered.next() => match m {
+                    Some(m) => g.unanswered(&m),
+                    None => return,
+                },
+                _ = sweep.tick() => g.forget_answered(),
                 () = s.cancelled() => return,
             }
         }

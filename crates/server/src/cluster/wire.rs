@@ -245,6 +245,24 @@ pub enum Inbound {
     Status,
 }
 
+impl Inbound {
+    /// The gateway connection that asked and its request id, when this is a request a client
+    /// waits an answer to (it carries a `request_id`).
+    pub fn asker(&self) -> Option<(u64, &str)> {
+        match self {
+            Inbound::Join { conn, request_id, .. }
+            | Inbound::Sit { conn, request_id, .. }
+            | Inbound::Act { conn, request_id, .. }
+            | Inbound::SitOut { conn, request_id, .. }
+            | Inbound::TopUp { conn, request_id, .. }
+            | Inbound::Leave { conn, request_id }
+            | Inbound::Snapshot { conn, request_id }
+            | Inbound::Chat { conn, request_id, .. } => request_id.as_deref().map(|r| (conn.id, r)),
+            _ => None,
+        }
+    }
+}
+
 /// A worker's answer to an operator's request.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct OperatorReply {
