@@ -578,3 +578,94 @@ async fn a_node_signs_in_with_a_token_or_an_nkey() {
     assert!(cluster::connect(&cfg).await.is_err());
     let _ = std::fs::remove_file(bad);
 }
+
+/// `openssl` (the CLI) at work in `dir`; panics with its output if it fails.
+fn openssl(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the openssl command line tool (Debian: apt install openssl) makes the TLS test's certificates");
+    assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A CA, and a certificate it signed for `name` (files `<name>.pem`, `<name>.key`) valid for
+/// 127.0.0.1 and localhost.
+fn signed_certificate(dir: &std::path::Path, name: &str) {
+    let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+    let key = format!("{name}.key");
+    let csr = format!("{name}.csr");
+    let pem = format!("{name}.pem");
+    openssl(dir, &[&["req"][..], &ec, &["-keyout", &key, "-out", &csr, "-subj", &format!("/CN={name}")]].concat());
+    std::fs::write(dir.join(format!("{name}.ext")), "subjectAltName=IP:127.0.0.1,DNS:localhost\n").unwrap();
+    let ext = format!("{name}.ext");
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            &pem,
+            "-days",
+            "2",
+            "-extfile",
+            &ext,
+        ],
+    );
+}
+
+/// NATS over TLS that verifies its clients: a node with the CA and a client certificate
+/// (`STUD_NATS_TLS_CA`, `STUD_NATS_TLS_CERT`, `STUD_NATS_TLS_KEY`) keeps a journal; without
+/// the client certificate, or without the CA (the server is not trusted), it does not connect.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_speaks_tls_to_nats_with_a_client_certificate() {
+    let dir = std::env::temp_dir().join(format!("stud-tls-{}", Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+    openssl(
+        &dir,
+        &[
+            &["req", "-x509"][..],
+            &ec,
+            &["-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=stud-test-ca", "-days", "2"],
+        ]
+        .concat(),
+    );
+    signed_certificate(&dir, "server");
+    signed_certificate(&dir, "node");
+    let path = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let conf = format!(
+        "tls {{ cert_file: \"{}\", key_file: \"{}\", ca_file: \"{}\", verify: true, timeout: 2 }}",
+        path("server.pem"),
+        path("server.key"),
+        path("ca.pem")
+    );
+    let Some(nats) = NatsServer::start_with(&conf) else { return };
+    let url = nats.url().replace("nats://", "tls://");
+    let mut cfg = ClusterConfig::new(url);
+    cfg.auth.tls_ca = Some(dir.join("ca.pem"));
+    cfg.auth.tls_client = Some((dir.join("node.pem"), dir.join("node.key")));
+    let (journal, leases) = worker(&cfg, "w1").await;
+    let table = Uuid::new_v4();
+    journal.acquire(&leases.claim(table).await.unwrap().expect("unowned")).await.unwrap();
+    Journal::append(&journal, row(table, 1, "tls")).await.unwrap();
+    assert_eq!(journal.load_table(table).await.unwrap().unwrap().entries.len(), 1);
+
+    let mut no_cert = cfg.clone();
+    no_cert.auth.tls_client = None;
+    let refused = cluster::connect(&no_cert).await.map(|_| ()).unwrap_err().to_string();
+    assert!(refused.contains("CertificateRequired"), "{refused}");
+    let mut no_ca = cfg.clone();
+    no_ca.auth.tls_ca = None;
+    let refused = cluster::connect(&no_ca).await.map(|_| ()).unwrap_err().to_string();
+    assert!(refused.contains("certificate") || refused.contains("UnknownIssuer"), "{refused}");
+    drop(nats);
+    let _ = std::fs::remove_dir_all(dir);
+}
