@@ -313,3 +313,79 @@ async fn a_damaged_journal_voids_the_hand_refunds_it_and_says_so_in_the_audit_lo
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An operator closes a table mid-hand and the server stops (SIGTERM) before the hand ends:
+/// the close is not answered as done (503), and when the server is back the table resumes,
+/// plays its hand to the end (the absent players' clocks run out), stores it, cashes everyone
+/// out and closes. No hand is voided, no chip lost.
+#[tokio::test]
+async fn a_table_closed_mid_hand_finishes_its_hand_after_a_restart_then_closes() {
+    let (path, url) = crate::temp_db("close_restart");
+    let key = "close-test-operator-key-0123456789";
+    let config = |url: String| {
+        move |c: &mut stud_server::Config| {
+            c.database_url = url;
+            c.operator_key = Some(key.into());
+            c.action_timeout_ms = 300;
+            c.time_bank_ms = 0;
+        }
+    };
+    let (server, addr) = spawn_app(config(url.clone())).await;
+    let table = table_of(&addr, Variant::Stud).await;
+    let mut players = Vec::new();
+    for seat in 1..=2 {
+        let mut p = Player::new(&addr, &format!("c{seat}")).await;
+        p.sit(&table, seat).await;
+        players.push(p);
+    }
+    let hand_id = loop {
+        if let ServerMsg::HandStarted { hand_id, .. } = players[0].recv().await {
+            break hand_id;
+        }
+    };
+    let close = {
+        let addr = addr.clone();
+        let path = format!("/api/admin/tables/{}/close", table.id);
+        tokio::spawn(async move { stud_client::http_as(&addr, "POST", &path, None, Some(key)).await.unwrap() })
+    };
+    // The close is stored before the table hears it.
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    server.shutdown().await;
+    let (status, text) = close.await.unwrap();
+    assert_ne!(status, 204, "a close answered as done before its hand ended: {text}");
+    drop(players);
+
+    // Back with slow clocks, and stopped again mid-hand: the closing table stops with it.
+    let slow = {
+        let url = url.clone();
+        move |c: &mut stud_server::Config| {
+            config(url)(c);
+            c.action_timeout_ms = 60_000;
+        }
+    };
+    let (server, _) = spawn_app(slow).await;
+    let stopped = tokio::time::timeout(std::time::Duration::from_secs(10), server.shutdown()).await;
+    assert!(stopped.is_ok(), "a server with a table closing mid-hand did not stop");
+
+    let (server, _addr) = spawn_app(config(url.clone())).await;
+    let store = stud_store::open(&url).await.unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let stacks = store.open_stacks().await.unwrap();
+        if stacks.iter().all(|o| o.table_id != table.id) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the closed table still holds chips: {stacks:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(server.app.writer.flush().await);
+    let hand = store.hand(hand_id).await.unwrap().expect("the hand in play when the table closed is stored");
+    assert_eq!(hand.table_id, table.id);
+    let totals = store.totals().await.unwrap();
+    assert!(totals.conserved(), "{totals:?}");
+    let (_, log) = stud_client::http_as(&_addr, "GET", "/api/admin/log", None, Some(key)).await.unwrap();
+    assert!(!log.contains("void_hand"), "{log}");
+    assert!(store.tables().await.unwrap().iter().any(|t| t.id == table.id && t.closed), "still closed");
+    server.shutdown().await;
+    let _ = std::fs::remove_file(&path);
+}

@@ -222,11 +222,16 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     let (journal, journal_task) = open_journal(&config, &store)?;
     let stored = store.tables().await?;
     let open: HashSet<Uuid> = stored.iter().filter(|t| !t.closed).map(|t| t.id).collect();
+    // Closed by an operator while a hand was in play, and stopped (a crash, SIGTERM) before
+    // it ended: chips are still on the table. It resumes like any table, finishes its hand
+    // and then closes (a close is an input like any other), rather than voiding the hand.
+    let chips_on: HashSet<Uuid> = store.open_stacks().await?.iter().map(|o| o.table_id).collect();
+    let closing: HashSet<Uuid> = stored.iter().filter(|t| t.closed && chips_on.contains(&t.id)).map(|t| t.id).collect();
     let journals: HashMap<Uuid, TableJournal> = journal
         .load()
         .await?
         .into_iter()
-        .filter(|j| j.snapshot.is_some() && open.contains(&j.table_id))
+        .filter(|j| j.snapshot.is_some() && (open.contains(&j.table_id) || closing.contains(&j.table_id)))
         .map(|j| (j.table_id, j))
         .collect();
     let stored_tournaments = store.tournaments().await?;
@@ -266,6 +271,45 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
             }
         }
     }
+    let shutdown = CancellationToken::new();
+    for t in stored.iter().filter(|t| closing.contains(&t.id)) {
+        let Some(journal) = journals.get(&t.id) else { continue };
+        let core = match resume::rebuild(&app, journal) {
+            Ok(core) => core,
+            Err(e) => {
+                voided += 1;
+                let core = resume::void(&app, TableSpec::from_stored(t, &app.config), journal, &e).await?;
+                app.journal.reset(core.spec().id, core.applied(), &core.snapshot()).await?;
+                core
+            }
+        };
+        resumed += 1;
+        let (handle, task) = app.spawn_table(core, Start::Resumed);
+        tables.push(task);
+        let (reply, done) = tokio::sync::oneshot::channel();
+        let table_id = t.id;
+        if handle.send(TableCmd::Close { reply }).await.is_ok() {
+            info!(table = %table_id, "a table closed mid-hand resumes to finish its hand, then closes");
+            // The handle lives until the table closed: a table whose handles are all dropped
+            // stops (this one is in no lobby).
+            let stop = shutdown.clone();
+            tokio::spawn(async move {
+                tokio::select! {
+                    closed = done => if closed.is_ok() {
+                        info!(table = %table_id, "closed after its last hand");
+                    },
+                    // The server stops first: so does the table (it is in no lobby), and the
+                    // next start resumes it again.
+                    () = stop.cancelled() => {
+                        let (reply, stopped) = tokio::sync::oneshot::channel();
+                        if handle.send(TableCmd::Shutdown { reply }).await.is_ok() {
+                            let _ = stopped.await;
+                        }
+                    }
+                }
+            });
+        }
+    }
     // What the replays wrote again (inputs whose writes had not reached the database) is
     // stored before anyone can connect, so balances read from the store are current.
     if !app.writer.flush().await {
@@ -300,7 +344,6 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     // SYNs, and they wait out TCP's retransmission timeouts: 1, 3, 7 s...).
     let listener = listen(app.config.bind)?;
     let addr = listener.local_addr()?;
-    let shutdown = CancellationToken::new();
     let router = http::router(app.clone(), shutdown.clone());
     tokio::spawn(app::sweep_sessions(app.clone(), shutdown.clone()));
     let http = tokio::spawn(http::serve(listener, app.clone(), router, shutdown.clone()));

@@ -233,9 +233,14 @@ async fn close(who: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -
             .map_err(|_| ApiError::NotFound(format!("table {id} has closed")))?;
         done
     };
-    // Answered once the current hand is over and everyone is cashed out.
-    let _ = done.await;
-    Ok(StatusCode::NO_CONTENT)
+    // Answered once the current hand is over and everyone is cashed out; a server stopping
+    // first says so (it finishes the hand and closes the table when it starts again).
+    match done.await {
+        Ok(()) => Ok(StatusCode::NO_CONTENT),
+        Err(_) => Err(ApiError::Unavailable(
+            "the server stopped before the table's hand ended: it finishes the hand and closes the table when it is back",
+        )),
+    }
 }
 
 async fn set_invite(app: Arc<App>, who: Operator, id: Uuid, rotate: bool) -> Result<Json<AdminTable>, ApiError> {

@@ -125,8 +125,13 @@ pub async fn run_table(env: Arc<dyn TableEnv>, core: TableCore, start: Start, mu
         actor.gone(cmd);
     }
     env.sent();
-    for reply in actor.closing.drain(..) {
-        let _ = reply.send(());
+    // A close is answered as done only when the table did close: a table stopped first (the
+    // server shutting down mid-hand) drops the reply, and the close route says the table
+    // finishes its hand and closes when the server is back (`start_with_store` resumes it).
+    if actor.core.is_closed() {
+        for reply in actor.closing.drain(..) {
+            let _ = reply.send(());
+        }
     }
     env.table_stopped(id);
     env.metrics().tables.fetch_sub(1, Relaxed);
