@@ -911,42 +911,6 @@ async fn rolling(nats: &mut nats_server::NatsServer, db: &str) {
     for b in bots {
         let _ = tokio::time::timeout(Duration::from_secs(5), b).await;
     }
-    // A table just created: the first request to it is answered at once (by the table, or
-    // `unavailable` while no worker has claimed it yet), never left without a reply. (After
-    // the bots stopped: a new table makes the workers divide the tables anew.)
-    let body = r#"{"name": "Fresh", "variant": "stud", "ante": 10, "bring_in": 15, "small_bet": 40,
-        "big_bet": 80, "max_raises": 3, "seats": 4, "min_buy_in": 800, "max_buy_in": 8000,
-        "action_timeout_ms": 3000, "time_bank_ms": 0, "observers": true, "private": false}"#;
-    let (status, text) = http_as(&a1, "POST", "/api/admin/tables", Some(body), Some(KEY)).await.unwrap();
-    assert_eq!(status, 201, "{text}");
-    let fresh: stud_proto::AdminTable = serde_json::from_str(&text).unwrap();
-    let watcher = create_session(&a1, "early").await.unwrap();
-    let (mut early, _) = Client::connect(&a1, &watcher.token).await.unwrap();
-    let join = ClientMsg::JoinTable { request_id: Some("first".into()), table_id: fresh.id, invite_code: None };
-    early.send(&join).await.unwrap();
-    let answered = Instant::now();
-    let answer = loop {
-        let m =
-            early.recv(Duration::from_secs(3)).await.expect("the first request to a new table got no answer in 3 s");
-        let id = match &m {
-            ServerMsg::Ack { request_id, .. }
-            | ServerMsg::Snapshot { request_id, .. }
-            | ServerMsg::Error { request_id, .. } => request_id.as_deref(),
-            _ => None,
-        };
-        if id == Some("first") {
-            break m;
-        }
-    };
-    eprintln!("first request to a new table: {answer:?} after {:?}", answered.elapsed());
-    assert!(
-        matches!(
-            answer,
-            ServerMsg::Ack { .. } | ServerMsg::Snapshot { .. } | ServerMsg::Error { code: ErrorCode::Unavailable, .. }
-        ),
-        "{answer:?}"
-    );
-    drop(early);
     for (_, name, _, node) in &mut nodes {
         node.stop();
         assert_eq!(node.logged("NATS refused"), 0, "{name} asked NATS for something its user may not do");
@@ -961,6 +925,62 @@ async fn rolling(nats: &mut nats_server::NatsServer, db: &str) {
     ledger_holds(db, &seats, &all).await;
     let hands: usize = ids.iter().map(|t| ended_at(*t)).sum();
     eprintln!("rolling restart of 4 nodes: {hands} hands played, none voided");
+}
+
+/// A table just created on a cluster: the first request to it is answered at once (by the
+/// table, or `unavailable` while no worker has claimed it yet), never left without a reply.
+#[test]
+fn the_first_request_to_a_new_table_is_answered() {
+    with_cluster("cluster_fresh", async |nats: &str, db: &str| {
+        let port = free_port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut gateway = Node::start(nats, db, "gateway", "g1", port);
+        let mut worker = Node::start(nats, db, "worker", "w1", 0);
+        let lobby = tables(&addr).await.unwrap();
+        wait_for("the worker to host the tables", Duration::from_secs(30), || worker.hosted().len() == lobby.len())
+            .await;
+        // A table just created: the first request to it is answered at once (by the table, or
+        // `unavailable` while no worker has claimed it yet), never left without a reply.
+        let body = r#"{"name": "Fresh", "variant": "stud", "ante": 10, "bring_in": 15, "small_bet": 40,
+            "big_bet": 80, "max_raises": 3, "seats": 4, "min_buy_in": 800, "max_buy_in": 8000,
+            "action_timeout_ms": 3000, "time_bank_ms": 0, "observers": true, "private": false}"#;
+        let (status, text) = http_as(&addr, "POST", "/api/admin/tables", Some(body), Some(KEY)).await.unwrap();
+        assert_eq!(status, 201, "{text}");
+        let fresh: stud_proto::AdminTable = serde_json::from_str(&text).unwrap();
+        let watcher = create_session(&addr, "early").await.unwrap();
+        let (mut early, _) = Client::connect(&addr, &watcher.token).await.unwrap();
+        let join = ClientMsg::JoinTable { request_id: Some("first".into()), table_id: fresh.id, invite_code: None };
+        early.send(&join).await.unwrap();
+        let answered = Instant::now();
+        let answer = loop {
+            let m = early
+                .recv(Duration::from_secs(3))
+                .await
+                .expect("the first request to a new table got no answer in 3 s");
+            let id = match &m {
+                ServerMsg::Ack { request_id, .. }
+                | ServerMsg::Snapshot { request_id, .. }
+                | ServerMsg::Error { request_id, .. } => request_id.as_deref(),
+                _ => None,
+            };
+            if id == Some("first") {
+                break m;
+            }
+        };
+        eprintln!("first request to a new table: {answer:?} after {:?}", answered.elapsed());
+        assert!(
+            matches!(
+                answer,
+                ServerMsg::Ack { .. }
+                    | ServerMsg::Snapshot { .. }
+                    | ServerMsg::Error { code: ErrorCode::Unavailable, .. }
+            ),
+            "{answer:?}"
+        );
+        drop(early);
+        gateway.stop();
+        worker.stop();
+    });
 }
 
 /// `access::private_mid_hand_across_restarts` through a gateway, its table on a worker; each
