@@ -193,6 +193,9 @@ async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_k
     let (status, _) =
         call(&addr, "PATCH", &format!("/api/admin/tables/{}", table.id), Some(r#"{"seats": 9}"#), Some(KEY)).await;
     assert_eq!(status, 400, "bad settings are refused");
+    // The rail may still hold frames of the hand that was in play when the pause came (it can
+    // start just after the two results above): read them all before resuming.
+    while tokio::time::timeout(Duration::from_millis(300), watcher.recv()).await.is_ok() {}
     let _: AdminTable = admin(&addr, "POST", &format!("/api/admin/tables/{}/resume", table.id), None).await;
     assert_eq!(next_ante(&mut watcher).await, 20, "the new ante from the next hand");
     ledger_ok(&server).await;
