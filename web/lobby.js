@@ -22,9 +22,19 @@ export function configureLobby(options) {
 
 // ---- session and lobby ---------------------------------------------------------------------
 
+/** The sign-in under way, if any: a click on Sit or Watch while it runs waits for it rather
+ *  than starting a second session (whose hello this socket would refuse). */
+let signingIn = null;
+
 /** POST /api/sessions, then hello on the socket. Resolves true once welcomed. The token is
- *  kept in localStorage: a new tab, or the next day, continues as the same player. */
-export async function login(name) {
+ *  kept in localStorage: a new tab, or the next day, continues as the same player. One at a
+ *  time: a second call while one runs gets the first one's answer. */
+export function login(name) {
+  signingIn ??= signIn(name).finally(() => { signingIn = null; });
+  return signingIn;
+}
+
+async function signIn(name) {
   let res;
   let body = {};
   try {

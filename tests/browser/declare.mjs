@@ -44,6 +44,10 @@ class Player {
     this.results = []; // hand_result frames
     this.seat = null;
     this.stop = false;
+    this.sessions = 0; // POST /api/sessions sent by the page
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/sessions') this.sessions += 1;
+    });
     PLAYERS.push(this);
     watchPage(this, page, (m) => {
       if (m.type === 'act') this.acts.push(m);
@@ -218,6 +222,14 @@ async function bot(p, players) {
 async function enter(p, url, tableId) {
   await p.page.goto(url);
   await p.q('lobby').waitFor({ state: 'visible', timeout: 10000 });
+  if (p.name === 'Ann') {
+    // Ann's sign-in is slow (as on a loaded server, where CI met this): her Sit click comes
+    // while it is under way.
+    await p.page.route('**/api/sessions', async (r) => {
+      await sleep(1500);
+      await r.continue();
+    });
+  }
   await p.q('name').fill(p.name);
   await p.q('start').click();
   const row = p.page.locator(`[data-testid=table-row][data-table-id="${tableId}"]`);
@@ -226,8 +238,14 @@ async function enter(p, url, tableId) {
     check((await row.getAttribute('data-variant')) === 'stud8_declare', `the row's variant is ${await row.getAttribute('data-variant')}`);
     check((await row.textContent()).includes('Stud Hi/Lo Declare'), `the row says ${await row.textContent()}`);
   });
+  // Sit is clicked as soon as the row shows, while the sign-in may still be under way: the
+  // page must wait for it, not start a second session (one guest, one POST).
   await row.locator('[data-testid=sit]').click();
-  await p.q('table').waitFor({ state: 'visible', timeout: 10000 });
+  await p.q('table').waitFor({ state: 'visible', timeout: 10000 }).catch(async (e) => {
+    const notice = await p.q('notice').textContent().catch(() => null);
+    throw new Failure(`${p.name}: the table did not open after Sit (${p.sessions} sessions started; notice: ${JSON.stringify(notice)}): ${e.message}`);
+  });
+  check(p.sessions === 1, `${p.name}: ${p.sessions} sessions started for one sign-in`);
   await eventually(`${p.name}: the table head names the game`, async () => {
     check((await p.q('table-stakes').textContent()).startsWith('Stud Hi/Lo Declare'), `the head says ${await p.q('table-stakes').textContent()}`);
     check(p.seat != null, 'no seat yet');
