@@ -78,6 +78,20 @@ export function check(cond, msg) {
   if (!cond) fail(typeof msg === 'function' ? msg() : msg);
 }
 
+/** axe-core in the page (`p.page`), every rule at every impact: any violation fails, with the
+ *  rule, its impact and the first nodes it names. Every view is checked with this one helper
+ *  (play.mjs: the lobby, the table at a prompt, LAST HAND, the replayer; tournament.mjs: the
+ *  lobby with tournaments, the tournament view, a tournament table). */
+export async function checkAxe(p, where) {
+  if (!(await p.page.evaluate(() => Boolean(window.axe)))) await p.page.addScriptTag({ path: AXE });
+  const found = await p.page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+  check(found.length === 0, `${p.name}: axe finds ${found.length} violation(s) ${where}:\n  ${found.join('\n  ')}`);
+  log(`${p.name}: axe: no violations ${where}`);
+}
+
 // The run: its first failure anywhere (bots run concurrently with the main flow) stops it; the
 // server process.
 export const run = { aborted: null, server: null, stopping: false };

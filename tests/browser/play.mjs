@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { AXE, CHROMIUM, HERE, ROOT, Failure, PLAYERS, SHOTS, abort, check, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
+import { CHROMIUM, HERE, ROOT, Failure, PLAYERS, checkAxe, SHOTS, abort, check, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
@@ -578,18 +578,6 @@ async function viewportShowdowns(browser, addr) {
   }
 }
 
-// axe-core in the page: no serious or critical accessibility violation.
-async function checkAxe(p, where) {
-  if (!(await p.page.evaluate(() => Boolean(window.axe)))) await p.page.addScriptTag({ path: AXE });
-  const found = await p.page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-  check(found.length === 0, `${p.name}: axe finds ${found.length} serious/critical violation(s) ${where}:\n  ${found.join('\n  ')}`);
-  log(`${p.name}: axe: no serious or critical violations ${where}`);
-}
-
 // Pre-action boxes, ticked on the opponent's page while this page (p) holds its turn:
 // - at p's bring-in: the opponent ticks "call any"; p brings in; the opponent's page must answer
 //   its next prompt by itself (an act frame no click sent: call or check), and untick the box;
@@ -735,6 +723,7 @@ async function lastHand(a) {
   await until(`${a.name}: at least 3 [data-testid=last-hand-row]`, async () => (await rows.count()) >= 3, 15000);
   const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-hand-id')));
   log(`${a.name}: LAST HAND lists ${ids.length} hands`);
+  await checkAxe(a, 'in LAST HAND (the list)');
   const ended = a.order.filter((id) => a.hands.get(id).ended);
   for (const id of ids) check(ended.includes(id), `LAST HAND row data-hand-id=${id} is not a hand this player finished (${ended.join(', ')})`);
   const pos = ids.map((id) => ended.indexOf(id));
@@ -915,6 +904,9 @@ async function lobby(p) {
   const balance = (await page.locator('[data-testid=balance]').textContent()).trim();
   check(MONEY.test(balance), `[data-testid=balance] shows ${JSON.stringify(balance)}, expected dollars like "$1,000"`);
   await checkAxe(p, 'in the lobby');
+  // Delivery: the page describes itself to search engines and link previews.
+  const description = await page.evaluate(() => document.querySelector('head meta[name=description]')?.getAttribute('content') ?? null);
+  check(description && description.trim().length >= 20, `no <meta name="description"> with a sentence in the page's head (${JSON.stringify(description)})`);
   log(`${p.name}: lobby sorts, filters, keeps its order; balance ${balance}`);
 }
 

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { AXE, CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkConsole, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, PLAYERS, checkAxe, ROOT, SHOTS, abort, check, checkConsole, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-tournament-operator-key-0123456789';
 const OVERALL_MS = 4 * 60 * 1000;
@@ -150,17 +150,6 @@ class Player {
   row(id) {
     return this.page.locator(`[data-testid=tournament-row][data-tournament-id="${id}"]`);
   }
-}
-
-async function checkAxe(p, where) {
-  if (!(await p.page.evaluate(() => Boolean(window.axe)))) await p.page.addScriptTag({ path: AXE });
-  const found = await p.page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-  check(found.length === 0, `${p.name}: axe finds ${found.length} serious/critical violation(s) ${where}:\n  ${found.join('\n  ')}`);
-  log(`${p.name}: axe: no serious or critical violations ${where}`);
 }
 
 // No horizontal overflow: the page fits its window's width.
