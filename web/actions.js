@@ -1,6 +1,6 @@
 // Acting: the action buttons, pre-action boxes, the keyboard, the your-turn alert.
 
-import { $, el, notice } from './dom.js';
+import { $, el, isTyping, notice } from './dom.js';
 import { declarationName, isBigBet, money } from './format.js';
 import { errorText, language, t } from './i18n.js';
 import { BET_PRESETS, KEYS, SHORTCUT, clampTo, handPot, keyName, keyedAction, presetTo, sizeError } from './model.js';
@@ -35,6 +35,8 @@ export function bigBetOption(a) {
 export function renderActions() {
   const box = $('actions');
   const p = state.prompt;
+  // The "Your turn" marks in the panels (LAST HAND, the tournament): the bar is live under them.
+  for (const mark of document.querySelectorAll('[data-turn-mark]')) mark.hidden = !(p && !p.sent);
   if (!p || p.sent) {
     box.replaceChildren();
     stopTitleFlash();
@@ -54,6 +56,12 @@ export function renderActions() {
   }, actionLabel(a), el('kbd', { text: SHORTCUT[a.kind], 'aria-hidden': 'true' })));
   box.replaceChildren(...parts, ...(declarations.length ? [declareControl(declarations)] : []), ...wagers.map((w) => sizeControl(p, w)));
   renderPreActions();
+}
+
+/** The focus to the action bar: its group of actions (Tab goes on to the first button; no
+ *  button has the focus, so Enter or Space cannot act by accident). */
+export function focusActions() {
+  $('actions').focus({ preventScroll: true });
 }
 
 /** The declaration: High, Low, Both (RULES.md 12.2), each a button that acts with it; they
@@ -202,7 +210,8 @@ export function onActError(m, req) {
 
 export function onKey(e) {
   if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-  if (e.target.closest('input, textarea, select, dialog[open]') || $('last-hand').open) return;
+  // Typing (chat, an amount) is not acting; anywhere else, panels open or not, the keys act.
+  if (isTyping(e.target)) return;
   const kinds = KEYS[e.key.toLowerCase()];
   const p = state.prompt;
   if (!kinds || !p || p.sent) return;

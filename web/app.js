@@ -13,11 +13,11 @@
 // function in (configureTable, configureLobby, configureTournament), and it alone gives net.js
 // its callbacks.
 
-import { act, onActError, onKey, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
+import { act, focusActions, onActError, onKey, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
 import { clearChat, onChat, renderChat, sendChat } from './chat.js';
 import { $, el, notice } from './dom.js';
 import { money, ordinal } from './format.js';
-import { onHistoryError, onLastHand, onLastHands, openLastHands, renderLastHands, renderReport } from './history.js';
+import { closeLastHands, lastHandsOpen, onHistoryError, onLastHand, onLastHands, refreshLastHands, renderLastHands, renderReport, toggleLastHands } from './history.js';
 import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
 import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament, watch } from './lobby.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
@@ -32,18 +32,60 @@ import { configureTournament, renderTournamentBar, renderTournamentClocks, rende
 export function showView(name) {
   $('lobby').hidden = name !== 'lobby';
   $('tournament').hidden = name !== 'tournament';
+  setTournamentPanel(false);
   $('table').hidden = name !== 'table';
   $('action-bar').hidden = name !== 'table';
   document.body.dataset.view = name;
   if (name === 'lobby') refreshLobby();
 }
 
-/** A tournament's view: drawn from what we have, then again once its detail is fetched. */
+/** A tournament's view: drawn from what we have, then again once its detail is fetched. At a
+ *  table it is a panel over part of the table (the action bar and the keys stay live);
+ *  elsewhere a view of its own. */
 export function openTournament(id) {
   state.tview = id;
-  showView('tournament');
+  const atTable = Boolean(state.table) && !$('table').hidden;
+  if (atTable) {
+    $('tournament').hidden = false;
+    setTournamentPanel(true);
+  } else {
+    showView('tournament');
+  }
   renderTournamentView();
+  if (atTable) $('tournament-close').focus();
   fetchTournament(id).then(() => renderTournamentView());
+}
+
+function setTournamentPanel(on) {
+  const view = $('tournament');
+  view.classList.toggle('panel', on);
+  view.dataset.mode = on ? 'panel' : 'page';
+  $('tournament-close').hidden = !on;
+}
+
+export const tournamentPanelOpen = () => !$('tournament').hidden && $('tournament').dataset.mode === 'panel';
+
+/** Closes the tournament panel (Escape, its Close button): the table as it was. */
+export function closeTournamentPanel() {
+  if (!tournamentPanelOpen()) return false;
+  const inside = $('tournament').contains(document.activeElement);
+  $('tournament').hidden = true;
+  setTournamentPanel(false);
+  state.tview = null;
+  if (inside && !$('tournament-table-open').hidden) $('tournament-table-open').focus();
+  return true;
+}
+
+/** The page's own keys (the action keys are actions.js's): Escape closes the panel on top. */
+export function onPageKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  if (e.key === 'Escape') {
+    if (lastHandsOpen() ? closeLastHands() : closeTournamentPanel()) {
+      e.preventDefault();
+      return true;
+    }
+  }
+  return false;
 }
 
 // ---- the views' and the socket's callbacks -------------------------------------------------
@@ -98,7 +140,10 @@ export const HANDLERS = {
   event: (m) => forTable(m, onEvent),
   turn: (m) => forTable(m, onTurn),
   your_turn: (m) => forTable(m, onYourTurn),
-  hand_result: (m) => forTable(m, onHandResult),
+  hand_result: (m) => {
+    forTable(m, onHandResult);
+    if (state.table?.id === m.table_id) refreshLastHands(m.hand_id); // LAST HAND open: the new hand in it
+  },
   table_closed: onTableClosed,
   last_hands: onLastHands,
   last_hand: onLastHand,
@@ -243,7 +288,7 @@ export function switchLanguage(code) {
   renderTable();
   renderActions();
   if (state.table?.result) renderResult(state.table);
-  if ($('last-hand').open) {
+  if (lastHandsOpen()) {
     renderLastHands();
     renderReport();
   }
@@ -304,15 +349,17 @@ export function init() {
   $('top-up').addEventListener('click', () => {
     send({ type: 'top_up', table_id: state.table.id, amount: Number($('table-buy-in').value) }, { kind: 'top_up' });
   });
-  $('last-hand-open').addEventListener('click', openLastHands);
+  $('last-hand-open').addEventListener('click', toggleLastHands);
   $('tournament-back').addEventListener('click', () => {
     state.tview = null;
     showView('lobby');
   });
   $('tournament-my-table').addEventListener('click', () => toTournamentTable(state.tview));
   for (const id of ['tournament-table-open', 'tournament-out-open']) $(id).addEventListener('click', () => state.table?.tournamentId && openTournament(state.table.tournamentId));
-  $('last-hand-close').addEventListener('click', () => $('last-hand').close());
-  document.addEventListener('keydown', onKey);
+  $('last-hand-close').addEventListener('click', closeLastHands);
+  $('tournament-close').addEventListener('click', closeTournamentPanel);
+  for (const mark of document.querySelectorAll('[data-turn-mark]')) mark.addEventListener('click', focusActions);
+  document.addEventListener('keydown', (e) => onPageKey(e) || onKey(e));
 
   applyTranslations();
   renderLobbyHead();

@@ -21,6 +21,16 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Inputs whose keys are not text: the keyboard shortcuts work while one of them has the focus.
+const NOT_TEXT = new Set(['checkbox', 'radio', 'range', 'button', 'submit', 'reset', 'color', 'file', 'image']);
+/** Whether keys pressed at `node` are typing: a text field (chat, a buy-in, a bet size), a
+ *  textarea, editable content. A checkbox, a select or a button is not. */
+export function isTyping(node) {
+  if (!node?.closest) return false;
+  if (node.closest('textarea, [contenteditable]:not([contenteditable="false"])')) return true;
+  return node.tagName === 'INPUT' && !NOT_TEXT.has(node.type);
+}
+
 export const now = () => performance.now();
 export const seconds = (ms) => Math.ceil(ms / 1000);
 let noticeTimer = null;

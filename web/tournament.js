@@ -95,7 +95,8 @@ export function renderTournamentView() {
   $('tournament-over').textContent = d.status === 'finished' ? t('t_over') : '';
   const table = tournamentTableOf(id);
   const me = standing(d, state.me?.player_id).me;
-  $('tournament-my-table').hidden = !(table && me?.state === 'playing' && d.status === 'running');
+  // As a panel at the table, "My table" is its Close button.
+  $('tournament-my-table').hidden = !(table && me?.state === 'playing' && d.status === 'running') || $('tournament').dataset.mode === 'panel';
   // Register / unregister here too, with the row's error.
   const registered = registeredIn(id);
   const buttons = registrationButtons(d, registered);

@@ -406,6 +406,7 @@ async function bot(p, opp) {
     const s = await checkPrompt(p, opp, prompt);
     for (const task of p.tasks.splice(0)) await task();
     if (p.stop) return;
+    if (p.clickedSeq >= prompt.seq) continue; // a task acted at this prompt itself
     const kinds = s.actions.map((a) => a.action);
     const me = s.seats.find((x) => x.me);
     const rich = Number(me.stack) >= 2000;
@@ -615,6 +616,57 @@ function preActionTasks(p, opp, done) {
     })().catch(abort);
   };
   p.tasks.push(callAny, checkBox);
+}
+
+// LAST HAND at one of p's prompts (issue 31): a panel, not a modal. The action bar stays
+// visible with nothing over its buttons, the panel says "Your turn", a key acts with the focus
+// in the panel; the hand that ends while it is open appears in its list; Escape closes it.
+function lastHandTasks(p, done) {
+  const KEY = { check: 'c', call: 'c', bring_in: 'i' };
+  const task = async () => {
+    const kind = ['check', 'call', 'bring_in'].find((k) => p.prompt.legal.some((a) => a.kind === k));
+    if (done.lastHand || p.forcePick || p.results.length < 1 || !kind) return void p.tasks.push(task);
+    const page = p.page;
+    const prompt = p.prompt;
+    const panel = page.locator('[data-testid=last-hand]');
+    await page.locator('[data-testid=last-hand-open]').click();
+    await panel.waitFor({ state: 'visible', timeout: 5000 });
+    await eventually(`${p.name}: LAST HAND opened on her turn`, async () => {
+      const turn = page.locator('[data-testid=last-hand-turn]');
+      check(await turn.isVisible(), 'LAST HAND does not say it is her turn ([data-testid=last-hand-turn] hidden)');
+      check((await turn.textContent()).trim() === 'Your turn', `[data-testid=last-hand-turn] says ${JSON.stringify(await turn.textContent())}`);
+      check(await page.locator('[data-testid=action-bar]').isVisible(), 'the action bar is not visible with LAST HAND open');
+      const bar = await page.evaluate(() => [...document.querySelectorAll('[data-testid=actions] [data-testid=action]')].map((b) => {
+        const r = b.getBoundingClientRect();
+        const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return { action: b.dataset.action, free: Boolean(at && b.contains(at)), over: at ? `${at.tagName.toLowerCase()}#${at.id}.${at.className}` : null };
+      }));
+      check(bar.length > 0, 'no action buttons with LAST HAND open');
+      const covered = bar.filter((b) => !b.free);
+      check(covered.length === 0, `action buttons covered with LAST HAND open: ${JSON.stringify(covered)}`);
+    });
+    await checkAxe(p, 'with LAST HAND open at a prompt');
+    const before = p.acts.length;
+    await page.locator('[data-testid=last-hand-close]').focus(); // the focus in the panel
+    await page.keyboard.press(KEY[kind]);
+    await until(`${p.name}: "${KEY[kind]}" acts (${kind}) with LAST HAND open`, async () => p.acts.length > before, 5000, 50);
+    check(p.acts[before].seq === prompt.seq && p.acts[before].kind === kind, `${p.name}: "${KEY[kind]}" with LAST HAND open sent ${JSON.stringify(p.acts[before])}, expected ${kind} at seq ${prompt.seq}`);
+    p.clickedSeq = prompt.seq;
+    p.clickedSeqs.add(prompt.seq);
+    p.clicks += 1;
+    log(`${p.name}: LAST HAND open on her turn: the bar uncovered, "Your turn" in the panel, "${KEY[kind]}" sent ${kind}`);
+    (async () => {
+      const id = prompt.hand_id;
+      await until(`${p.name}: hand ${id} ends with LAST HAND open`, () => p.hands.get(id)?.ended, 90000, 100);
+      await until(`${p.name}: LAST HAND lists hand ${id}, which ended while it was open`, async () => (await panel.locator(`[data-testid=last-hand-row][data-hand-id="${id}"]`).count()) === 1, 8000, 100);
+      check(await panel.isVisible(), 'LAST HAND closed by itself');
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'hidden', timeout: 3000 });
+      done.lastHand = true;
+      log(`${p.name}: LAST HAND listed the hand that ended while it was open; Escape closed it`);
+    })().catch(abort);
+  };
+  p.tasks.push(task);
 }
 
 // The language switch: Italian, Hungarian, back to English; labels, log lines (hand names too)
@@ -1124,8 +1176,9 @@ async function main() {
     a.tasks.push(layouts);
     const pre = {};
     preActionTasks(a, b, pre);
+    lastHandTasks(a, pre);
     const bots = players.map((p, i) => runBot(p, players[1 - i]));
-    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts and the pre-action boxes checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check, 240000, 200);
+    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts, the pre-action boxes and LAST HAND during play checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check && pre.lastHand, 240000, 200);
     log(`${a.results.length} hands complete; ${a.clicks} + ${b.clicks} actions clicked`);
 
     // Reconnect Bob while Ann holds her turn.
