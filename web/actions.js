@@ -3,7 +3,7 @@
 import { $, el, isTyping, notice } from './dom.js';
 import { declarationName, isBigBet, money } from './format.js';
 import { errorText, language, t } from './i18n.js';
-import { BET_PRESETS, KEYS, SHORTCUT, clampTo, handPot, keyName, keyedAction, presetTo, sizeError } from './model.js';
+import { BET_PRESETS, KEYS, LARGER_KEY, SHORTCUT, clampTo, handPot, keyName, keyedAction, presetTo, shortcutFor, sizeError } from './model.js';
 import { send } from './net.js';
 import { prefs, state } from './state.js';
 
@@ -37,8 +37,12 @@ export function renderActions() {
   const p = state.prompt;
   // The "Your turn" marks in the panels (LAST HAND, the tournament): the bar is live under them.
   for (const mark of document.querySelectorAll('[data-turn-mark]')) mark.hidden = !(p && !p.sent);
+  // The buttons are about to go: a focus on one of them stays in the bar (never on <body>).
+  const focused = box.contains(document.activeElement) && document.activeElement !== box;
+  const keep = () => { if (focused && !box.contains(document.activeElement)) focusActions(); };
   if (!p || p.sent) {
     box.replaceChildren();
+    keep();
     stopTitleFlash();
     renderPreActions();
     return;
@@ -52,9 +56,10 @@ export function renderActions() {
   const declarations = p.legal.filter((a) => a.kind === 'declare');
   const parts = p.legal.filter((a) => !ranged.has(a.kind) && a.kind !== 'declare').map((a) => el('button', {
     'data-testid': 'action', 'data-action': a.kind, 'data-amount': a.to, type: 'button',
-    class: `action action-${a.kind}`, onclick: () => act(a), 'aria-keyshortcuts': SHORTCUT[a.kind],
-  }, actionLabel(a), el('kbd', { text: SHORTCUT[a.kind], 'aria-hidden': 'true' })));
+    class: `action action-${a.kind}`, onclick: () => act(a), 'aria-keyshortcuts': shortcutFor(a, p.legal),
+  }, actionLabel(a), el('kbd', { text: shortcutFor(a, p.legal), 'aria-hidden': 'true' })));
   box.replaceChildren(...parts, ...(declarations.length ? [declareControl(declarations)] : []), ...wagers.map((w) => sizeControl(p, w)));
+  keep();
   renderPreActions();
 }
 
@@ -136,10 +141,12 @@ export function sizeControl(p, w) {
   });
   const presets = BET_PRESETS.map((preset) => {
     const to = presetTo(preset, w, ctx);
+    // The pot size has its own key (P): it acts at once, as the larger of two sizes.
+    const key = preset === 'pot' ? LARGER_KEY : null;
     return el('button', {
       type: 'button', class: 'bet-preset', 'data-testid': 'bet-preset', 'data-preset': preset, 'data-amount': to,
-      text: t(`preset_${preset}`), title: money(to), onclick: () => update(String(to)),
-    });
+      title: money(to), onclick: () => update(String(to)), 'aria-keyshortcuts': key,
+    }, t(`preset_${preset}`), key ? el('kbd', { text: key, 'aria-hidden': 'true' }) : null);
   });
   update(chosenSize(p, w));
   return el('div', { class: 'bet-size', 'data-testid': 'bet-size', 'data-kind': w.kind, 'data-min': w.min_to, 'data-max': w.max_to, role: 'group', 'aria-label': t('bet_size') },
@@ -168,8 +175,19 @@ export function renderPreActions() {
   const key = keyOf();
   if (box.dataset.key === key) return;
   box.dataset.key = key;
+  // A box with the focus that goes or is drawn again: the focus stays on it, else in the bar.
+  const focusedPre = box.contains(document.activeElement) ? document.activeElement.dataset.pre ?? '' : null;
+  const keep = () => {
+    if (focusedPre === null || box.contains(document.activeElement)) return;
+    const again = focusedPre && box.querySelector(`input[data-pre="${focusedPre}"]`);
+    if (again) again.focus();
+    else focusActions();
+  };
   box.hidden = !show;
-  if (!show) return box.replaceChildren();
+  if (!show) {
+    box.replaceChildren();
+    return keep();
+  }
   const box1 = (kind, label, checked, onchange) => el('label', { class: 'pre' },
     el('input', { type: 'checkbox', 'data-testid': 'pre-action', 'data-pre': kind, checked: checked || null, onchange }), ` ${label}`);
   // A tick updates the boxes in place (one of the three at most), not by drawing them again.
@@ -184,6 +202,7 @@ export function renderPreActions() {
   }
   box.setAttribute('aria-label', t('pre_actions'));
   box.replaceChildren(...parts);
+  keep();
 }
 
 export function act(action) {
@@ -215,11 +234,12 @@ export function onKey(e) {
   const kinds = KEYS[e.key.toLowerCase()];
   const p = state.prompt;
   if (!kinds || !p || p.sent) return;
-  // A ranged wager acts with the size chosen (B sends it, as its button would).
+  // A ranged wager acts with the size chosen (B sends it, as its button would); P with the pot.
   const wager = kinds.map((k) => p.wagers?.find((w) => w.kind === k)).find(Boolean);
   if (wager) {
     e.preventDefault();
-    sendWager(p, wager);
+    if (e.key.toUpperCase() === LARGER_KEY) act({ kind: wager.kind, to: presetTo('pot', wager, potContext(p)) });
+    else sendWager(p, wager);
     return;
   }
   const action = keyedAction(e.key, p.legal);
@@ -250,6 +270,8 @@ export function yourTurnAlert() {
     } catch { /* no audio: the title still flashes */ }
   }
   stopTitleFlash();
+  // The focus to the action bar, unless the player is typing (chat, an amount): not taken away.
+  if (!isTyping(document.activeElement)) focusActions();
   let on = true;
   document.title = t('turn_title');
   document.body.dataset.yourTurn = 'true';

@@ -15,11 +15,12 @@
 
 import { act, focusActions, onActError, onKey, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
 import { clearChat, onChat, renderChat, sendChat } from './chat.js';
-import { $, el, notice } from './dom.js';
+import { $, el, isTyping, notice } from './dom.js';
 import { money, ordinal } from './format.js';
 import { closeLastHands, lastHandsOpen, onHistoryError, onLastHand, onLastHands, refreshLastHands, renderLastHands, renderReport, toggleLastHands } from './history.js';
 import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
 import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament, watch } from './lobby.js';
+import { PAGE_KEYS } from './model.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store, tournamentTableOf } from './state.js';
 import { renderStatus } from './status.js';
@@ -76,16 +77,44 @@ export function closeTournamentPanel() {
   return true;
 }
 
-/** The page's own keys (the action keys are actions.js's): Escape closes the panel on top. */
+/** The page's own keys (the action keys are actions.js's; model.js's PAGE_KEYS): Escape closes
+ *  the panel on top; V opens or closes LAST HAND, O sits out or in again, T opens or closes the
+ *  tournament panel at a tournament table. Not while typing. */
 export function onPageKey(e) {
   if (e.ctrlKey || e.metaKey || e.altKey) return false;
-  if (e.key === 'Escape') {
-    if (lastHandsOpen() ? closeLastHands() : closeTournamentPanel()) {
-      e.preventDefault();
-      return true;
-    }
+  const done = () => {
+    e.preventDefault();
+    return true;
+  };
+  if (e.key === 'Escape') return (lastHandsOpen() ? closeLastHands() : closeTournamentPanel()) ? done() : false;
+  if (e.repeat || isTyping(e.target)) return false;
+  const atTable = !$('table').hidden && state.table;
+  switch (PAGE_KEYS[e.key.toLowerCase()]) {
+    case 'last_hands':
+      if ($('last-hand-open').disabled) return false;
+      toggleLastHands();
+      return done();
+    case 'sit_out':
+      if (!atTable || $('sit-toggle').hidden) return false;
+      sitToggle(null);
+      return done();
+    case 'tournament':
+      if (!atTable || !state.table.tournamentId) return false;
+      if (!closeTournamentPanel()) openTournament(state.table.tournamentId);
+      return done();
+    default:
+      return false;
   }
-  return false;
+}
+
+/** Sit out, or in again (`sitIn` true: in; null: the other way from now). */
+export function sitToggle(sitIn) {
+  const tb = state.table;
+  const me = tb?.info?.seats.find((s) => s.seat === tb.info.your_seat);
+  if (!me) return;
+  const wantIn = sitIn ?? me.sitting_out;
+  if (wantIn) state.timedOut = false;
+  send({ type: wantIn ? 'sit_in' : 'sit_out', table_id: tb.id }, { kind: 'sit_toggle' });
 }
 
 // ---- the views' and the socket's callbacks -------------------------------------------------
@@ -335,14 +364,6 @@ export function init() {
     logout();
   });
   $('chat-form').addEventListener('submit', sendChat);
-  const sitToggle = (sitIn) => {
-    const tb = state.table;
-    const me = tb?.info?.seats.find((s) => s.seat === tb.info.your_seat);
-    if (!me) return;
-    const wantIn = sitIn ?? me.sitting_out;
-    if (wantIn) state.timedOut = false;
-    send({ type: wantIn ? 'sit_in' : 'sit_out', table_id: tb.id }, { kind: 'sit_toggle' });
-  };
   $('sit-toggle').addEventListener('click', () => sitToggle(null));
   $('im-back').addEventListener('click', () => sitToggle(true));
   $('table-sit').addEventListener('click', () => sitHere(null));

@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, HERE, ROOT, Failure, PLAYERS, checkAxe, SHOTS, abort, check, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
+import { CHROMIUM, HERE, ROOT, Failure, PLAYERS, checkAxe, SHOTS, abort, check, fail, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
@@ -404,6 +404,21 @@ async function bot(p, opp) {
       continue;
     }
     const s = await checkPrompt(p, opp, prompt);
+    // Where the focus is at a prompt (keyboardTasks set it up at the opponent's prompt).
+    if (p.expectFocus) {
+      const want = p.expectFocus;
+      p.expectFocus = null;
+      await eventually(`${p.name}: the focus at a prompt (${want.what})`, async () => {
+        const f = await p.page.evaluate(() => {
+          const e = document.activeElement;
+          return { testid: e?.dataset?.testid ?? e?.tagName, inBar: Boolean(e?.closest('[data-testid=action-bar]')), value: e?.value ?? null };
+        });
+        if (want.what === 'bar') check(f.inBar, `the focus is on ${f.testid} at a prompt, not in the action bar`);
+        else check(f.testid === 'chat-input' && f.value === want.value, `the focus left the chat box being typed in at a prompt (it is on ${f.testid}, value ${JSON.stringify(f.value)})`);
+      });
+      if (want.what === 'typing') await p.page.locator('[data-testid=chat-input]').fill('');
+      want.done();
+    }
     for (const task of p.tasks.splice(0)) await task();
     if (p.stop) return;
     if (p.clickedSeq >= prompt.seq) continue; // a task acted at this prompt itself
@@ -423,19 +438,52 @@ async function bot(p, opp) {
     const amount = choice.amount === null ? '' : `[data-amount="${choice.amount}"]`;
     p.clickedSeq = prompt.seq;
     p.clickedSeqs.add(prompt.seq);
-    // Keyboard play: now and then Bob presses "c" (check or call) instead of clicking.
-    if (p.name === 'Bob' && p.clicks % 4 === 2 && ['check', 'call'].includes(pick)) {
+    // Keyboard play: now and then Bob presses "c" (check or call) instead of clicking; the first
+    // times with the focus on a checkbox (the four-colour deck), then on a select (the
+    // language): the keys work there too, and change neither.
+    const focusOn = p.name === 'Bob' ? p.keyFocus?.shift() : null;
+    if (p.name === 'Bob' && (focusOn || p.clicks % 4 === 2) && ['check', 'call'].includes(pick)) {
       const before = p.acts.length;
-      await p.page.locator('body').press('c');
-      await until(`${p.name}: the "c" key sends ${pick}`, async () => p.acts.length > before, 5000, 50);
+      if (focusOn) await p.page.locator(`[data-testid=${focusOn}]`).focus();
+      else await p.page.locator('body').press('c'); // (focuses <body> first)
+      if (focusOn) await p.page.keyboard.press('c');
+      await until(`${p.name}: the "c" key sends ${pick}${focusOn ? ` with the focus on [data-testid=${focusOn}]` : ''}`, async () => p.acts.length > before, 5000, 50);
       check(p.acts[before].kind === pick && p.acts[before].seq === prompt.seq, `${p.name}: the "c" key sent ${JSON.stringify(p.acts[before])}, expected ${pick} at seq ${prompt.seq}`);
+      if (focusOn) {
+        const prefs = await p.page.evaluate(() => ({ four: document.querySelector('[data-testid=four-colour]').checked, lang: document.querySelector('[data-testid=lang]').value }));
+        check(!prefs.four && prefs.lang === 'en', `${p.name}: "c" on [data-testid=${focusOn}] changed it (${JSON.stringify(prefs)})`);
+        p.keyFocused = [...(p.keyFocused ?? []), focusOn];
+        log(`${p.name}: "c" sent ${pick} with the focus on [data-testid=${focusOn}]`);
+      }
       p.keys = (p.keys ?? 0) + 1;
       p.clicks += 1;
       continue;
     }
+    if (focusOn) p.keyFocus.unshift(focusOn); // not at this prompt
     await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${pick}"]${amount}`).click({ timeout: 5000 });
     p.clicks += 1;
+    // The clicked button is gone: the focus stays in the action bar, never on <body>.
+    const focus = await p.page.evaluate(() => ({ body: document.activeElement === document.body || !document.activeElement, inBar: Boolean(document.activeElement?.closest('[data-testid=action-bar]')) }));
+    check(!focus.body && focus.inBar, `${p.name}: after clicking ${pick} the focus is ${focus.body ? 'on <body>' : 'outside the action bar'}`);
   }
+}
+
+// The focus (issue 31): set up on Bob's page at one of Ann's prompts, looked at on Bob's next
+// prompt. Once on the log (not typing): his turn takes the focus to the action bar. Once in
+// the chat box with text typed: his turn leaves it there.
+function keyboardTasks(p, opp, done) {
+  opp.keyFocus = ['four-colour', 'lang'];
+  const task = (what) => {
+    const run = async () => {
+      if (p.forcePick || opp.expectFocus) return void p.tasks.push(run);
+      if (what === 'bar') await opp.page.locator('[data-testid=log]').focus();
+      const value = 'typing, not acting';
+      if (what === 'typing') await opp.page.locator('[data-testid=chat-input]').fill(value);
+      opp.expectFocus = { what, value, done: () => { done[what] = true; log(`${opp.name}: at his turn the focus ${what === 'bar' ? 'went from the log to the action bar' : 'stayed in the chat box being typed in'}`); } };
+    };
+    return run;
+  };
+  p.tasks.push(task('bar'), task('typing'));
 }
 
 async function runBot(p, opp) {
@@ -768,9 +816,11 @@ async function reconnect(b, relay) {
 
 async function lastHand(a) {
   const page = a.page;
-  await page.locator('[data-testid=last-hand-open]').click();
+  // Opened with its key (V), from the table (the focus on the log: not typing).
+  await page.locator('[data-testid=log]').focus();
+  await page.keyboard.press('v');
   const dialog = page.locator('[data-testid=last-hand]');
-  await dialog.waitFor({ state: 'visible', timeout: 10000 });
+  await dialog.waitFor({ state: 'visible', timeout: 10000 }).catch(() => fail(`${a.name}: the V key did not open LAST HAND`));
   const rows = dialog.locator('[data-testid=last-hand-row]');
   await until(`${a.name}: at least 3 [data-testid=last-hand-row]`, async () => (await rows.count()) >= 3, 15000);
   const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-hand-id')));
@@ -1060,9 +1110,17 @@ async function fastTable(browser, addr) {
   check(/time ran out/i.test(await noticeBox.textContent()), `${out.name}: the sat-out notice says ${JSON.stringify(await noticeBox.textContent())}`);
   await out.shot('sat-out', 'sat-out.png', { fullPage: false });
   await out.page.locator('[data-testid=im-back]').click();
+  const mySeat = out.page.locator('[data-testid=seat][data-me=true]');
   await until(`${out.name}: the notice gone and the seat in again after "I'm back"`, async () =>
-    !(await noticeBox.isVisible()) && (await out.page.locator('[data-testid=seat][data-me=true]').getAttribute('data-sitting-out')) !== 'true', 10000);
+    !(await noticeBox.isVisible()) && (await mySeat.getAttribute('data-sitting-out')) !== 'true', 10000);
   log(`${out.name}: sat out by the clock; the notice and "I'm back" work`);
+  // The sit-out key (O): out (the notice says it was asked for), and O again: in.
+  await out.page.locator('[data-testid=log]').focus();
+  await out.page.keyboard.press('o');
+  await until(`${out.name}: sat out by the O key`, async () => (await mySeat.getAttribute('data-sitting-out')) === 'true' && (await noticeBox.isVisible()), 10000);
+  await out.page.keyboard.press('o');
+  await until(`${out.name}: in again by the O key`, async () => (await mySeat.getAttribute('data-sitting-out')) !== 'true' && !(await noticeBox.isVisible()), 10000);
+  log(`${out.name}: the O key sat out and in again`);
 
   // The operator turns the chat off and the money display to chips (PATCH, from the next hand).
   const patch = await fetch(`http://${addr}/api/admin/tables/${body.id}`, {
@@ -1177,8 +1235,9 @@ async function main() {
     const pre = {};
     preActionTasks(a, b, pre);
     lastHandTasks(a, pre);
+    keyboardTasks(a, b, pre);
     const bots = players.map((p, i) => runBot(p, players[1 - i]));
-    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts, the pre-action boxes and LAST HAND during play checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check && pre.lastHand, 240000, 200);
+    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts, the pre-action boxes, LAST HAND and the focus during play checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check && pre.lastHand && pre.bar && pre.typing && b.keyFocused?.length === 2, 240000, 200);
     log(`${a.results.length} hands complete; ${a.clicks} + ${b.clicks} actions clicked`);
 
     // Reconnect Bob while Ann holds her turn.

@@ -429,6 +429,28 @@ test('the declaration\'s buttons and keys: H, L, B; never a pre-action box', () 
   }
 });
 
+test('two sizes of one wager get two keys: B the smaller, P the larger; page keys are no action keys', () => {
+  // The open pair on 4th street: a small and a big bet (in either order in the legal list).
+  const pair = [{ kind: 'check' }, { kind: 'bet', to: 400 }, { kind: 'bet', to: 200 }];
+  assert.deepEqual(app.keyedAction('b', pair), pair[2]);
+  assert.deepEqual(app.keyedAction('P', pair), pair[1]);
+  assert.deepEqual(pair.map((a) => app.shortcutFor(a, pair)), ['C', 'P', 'B']);
+  // One size: B acts, P does nothing.
+  const one = [{ kind: 'fold' }, { kind: 'call' }, { kind: 'raise', to: 80 }];
+  assert.deepEqual(app.keyedAction('b', one), one[2]);
+  assert.equal(app.keyedAction('p', one), null);
+  assert.deepEqual(one.map((a) => app.shortcutFor(a, one)), ['F', 'C', 'B']);
+  // A big-bet prompt lists its range's two ends: min and max (the pot at pot limit).
+  const range = [{ kind: 'fold' }, { kind: 'call' }, { kind: 'raise', to: 40 }, { kind: 'raise', to: 130 }];
+  assert.equal(app.keyedAction('b', range).to, 40);
+  assert.equal(app.keyedAction('p', range).to, 130);
+  // V, O and T (LAST HAND, sit out, the tournament) never act.
+  for (const key of Object.keys(app.PAGE_KEYS)) {
+    assert.equal(app.KEYS[key], undefined, `${key} is an action key too`);
+    assert.equal(app.keyedAction(key, [...pair, ...range, { kind: 'bring_in' }, { kind: 'show' }]), null);
+  }
+});
+
 test('chicago: the spade half is labelled and its card named, in every language', () => {
   app.setLanguage('en');
   const names = app.namer({ 1: 'Ann', 2: 'Bob' });
