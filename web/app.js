@@ -24,7 +24,7 @@ import { PAGE_KEYS } from './model.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store, tournamentTableOf } from './state.js';
 import { renderStatus } from './status.js';
-import { configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, sitHere } from './table.js';
+import { buyInAmount, configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, sitHere } from './table.js';
 import { configureTournament, renderTournamentBar, renderTournamentClocks, renderTournamentView } from './tournament.js';
 
 // ---- navigation ----------------------------------------------------------------------------
@@ -368,7 +368,9 @@ export function init() {
   $('im-back').addEventListener('click', () => sitToggle(true));
   $('table-sit').addEventListener('click', () => sitHere(null));
   $('top-up').addEventListener('click', () => {
-    send({ type: 'top_up', table_id: state.table.id, amount: Number($('table-buy-in').value) }, { kind: 'top_up' });
+    const amount = buyInAmount();
+    if (Number.isNaN(amount)) return notice(t('err_buy_in_out_of_range'));
+    send({ type: 'top_up', table_id: state.table.id, amount }, { kind: 'top_up' });
   });
   $('last-hand-open').addEventListener('click', toggleLastHands);
   $('tournament-back').addEventListener('click', () => {

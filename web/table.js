@@ -4,7 +4,7 @@
 // through the callbacks app.js passes in (configureTable), never by importing them.
 
 import { $, cardElement, chips, el, notice, now, seconds } from './dom.js';
-import { bettingName, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
+import { amountToBox, bettingName, boxToAmount, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
 import { applyEvent, awardLine, declarationTag, describeEvent, emptyView, lineClass, namer, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
 import { send, sendHello } from './net.js';
@@ -47,6 +47,7 @@ export function enterTable(id, code) {
   $('log').replaceChildren();
   hooks.clearChat();
   $('table-buy-in').value = '';
+  delete $('table-buy-in').dataset.mode;
   $('result').hidden = true;
   hooks.renderActions();
   $('table').dataset.tableId = id;
@@ -167,7 +168,6 @@ export function onSnapshot(m) {
   }
   const me = m.table.seats.find((s) => s.seat === m.table.your_seat);
   if (tb.code) rememberPrivate(tb);
-  if ($('table-buy-in').value === '') $('table-buy-in').value = m.table.min_buy_in;
   renderTable();
 }
 
@@ -485,6 +485,7 @@ export function renderSeatBar(tb) {
   $('top-up').hidden = !seated || !cash;
   $('sit-toggle').hidden = !seated || !cash;
   $('table-buy-in').parentElement.hidden = !cash;
+  renderBuyIn(tb);
   $('sit-toggle').textContent = me?.sitting_out ? t('sit_in') : t('sit_out');
   const out = Boolean(me?.sitting_out);
   $('sat-out').hidden = !out;
@@ -494,9 +495,32 @@ export function renderSeatBar(tb) {
   $('sat-out-text').textContent = out ? t(`sat_out_${reason}`) : '';
 }
 
+/** The buy-in and top-up box as the lobby shows money: dollars at a cash table ("40" for 4000
+ *  cents), chips at a chip table; the range beside it. A change of display (the operator's)
+ *  converts what is in it. */
+export function renderBuyIn(tb) {
+  const box = $('table-buy-in');
+  const mode = displayOf(tb.info);
+  if (box.dataset.mode !== mode) {
+    const had = box.value === '' ? NaN : boxToAmount(box.value, box.dataset.mode);
+    box.value = amountToBox(Number.isNaN(had) ? tb.info.min_buy_in : had, mode);
+    box.dataset.mode = mode;
+  }
+  box.min = amountToBox(tb.info.min_buy_in, mode);
+  box.max = amountToBox(tb.info.max_buy_in, mode);
+  box.step = mode === 'chips' ? '1' : '0.01';
+  $('table-buy-in-unit').hidden = mode === 'chips';
+  $('table-buy-in-range').textContent = `${money(tb.info.min_buy_in, mode)}–${money(tb.info.max_buy_in, mode)}`;
+}
+
+/** The amount in the buy-in and top-up box, in cents (what the protocol counts). */
+export const buyInAmount = () => boxToAmount($('table-buy-in').value, $('table-buy-in').dataset.mode);
+
 export function sitHere(seat) {
   const tb = state.table;
-  hooks.takeSeat(tb.id, Number($('table-buy-in').value), tb.code, seat);
+  const amount = buyInAmount();
+  if (Number.isNaN(amount)) return notice(t('err_buy_in_out_of_range'));
+  hooks.takeSeat(tb.id, amount, tb.code, seat);
 }
 
 /** The hand-strength line under your cards: only what the server says (`hand_strength` on

@@ -782,6 +782,11 @@ async function sit(p, row, before = async () => {}) {
     Number(await ownStack.getAttribute('data-amount')) + Number(await ownStack.getAttribute('data-committed')) === p.buyIn, 10000);
   check(!(await page.locator('[data-testid=lobby]').isVisible()), `${p.name}: [data-testid=lobby] is still visible after sitting`);
   await until(`${p.name}: [data-testid=status] data-state "connected"`, async () => (await page.locator('[data-testid=status]').getAttribute('data-state')) === 'connected', 10000);
+  // The top-up box at the table reads money as the lobby does: dollars, not cents.
+  await eventually(`${p.name}: the table's buy-in / top-up box in dollars`, async () => {
+    const v = await page.locator('[data-testid=table-buy-in]').inputValue();
+    check(v === String(p.buyIn / 100), `[data-testid=table-buy-in] says ${JSON.stringify(v)} for a ${p.buyIn}-cent buy-in, expected dollars: ${p.buyIn / 100}`);
+  });
   log(`${p.name}: seated at seat ${p.mySeat} with ${p.buyIn}`);
 }
 
@@ -1086,8 +1091,14 @@ async function fastTable(browser, addr) {
         (await p.page.locator('[data-testid=chat-text]').allTextContents()).includes('hi Cat, take a seat'), 8000);
       log('Cat, watching: reads Dan\'s chat line, has no chat box');
       const seat = await spots.nth(2).evaluate((b) => b.closest('[data-testid=seat]').getAttribute('data-seat'));
+      // The buy-in box says dollars ($10 is the table's least, 1000 cents); "Sit here" takes it.
+      const box = p.page.locator('[data-testid=table-buy-in]');
+      check((await box.inputValue()) === '10', `Cat: the table's buy-in box says ${JSON.stringify(await box.inputValue())}, expected 10 (dollars) for a 1000-cent minimum`);
+      await box.fill('25');
       await spots.nth(2).click();
       await until(`Cat: seated at seat ${seat} from its "Sit here" spot`, async () => (await p.page.locator(`[data-testid=seat][data-me=true][data-seat="${seat}"]`).count()) === 1, 10000);
+      const stack = p.page.locator('[data-testid=seat][data-me=true] [data-testid=seat-stack]');
+      await until('Cat: seated with the $25 typed (2500 cents)', async () => Number(await stack.getAttribute('data-amount')) + Number(await stack.getAttribute('data-committed')) === 2500, 5000);
     }
     await until(`${name}: seated at the fast table`, async () => (await p.page.locator('[data-testid=seat][data-me=true]').count()) === 1, 10000);
   }
@@ -1135,6 +1146,9 @@ async function fastTable(browser, addr) {
       const stack = (await p.page.locator('[data-testid=seat][data-me=true] [data-testid=seat-stack]').textContent()).trim();
       return !(await p.page.locator('[data-testid=chat]').isVisible()) && /^\d{1,3}(,\d{3})*$/.test(stack);
     }, 30000);
+    // The buy-in box follows: chips now (Dan's $10 is 1000 chips, Cat's $25 2500).
+    const want = p.name === 'Dan' ? '1000' : '2500';
+    await eventually(`${p.name}: the buy-in box in chips`, async () => check((await p.page.locator('[data-testid=table-buy-in]').inputValue()) === want, `[data-testid=table-buy-in] says ${JSON.stringify(await p.page.locator('[data-testid=table-buy-in]').inputValue())} at a chip table, expected ${want}`));
   }
   log('fast table: the operator turned the chat off and the display to chips; both pages follow');
 

@@ -28,6 +28,19 @@ test('money: dollars and cents, whole dollars without cents, chips with separato
   assert.equal(app.displayOf({}), 'cash');
 });
 
+test('the buy-in box: dollars at a cash table, chips at a chip table; the wire counts cents', () => {
+  assert.equal(app.amountToBox(4000, 'cash'), '40');
+  assert.equal(app.amountToBox(1250, 'cash'), '12.5');
+  assert.equal(app.amountToBox(4000, 'chips'), '4000');
+  assert.equal(app.boxToAmount('40', 'cash'), 4000);
+  assert.equal(app.boxToAmount('12.50', 'cash'), 1250);
+  assert.equal(app.boxToAmount('12,5', 'cash'), 1250);
+  assert.equal(app.boxToAmount('0.07', 'cash'), 7);
+  assert.equal(app.boxToAmount('1000', 'chips'), 1000);
+  for (const bad of ['', 'abc', '-5', '1e3']) assert.ok(Number.isNaN(app.boxToAmount(bad, 'cash')), bad);
+  for (const cents of [1, 99, 4000, 123456]) assert.equal(app.boxToAmount(app.amountToBox(cents, 'cash'), 'cash'), cents);
+});
+
 test('hand names in Italian and Hungarian; unknown names stay as sent', () => {
   assert.equal(app.translateHand('Two pair, Queens and Nines', 'it'), 'Doppia coppia, Regine e Nove');
   assert.equal(app.translateHand('Full house, Kings full of Sevens', 'it'), 'Full di Re su Sette');
