@@ -1,6 +1,6 @@
 // Acting: the action buttons, pre-action boxes, the keyboard, the your-turn alert.
 
-import { $, el, isTyping, notice } from './dom.js';
+import { $, el, isTyping, notice, setText } from './dom.js';
 import { declarationName, isBigBet, money } from './format.js';
 import { errorText, language, t } from './i18n.js';
 import { BET_PRESETS, KEYS, LARGER_KEY, SHORTCUT, clampTo, handPot, keyName, keyedAction, presetTo, shortcutFor, sizeError } from './model.js';
@@ -21,6 +21,26 @@ export function actionLabel(a) {
     case 'declare': return t(`act_declare_${a.declaration}`);
     default: return t(`act_${a.kind}`);
   }
+}
+
+/** Our turn in words, for the screen reader (the table's turn line says it): the amount to call
+ *  and the legal actions ("$2 to call; you may Fold, Call $2, Raise to $4"); a ranged wager
+ *  with its top ("Raise to $2.40 (up to $5.60)"). Empty when it is not our turn. */
+export function promptAnnouncement() {
+  const p = state.prompt;
+  if (!p || p.sent || !state.table?.info) return '';
+  const ranged = new Map((p.wagers ?? []).map((w) => [w.kind, w]));
+  const said = new Set();
+  const actions = [];
+  for (const a of p.legal) {
+    const w = ranged.get(a.kind);
+    if (!w) actions.push(actionLabel(a));
+    else if (!said.has(a.kind)) actions.push(t('turn_range', { action: actionLabel({ kind: a.kind, to: w.min_to }), max: money(w.max_to) }));
+    said.add(a.kind);
+  }
+  const parts = p.toCall ? [t('turn_to_call', { amount: money(p.toCall) })] : [];
+  parts.push(t('turn_options', { actions: actions.join(', ') }));
+  return parts.join('; ');
 }
 
 /** On 4th street with an open pair, two bets are legal: the small one and the big one. */
@@ -128,7 +148,7 @@ export function sizeControl(p, w) {
     sendButton.dataset.amount = to == null ? '' : String(to);
     sendButton.replaceChildren(actionLabel({ kind: w.kind, to: to ?? w.min_to }), el('kbd', { text: SHORTCUT[w.kind], 'aria-hidden': 'true' }));
     error.hidden = !problem;
-    error.textContent = problem ? t('bet_size_range', { min: money(w.min_to), max: money(w.max_to) }) : '';
+    setText(error, problem ? t('bet_size_range', { min: money(w.min_to), max: money(w.max_to) }) : '');
     input.setAttribute('aria-invalid', problem ? 'true' : 'false');
   };
   range.addEventListener('input', () => update(range.value, range));

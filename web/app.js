@@ -13,7 +13,7 @@
 // function in (configureTable, configureLobby, configureTournament), and it alone gives net.js
 // its callbacks.
 
-import { act, focusActions, onActError, onKey, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
+import { act, focusActions, onActError, onKey, promptAnnouncement, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
 import { clearChat, onChat, renderChat, sendChat } from './chat.js';
 import { $, el, isTyping, notice } from './dom.js';
 import { money, ordinal } from './format.js';
@@ -141,6 +141,7 @@ configureTable({
   openTournament,
   refreshTournament: (id) => fetchTournament(id).then(() => renderTournamentBar()),
   takeSeat,
+  turnDetail: promptAnnouncement,
 });
 
 // ---- frames --------------------------------------------------------------------------------

@@ -86,6 +86,10 @@ export function cardName(card, code = language()) {
   return tIn(code, 'card_name', { rank, suit: tIn(code, `suit_${card[1]}`) });
 }
 
+/** A card's name for a screen reader, saying a down card is one ("Ace of spades, down card"):
+ *  your own hole cards, and anyone's once shown. */
+export const cardLabel = (card, down, code = language()) => (card && down ? tIn(code, 'card_down', { card: cardName(card, code) }) : cardName(card, code));
+
 /** A card as short text: "A♠". */
 export const cardText = (card) => (card ? `${card[0] === 'T' ? '10' : card[0]}${SUIT_SYMBOLS[card[1]]}` : '??');
 

@@ -3,7 +3,7 @@
 // bar, the chat, the tournament line, which view is on screen, taking a seat) it reaches
 // through the callbacks app.js passes in (configureTable), never by importing them.
 
-import { $, cardElement, chips, el, notice, now, seconds } from './dom.js';
+import { $, cardElement, chips, el, notice, now, seconds, setText } from './dom.js';
 import { amountToBox, bettingName, boxToAmount, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
 import { applyEvent, awardLine, declarationTag, describeEvent, emptyView, lineClass, namer, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
@@ -21,6 +21,7 @@ const hooks = {
   openTournament: () => {},    // (id): the tournament's view (its table closed)
   refreshTournament: () => {}, // (id): fetch the tournament again, then its line at the table
   takeSeat: () => {},          // (tableId, buyIn, code, seat)
+  turnDetail: () => '',        // our turn in words: the amount to call, the legal actions
 };
 
 /** app.js's part: what the table view asks of the other views. */
@@ -316,13 +317,15 @@ export function renderResult(tb) {
     delete box.dataset.hiddenAt;
     delete box.dataset.endedAt;
   }
-  box.replaceChildren(...r.awards.map((a) => {
+  const lines = r.awards.map((a) => {
     const sv = view?.seats.find((s) => s.seat === a.seat);
     const cards = sv?.shown ? el('span', { class: 'mini-cards' }, sv.cards.map((c) => cardElement({ card: c.card, up: true }, 'mini'))) : null;
     // The declare game: what the winner declared (revealed by now) beside the award.
     const decl = sv?.declaration ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(sv)) }) : null;
     return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat, 'data-half': a.half ?? null }, el('span', { text: awardLine(a, who, sv?.declaration ?? null)() }), decl, cards);
-  }));
+  });
+  // A live region: drawn again only when what it says changed (the table redraws often).
+  if (box.innerHTML !== el('div', {}, lines).innerHTML) box.replaceChildren(...lines);
   box.hidden = false;
 }
 
@@ -431,8 +434,24 @@ export function renderCenter(tb) {
   })) : [];
   pot.replaceChildren(el('span', { class: 'pot-main' }, total ? chips(total) : null, el('span', { class: 'pot-label', text: `${t('pot')} ` }), el('span', { class: 'pot-amount', text: money(total) })), ...listed);
   $('community').replaceChildren(...(view?.community ? [el('span', { class: 'label', text: t('community') }), cardElement({ card: view.community, up: true })] : []));
-  $('turn').textContent = turnText(tb);
+  renderTurn(tb);
   if (tb.result) renderResult(tb);
+}
+
+/** The turn line, a live region: written only when its words change. At our turn it says the
+ *  amount to call and the legal actions too (to a screen reader; on screen "Your turn"); once we
+ *  have acted it stays as it is until the next one is to act (no "Your turn" said again). */
+export function renderTurn(tb) {
+  const node = $('turn');
+  // Between one player's action and the next one's turn (the same moment, a frame apart)
+  // nobody is to act: the line keeps its words rather than say the street in between.
+  if (tb.hand && tb.hand.view.phase !== 'over' && tb.hand.toAct == null && node.textContent) return;
+  const main = turnText(tb);
+  const mine = tb.hand?.toAct != null && tb.hand.toAct === tb.info.your_seat;
+  if (mine && state.prompt?.sent && node.textContent.startsWith(main)) return;
+  const detail = mine ? hooks.turnDetail() : '';
+  if (node.textContent === (detail ? `${main}: ${detail}` : main)) return;
+  node.replaceChildren(main, ...(detail ? [el('span', { class: 'sr-only', text: `: ${detail}` })] : []));
 }
 
 export function turnText(tb) {
@@ -492,7 +511,7 @@ export function renderSeatBar(tb) {
   // Why: the server's `sitting_out_reason` (timeout, requested, busted).
   const reason = { timeout: 'timeout', busted: 'busted' }[me?.sitting_out_reason] ?? 'self';
   $('sat-out').dataset.reason = out ? reason : '';
-  $('sat-out-text').textContent = out ? t(`sat_out_${reason}`) : '';
+  setText($('sat-out-text'), out ? t(`sat_out_${reason}`) : '');
 }
 
 /** The buy-in and top-up box as the lobby shows money: dollars at a cash table ("40" for 4000
@@ -552,5 +571,5 @@ export function addLog(fn, cls = '') {
 
 /** After a language switch: every log line said again in the new language. */
 export function relabelLog() {
-  for (const line of $('log').children) if (line.render) line.textContent = line.render();
+  for (const line of $('log').children) if (line.render) setText(line, line.render());
 }

@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, HERE, ROOT, Failure, PLAYERS, checkAxe, SHOTS, abort, check, fail, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
+import { CHROMIUM, HERE, LIVE_WATCH, ROOT, Failure, PLAYERS, checkAxe, checkLiveRegions, SHOTS, abort, check, fail, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
@@ -266,12 +266,13 @@ class Player {
         folded: s.getAttribute('data-folded') === 'true',
         bringIn: Boolean(q('bring-in-tag', s)),
         animations: qa('card', s).map((c) => getComputedStyle(c).animationName),
-        cards: qa('card', s).map((c) => ({ card: c.getAttribute('data-card'), down: c.getAttribute('data-down') === 'true' })),
+        cards: qa('card', s).map((c) => ({ card: c.getAttribute('data-card'), down: c.getAttribute('data-down') === 'true', label: c.getAttribute('aria-label') })),
       }));
       const actions = qa('action', q('actions') || document.createElement('div')).map((b) => ({
         action: b.getAttribute('data-action'),
         amount: b.getAttribute('data-amount'),
         text: b.textContent.trim(),
+        label: b.firstChild?.textContent.trim() ?? '', // without its key
       }));
       return {
         seats,
@@ -319,8 +320,14 @@ async function checkPrompt(p, opp, prompt) {
     check(s.turn, '[data-testid=turn] is empty or missing at a prompt');
     check(/\d/.test(s.clock || ''), `[data-testid=clock] shows ${JSON.stringify(s.clock)} at a prompt, expected the seconds left`);
 
-    // Own down cards: face up, real values.
+    // Our turn is said with the amount to call and the legal actions (the turn line, a live
+    // region: "Your turn: $2 to call; you may Fold, Call $2, Raise to $4").
+    check(s.turn.startsWith('Your turn: '), `[data-testid=turn] says ${JSON.stringify(s.turn)} at a prompt, expected "Your turn: " and the details`);
+    if (prompt.to_call) check(s.turn.includes(`${usd(prompt.to_call)} to call`), `[data-testid=turn] says ${JSON.stringify(s.turn)}, without the ${usd(prompt.to_call)} to call`);
+    for (const a of s.actions) check(s.turn.includes(a.label), `[data-testid=turn] says ${JSON.stringify(s.turn)}, without the action ${JSON.stringify(a.label)}`);
+    // Own down cards: face up, real values, named as down cards ("Ace of spades, down card").
     const myDown = me.cards.filter((c) => c.down);
+    for (const c of me.cards) check(c.down === / down card$/.test(c.label ?? ''), `own ${c.down ? 'down' : 'up'} card ${c.card} is named ${JSON.stringify(c.label)}`);
     check(myDown.length >= 2, `own seat shows ${myDown.length} down cards (data-down="true"), expected at least 2`);
     for (const c of me.cards) check(CARD.test(c.card), `own seat has a card data-card=${JSON.stringify(c.card)}, expected a card like "Ah"`);
     if (!showdown) {
@@ -1217,6 +1224,7 @@ async function main() {
     const players = [];
     for (const name of ['Ann', 'Bob']) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, reducedMotion: name === 'Bob' ? 'reduce' : 'no-preference' });
+      await context.addInitScript(LIVE_WATCH); // the live regions' writes, checked after play
       players.push(new Player(name, context, await context.newPage()));
       players.at(-1).reducedMotion = name === 'Bob';
     }
@@ -1253,6 +1261,11 @@ async function main() {
     const bots = players.map((p, i) => runBot(p, players[1 - i]));
     await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts, the pre-action boxes, LAST HAND and the focus during play checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check && pre.lastHand && pre.bar && pre.typing && b.keyFocused?.length === 2, 240000, 200);
     log(`${a.results.length} hands complete; ${a.clicks} + ${b.clicks} actions clicked`);
+    // Screen readers hear only news: no live region written again with the same words.
+    for (const p of players) {
+      const writes = await checkLiveRegions(p, `in ${p.results.length} hands`);
+      log(`${p.name}: live regions written only with news in ${p.results.length} hands: ${Object.entries(writes).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    }
 
     // Reconnect Bob while Ann holds her turn.
     let reconnected = false;

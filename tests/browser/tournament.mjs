@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, PLAYERS, checkAxe, ROOT, SHOTS, abort, check, checkConsole, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, checkAxe, checkLiveRegions, ROOT, SHOTS, abort, check, checkConsole, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-tournament-operator-key-0123456789';
 const OVERALL_MS = 4 * 60 * 1000;
@@ -346,6 +346,7 @@ async function main() {
     for (const name of ['Ann', 'Bob', 'Cat']) {
       const [width, height] = sizes[name];
       const context = await browser.newContext({ viewport: { width, height } });
+      await context.addInitScript(LIVE_WATCH); // the live regions' writes (checkLiveRegions)
       players.push(new Player(name, context, await context.newPage()));
     }
     const [a, b, c] = players;
@@ -477,6 +478,21 @@ async function main() {
     const itClock = await b.text('tournament-table-clock');
     check(/^prossimo livello tra 0:\d\d$/.test(itClock), `Bob's (Italian) clock says ${JSON.stringify(itClock)}`);
     log(`level 2: the clock went ${clocks.map((x) => x.text).join(' -> ')}; Bob reads "${itClock}"`);
+
+    // Screen readers hear only news: so far nothing said twice with the same words; then the
+    // tournament view (opened with T, a panel over the table) with its clock ticking for 3 s:
+    // the clock is no live region, and nothing is said again while the view sits there.
+    for (const p of players) await checkLiveRegions(p, 'up to level 2');
+    await a.page.locator('[data-testid=log]').focus();
+    await a.page.keyboard.press('t');
+    await until(`${a.name}: the T key opens the tournament view`, async () => (await a.q('tournament').isVisible()) && (await a.attr('tournament', 'data-mode')) === 'panel', 5000);
+    const msBefore = Number(await a.attr('tournament-clock', 'data-ms'));
+    await sleep(3000);
+    check(Number(await a.attr('tournament-clock', 'data-ms')) < msBefore - 2000, 'the tournament view\'s clock did not count down');
+    const writes = await checkLiveRegions(a, 'with the tournament view open for 3 s at a timed level');
+    await a.page.keyboard.press('t');
+    await until(`${a.name}: the T key closes the tournament view`, async () => !(await a.q('tournament').isVisible()), 5000);
+    log(`${a.name}: the tournament view open 3 s, its clock ticking: live regions written only with news (${Object.entries(writes).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}); T opened and closed it`);
 
     // Now everyone bets and raises: players bust; each sees their place and prize.
     play.aggressive = true;

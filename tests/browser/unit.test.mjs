@@ -58,6 +58,12 @@ test('card names for screen readers', () => {
   assert.equal(app.cardName('Qh', 'it'), 'Regina di cuori');
   assert.equal(app.cardName('Kc', 'hu'), 'treff király');
   assert.equal(app.cardName(null, 'en'), 'Face-down card');
+  // A down card we can see (our own hole cards) is named as one; an up card is not.
+  assert.equal(app.cardLabel('As', true, 'en'), 'Ace of spades, down card');
+  assert.equal(app.cardLabel('As', false, 'en'), 'Ace of spades');
+  assert.equal(app.cardLabel('Qh', true, 'it'), 'Regina di cuori, carta coperta');
+  assert.equal(app.cardLabel('Kc', true, 'hu'), 'treff király, lefordított lap');
+  assert.equal(app.cardLabel(null, true, 'en'), 'Face-down card');
 });
 
 test('language: saved choice, else the browser language, else English', () => {
