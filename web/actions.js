@@ -3,7 +3,7 @@
 import { $, el, isTyping, notice, setText } from './dom.js';
 import { declarationName, isBigBet, money } from './format.js';
 import { errorText, language, t } from './i18n.js';
-import { BET_PRESETS, KEYS, LARGER_KEY, SHORTCUT, clampTo, handPot, keyName, keyedAction, presetTo, shortcutFor, sizeError } from './model.js';
+import { BET_PRESETS, KEYS, LARGER_KEY, SHORTCUT, clampTo, handPot, keyName, keyedAction, preActionOffer, presetTo, shortcutFor, sizeError } from './model.js';
 import { send } from './net.js';
 import { prefs, state } from './state.js';
 
@@ -183,15 +183,23 @@ export function sendWager(p, w) {
   return true;
 }
 
-/** The pre-action boxes, while someone else is to act in a hand we are still in. */
+/** The pre-action boxes, while someone else is to act in a hand we are still in: only those
+ *  that can still happen (model.js preActionOffer). */
 export function renderPreActions() {
   const box = $('pre-actions');
   const tb = state.table;
   const h = tb?.hand;
   const mine = h?.view.seats.find((s) => s.seat === tb.info?.your_seat);
   const show = Boolean(h && mine && !mine.folded && !mine.all_in && h.view.phase === 'betting' && !(state.prompt && !state.prompt.sent));
+  const toCall = show ? Math.max(0, Math.min(h.view.current_bet - mine.bet, mine.stack)) : 0;
+  const offer = show ? preActionOffer({
+    street: h.view.street, bringInGame: (tb.info?.config.bring_in ?? 0) > 0,
+    broughtIn: h.view.current_bet > 0 || h.view.seats.some((s) => s.brought_in), toAct: h.toAct, mySeat: tb.info.your_seat, toCall,
+  }) : [];
+  // A ticked box that can no longer happen is no longer ticked.
+  if (show && state.pre && !offer.includes(state.pre.kind)) state.pre = null;
   // Drawn again only when something it shows changed (keeps the keyboard focus on a box).
-  const keyOf = () => JSON.stringify([show, state.pre?.kind ?? null, state.autoBringIn, h?.view.street ?? null, language()]);
+  const keyOf = () => JSON.stringify([show, offer, toCall, state.pre?.kind ?? null, state.autoBringIn, language()]);
   const key = keyOf();
   if (box.dataset.key === key) return;
   box.dataset.key = key;
@@ -208,16 +216,19 @@ export function renderPreActions() {
     box.replaceChildren();
     return keep();
   }
-  const box1 = (kind, label, checked, onchange) => el('label', { class: 'pre' },
-    el('input', { type: 'checkbox', 'data-testid': 'pre-action', 'data-pre': kind, checked: checked || null, onchange }), ` ${label}`);
-  // A tick updates the boxes in place (one of the three at most), not by drawing them again.
+  const box1 = (kind, label, checked, onchange, amount = null) => el('label', { class: 'pre' },
+    el('input', { type: 'checkbox', 'data-testid': 'pre-action', 'data-pre': kind, 'data-amount': amount, checked: checked || null, onchange }), ` ${label}`);
+  // A tick updates the boxes in place (one of them at most), not by drawing them again.
+  // `amount`: "call this amount" calls only that much (table.js clears it when the bet moves).
   const pick = (kind) => (e) => {
-    state.pre = e.target.checked ? { kind, bet: h.view.current_bet } : null;
+    state.pre = e.target.checked ? { kind, bet: h.view.current_bet, amount: kind === 'call' ? toCall : null } : null;
     for (const input of box.querySelectorAll('input[data-pre]')) if (input.dataset.pre !== 'bring_in') input.checked = input.dataset.pre === state.pre?.kind;
     box.dataset.key = keyOf();
   };
-  const parts = ['check_fold', 'check', 'call_any'].map((k) => box1(k, t(`pre_${k}`), state.pre?.kind === k, pick(k)));
-  if (h.view.street === 'third') {
+  const parts = offer.filter((k) => k !== 'bring_in').map((k) => (k === 'call'
+    ? box1(k, t('pre_call', { amount: money(toCall) }), state.pre?.kind === k, pick(k), toCall)
+    : box1(k, t(`pre_${k}`), state.pre?.kind === k, pick(k))));
+  if (offer.includes('bring_in')) {
     parts.push(box1('bring_in', t('pre_bring_in'), state.autoBringIn, (e) => { state.autoBringIn = e.target.checked; box.dataset.key = keyOf(); }));
   }
   box.setAttribute('aria-label', t('pre_actions'));

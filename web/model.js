@@ -26,17 +26,38 @@ export function seatPoint(pos, count) {
 // ---- pre-actions ---------------------------------------------------------------------------
 
 /** The action a ticked pre-action box answers a prompt with, or null (show the buttons).
- *  Only ever one of the prompt's own legal actions: the server decides what is legal. */
-export function preActionChoice(pre, legal) {
+ *  Only ever one of the prompt's own legal actions: the server decides what is legal. `call`
+ *  (call this amount) calls only when the prompt's `toCall` is the `amount` ticked. */
+export function preActionChoice(pre, legal, toCall = null, amount = null) {
   const find = (kind) => legal.find((a) => a.kind === kind) ?? null;
   if (legal.some((a) => a.kind === 'show' || a.kind === 'muck' || a.kind === 'declare')) return null;
   switch (pre) {
-    case 'check_fold': return find('check') ?? find('fold');
+    case 'check_fold': case 'fold_any': return find('check') ?? find('fold');
     case 'check': return find('check');
+    case 'call': return toCall != null && toCall === amount ? find('call') : null;
     case 'call_any': return find('call') ?? find('check');
     case 'bring_in': return find('bring_in');
     default: return null;
   }
+}
+
+/** The pre-action boxes that can still happen for us, in order (the page offers no other):
+ *  - no check (nor check/fold) on 3rd street with a bring-in, where nobody may check, nor
+ *    when a bet is already in front of us;
+ *  - "call {amount}" only when a bet is in front of us (`toCall`: what calling it costs now);
+ *  - fold to any bet and call any, always;
+ *  - the auto-posted bring-in only on 3rd street before it is posted and while the seat to bring
+ *    in may be ours (not yet known, or us). */
+export function preActionOffer({ street, bringInGame, broughtIn, toAct, mySeat, toCall }) {
+  const third = street === 'third' && bringInGame;
+  const facing = toCall > 0;
+  const offer = [];
+  if (!third && !facing) offer.push('check_fold', 'check');
+  offer.push('fold_any');
+  if (facing) offer.push('call');
+  offer.push('call_any');
+  if (third && !broughtIn && (toAct == null || toAct === mySeat)) offer.push('bring_in');
+  return offer;
 }
 
 // ---- keyboard shortcuts --------------------------------------------------------------------

@@ -242,7 +242,9 @@ export function onEvent(m, tb) {
     }
   }
   // A ticked "check" no longer means the same once the bet changes; a new street starts fresh.
-  if (state.pre && (ev.event === 'street_started' || (state.pre.kind === 'check' && tb.hand.view.current_bet !== betBefore))) state.pre = null;
+  // "Call {amount}" no longer either; "fold to any bet" lasts the hand.
+  const moved = tb.hand.view.current_bet !== betBefore;
+  if (state.pre && ((ev.event === 'street_started' && state.pre.kind !== 'fold_any') || (moved && ['check', 'call'].includes(state.pre.kind)))) state.pre = null;
   if (ev.event === 'award') showResult(tb, ev);
   if (ev.event === 'hand_ended') endHand(tb, ev.stacks);
 }
@@ -267,8 +269,9 @@ export function onYourTurn(m, tb) {
   // `wagers` (big-bet tables only): each bet or raise's range, drawn as a size control.
   setPrompt({ handId: m.hand_id, seq: m.seq, legal: m.legal, ...(m.wagers?.length ? { wagers: m.wagers } : {}), bankMs: m.time_bank_ms, toCall: m.to_call ?? null, bringIn: m.bring_in_amount ?? null, sent: false });
   // A ticked box answers at once with one of the legal actions; else the buttons, a sound.
-  const auto = (state.autoBringIn && preActionChoice('bring_in', m.legal)) || (state.pre && preActionChoice(state.pre.kind, m.legal));
-  if (state.pre) state.pre = null;
+  const auto = (state.autoBringIn && preActionChoice('bring_in', m.legal)) || (state.pre && preActionChoice(state.pre.kind, m.legal, m.to_call ?? null, state.pre.amount));
+  // Used (or not usable here): unticked; "fold to any bet" stays while it only checked.
+  if (state.pre && !(state.pre.kind === 'fold_any' && auto?.kind === 'check')) state.pre = null;
   if (auto) return hooks.act(auto);
   if (fresh) hooks.yourTurnAlert();
 }

@@ -171,7 +171,7 @@ class Player {
 
   hand(id) {
     if (!this.hands.has(id)) {
-      this.hands.set(id, { id, number: null, dealt: [], shown: new Map(), showdown: false, ended: false });
+      this.hands.set(id, { id, number: null, dealt: [], shown: new Map(), showdown: false, ended: false, street: 'third' });
       this.order.push(id);
     }
     return this.hands.get(id);
@@ -200,6 +200,7 @@ class Player {
       case 'event': {
         const h = this.hand(m.hand_id);
         const e = m.event || {};
+        if (e.event === 'street_started') h.street = e.street;
         if (e.event === 'dealt') h.dealt.push({ seat: e.seat, card: e.card, up: e.up });
         else if (e.event === 'bring_in') h.bringIn = e.seat;
         else if (e.event === 'street_started' && e.street !== 'third') h.bringIn = null;
@@ -381,9 +382,16 @@ async function checkPrompt(p, opp, prompt) {
     return s;
   }).then(async (s) => {
     // Meanwhile it is not the opponent's turn: their actions area must be empty.
+    // Their pre-action boxes offer only what can happen: never the bring-in (p is to act: the
+    // bring-in is p's, or posted), no check on 3rd street (the bring-in is a bet to call).
+    const street = h?.street ?? 'third';
     await eventually(`${opp.name}, while ${p.name} is to act`, async () => {
       const n = await opp.page.locator('[data-testid=actions] [data-testid=action]').count();
       check(n === 0, `[data-testid=actions] holds ${n} buttons although it is not the viewer's turn (it must be empty)`);
+      const boxes = await opp.page.locator('[data-testid=pre-actions] [data-testid=pre-action]').evaluateAll((xs) => xs.map((x) => x.dataset.pre));
+      check(!boxes.includes('bring_in'), `pre-action boxes [${boxes}] offer the auto-posted bring-in while ${p.name} is to act`);
+      if (street === 'third') check(!boxes.includes('check') && !boxes.includes('check_fold'), `pre-action boxes [${boxes}] offer a check on 3rd street`);
+      if (boxes.length) check(boxes.includes('fold_any') && boxes.includes('call_any'), `pre-action boxes [${boxes}] lack "fold to any bet" or "call any"`);
     }, 1500);
     return s;
   });
@@ -603,6 +611,30 @@ async function viewportShowdowns(browser, addr) {
     }
   };
   const bots = groups.flatMap((g) => g.players.map((p) => play(p, g.names.length).catch((e) => abort(e instanceof Failure ? new Failure(`${p.name}: ${e.message}`) : e))));
+  // "Call {amount}" (issue 31): at the 3-seat table a page facing a bet while another is to act
+  // offers it; ticked, it answers that page's next prompt by itself with a call (nobody raises).
+  const called = { done: false };
+  const callBox = (async () => {
+    while (!called.done && !run.aborted && !all.some((p) => p.stop)) {
+      for (const p of groups[1].players) {
+        const box = p.page.locator('[data-testid=pre-actions] [data-testid=pre-action][data-pre=call]');
+        if (p.promptState === 'mine' || (await box.count()) !== 1) continue;
+        const amount = Number(await box.getAttribute('data-amount').catch(() => 0));
+        const label = (await box.locator('xpath=..').textContent().catch(() => '')).trim();
+        const before = p.acts.length;
+        const ticked = await box.check({ timeout: 1000 }).then(() => box.isChecked({ timeout: 500 })).catch(() => false);
+        if (!ticked || p.acts.length > before) continue; // it went meanwhile
+        check(amount > 0 && label === `Call ${usd(amount)}`, `${p.name}: the "call" box says ${JSON.stringify(label)} for ${amount} cents`);
+        await until(`${p.name}: the ticked "${label}" box answers the next prompt by itself`, async () => p.acts.length > before, 30000, 50);
+        const a = p.acts[before];
+        check(a.kind === 'call' && a.seq > p.clickedSeq, `${p.name}: after ticking "${label}" the page sent ${JSON.stringify(a)} (last click at seq ${p.clickedSeq})`);
+        called.done = true;
+        log(`${p.name}: the "${label}" box called by itself`);
+        break;
+      }
+      await sleep(100);
+    }
+  })().catch(abort);
   try {
     for (const [w, h] of VIEWPORTS) {
       for (const p of all) await p.page.setViewportSize({ width: w, height: h });
@@ -623,6 +655,8 @@ async function viewportShowdowns(browser, addr) {
       }, 90000, 150);
       log(`${w}x${h}: two and three pages played to showdown; every page's buttons inside the window`);
     }
+    await until('the "call {amount}" box used at the 3-seat table', () => called.done, 60000, 100);
+    await callBox;
   } finally {
     for (const p of all) p.stop = true;
     await Promise.all(bots);

@@ -137,6 +137,29 @@ test('pre-action boxes answer only with a legal action', () => {
   assert.deepEqual(app.preActionChoice('call_any', legal('check', 'bet')), { kind: 'check' });
   assert.deepEqual(app.preActionChoice('bring_in', legal('bring_in', 'complete')), { kind: 'bring_in' });
   assert.equal(app.preActionChoice('call_any', legal('show', 'muck')), null);
+  // Fold to any bet: checks when it may, else folds.
+  assert.deepEqual(app.preActionChoice('fold_any', legal('check', 'bet')), { kind: 'check' });
+  assert.deepEqual(app.preActionChoice('fold_any', legal('fold', 'call', 'raise')), { kind: 'fold' });
+  // Call this amount: only the amount ticked; a raise since shows the buttons.
+  assert.deepEqual(app.preActionChoice('call', legal('fold', 'call', 'raise'), 40, 40), { kind: 'call' });
+  assert.equal(app.preActionChoice('call', legal('fold', 'call', 'raise'), 80, 40), null);
+  assert.equal(app.preActionChoice('call', legal('check', 'bet'), null, 40), null);
+});
+
+test('pre-action boxes offer only what can happen', () => {
+  const offer = (o) => app.preActionOffer({ street: 'fourth', bringInGame: true, broughtIn: false, toAct: 2, mySeat: 1, toCall: 0, ...o });
+  // 3rd street with a bring-in: nobody checks; the bring-in box only while it may be ours.
+  assert.deepEqual(offer({ street: 'third', toCall: 20 }), ['fold_any', 'call', 'call_any']);
+  assert.deepEqual(offer({ street: 'third', toAct: null }), ['fold_any', 'call_any', 'bring_in']);
+  assert.deepEqual(offer({ street: 'third', toAct: 1 }), ['fold_any', 'call_any', 'bring_in']);
+  assert.deepEqual(offer({ street: 'third', toAct: 2 }), ['fold_any', 'call_any']);
+  assert.deepEqual(offer({ street: 'third', toAct: null, broughtIn: true, toCall: 20 }), ['fold_any', 'call', 'call_any']);
+  // Later streets: check and check/fold while no bet is in front of us; else call it.
+  assert.deepEqual(offer({}), ['check_fold', 'check', 'fold_any', 'call_any']);
+  assert.deepEqual(offer({ toCall: 80 }), ['fold_any', 'call', 'call_any']);
+  // A game without a bring-in may check on 3rd street.
+  assert.deepEqual(offer({ street: 'third', bringInGame: false }), ['check_fold', 'check', 'fold_any', 'call_any']);
+  for (const code of Object.keys(app.LANGS)) for (const key of ['pre_fold_any', 'pre_call']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
 });
 
 test('lobby: filters and a stable order', () => {
