@@ -1,9 +1,9 @@
 // Acting: the action buttons, pre-action boxes, the keyboard, the your-turn alert.
 
-import { $, el, notice } from './dom.js';
+import { $, el, isTyping, notice, setText } from './dom.js';
 import { declarationName, isBigBet, money } from './format.js';
 import { errorText, language, t } from './i18n.js';
-import { BET_PRESETS, KEYS, SHORTCUT, clampTo, handPot, keyName, keyedAction, presetTo, sizeError } from './model.js';
+import { BET_PRESETS, KEYS, LARGER_KEY, SHORTCUT, clampTo, handPot, keyName, keyedAction, preActionOffer, presetTo, shortcutFor, sizeError } from './model.js';
 import { send } from './net.js';
 import { prefs, state } from './state.js';
 
@@ -23,6 +23,26 @@ export function actionLabel(a) {
   }
 }
 
+/** Our turn in words, for the screen reader (the table's turn line says it): the amount to call
+ *  and the legal actions ("$2 to call; you may Fold, Call $2, Raise to $4"); a ranged wager
+ *  with its top ("Raise to $2.40 (up to $5.60)"). Empty when it is not our turn. */
+export function promptAnnouncement() {
+  const p = state.prompt;
+  if (!p || p.sent || !state.table?.info) return '';
+  const ranged = new Map((p.wagers ?? []).map((w) => [w.kind, w]));
+  const said = new Set();
+  const actions = [];
+  for (const a of p.legal) {
+    const w = ranged.get(a.kind);
+    if (!w) actions.push(actionLabel(a));
+    else if (!said.has(a.kind)) actions.push(t('turn_range', { action: actionLabel({ kind: a.kind, to: w.min_to }), max: money(w.max_to) }));
+    said.add(a.kind);
+  }
+  const parts = p.toCall ? [t('turn_to_call', { amount: money(p.toCall) })] : [];
+  parts.push(t('turn_options', { actions: actions.join(', ') }));
+  return parts.join('; ');
+}
+
 /** On 4th street with an open pair, two bets are legal: the small one and the big one. */
 export function bigBetOption(a) {
   // Big-bet tables have no open-pair bet: their two bets are the ends of one range.
@@ -35,8 +55,14 @@ export function bigBetOption(a) {
 export function renderActions() {
   const box = $('actions');
   const p = state.prompt;
+  // The "Your turn" marks in the panels (LAST HAND, the tournament): the bar is live under them.
+  for (const mark of document.querySelectorAll('[data-turn-mark]')) mark.hidden = !(p && !p.sent);
+  // The buttons are about to go: a focus on one of them stays in the bar (never on <body>).
+  const focused = box.contains(document.activeElement) && document.activeElement !== box;
+  const keep = () => { if (focused && !box.contains(document.activeElement)) focusActions(); };
   if (!p || p.sent) {
     box.replaceChildren();
+    keep();
     stopTitleFlash();
     renderPreActions();
     return;
@@ -50,10 +76,17 @@ export function renderActions() {
   const declarations = p.legal.filter((a) => a.kind === 'declare');
   const parts = p.legal.filter((a) => !ranged.has(a.kind) && a.kind !== 'declare').map((a) => el('button', {
     'data-testid': 'action', 'data-action': a.kind, 'data-amount': a.to, type: 'button',
-    class: `action action-${a.kind}`, onclick: () => act(a), 'aria-keyshortcuts': SHORTCUT[a.kind],
-  }, actionLabel(a), el('kbd', { text: SHORTCUT[a.kind], 'aria-hidden': 'true' })));
+    class: `action action-${a.kind}`, onclick: () => act(a), 'aria-keyshortcuts': shortcutFor(a, p.legal),
+  }, actionLabel(a), el('kbd', { text: shortcutFor(a, p.legal), 'aria-hidden': 'true' })));
   box.replaceChildren(...parts, ...(declarations.length ? [declareControl(declarations)] : []), ...wagers.map((w) => sizeControl(p, w)));
+  keep();
   renderPreActions();
+}
+
+/** The focus to the action bar: its group of actions (Tab goes on to the first button; no
+ *  button has the focus, so Enter or Space cannot act by accident). */
+export function focusActions() {
+  $('actions').focus({ preventScroll: true });
 }
 
 /** The declaration: High, Low, Both (RULES.md 12.2), each a button that acts with it; they
@@ -115,7 +148,7 @@ export function sizeControl(p, w) {
     sendButton.dataset.amount = to == null ? '' : String(to);
     sendButton.replaceChildren(actionLabel({ kind: w.kind, to: to ?? w.min_to }), el('kbd', { text: SHORTCUT[w.kind], 'aria-hidden': 'true' }));
     error.hidden = !problem;
-    error.textContent = problem ? t('bet_size_range', { min: money(w.min_to), max: money(w.max_to) }) : '';
+    setText(error, problem ? t('bet_size_range', { min: money(w.min_to), max: money(w.max_to) }) : '');
     input.setAttribute('aria-invalid', problem ? 'true' : 'false');
   };
   range.addEventListener('input', () => update(range.value, range));
@@ -128,10 +161,12 @@ export function sizeControl(p, w) {
   });
   const presets = BET_PRESETS.map((preset) => {
     const to = presetTo(preset, w, ctx);
+    // The pot size has its own key (P): it acts at once, as the larger of two sizes.
+    const key = preset === 'pot' ? LARGER_KEY : null;
     return el('button', {
       type: 'button', class: 'bet-preset', 'data-testid': 'bet-preset', 'data-preset': preset, 'data-amount': to,
-      text: t(`preset_${preset}`), title: money(to), onclick: () => update(String(to)),
-    });
+      title: money(to), onclick: () => update(String(to)), 'aria-keyshortcuts': key,
+    }, t(`preset_${preset}`), key ? el('kbd', { text: key, 'aria-hidden': 'true' }) : null);
   });
   update(chosenSize(p, w));
   return el('div', { class: 'bet-size', 'data-testid': 'bet-size', 'data-kind': w.kind, 'data-min': w.min_to, 'data-max': w.max_to, role: 'group', 'aria-label': t('bet_size') },
@@ -148,34 +183,57 @@ export function sendWager(p, w) {
   return true;
 }
 
-/** The pre-action boxes, while someone else is to act in a hand we are still in. */
+/** The pre-action boxes, while someone else is to act in a hand we are still in: only those
+ *  that can still happen (model.js preActionOffer). */
 export function renderPreActions() {
   const box = $('pre-actions');
   const tb = state.table;
   const h = tb?.hand;
   const mine = h?.view.seats.find((s) => s.seat === tb.info?.your_seat);
   const show = Boolean(h && mine && !mine.folded && !mine.all_in && h.view.phase === 'betting' && !(state.prompt && !state.prompt.sent));
+  const toCall = show ? Math.max(0, Math.min(h.view.current_bet - mine.bet, mine.stack)) : 0;
+  const offer = show ? preActionOffer({
+    street: h.view.street, bringInGame: (tb.info?.config.bring_in ?? 0) > 0,
+    broughtIn: h.view.current_bet > 0 || h.view.seats.some((s) => s.brought_in), toAct: h.toAct, mySeat: tb.info.your_seat, toCall,
+  }) : [];
+  // A ticked box that can no longer happen is no longer ticked.
+  if (show && state.pre && !offer.includes(state.pre.kind)) state.pre = null;
   // Drawn again only when something it shows changed (keeps the keyboard focus on a box).
-  const keyOf = () => JSON.stringify([show, state.pre?.kind ?? null, state.autoBringIn, h?.view.street ?? null, language()]);
+  const keyOf = () => JSON.stringify([show, offer, toCall, state.pre?.kind ?? null, state.autoBringIn, language()]);
   const key = keyOf();
   if (box.dataset.key === key) return;
   box.dataset.key = key;
+  // A box with the focus that goes or is drawn again: the focus stays on it, else in the bar.
+  const focusedPre = box.contains(document.activeElement) ? document.activeElement.dataset.pre ?? '' : null;
+  const keep = () => {
+    if (focusedPre === null || box.contains(document.activeElement)) return;
+    const again = focusedPre && box.querySelector(`input[data-pre="${focusedPre}"]`);
+    if (again) again.focus();
+    else focusActions();
+  };
   box.hidden = !show;
-  if (!show) return box.replaceChildren();
-  const box1 = (kind, label, checked, onchange) => el('label', { class: 'pre' },
-    el('input', { type: 'checkbox', 'data-testid': 'pre-action', 'data-pre': kind, checked: checked || null, onchange }), ` ${label}`);
-  // A tick updates the boxes in place (one of the three at most), not by drawing them again.
+  if (!show) {
+    box.replaceChildren();
+    return keep();
+  }
+  const box1 = (kind, label, checked, onchange, amount = null) => el('label', { class: 'pre' },
+    el('input', { type: 'checkbox', 'data-testid': 'pre-action', 'data-pre': kind, 'data-amount': amount, checked: checked || null, onchange }), ` ${label}`);
+  // A tick updates the boxes in place (one of them at most), not by drawing them again.
+  // `amount`: "call this amount" calls only that much (table.js clears it when the bet moves).
   const pick = (kind) => (e) => {
-    state.pre = e.target.checked ? { kind, bet: h.view.current_bet } : null;
+    state.pre = e.target.checked ? { kind, bet: h.view.current_bet, amount: kind === 'call' ? toCall : null } : null;
     for (const input of box.querySelectorAll('input[data-pre]')) if (input.dataset.pre !== 'bring_in') input.checked = input.dataset.pre === state.pre?.kind;
     box.dataset.key = keyOf();
   };
-  const parts = ['check_fold', 'check', 'call_any'].map((k) => box1(k, t(`pre_${k}`), state.pre?.kind === k, pick(k)));
-  if (h.view.street === 'third') {
+  const parts = offer.filter((k) => k !== 'bring_in').map((k) => (k === 'call'
+    ? box1(k, t('pre_call', { amount: money(toCall) }), state.pre?.kind === k, pick(k), toCall)
+    : box1(k, t(`pre_${k}`), state.pre?.kind === k, pick(k))));
+  if (offer.includes('bring_in')) {
     parts.push(box1('bring_in', t('pre_bring_in'), state.autoBringIn, (e) => { state.autoBringIn = e.target.checked; box.dataset.key = keyOf(); }));
   }
   box.setAttribute('aria-label', t('pre_actions'));
   box.replaceChildren(...parts);
+  keep();
 }
 
 export function act(action) {
@@ -202,15 +260,17 @@ export function onActError(m, req) {
 
 export function onKey(e) {
   if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-  if (e.target.closest('input, textarea, select, dialog[open]') || $('last-hand').open) return;
+  // Typing (chat, an amount) is not acting; anywhere else, panels open or not, the keys act.
+  if (isTyping(e.target)) return;
   const kinds = KEYS[e.key.toLowerCase()];
   const p = state.prompt;
   if (!kinds || !p || p.sent) return;
-  // A ranged wager acts with the size chosen (B sends it, as its button would).
+  // A ranged wager acts with the size chosen (B sends it, as its button would); P with the pot.
   const wager = kinds.map((k) => p.wagers?.find((w) => w.kind === k)).find(Boolean);
   if (wager) {
     e.preventDefault();
-    sendWager(p, wager);
+    if (e.key.toUpperCase() === LARGER_KEY) act({ kind: wager.kind, to: presetTo('pot', wager, potContext(p)) });
+    else sendWager(p, wager);
     return;
   }
   const action = keyedAction(e.key, p.legal);
@@ -241,6 +301,8 @@ export function yourTurnAlert() {
     } catch { /* no audio: the title still flashes */ }
   }
   stopTitleFlash();
+  // The focus to the action bar, unless the player is typing (chat, an amount): not taken away.
+  if (!isTyping(document.activeElement)) focusActions();
   let on = true;
   document.title = t('turn_title');
   document.body.dataset.yourTurn = 'true';

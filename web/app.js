@@ -13,17 +13,18 @@
 // function in (configureTable, configureLobby, configureTournament), and it alone gives net.js
 // its callbacks.
 
-import { act, onActError, onKey, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
+import { act, focusActions, onActError, onKey, promptAnnouncement, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
 import { clearChat, onChat, renderChat, sendChat } from './chat.js';
-import { $, el, notice } from './dom.js';
+import { $, el, isTyping, notice } from './dom.js';
 import { money, ordinal } from './format.js';
-import { onHistoryError, onLastHand, onLastHands, openLastHands, renderLastHands, renderReport } from './history.js';
+import { closeLastHands, lastHandsOpen, onHistoryError, onLastHand, onLastHands, refreshLastHands, renderLastHands, renderReport, toggleLastHands } from './history.js';
 import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
 import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament, watch } from './lobby.js';
+import { PAGE_KEYS } from './model.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store, tournamentTableOf } from './state.js';
 import { renderStatus } from './status.js';
-import { configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, sitHere } from './table.js';
+import { buyInAmount, configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, sitHere } from './table.js';
 import { configureTournament, renderTournamentBar, renderTournamentClocks, renderTournamentView } from './tournament.js';
 
 // ---- navigation ----------------------------------------------------------------------------
@@ -32,18 +33,88 @@ import { configureTournament, renderTournamentBar, renderTournamentClocks, rende
 export function showView(name) {
   $('lobby').hidden = name !== 'lobby';
   $('tournament').hidden = name !== 'tournament';
+  setTournamentPanel(false);
   $('table').hidden = name !== 'table';
   $('action-bar').hidden = name !== 'table';
   document.body.dataset.view = name;
   if (name === 'lobby') refreshLobby();
 }
 
-/** A tournament's view: drawn from what we have, then again once its detail is fetched. */
+/** A tournament's view: drawn from what we have, then again once its detail is fetched. At a
+ *  table it is a panel over part of the table (the action bar and the keys stay live);
+ *  elsewhere a view of its own. */
 export function openTournament(id) {
   state.tview = id;
-  showView('tournament');
+  const atTable = Boolean(state.table) && !$('table').hidden;
+  if (atTable) {
+    $('tournament').hidden = false;
+    setTournamentPanel(true);
+  } else {
+    showView('tournament');
+  }
   renderTournamentView();
+  if (atTable) $('tournament-close').focus();
   fetchTournament(id).then(() => renderTournamentView());
+}
+
+function setTournamentPanel(on) {
+  const view = $('tournament');
+  view.classList.toggle('panel', on);
+  view.dataset.mode = on ? 'panel' : 'page';
+  $('tournament-close').hidden = !on;
+}
+
+export const tournamentPanelOpen = () => !$('tournament').hidden && $('tournament').dataset.mode === 'panel';
+
+/** Closes the tournament panel (Escape, its Close button): the table as it was. */
+export function closeTournamentPanel() {
+  if (!tournamentPanelOpen()) return false;
+  const inside = $('tournament').contains(document.activeElement);
+  $('tournament').hidden = true;
+  setTournamentPanel(false);
+  state.tview = null;
+  if (inside && !$('tournament-table-open').hidden) $('tournament-table-open').focus();
+  return true;
+}
+
+/** The page's own keys (the action keys are actions.js's; model.js's PAGE_KEYS): Escape closes
+ *  the panel on top; V opens or closes LAST HAND, O sits out or in again, T opens or closes the
+ *  tournament panel at a tournament table. Not while typing. */
+export function onPageKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  const done = () => {
+    e.preventDefault();
+    return true;
+  };
+  if (e.key === 'Escape') return (lastHandsOpen() ? closeLastHands() : closeTournamentPanel()) ? done() : false;
+  if (e.repeat || isTyping(e.target)) return false;
+  const atTable = !$('table').hidden && state.table;
+  switch (PAGE_KEYS[e.key.toLowerCase()]) {
+    case 'last_hands':
+      if ($('last-hand-open').disabled) return false;
+      toggleLastHands();
+      return done();
+    case 'sit_out':
+      if (!atTable || $('sit-toggle').hidden) return false;
+      sitToggle(null);
+      return done();
+    case 'tournament':
+      if (!atTable || !state.table.tournamentId) return false;
+      if (!closeTournamentPanel()) openTournament(state.table.tournamentId);
+      return done();
+    default:
+      return false;
+  }
+}
+
+/** Sit out, or in again (`sitIn` true: in; null: the other way from now). */
+export function sitToggle(sitIn) {
+  const tb = state.table;
+  const me = tb?.info?.seats.find((s) => s.seat === tb.info.your_seat);
+  if (!me) return;
+  const wantIn = sitIn ?? me.sitting_out;
+  if (wantIn) state.timedOut = false;
+  send({ type: wantIn ? 'sit_in' : 'sit_out', table_id: tb.id }, { kind: 'sit_toggle' });
 }
 
 // ---- the views' and the socket's callbacks -------------------------------------------------
@@ -70,6 +141,7 @@ configureTable({
   openTournament,
   refreshTournament: (id) => fetchTournament(id).then(() => renderTournamentBar()),
   takeSeat,
+  turnDetail: promptAnnouncement,
 });
 
 // ---- frames --------------------------------------------------------------------------------
@@ -98,7 +170,10 @@ export const HANDLERS = {
   event: (m) => forTable(m, onEvent),
   turn: (m) => forTable(m, onTurn),
   your_turn: (m) => forTable(m, onYourTurn),
-  hand_result: (m) => forTable(m, onHandResult),
+  hand_result: (m) => {
+    forTable(m, onHandResult);
+    if (state.table?.id === m.table_id) refreshLastHands(m.hand_id); // LAST HAND open: the new hand in it
+  },
   table_closed: onTableClosed,
   last_hands: onLastHands,
   last_hand: onLastHand,
@@ -243,7 +318,7 @@ export function switchLanguage(code) {
   renderTable();
   renderActions();
   if (state.table?.result) renderResult(state.table);
-  if ($('last-hand').open) {
+  if (lastHandsOpen()) {
     renderLastHands();
     renderReport();
   }
@@ -290,29 +365,25 @@ export function init() {
     logout();
   });
   $('chat-form').addEventListener('submit', sendChat);
-  const sitToggle = (sitIn) => {
-    const tb = state.table;
-    const me = tb?.info?.seats.find((s) => s.seat === tb.info.your_seat);
-    if (!me) return;
-    const wantIn = sitIn ?? me.sitting_out;
-    if (wantIn) state.timedOut = false;
-    send({ type: wantIn ? 'sit_in' : 'sit_out', table_id: tb.id }, { kind: 'sit_toggle' });
-  };
   $('sit-toggle').addEventListener('click', () => sitToggle(null));
   $('im-back').addEventListener('click', () => sitToggle(true));
   $('table-sit').addEventListener('click', () => sitHere(null));
   $('top-up').addEventListener('click', () => {
-    send({ type: 'top_up', table_id: state.table.id, amount: Number($('table-buy-in').value) }, { kind: 'top_up' });
+    const amount = buyInAmount();
+    if (Number.isNaN(amount)) return notice(t('err_buy_in_out_of_range'));
+    send({ type: 'top_up', table_id: state.table.id, amount }, { kind: 'top_up' });
   });
-  $('last-hand-open').addEventListener('click', openLastHands);
+  $('last-hand-open').addEventListener('click', toggleLastHands);
   $('tournament-back').addEventListener('click', () => {
     state.tview = null;
     showView('lobby');
   });
   $('tournament-my-table').addEventListener('click', () => toTournamentTable(state.tview));
   for (const id of ['tournament-table-open', 'tournament-out-open']) $(id).addEventListener('click', () => state.table?.tournamentId && openTournament(state.table.tournamentId));
-  $('last-hand-close').addEventListener('click', () => $('last-hand').close());
-  document.addEventListener('keydown', onKey);
+  $('last-hand-close').addEventListener('click', closeLastHands);
+  $('tournament-close').addEventListener('click', closeTournamentPanel);
+  for (const mark of document.querySelectorAll('[data-turn-mark]')) mark.addEventListener('click', focusActions);
+  document.addEventListener('keydown', (e) => onPageKey(e) || onKey(e));
 
   applyTranslations();
   renderLobbyHead();

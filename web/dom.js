@@ -1,7 +1,7 @@
 // DOM helpers shared by the views: elements by id, making elements, the notice line, the clock
 // the page counts with, and cards and chips as elements. Nothing here knows a page region.
 
-import { SUIT_SYMBOLS, cardName } from './format.js';
+import { SUIT_SYMBOLS, cardLabel, cardName } from './format.js';
 import { t } from './i18n.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -21,13 +21,34 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Inputs whose keys are not text: the keyboard shortcuts work while one of them has the focus.
+const NOT_TEXT = new Set(['checkbox', 'radio', 'range', 'button', 'submit', 'reset', 'color', 'file', 'image']);
+/** Whether keys pressed at `node` are typing: a text field (chat, a buy-in, a bet size), a
+ *  textarea, editable content. A checkbox, a select or a button is not. */
+export function isTyping(node) {
+  if (!node?.closest) return false;
+  if (node.closest('textarea, [contenteditable]:not([contenteditable="false"])')) return true;
+  return node.tagName === 'INPUT' && !NOT_TEXT.has(node.type);
+}
+
 export const now = () => performance.now();
+
+/** Writes a text only when it changed: a live region (aria-live, role status / alert / log)
+ *  speaks on every write, so a redraw with the same words must not touch it. */
+export function setText(node, text) {
+  const s = String(text ?? '');
+  if (node.textContent !== s) node.textContent = s;
+}
 export const seconds = (ms) => Math.ceil(ms / 1000);
 let noticeTimer = null;
 /** A short message under the top bar (errors, table closed, ...). */
 export function notice(text) {
   const box = $('notice');
-  box.textContent = text;
+  if (box.hidden || box.textContent !== text) {
+    // Cleared first when hidden, so the same message again is spoken again (it is news).
+    if (box.hidden) box.textContent = '';
+    box.textContent = text;
+  }
   box.hidden = false;
   clearTimeout(noticeTimer);
   noticeTimer = setTimeout(() => { box.hidden = true; }, 6000);
@@ -44,7 +65,7 @@ export function cardElement(seen, size = '') {
   const r = rank === 'T' ? '10' : rank;
   return el('div', {
     'data-testid': 'card', 'data-card': seen.card, 'data-down': down,
-    class: `card suit-${suit} ${size}`, role: 'img', 'aria-label': cardName(seen.card), title: cardName(seen.card),
+    class: `card suit-${suit} ${size}`, role: 'img', 'aria-label': cardLabel(seen.card, down), title: cardName(seen.card),
   }, el('span', { class: 'corner', 'aria-hidden': 'true' }, el('span', { class: r === '10' ? 'rank ten' : 'rank', text: r }), el('span', { class: 'suit', text: SUIT_SYMBOLS[suit] })),
   el('span', { class: 'pip', 'aria-hidden': 'true', text: SUIT_SYMBOLS[suit] }));
 }

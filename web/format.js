@@ -24,6 +24,21 @@ export function money(cents, mode = moneyMode, code = language()) {
   }).format(n / 100);
 }
 
+/** An amount as typed in a box (the buy-in and top-up at the table): dollars ("40", "12.5")
+ *  at a cash table, chips ("1000") at a chip table. The wire still counts cents. */
+export function amountToBox(cents, mode = moneyMode) {
+  const n = Number(cents) || 0;
+  return mode === 'chips' ? String(n) : String(n / 100);
+}
+
+/** What a box's text is in cents (dollars typed at a cash table, chips at a chip table), or
+ *  NaN when it is no amount. */
+export function boxToAmount(text, mode = moneyMode) {
+  const s = String(text ?? '').trim().replace(',', '.');
+  if (!/^\d+(\.\d*)?$/.test(s)) return NaN;
+  return mode === 'chips' ? Math.round(Number(s)) : Math.round(Number(s) * 100);
+}
+
 /** A signed net result: "+$1.20", "-$0.40". */
 export function signedMoney(cents, mode = moneyMode, code = language()) {
   return `${cents > 0 ? '+' : cents < 0 ? '-' : ''}${money(Math.abs(cents), mode, code)}`;
@@ -70,6 +85,10 @@ export function cardName(card, code = language()) {
   const rank = DICTS[code].rank[RANKS.indexOf(card[0])];
   return tIn(code, 'card_name', { rank, suit: tIn(code, `suit_${card[1]}`) });
 }
+
+/** A card's name for a screen reader, saying a down card is one ("Ace of spades, down card"):
+ *  your own hole cards, and anyone's once shown. */
+export const cardLabel = (card, down, code = language()) => (card && down ? tIn(code, 'card_down', { card: cardName(card, code) }) : cardName(card, code));
 
 /** A card as short text: "A♠". */
 export const cardText = (card) => (card ? `${card[0] === 'T' ? '10' : card[0]}${SUIT_SYMBOLS[card[1]]}` : '??');

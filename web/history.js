@@ -9,11 +9,37 @@ import { state } from './state.js';
 
 // ---- LAST HAND and the replayer ------------------------------------------------------------
 
+/** LAST HAND is a panel, not a modal: the table, its action bar and the keys stay live. */
+export const lastHandsOpen = () => !$('last-hand').hidden;
+
 export function openLastHands() {
   $('last-hand-list').replaceChildren(el('p', { class: 'muted', text: t('loading') }));
   $('last-hand-report').hidden = true;
   state.report = null;
-  $('last-hand').showModal();
+  state.historyWait = null;
+  $('last-hand').hidden = false;
+  $('last-hand-close').focus();
+  askHistory({ type: 'last_hands' });
+}
+
+/** Closes the panel (Escape, its Close button); the focus goes back to the button that opened
+ *  it. False when it was not open. */
+export function closeLastHands() {
+  if (!lastHandsOpen()) return false;
+  const inside = $('last-hand').contains(document.activeElement);
+  $('last-hand').hidden = true;
+  state.report = null;
+  if (inside) $('last-hand-open').focus();
+  return true;
+}
+
+export const toggleLastHands = () => (lastHandsOpen() ? closeLastHands() : openLastHands());
+
+/** A hand ended while the panel is open: the list again, until it holds that hand (the server
+ *  stores a hand a moment after its result, so the first answer may not have it yet). */
+export function refreshLastHands(handId) {
+  if (!lastHandsOpen()) return;
+  state.historyWait = { handId, tries: 0 };
   askHistory({ type: 'last_hands' });
 }
 
@@ -34,6 +60,13 @@ export function onHistoryError(m, req) {
 
 export function onLastHands(m) {
   state.lastHands = m.hands;
+  const wait = state.historyWait;
+  if (wait && !m.hands.some((h) => h.hand_id === wait.handId) && wait.tries < 6) {
+    wait.tries += 1;
+    setTimeout(() => { if (state.historyWait === wait && lastHandsOpen()) askHistory({ type: 'last_hands' }); }, 500);
+  } else {
+    state.historyWait = null;
+  }
   renderLastHands();
 }
 
@@ -45,7 +78,10 @@ export function renderLastHands() {
   }, t('hand_row', { number: h.number, variant: variantName(h.variant), seat: state.me?.name ?? t('seat_n', { n: h.seat }) }),
   el('span', { class: h.net >= 0 ? 'net up' : 'net down', 'data-amount': h.net, text: signedMoney(h.net, 'cash') }),
   ` · ${new Date(h.ended_at_ms).toLocaleTimeString(LOCALES[language()])}`));
+  // Drawn again (a new hand came): the focus stays on the row it was on.
+  const focused = $('last-hand-list').contains(document.activeElement) ? document.activeElement.dataset.handId : null;
   $('last-hand-list').replaceChildren(...(rows.length ? rows : [el('p', { class: 'muted', text: t('no_hands') })]));
+  if (focused) rows.find((row) => row.dataset.handId === focused)?.focus();
 }
 
 export function openHand(handId) {

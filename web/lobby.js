@@ -3,7 +3,7 @@
 // Which view is on screen is app.js's: it passes showView and openTournament in
 // (configureLobby).
 
-import { $, el, notice, now } from './dom.js';
+import { $, el, notice, now, setText } from './dom.js';
 import { VARIANTS, bettingName, displayOf, feeText, limits, money, stakesLine, startTime, variantName } from './format.js';
 import { t, tournamentErrorText } from './i18n.js';
 import { lobbyView, nextGame, registrationButtons, tournamentOrder } from './model.js';
@@ -181,7 +181,7 @@ export function renderLobby() {
     cells[3].textContent = `${x.seats_taken}/${x.seats ?? 8}`;
     cells[3].title = (x.players || []).join(', ');
     row.querySelector('.range').textContent = ` (${money(x.min_buy_in, mode)}–${money(x.max_buy_in, mode)})`;
-    row.querySelector('.as-money').textContent = ` = ${money(Number(row.querySelector('[data-testid=buy-in]').value), mode)}`;
+    setText(row.querySelector('.as-money'), ` = ${money(Number(row.querySelector('[data-testid=buy-in]').value), mode)}`);
     row.querySelector('[data-testid=sit]').textContent = t('sit');
     row.querySelector('[data-testid=watch]').textContent = t('watch');
     row.querySelector('[data-testid=buy-in]').setAttribute('aria-label', `${t('buy_in')} ${x.name}`);
@@ -198,7 +198,7 @@ export function tableRow(x) {
   const buyIn = el('input', {
     'data-testid': 'buy-in', type: 'number', min: x.min_buy_in, max: x.max_buy_in, step: 1, value: x.min_buy_in,
     'aria-label': t('buy_in'),
-    oninput: (e) => { e.target.nextElementSibling.textContent = ` = ${money(Number(e.target.value), displayOf(x))}`; },
+    oninput: (e) => setText(e.target.nextElementSibling, ` = ${money(Number(e.target.value), displayOf(x))}`),
   });
   return el('tr', { 'data-testid': 'table-row', 'data-table-id': x.id, 'data-variant': x.variant },
     el('td'), el('td'), el('td', { class: 'num' }), el('td', { class: 'num' }),
@@ -308,7 +308,7 @@ export function renderTournaments() {
     open.setAttribute('aria-label', `${t('t_open')}: ${x.name}`);
     const error = q('tournament-error');
     error.hidden = !state.terrors[x.id];
-    error.textContent = state.terrors[x.id]?.text ?? '';
+    setText(error, state.terrors[x.id]?.text ?? '');
     error.dataset.code = state.terrors[x.id]?.code ?? '';
     return row;
   });

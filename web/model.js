@@ -26,34 +26,80 @@ export function seatPoint(pos, count) {
 // ---- pre-actions ---------------------------------------------------------------------------
 
 /** The action a ticked pre-action box answers a prompt with, or null (show the buttons).
- *  Only ever one of the prompt's own legal actions: the server decides what is legal. */
-export function preActionChoice(pre, legal) {
+ *  Only ever one of the prompt's own legal actions: the server decides what is legal. `call`
+ *  (call this amount) calls only when the prompt's `toCall` is the `amount` ticked. */
+export function preActionChoice(pre, legal, toCall = null, amount = null) {
   const find = (kind) => legal.find((a) => a.kind === kind) ?? null;
   if (legal.some((a) => a.kind === 'show' || a.kind === 'muck' || a.kind === 'declare')) return null;
   switch (pre) {
-    case 'check_fold': return find('check') ?? find('fold');
+    case 'check_fold': case 'fold_any': return find('check') ?? find('fold');
     case 'check': return find('check');
+    case 'call': return toCall != null && toCall === amount ? find('call') : null;
     case 'call_any': return find('call') ?? find('check');
     case 'bring_in': return find('bring_in');
     default: return null;
   }
 }
 
+/** The pre-action boxes that can still happen for us, in order (the page offers no other):
+ *  - no check (nor check/fold) on 3rd street with a bring-in, where nobody may check, nor
+ *    when a bet is already in front of us;
+ *  - "call {amount}" only when a bet is in front of us (`toCall`: what calling it costs now);
+ *  - fold to any bet and call any, always;
+ *  - the auto-posted bring-in only on 3rd street before it is posted and while the seat to bring
+ *    in may be ours (not yet known, or us). */
+export function preActionOffer({ street, bringInGame, broughtIn, toAct, mySeat, toCall }) {
+  const third = street === 'third' && bringInGame;
+  const facing = toCall > 0;
+  const offer = [];
+  if (!third && !facing) offer.push('check_fold', 'check');
+  offer.push('fold_any');
+  if (facing) offer.push('call');
+  offer.push('call_any');
+  if (third && !broughtIn && (toAct == null || toAct === mySeat)) offer.push('bring_in');
+  return offer;
+}
+
 // ---- keyboard shortcuts --------------------------------------------------------------------
 
 // The first legal action of one of these kinds (a declaration is named `declare:high`, ...: all
 // three are of kind `declare`). B is bet, raise or complete while betting and "both" at the
-// declaration (never legal at the same prompt).
-export const KEYS = { f: ['fold'], c: ['check', 'call'], b: ['bet', 'raise', 'complete', 'declare:both'], i: ['bring_in'], s: ['show'], m: ['muck'], h: ['declare:high'], l: ['declare:low'] };
+// declaration (never legal at the same prompt). A wager legal at two sizes (the open pair's
+// small and big bet on 4th street; a big-bet table's chosen size and the pot) has two keys: B
+// the smaller (or the size chosen), P the larger (the pot).
+export const KEYS = { f: ['fold'], c: ['check', 'call'], b: ['bet', 'raise', 'complete', 'declare:both'], p: ['bet', 'raise', 'complete'], i: ['bring_in'], s: ['show'], m: ['muck'], h: ['declare:high'], l: ['declare:low'] };
 export const SHORTCUT = { fold: 'F', check: 'C', call: 'C', bet: 'B', raise: 'B', complete: 'B', bring_in: 'I', show: 'S', muck: 'M', 'declare:high': 'H', 'declare:low': 'L', 'declare:both': 'B' };
+export const LARGER_KEY = 'P';
+
+// The page's own keys, at a table or anywhere (not actions): LAST HAND (V: view the last
+// hands), sitting out and in again (O), the tournament panel at a tournament table (T); Escape
+// closes the panel on top. None of them is an action key.
+export const PAGE_KEYS = { v: 'last_hands', o: 'sit_out', t: 'tournament' };
 
 /** An action's name for the keys: its kind, a declaration's `declare:high`. */
 export const keyName = (a) => (a.kind === 'declare' ? `declare:${a.declaration}` : a.kind);
 
-/** The legal action key `key` answers with, or null. */
+/** The legal actions of `a`'s kind at more than one size, smallest first (one, or none). */
+const sizesOf = (a, legal) => legal.filter((x) => keyName(x) === keyName(a) && x.to != null).sort((x, y) => x.to - y.to);
+
+/** The key shown on an action's button: P for the larger of two sizes, else its kind's key. */
+export function shortcutFor(a, legal) {
+  const sizes = sizesOf(a, legal);
+  return sizes.length > 1 && a.to === sizes.at(-1).to ? LARGER_KEY : SHORTCUT[keyName(a)];
+}
+
+/** The legal action key `key` answers with, or null. B takes the smaller of two sizes, P the
+ *  larger (and nothing when there is only one size). */
 export function keyedAction(key, legal) {
-  const kinds = KEYS[String(key).toLowerCase()] ?? [];
-  return kinds.map((k) => legal.find((a) => keyName(a) === k)).find(Boolean) ?? null;
+  const k = String(key).toLowerCase();
+  for (const kind of KEYS[k] ?? []) {
+    const options = legal.filter((a) => keyName(a) === kind);
+    if (!options.length) continue;
+    const sizes = sizesOf(options[0], legal);
+    if (k === LARGER_KEY.toLowerCase()) return sizes.length > 1 ? sizes.at(-1) : null;
+    return sizes.length > 1 ? sizes[0] : options[0];
+  }
+  return null;
 }
 
 // ---- hand events: the page's copy of the hand, and the log's words -------------------------

@@ -35,6 +35,7 @@ export const state = {
   autoBringIn: false,       // the "auto-post bring-in" box (kept across hands)
   lastHands: [],            // the LAST HAND list
   report: null,             // the LAST HAND report on screen, with its replay position
+  historyWait: null,        // {handId, tries}: LAST HAND asked again until its list holds the hand that just ended
   timedOut: false,          // the clock acted for us in the hand just played
   tournaments: [],          // GET /api/tournaments
   tdetails: new Map(),      // tournament id -> {detail: GET /api/tournaments/{id}, at: performance.now() when it came}

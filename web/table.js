@@ -3,8 +3,8 @@
 // bar, the chat, the tournament line, which view is on screen, taking a seat) it reaches
 // through the callbacks app.js passes in (configureTable), never by importing them.
 
-import { $, cardElement, chips, el, notice, now, seconds } from './dom.js';
-import { bettingName, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
+import { $, cardElement, chips, el, notice, now, seconds, setText } from './dom.js';
+import { amountToBox, bettingName, boxToAmount, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
 import { applyEvent, awardLine, declarationTag, describeEvent, emptyView, lineClass, namer, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
 import { send, sendHello } from './net.js';
@@ -21,6 +21,7 @@ const hooks = {
   openTournament: () => {},    // (id): the tournament's view (its table closed)
   refreshTournament: () => {}, // (id): fetch the tournament again, then its line at the table
   takeSeat: () => {},          // (tableId, buyIn, code, seat)
+  turnDetail: () => '',        // our turn in words: the amount to call, the legal actions
 };
 
 /** app.js's part: what the table view asks of the other views. */
@@ -47,6 +48,7 @@ export function enterTable(id, code) {
   $('log').replaceChildren();
   hooks.clearChat();
   $('table-buy-in').value = '';
+  delete $('table-buy-in').dataset.mode;
   $('result').hidden = true;
   hooks.renderActions();
   $('table').dataset.tableId = id;
@@ -167,7 +169,6 @@ export function onSnapshot(m) {
   }
   const me = m.table.seats.find((s) => s.seat === m.table.your_seat);
   if (tb.code) rememberPrivate(tb);
-  if ($('table-buy-in').value === '') $('table-buy-in').value = m.table.min_buy_in;
   renderTable();
 }
 
@@ -241,7 +242,9 @@ export function onEvent(m, tb) {
     }
   }
   // A ticked "check" no longer means the same once the bet changes; a new street starts fresh.
-  if (state.pre && (ev.event === 'street_started' || (state.pre.kind === 'check' && tb.hand.view.current_bet !== betBefore))) state.pre = null;
+  // "Call {amount}" no longer either; "fold to any bet" lasts the hand.
+  const moved = tb.hand.view.current_bet !== betBefore;
+  if (state.pre && ((ev.event === 'street_started' && state.pre.kind !== 'fold_any') || (moved && ['check', 'call'].includes(state.pre.kind)))) state.pre = null;
   if (ev.event === 'award') showResult(tb, ev);
   if (ev.event === 'hand_ended') endHand(tb, ev.stacks);
 }
@@ -266,8 +269,9 @@ export function onYourTurn(m, tb) {
   // `wagers` (big-bet tables only): each bet or raise's range, drawn as a size control.
   setPrompt({ handId: m.hand_id, seq: m.seq, legal: m.legal, ...(m.wagers?.length ? { wagers: m.wagers } : {}), bankMs: m.time_bank_ms, toCall: m.to_call ?? null, bringIn: m.bring_in_amount ?? null, sent: false });
   // A ticked box answers at once with one of the legal actions; else the buttons, a sound.
-  const auto = (state.autoBringIn && preActionChoice('bring_in', m.legal)) || (state.pre && preActionChoice(state.pre.kind, m.legal));
-  if (state.pre) state.pre = null;
+  const auto = (state.autoBringIn && preActionChoice('bring_in', m.legal)) || (state.pre && preActionChoice(state.pre.kind, m.legal, m.to_call ?? null, state.pre.amount));
+  // Used (or not usable here): unticked; "fold to any bet" stays while it only checked.
+  if (state.pre && !(state.pre.kind === 'fold_any' && auto?.kind === 'check')) state.pre = null;
   if (auto) return hooks.act(auto);
   if (fresh) hooks.yourTurnAlert();
 }
@@ -316,13 +320,15 @@ export function renderResult(tb) {
     delete box.dataset.hiddenAt;
     delete box.dataset.endedAt;
   }
-  box.replaceChildren(...r.awards.map((a) => {
+  const lines = r.awards.map((a) => {
     const sv = view?.seats.find((s) => s.seat === a.seat);
     const cards = sv?.shown ? el('span', { class: 'mini-cards' }, sv.cards.map((c) => cardElement({ card: c.card, up: true }, 'mini'))) : null;
     // The declare game: what the winner declared (revealed by now) beside the award.
     const decl = sv?.declaration ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(sv)) }) : null;
     return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat, 'data-half': a.half ?? null }, el('span', { text: awardLine(a, who, sv?.declaration ?? null)() }), decl, cards);
-  }));
+  });
+  // A live region: drawn again only when what it says changed (the table redraws often).
+  if (box.innerHTML !== el('div', {}, lines).innerHTML) box.replaceChildren(...lines);
   box.hidden = false;
 }
 
@@ -431,8 +437,24 @@ export function renderCenter(tb) {
   })) : [];
   pot.replaceChildren(el('span', { class: 'pot-main' }, total ? chips(total) : null, el('span', { class: 'pot-label', text: `${t('pot')} ` }), el('span', { class: 'pot-amount', text: money(total) })), ...listed);
   $('community').replaceChildren(...(view?.community ? [el('span', { class: 'label', text: t('community') }), cardElement({ card: view.community, up: true })] : []));
-  $('turn').textContent = turnText(tb);
+  renderTurn(tb);
   if (tb.result) renderResult(tb);
+}
+
+/** The turn line, a live region: written only when its words change. At our turn it says the
+ *  amount to call and the legal actions too (to a screen reader; on screen "Your turn"); once we
+ *  have acted it stays as it is until the next one is to act (no "Your turn" said again). */
+export function renderTurn(tb) {
+  const node = $('turn');
+  // Between one player's action and the next one's turn (the same moment, a frame apart)
+  // nobody is to act: the line keeps its words rather than say the street in between.
+  if (tb.hand && tb.hand.view.phase !== 'over' && tb.hand.toAct == null && node.textContent) return;
+  const main = turnText(tb);
+  const mine = tb.hand?.toAct != null && tb.hand.toAct === tb.info.your_seat;
+  if (mine && state.prompt?.sent && node.textContent.startsWith(main)) return;
+  const detail = mine ? hooks.turnDetail() : '';
+  if (node.textContent === (detail ? `${main}: ${detail}` : main)) return;
+  node.replaceChildren(main, ...(detail ? [el('span', { class: 'sr-only', text: `: ${detail}` })] : []));
 }
 
 export function turnText(tb) {
@@ -485,18 +507,42 @@ export function renderSeatBar(tb) {
   $('top-up').hidden = !seated || !cash;
   $('sit-toggle').hidden = !seated || !cash;
   $('table-buy-in').parentElement.hidden = !cash;
+  renderBuyIn(tb);
   $('sit-toggle').textContent = me?.sitting_out ? t('sit_in') : t('sit_out');
   const out = Boolean(me?.sitting_out);
   $('sat-out').hidden = !out;
   // Why: the server's `sitting_out_reason` (timeout, requested, busted).
   const reason = { timeout: 'timeout', busted: 'busted' }[me?.sitting_out_reason] ?? 'self';
   $('sat-out').dataset.reason = out ? reason : '';
-  $('sat-out-text').textContent = out ? t(`sat_out_${reason}`) : '';
+  setText($('sat-out-text'), out ? t(`sat_out_${reason}`) : '');
 }
+
+/** The buy-in and top-up box as the lobby shows money: dollars at a cash table ("40" for 4000
+ *  cents), chips at a chip table; the range beside it. A change of display (the operator's)
+ *  converts what is in it. */
+export function renderBuyIn(tb) {
+  const box = $('table-buy-in');
+  const mode = displayOf(tb.info);
+  if (box.dataset.mode !== mode) {
+    const had = box.value === '' ? NaN : boxToAmount(box.value, box.dataset.mode);
+    box.value = amountToBox(Number.isNaN(had) ? tb.info.min_buy_in : had, mode);
+    box.dataset.mode = mode;
+  }
+  box.min = amountToBox(tb.info.min_buy_in, mode);
+  box.max = amountToBox(tb.info.max_buy_in, mode);
+  box.step = mode === 'chips' ? '1' : '0.01';
+  $('table-buy-in-unit').hidden = mode === 'chips';
+  $('table-buy-in-range').textContent = `${money(tb.info.min_buy_in, mode)}–${money(tb.info.max_buy_in, mode)}`;
+}
+
+/** The amount in the buy-in and top-up box, in cents (what the protocol counts). */
+export const buyInAmount = () => boxToAmount($('table-buy-in').value, $('table-buy-in').dataset.mode);
 
 export function sitHere(seat) {
   const tb = state.table;
-  hooks.takeSeat(tb.id, Number($('table-buy-in').value), tb.code, seat);
+  const amount = buyInAmount();
+  if (Number.isNaN(amount)) return notice(t('err_buy_in_out_of_range'));
+  hooks.takeSeat(tb.id, amount, tb.code, seat);
 }
 
 /** The hand-strength line under your cards: only what the server says (`hand_strength` on
@@ -528,5 +574,5 @@ export function addLog(fn, cls = '') {
 
 /** After a language switch: every log line said again in the new language. */
 export function relabelLog() {
-  for (const line of $('log').children) if (line.render) line.textContent = line.render();
+  for (const line of $('log').children) if (line.render) setText(line, line.render());
 }

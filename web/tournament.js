@@ -3,7 +3,7 @@
 // players left, our place once out). It draws the details lobby.js fetched into state;
 // registering is the lobby's (the session), passed in by app.js (configureTournament).
 
-import { $, el, now } from './dom.js';
+import { $, el, now, setText } from './dom.js';
 import { clockText, feeText, limits, money, ordinal, variantName } from './format.js';
 import { t } from './i18n.js';
 import { levelMsLeft, levelNow, nextGame, registrationButtons, standing } from './model.js';
@@ -77,34 +77,41 @@ export function renderTournamentView() {
   if (!d) return;
   const { n } = levelNow(d);
   const lvl = $('tournament-level');
-  lvl.textContent = d.status === 'running' ? levelText(d) : '';
+  setText(lvl, d.status === 'running' ? levelText(d) : '');
   lvl.dataset.level = String(d.status === 'running' ? n : '');
   const next = nextGame(d.variant, d.game);
   const game = $('tournament-game');
-  game.textContent = d.status === 'running' && d.variant === 'rotation'
+  setText(game, d.status === 'running' && d.variant === 'rotation'
     ? `${t('t_game', { game: variantName(d.game) })}${next ? ` · ${t('t_next_game', { game: variantName(next) })}` : ''}`
-    : variantName(d.variant);
+    : variantName(d.variant));
   game.dataset.game = d.game;
   game.dataset.nextGame = next ?? '';
   const players = playersText(d, id);
-  $('tournament-players').textContent = d.status === 'registering' ? t('t_entrants', { n: d.entrants.length, max: d.max_entrants }) : players.text;
+  setText($('tournament-players'), d.status === 'registering' ? t('t_entrants', { n: d.entrants.length, max: d.max_entrants }) : players.text);
   $('tournament-pool').textContent = t('t_pool', { pool: money(d.pool, 'cash') });
   $('tournament-pool').dataset.amount = String(d.pool);
   $('tournament-chips').textContent = t('t_starting_chips', { chips: money(d.starting_chips, 'chips') });
   $('tournament-over').hidden = d.status !== 'finished';
-  $('tournament-over').textContent = d.status === 'finished' ? t('t_over') : '';
+  setText($('tournament-over'), d.status === 'finished' ? t('t_over') : '');
   const table = tournamentTableOf(id);
   const me = standing(d, state.me?.player_id).me;
-  $('tournament-my-table').hidden = !(table && me?.state === 'playing' && d.status === 'running');
+  // As a panel at the table, "My table" is its Close button.
+  $('tournament-my-table').hidden = !(table && me?.state === 'playing' && d.status === 'running') || $('tournament').dataset.mode === 'panel';
   // Register / unregister here too, with the row's error.
   const registered = registeredIn(id);
   const buttons = registrationButtons(d, registered);
   const error = state.terrors[id];
-  $('tournament-register-box').replaceChildren(...[
-    buttons.register ? el('button', { type: 'button', 'data-testid': 'tournament-register', text: t('t_register'), onclick: () => hooks.register(id) }) : null,
-    buttons.unregister ? el('button', { type: 'button', 'data-testid': 'tournament-unregister', text: t('t_unregister'), onclick: () => hooks.unregister(id) }) : null,
-    error ? el('p', { class: 't-error', 'data-testid': 'tournament-error', 'data-code': error.code, role: 'alert', text: error.text }) : null,
-  ].filter(Boolean));
+  const box = $('tournament-register-box');
+  // Its refusal is an alert: drawn again only when something in it changed (not every refresh).
+  const key = JSON.stringify([id, buttons.register, buttons.unregister, error?.code ?? null, error?.text ?? null, t('t_register')]);
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.replaceChildren(...[
+      buttons.register ? el('button', { type: 'button', 'data-testid': 'tournament-register', text: t('t_register'), onclick: () => hooks.register(id) }) : null,
+      buttons.unregister ? el('button', { type: 'button', 'data-testid': 'tournament-unregister', text: t('t_unregister'), onclick: () => hooks.unregister(id) }) : null,
+      error ? el('p', { class: 't-error', 'data-testid': 'tournament-error', 'data-code': error.code, role: 'alert', text: error.text }) : null,
+    ].filter(Boolean));
+  }
   // Results, best place first; the finishing places as they come.
   $('tournament-results').replaceChildren(...d.results.map((r) => el('tr', {
     'data-testid': 'tournament-result', 'data-place': r.place, 'data-player-id': r.player_id, 'data-prize': r.prize,
@@ -148,7 +155,7 @@ export function renderTournamentBar() {
   out.hidden = !placed;
   if (placed) {
     const key = placed.place === 1 ? 't_winner' : placed.prize > 0 ? 't_out_prize' : 't_out_none';
-    $('tournament-out-text').textContent = t(key, { place: ordinal(placed.place), prize: money(placed.prize, 'cash') });
+    setText($('tournament-out-text'), t(key, { place: ordinal(placed.place), prize: money(placed.prize, 'cash') }));
     Object.assign(out.dataset, { place: String(placed.place), prize: String(placed.prize) });
   }
   if (!id) return;

@@ -5,7 +5,7 @@
 // buttons): once a preset (½ pot) is sent, and the act frame carries the preset's `to`; once an
 // amount past the top is typed and refused locally (message shown, send disabled, no act
 // frame), then a typed amount in the range goes out with the B key and the act frame carries
-// it. The hands go on afterwards. Every frame is checked against proto/schema.json.
+// it; then the P key sends the pot (the second size's key). The hands go on afterwards. Every frame is checked against proto/schema.json.
 //
 // Run from tests/browser:  node bigbet.mjs   (STUD_BIN, STUD_WEB_DIR, CHROMIUM as for play.mjs)
 // Exits 1 with "FAIL: ..." on the first failure.
@@ -56,7 +56,7 @@ class Player {
 }
 
 // What the test has seen: the preset sent, the typed amount refused then sent; hands after.
-const done = { preset: null, typed: null, handsAtDone: null, shot: null };
+const done = { preset: null, typed: null, pot: null, handsAtDone: null, shot: null };
 
 /** Waits for the act frame of prompt `m` and checks its `to`. */
 async function sentTo(p, m, kind, to) {
@@ -130,8 +130,24 @@ async function sizeScenario(p, m) {
   await p.page.keyboard.press('b');
   await sentTo(p, m, w.kind, to);
   done.typed = { kind: w.kind, to };
-  done.handsAtDone = Math.max(...PLAYERS.map((x) => x.handsEnded));
   log(`${p.name}: typed ${w.max_to + 1} refused, typed ${to} sent with B (range ${w.min_to}..${w.max_to})`);
+}
+
+/** The second key for a second size (issue 31): P acts with the pot at once, whatever size is
+ *  chosen; the Pot preset shows it (aria-keyshortcuts). */
+async function potKey(p, m) {
+  const w = m.wagers[0];
+  const box = p.page.locator(`[data-testid=bet-size][data-kind="${w.kind}"]`);
+  const pot = box.locator('[data-testid=bet-preset][data-preset=pot]');
+  await eventually(`${p.name}: the Pot preset names its key`, async () => check((await pot.getAttribute('aria-keyshortcuts')) === 'P', `the Pot preset's aria-keyshortcuts is ${await pot.getAttribute('aria-keyshortcuts')}`));
+  const to = Number(await pot.getAttribute('data-amount'));
+  check(to === w.max_to, `the Pot preset is ${to}, the range's top ${w.max_to} (pot limit)`);
+  await p.page.locator('[data-testid=log]').focus();
+  await p.page.keyboard.press('p');
+  await sentTo(p, m, w.kind, to);
+  done.pot = { kind: w.kind, to };
+  done.handsAtDone = Math.max(...PLAYERS.map((x) => x.handsEnded));
+  log(`${p.name}: P sent the pot: ${w.kind} to ${to} (range ${w.min_to}..${w.max_to})`);
 }
 
 async function bot(p) {
@@ -151,6 +167,10 @@ async function bot(p) {
     p.handled.add(key);
     if (m.wagers?.length && !done.typed) {
       await sizeScenario(p, m);
+      continue;
+    }
+    if (m.wagers?.length && !done.pot) {
+      await potKey(p, m);
       continue;
     }
     // Otherwise the hand goes on quietly: check, call, bring in, show.
@@ -212,8 +232,8 @@ async function main() {
     for (const p of players) await enter(p, `http://${addr}/`, body.id);
     const bots = players.map((p) => bot(p).catch((e) => abort(e instanceof Failure ? new Failure(`${p.name}: ${e.message}`) : e)));
     // Both scenarios, then two hands more on both pages: the table plays on.
-    await until('the preset and the typed size sent, then two further hands ended', async () =>
-      done.typed && players.every((p) => p.handsEnded >= done.handsAtDone + 2), 70000);
+    await until('the preset, the typed size and the pot (P) sent, then two further hands ended', async () =>
+      done.pot && players.every((p) => p.handsEnded >= done.handsAtDone + 2), 70000);
     for (const p of players) p.stop = true;
     await Promise.all(bots);
     if (run.aborted) throw run.aborted;

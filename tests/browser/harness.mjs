@@ -78,6 +78,87 @@ export function check(cond, msg) {
   if (!cond) fail(typeof msg === 'function' ? msg() : msg);
 }
 
+/** axe-core in the page (`p.page`), every rule at every impact: any violation fails, with the
+ *  rule, its impact and the first nodes it names. Every view is checked with this one helper
+ *  (play.mjs: the lobby, the table at a prompt, LAST HAND, the replayer; tournament.mjs: the
+ *  lobby with tournaments, the tournament view, a tournament table). */
+export async function checkAxe(p, where) {
+  if (!(await p.page.evaluate(() => Boolean(window.axe)))) await p.page.addScriptTag({ path: AXE });
+  const found = await p.page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+  check(found.length === 0, `${p.name}: axe finds ${found.length} violation(s) ${where}:\n  ${found.join('\n  ')}`);
+  log(`${p.name}: axe: no violations ${where}`);
+}
+
+// Live regions (issue 31): a screen reader speaks every write to one, so a page must write
+// only news. Installed in a page before its scripts (`context.addInitScript(LIVE_WATCH)`), this
+// counts, per region (aria-live, or role log / status / alert / timer / marquee: named by its
+// data-testid, id or class, and the row it is in), the writes seen while it was visible, and
+// those that left its text as it was ("same"): a redraw with the same words.
+export const LIVE_WATCH = `(() => {
+  const LIVE = '[aria-live]:not([aria-live="off"]), [role=log], [role=status], [role=alert], [role=timer], [role=marquee]';
+  const name = (e) => {
+    const row = e.closest('[data-tournament-id], [data-hand-id], tr[data-table-id]');
+    const at = row && row !== e ? '@' + (row.dataset.tournamentId ?? row.dataset.handId ?? row.dataset.tableId) : '';
+    return (e.dataset.testid || e.id || e.className || e.tagName.toLowerCase()) + at;
+  };
+  const w = window.__live = { writes: {}, same: {}, texts: {}, last: new Map() };
+  const start = () => {
+    for (const e of document.querySelectorAll(LIVE)) w.last.set(name(e), e.textContent);
+    new MutationObserver((records) => {
+      const hit = new Set();
+      for (const r of records) {
+        const t = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+        const live = t && t.closest(LIVE);
+        if (live) hit.add(live);
+        // A region put in the page speaks at once only as an alert (a moved row does not).
+        for (const n of r.addedNodes) {
+          if (n.nodeType !== 1) continue;
+          if (n.matches('[role=alert]')) hit.add(n);
+          for (const x of n.querySelectorAll('[role=alert]')) hit.add(x);
+        }
+      }
+      for (const e of hit) {
+        if (!e.isConnected || !e.checkVisibility()) continue;
+        const k = name(e);
+        const text = e.textContent;
+        w.writes[k] = (w.writes[k] || 0) + 1;
+        if (w.last.get(k) === text) {
+          w.same[k] = (w.same[k] || 0) + 1;
+          w.texts[k] = text.slice(0, 80);
+        } else w.last.set(k, text);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();`;
+
+/** Checks a page watched by LIVE_WATCH since its last check: no live region written again with
+ *  the words it already had, and no clock inside a live region (a ticking clock is no news);
+ *  then starts counting afresh. Returns the writes per region. */
+export async function checkLiveRegions(p, where) {
+  const r = await p.page.evaluate(() => {
+    const w = window.__live;
+    if (!w) return null;
+    const LIVE = '[aria-live]:not([aria-live="off"]), [role=log], [role=status], [role=alert], [role=timer], [role=marquee]';
+    const clocks = [...document.querySelectorAll('[data-testid=clock], [data-testid=tournament-clock], [data-testid=tournament-table-clock], [data-testid=seat-timer]')]
+      .filter((c) => c.closest(LIVE)).map((c) => c.dataset.testid);
+    const out = { writes: w.writes, same: w.same, texts: w.texts, clocks };
+    window.__live.writes = {};
+    window.__live.same = {};
+    window.__live.texts = {};
+    return out;
+  });
+  check(r, `${p.name}: the live-region watch is not installed in the page`);
+  const same = Object.entries(r.same);
+  check(same.length === 0, `${p.name}: live regions written again with the same words ${where} (a screen reader says them again): ${same.map(([k, n]) => `${k} ${n}x ${JSON.stringify(r.texts[k])}`).join('; ')}`);
+  check(r.clocks.length === 0, `${p.name}: a ticking clock inside a live region ${where}: ${r.clocks.join(', ')}`);
+  return r.writes;
+}
+
 // The run: its first failure anywhere (bots run concurrently with the main flow) stops it; the
 // server process.
 export const run = { aborted: null, server: null, stopping: false };

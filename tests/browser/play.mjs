@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { AXE, CHROMIUM, HERE, ROOT, Failure, PLAYERS, SHOTS, abort, check, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
+import { CHROMIUM, HERE, LIVE_WATCH, ROOT, Failure, PLAYERS, checkAxe, checkLiveRegions, SHOTS, abort, check, fail, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
@@ -171,7 +171,7 @@ class Player {
 
   hand(id) {
     if (!this.hands.has(id)) {
-      this.hands.set(id, { id, number: null, dealt: [], shown: new Map(), showdown: false, ended: false });
+      this.hands.set(id, { id, number: null, dealt: [], shown: new Map(), showdown: false, ended: false, street: 'third' });
       this.order.push(id);
     }
     return this.hands.get(id);
@@ -200,6 +200,7 @@ class Player {
       case 'event': {
         const h = this.hand(m.hand_id);
         const e = m.event || {};
+        if (e.event === 'street_started') h.street = e.street;
         if (e.event === 'dealt') h.dealt.push({ seat: e.seat, card: e.card, up: e.up });
         else if (e.event === 'bring_in') h.bringIn = e.seat;
         else if (e.event === 'street_started' && e.street !== 'third') h.bringIn = null;
@@ -266,12 +267,13 @@ class Player {
         folded: s.getAttribute('data-folded') === 'true',
         bringIn: Boolean(q('bring-in-tag', s)),
         animations: qa('card', s).map((c) => getComputedStyle(c).animationName),
-        cards: qa('card', s).map((c) => ({ card: c.getAttribute('data-card'), down: c.getAttribute('data-down') === 'true' })),
+        cards: qa('card', s).map((c) => ({ card: c.getAttribute('data-card'), down: c.getAttribute('data-down') === 'true', label: c.getAttribute('aria-label') })),
       }));
       const actions = qa('action', q('actions') || document.createElement('div')).map((b) => ({
         action: b.getAttribute('data-action'),
         amount: b.getAttribute('data-amount'),
         text: b.textContent.trim(),
+        label: b.firstChild?.textContent.trim() ?? '', // without its key
       }));
       return {
         seats,
@@ -319,8 +321,14 @@ async function checkPrompt(p, opp, prompt) {
     check(s.turn, '[data-testid=turn] is empty or missing at a prompt');
     check(/\d/.test(s.clock || ''), `[data-testid=clock] shows ${JSON.stringify(s.clock)} at a prompt, expected the seconds left`);
 
-    // Own down cards: face up, real values.
+    // Our turn is said with the amount to call and the legal actions (the turn line, a live
+    // region: "Your turn: $2 to call; you may Fold, Call $2, Raise to $4").
+    check(s.turn.startsWith('Your turn: '), `[data-testid=turn] says ${JSON.stringify(s.turn)} at a prompt, expected "Your turn: " and the details`);
+    if (prompt.to_call) check(s.turn.includes(`${usd(prompt.to_call)} to call`), `[data-testid=turn] says ${JSON.stringify(s.turn)}, without the ${usd(prompt.to_call)} to call`);
+    for (const a of s.actions) check(s.turn.includes(a.label), `[data-testid=turn] says ${JSON.stringify(s.turn)}, without the action ${JSON.stringify(a.label)}`);
+    // Own down cards: face up, real values, named as down cards ("Ace of spades, down card").
     const myDown = me.cards.filter((c) => c.down);
+    for (const c of me.cards) check(c.down === / down card$/.test(c.label ?? ''), `own ${c.down ? 'down' : 'up'} card ${c.card} is named ${JSON.stringify(c.label)}`);
     check(myDown.length >= 2, `own seat shows ${myDown.length} down cards (data-down="true"), expected at least 2`);
     for (const c of me.cards) check(CARD.test(c.card), `own seat has a card data-card=${JSON.stringify(c.card)}, expected a card like "Ah"`);
     if (!showdown) {
@@ -374,9 +382,16 @@ async function checkPrompt(p, opp, prompt) {
     return s;
   }).then(async (s) => {
     // Meanwhile it is not the opponent's turn: their actions area must be empty.
+    // Their pre-action boxes offer only what can happen: never the bring-in (p is to act: the
+    // bring-in is p's, or posted), no check on 3rd street (the bring-in is a bet to call).
+    const street = h?.street ?? 'third';
     await eventually(`${opp.name}, while ${p.name} is to act`, async () => {
       const n = await opp.page.locator('[data-testid=actions] [data-testid=action]').count();
       check(n === 0, `[data-testid=actions] holds ${n} buttons although it is not the viewer's turn (it must be empty)`);
+      const boxes = await opp.page.locator('[data-testid=pre-actions] [data-testid=pre-action]').evaluateAll((xs) => xs.map((x) => x.dataset.pre));
+      check(!boxes.includes('bring_in'), `pre-action boxes [${boxes}] offer the auto-posted bring-in while ${p.name} is to act`);
+      if (street === 'third') check(!boxes.includes('check') && !boxes.includes('check_fold'), `pre-action boxes [${boxes}] offer a check on 3rd street`);
+      if (boxes.length) check(boxes.includes('fold_any') && boxes.includes('call_any'), `pre-action boxes [${boxes}] lack "fold to any bet" or "call any"`);
     }, 1500);
     return s;
   });
@@ -404,8 +419,24 @@ async function bot(p, opp) {
       continue;
     }
     const s = await checkPrompt(p, opp, prompt);
+    // Where the focus is at a prompt (keyboardTasks set it up at the opponent's prompt).
+    if (p.expectFocus) {
+      const want = p.expectFocus;
+      p.expectFocus = null;
+      await eventually(`${p.name}: the focus at a prompt (${want.what})`, async () => {
+        const f = await p.page.evaluate(() => {
+          const e = document.activeElement;
+          return { testid: e?.dataset?.testid ?? e?.tagName, inBar: Boolean(e?.closest('[data-testid=action-bar]')), value: e?.value ?? null };
+        });
+        if (want.what === 'bar') check(f.inBar, `the focus is on ${f.testid} at a prompt, not in the action bar`);
+        else check(f.testid === 'chat-input' && f.value === want.value, `the focus left the chat box being typed in at a prompt (it is on ${f.testid}, value ${JSON.stringify(f.value)})`);
+      });
+      if (want.what === 'typing') await p.page.locator('[data-testid=chat-input]').fill('');
+      want.done();
+    }
     for (const task of p.tasks.splice(0)) await task();
     if (p.stop) return;
+    if (p.clickedSeq >= prompt.seq) continue; // a task acted at this prompt itself
     const kinds = s.actions.map((a) => a.action);
     const me = s.seats.find((x) => x.me);
     const rich = Number(me.stack) >= 2000;
@@ -422,19 +453,52 @@ async function bot(p, opp) {
     const amount = choice.amount === null ? '' : `[data-amount="${choice.amount}"]`;
     p.clickedSeq = prompt.seq;
     p.clickedSeqs.add(prompt.seq);
-    // Keyboard play: now and then Bob presses "c" (check or call) instead of clicking.
-    if (p.name === 'Bob' && p.clicks % 4 === 2 && ['check', 'call'].includes(pick)) {
+    // Keyboard play: now and then Bob presses "c" (check or call) instead of clicking; the first
+    // times with the focus on a checkbox (the four-colour deck), then on a select (the
+    // language): the keys work there too, and change neither.
+    const focusOn = p.name === 'Bob' ? p.keyFocus?.shift() : null;
+    if (p.name === 'Bob' && (focusOn || p.clicks % 4 === 2) && ['check', 'call'].includes(pick)) {
       const before = p.acts.length;
-      await p.page.locator('body').press('c');
-      await until(`${p.name}: the "c" key sends ${pick}`, async () => p.acts.length > before, 5000, 50);
+      if (focusOn) await p.page.locator(`[data-testid=${focusOn}]`).focus();
+      else await p.page.locator('body').press('c'); // (focuses <body> first)
+      if (focusOn) await p.page.keyboard.press('c');
+      await until(`${p.name}: the "c" key sends ${pick}${focusOn ? ` with the focus on [data-testid=${focusOn}]` : ''}`, async () => p.acts.length > before, 5000, 50);
       check(p.acts[before].kind === pick && p.acts[before].seq === prompt.seq, `${p.name}: the "c" key sent ${JSON.stringify(p.acts[before])}, expected ${pick} at seq ${prompt.seq}`);
+      if (focusOn) {
+        const prefs = await p.page.evaluate(() => ({ four: document.querySelector('[data-testid=four-colour]').checked, lang: document.querySelector('[data-testid=lang]').value }));
+        check(!prefs.four && prefs.lang === 'en', `${p.name}: "c" on [data-testid=${focusOn}] changed it (${JSON.stringify(prefs)})`);
+        p.keyFocused = [...(p.keyFocused ?? []), focusOn];
+        log(`${p.name}: "c" sent ${pick} with the focus on [data-testid=${focusOn}]`);
+      }
       p.keys = (p.keys ?? 0) + 1;
       p.clicks += 1;
       continue;
     }
+    if (focusOn) p.keyFocus.unshift(focusOn); // not at this prompt
     await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${pick}"]${amount}`).click({ timeout: 5000 });
     p.clicks += 1;
+    // The clicked button is gone: the focus stays in the action bar, never on <body>.
+    const focus = await p.page.evaluate(() => ({ body: document.activeElement === document.body || !document.activeElement, inBar: Boolean(document.activeElement?.closest('[data-testid=action-bar]')) }));
+    check(!focus.body && focus.inBar, `${p.name}: after clicking ${pick} the focus is ${focus.body ? 'on <body>' : 'outside the action bar'}`);
   }
+}
+
+// The focus (issue 31): set up on Bob's page at one of Ann's prompts, looked at on Bob's next
+// prompt. Once on the log (not typing): his turn takes the focus to the action bar. Once in
+// the chat box with text typed: his turn leaves it there.
+function keyboardTasks(p, opp, done) {
+  opp.keyFocus = ['four-colour', 'lang'];
+  const task = (what) => {
+    const run = async () => {
+      if (p.forcePick || opp.expectFocus) return void p.tasks.push(run);
+      if (what === 'bar') await opp.page.locator('[data-testid=log]').focus();
+      const value = 'typing, not acting';
+      if (what === 'typing') await opp.page.locator('[data-testid=chat-input]').fill(value);
+      opp.expectFocus = { what, value, done: () => { done[what] = true; log(`${opp.name}: at his turn the focus ${what === 'bar' ? 'went from the log to the action bar' : 'stayed in the chat box being typed in'}`); } };
+    };
+    return run;
+  };
+  p.tasks.push(task('bar'), task('typing'));
 }
 
 async function runBot(p, opp) {
@@ -547,6 +611,30 @@ async function viewportShowdowns(browser, addr) {
     }
   };
   const bots = groups.flatMap((g) => g.players.map((p) => play(p, g.names.length).catch((e) => abort(e instanceof Failure ? new Failure(`${p.name}: ${e.message}`) : e))));
+  // "Call {amount}" (issue 31): at the 3-seat table a page facing a bet while another is to act
+  // offers it; ticked, it answers that page's next prompt by itself with a call (nobody raises).
+  const called = { done: false };
+  const callBox = (async () => {
+    while (!called.done && !run.aborted && !all.some((p) => p.stop)) {
+      for (const p of groups[1].players) {
+        const box = p.page.locator('[data-testid=pre-actions] [data-testid=pre-action][data-pre=call]');
+        if (p.promptState === 'mine' || (await box.count()) !== 1) continue;
+        const amount = Number(await box.getAttribute('data-amount').catch(() => 0));
+        const label = (await box.locator('xpath=..').textContent().catch(() => '')).trim();
+        const before = p.acts.length;
+        const ticked = await box.check({ timeout: 1000 }).then(() => box.isChecked({ timeout: 500 })).catch(() => false);
+        if (!ticked || p.acts.length > before) continue; // it went meanwhile
+        check(amount > 0 && label === `Call ${usd(amount)}`, `${p.name}: the "call" box says ${JSON.stringify(label)} for ${amount} cents`);
+        await until(`${p.name}: the ticked "${label}" box answers the next prompt by itself`, async () => p.acts.length > before, 30000, 50);
+        const a = p.acts[before];
+        check(a.kind === 'call' && a.seq > p.clickedSeq, `${p.name}: after ticking "${label}" the page sent ${JSON.stringify(a)} (last click at seq ${p.clickedSeq})`);
+        called.done = true;
+        log(`${p.name}: the "${label}" box called by itself`);
+        break;
+      }
+      await sleep(100);
+    }
+  })().catch(abort);
   try {
     for (const [w, h] of VIEWPORTS) {
       for (const p of all) await p.page.setViewportSize({ width: w, height: h });
@@ -567,6 +655,8 @@ async function viewportShowdowns(browser, addr) {
       }, 90000, 150);
       log(`${w}x${h}: two and three pages played to showdown; every page's buttons inside the window`);
     }
+    await until('the "call {amount}" box used at the 3-seat table', () => called.done, 60000, 100);
+    await callBox;
   } finally {
     for (const p of all) p.stop = true;
     await Promise.all(bots);
@@ -576,18 +666,6 @@ async function viewportShowdowns(browser, addr) {
     check(p.errors.length === 0, `${p.name}: console errors: ${p.errors.join('; ')}`);
     await p.context.close();
   }
-}
-
-// axe-core in the page: no serious or critical accessibility violation.
-async function checkAxe(p, where) {
-  if (!(await p.page.evaluate(() => Boolean(window.axe)))) await p.page.addScriptTag({ path: AXE });
-  const found = await p.page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-  check(found.length === 0, `${p.name}: axe finds ${found.length} serious/critical violation(s) ${where}:\n  ${found.join('\n  ')}`);
-  log(`${p.name}: axe: no serious or critical violations ${where}`);
 }
 
 // Pre-action boxes, ticked on the opponent's page while this page (p) holds its turn:
@@ -627,6 +705,57 @@ function preActionTasks(p, opp, done) {
     })().catch(abort);
   };
   p.tasks.push(callAny, checkBox);
+}
+
+// LAST HAND at one of p's prompts (issue 31): a panel, not a modal. The action bar stays
+// visible with nothing over its buttons, the panel says "Your turn", a key acts with the focus
+// in the panel; the hand that ends while it is open appears in its list; Escape closes it.
+function lastHandTasks(p, done) {
+  const KEY = { check: 'c', call: 'c', bring_in: 'i' };
+  const task = async () => {
+    const kind = ['check', 'call', 'bring_in'].find((k) => p.prompt.legal.some((a) => a.kind === k));
+    if (done.lastHand || p.forcePick || p.results.length < 1 || !kind) return void p.tasks.push(task);
+    const page = p.page;
+    const prompt = p.prompt;
+    const panel = page.locator('[data-testid=last-hand]');
+    await page.locator('[data-testid=last-hand-open]').click();
+    await panel.waitFor({ state: 'visible', timeout: 5000 });
+    await eventually(`${p.name}: LAST HAND opened on her turn`, async () => {
+      const turn = page.locator('[data-testid=last-hand-turn]');
+      check(await turn.isVisible(), 'LAST HAND does not say it is her turn ([data-testid=last-hand-turn] hidden)');
+      check((await turn.textContent()).trim() === 'Your turn', `[data-testid=last-hand-turn] says ${JSON.stringify(await turn.textContent())}`);
+      check(await page.locator('[data-testid=action-bar]').isVisible(), 'the action bar is not visible with LAST HAND open');
+      const bar = await page.evaluate(() => [...document.querySelectorAll('[data-testid=actions] [data-testid=action]')].map((b) => {
+        const r = b.getBoundingClientRect();
+        const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return { action: b.dataset.action, free: Boolean(at && b.contains(at)), over: at ? `${at.tagName.toLowerCase()}#${at.id}.${at.className}` : null };
+      }));
+      check(bar.length > 0, 'no action buttons with LAST HAND open');
+      const covered = bar.filter((b) => !b.free);
+      check(covered.length === 0, `action buttons covered with LAST HAND open: ${JSON.stringify(covered)}`);
+    });
+    await checkAxe(p, 'with LAST HAND open at a prompt');
+    const before = p.acts.length;
+    await page.locator('[data-testid=last-hand-close]').focus(); // the focus in the panel
+    await page.keyboard.press(KEY[kind]);
+    await until(`${p.name}: "${KEY[kind]}" acts (${kind}) with LAST HAND open`, async () => p.acts.length > before, 5000, 50);
+    check(p.acts[before].seq === prompt.seq && p.acts[before].kind === kind, `${p.name}: "${KEY[kind]}" with LAST HAND open sent ${JSON.stringify(p.acts[before])}, expected ${kind} at seq ${prompt.seq}`);
+    p.clickedSeq = prompt.seq;
+    p.clickedSeqs.add(prompt.seq);
+    p.clicks += 1;
+    log(`${p.name}: LAST HAND open on her turn: the bar uncovered, "Your turn" in the panel, "${KEY[kind]}" sent ${kind}`);
+    (async () => {
+      const id = prompt.hand_id;
+      await until(`${p.name}: hand ${id} ends with LAST HAND open`, () => p.hands.get(id)?.ended, 90000, 100);
+      await until(`${p.name}: LAST HAND lists hand ${id}, which ended while it was open`, async () => (await panel.locator(`[data-testid=last-hand-row][data-hand-id="${id}"]`).count()) === 1, 8000, 100);
+      check(await panel.isVisible(), 'LAST HAND closed by itself');
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'hidden', timeout: 3000 });
+      done.lastHand = true;
+      log(`${p.name}: LAST HAND listed the hand that ended while it was open; Escape closed it`);
+    })().catch(abort);
+  };
+  p.tasks.push(task);
 }
 
 // The language switch: Italian, Hungarian, back to English; labels, log lines (hand names too)
@@ -694,6 +823,11 @@ async function sit(p, row, before = async () => {}) {
     Number(await ownStack.getAttribute('data-amount')) + Number(await ownStack.getAttribute('data-committed')) === p.buyIn, 10000);
   check(!(await page.locator('[data-testid=lobby]').isVisible()), `${p.name}: [data-testid=lobby] is still visible after sitting`);
   await until(`${p.name}: [data-testid=status] data-state "connected"`, async () => (await page.locator('[data-testid=status]').getAttribute('data-state')) === 'connected', 10000);
+  // The top-up box at the table reads money as the lobby does: dollars, not cents.
+  await eventually(`${p.name}: the table's buy-in / top-up box in dollars`, async () => {
+    const v = await page.locator('[data-testid=table-buy-in]').inputValue();
+    check(v === String(p.buyIn / 100), `[data-testid=table-buy-in] says ${JSON.stringify(v)} for a ${p.buyIn}-cent buy-in, expected dollars: ${p.buyIn / 100}`);
+  });
   log(`${p.name}: seated at seat ${p.mySeat} with ${p.buyIn}`);
 }
 
@@ -728,13 +862,16 @@ async function reconnect(b, relay) {
 
 async function lastHand(a) {
   const page = a.page;
-  await page.locator('[data-testid=last-hand-open]').click();
+  // Opened with its key (V), from the table (the focus on the log: not typing).
+  await page.locator('[data-testid=log]').focus();
+  await page.keyboard.press('v');
   const dialog = page.locator('[data-testid=last-hand]');
-  await dialog.waitFor({ state: 'visible', timeout: 10000 });
+  await dialog.waitFor({ state: 'visible', timeout: 10000 }).catch(() => fail(`${a.name}: the V key did not open LAST HAND`));
   const rows = dialog.locator('[data-testid=last-hand-row]');
   await until(`${a.name}: at least 3 [data-testid=last-hand-row]`, async () => (await rows.count()) >= 3, 15000);
   const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-hand-id')));
   log(`${a.name}: LAST HAND lists ${ids.length} hands`);
+  await checkAxe(a, 'in LAST HAND (the list)');
   const ended = a.order.filter((id) => a.hands.get(id).ended);
   for (const id of ids) check(ended.includes(id), `LAST HAND row data-hand-id=${id} is not a hand this player finished (${ended.join(', ')})`);
   const pos = ids.map((id) => ended.indexOf(id));
@@ -915,6 +1052,9 @@ async function lobby(p) {
   const balance = (await page.locator('[data-testid=balance]').textContent()).trim();
   check(MONEY.test(balance), `[data-testid=balance] shows ${JSON.stringify(balance)}, expected dollars like "$1,000"`);
   await checkAxe(p, 'in the lobby');
+  // Delivery: the page describes itself to search engines and link previews.
+  const description = await page.evaluate(() => document.querySelector('head meta[name=description]')?.getAttribute('content') ?? null);
+  check(description && description.trim().length >= 20, `no <meta name="description"> with a sentence in the page's head (${JSON.stringify(description)})`);
   log(`${p.name}: lobby sorts, filters, keeps its order; balance ${balance}`);
 }
 
@@ -992,8 +1132,14 @@ async function fastTable(browser, addr) {
         (await p.page.locator('[data-testid=chat-text]').allTextContents()).includes('hi Cat, take a seat'), 8000);
       log('Cat, watching: reads Dan\'s chat line, has no chat box');
       const seat = await spots.nth(2).evaluate((b) => b.closest('[data-testid=seat]').getAttribute('data-seat'));
+      // The buy-in box says dollars ($10 is the table's least, 1000 cents); "Sit here" takes it.
+      const box = p.page.locator('[data-testid=table-buy-in]');
+      check((await box.inputValue()) === '10', `Cat: the table's buy-in box says ${JSON.stringify(await box.inputValue())}, expected 10 (dollars) for a 1000-cent minimum`);
+      await box.fill('25');
       await spots.nth(2).click();
       await until(`Cat: seated at seat ${seat} from its "Sit here" spot`, async () => (await p.page.locator(`[data-testid=seat][data-me=true][data-seat="${seat}"]`).count()) === 1, 10000);
+      const stack = p.page.locator('[data-testid=seat][data-me=true] [data-testid=seat-stack]');
+      await until('Cat: seated with the $25 typed (2500 cents)', async () => Number(await stack.getAttribute('data-amount')) + Number(await stack.getAttribute('data-committed')) === 2500, 5000);
     }
     await until(`${name}: seated at the fast table`, async () => (await p.page.locator('[data-testid=seat][data-me=true]').count()) === 1, 10000);
   }
@@ -1016,9 +1162,17 @@ async function fastTable(browser, addr) {
   check(/time ran out/i.test(await noticeBox.textContent()), `${out.name}: the sat-out notice says ${JSON.stringify(await noticeBox.textContent())}`);
   await out.shot('sat-out', 'sat-out.png', { fullPage: false });
   await out.page.locator('[data-testid=im-back]').click();
+  const mySeat = out.page.locator('[data-testid=seat][data-me=true]');
   await until(`${out.name}: the notice gone and the seat in again after "I'm back"`, async () =>
-    !(await noticeBox.isVisible()) && (await out.page.locator('[data-testid=seat][data-me=true]').getAttribute('data-sitting-out')) !== 'true', 10000);
+    !(await noticeBox.isVisible()) && (await mySeat.getAttribute('data-sitting-out')) !== 'true', 10000);
   log(`${out.name}: sat out by the clock; the notice and "I'm back" work`);
+  // The sit-out key (O): out (the notice says it was asked for), and O again: in.
+  await out.page.locator('[data-testid=log]').focus();
+  await out.page.keyboard.press('o');
+  await until(`${out.name}: sat out by the O key`, async () => (await mySeat.getAttribute('data-sitting-out')) === 'true' && (await noticeBox.isVisible()), 10000);
+  await out.page.keyboard.press('o');
+  await until(`${out.name}: in again by the O key`, async () => (await mySeat.getAttribute('data-sitting-out')) !== 'true' && !(await noticeBox.isVisible()), 10000);
+  log(`${out.name}: the O key sat out and in again`);
 
   // The operator turns the chat off and the money display to chips (PATCH, from the next hand).
   const patch = await fetch(`http://${addr}/api/admin/tables/${body.id}`, {
@@ -1033,6 +1187,9 @@ async function fastTable(browser, addr) {
       const stack = (await p.page.locator('[data-testid=seat][data-me=true] [data-testid=seat-stack]').textContent()).trim();
       return !(await p.page.locator('[data-testid=chat]').isVisible()) && /^\d{1,3}(,\d{3})*$/.test(stack);
     }, 30000);
+    // The buy-in box follows: chips now (Dan's $10 is 1000 chips, Cat's $25 2500).
+    const want = p.name === 'Dan' ? '1000' : '2500';
+    await eventually(`${p.name}: the buy-in box in chips`, async () => check((await p.page.locator('[data-testid=table-buy-in]').inputValue()) === want, `[data-testid=table-buy-in] says ${JSON.stringify(await p.page.locator('[data-testid=table-buy-in]').inputValue())} at a chip table, expected ${want}`));
   }
   log('fast table: the operator turned the chat off and the display to chips; both pages follow');
 
@@ -1101,6 +1258,7 @@ async function main() {
     const players = [];
     for (const name of ['Ann', 'Bob']) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, reducedMotion: name === 'Bob' ? 'reduce' : 'no-preference' });
+      await context.addInitScript(LIVE_WATCH); // the live regions' writes, checked after play
       players.push(new Player(name, context, await context.newPage()));
       players.at(-1).reducedMotion = name === 'Bob';
     }
@@ -1132,9 +1290,16 @@ async function main() {
     a.tasks.push(layouts);
     const pre = {};
     preActionTasks(a, b, pre);
+    lastHandTasks(a, pre);
+    keyboardTasks(a, b, pre);
     const bots = players.map((p, i) => runBot(p, players[1 - i]));
-    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts and the pre-action boxes checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check, 240000, 200);
+    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts, the pre-action boxes, LAST HAND and the focus during play checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check && pre.lastHand && pre.bar && pre.typing && b.keyFocused?.length === 2, 240000, 200);
     log(`${a.results.length} hands complete; ${a.clicks} + ${b.clicks} actions clicked`);
+    // Screen readers hear only news: no live region written again with the same words.
+    for (const p of players) {
+      const writes = await checkLiveRegions(p, `in ${p.results.length} hands`);
+      log(`${p.name}: live regions written only with news in ${p.results.length} hands: ${Object.entries(writes).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    }
 
     // Reconnect Bob while Ann holds her turn.
     let reconnected = false;

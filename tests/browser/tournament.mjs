@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { AXE, CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkConsole, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, checkAxe, checkLiveRegions, ROOT, SHOTS, abort, check, checkConsole, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-tournament-operator-key-0123456789';
 const OVERALL_MS = 4 * 60 * 1000;
@@ -71,8 +71,11 @@ class Player {
     this.paused = false;
     this.handsEnded = 0;
     this.shots = [];
+    this.acts = []; // act frames sent
     PLAYERS.push(this);
-    watchPage(this, page);
+    watchPage(this, page, (m) => {
+      if (m.type === 'act') this.acts.push(m);
+    });
   }
 
   frame(text) {
@@ -150,17 +153,6 @@ class Player {
   row(id) {
     return this.page.locator(`[data-testid=tournament-row][data-tournament-id="${id}"]`);
   }
-}
-
-async function checkAxe(p, where) {
-  if (!(await p.page.evaluate(() => Boolean(window.axe)))) await p.page.addScriptTag({ path: AXE });
-  const found = await p.page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-  check(found.length === 0, `${p.name}: axe finds ${found.length} serious/critical violation(s) ${where}:\n  ${found.join('\n  ')}`);
-  log(`${p.name}: axe: no serious or critical violations ${where}`);
 }
 
 // No horizontal overflow: the page fits its window's width.
@@ -354,6 +346,7 @@ async function main() {
     for (const name of ['Ann', 'Bob', 'Cat']) {
       const [width, height] = sizes[name];
       const context = await browser.newContext({ viewport: { width, height } });
+      await context.addInitScript(LIVE_WATCH); // the live regions' writes (checkLiveRegions)
       players.push(new Player(name, context, await context.newPage()));
     }
     const [a, b, c] = players;
@@ -397,8 +390,14 @@ async function main() {
     await c.shot('tournament-table-390.png');
     await checkAxe(a, 'at a tournament table');
 
-    // Ann looks at the tournament view while it runs, then goes back to her table.
+    // Ann opens the tournament view on her turn (issue 31): a panel over part of the table,
+    // not a page of its own; the action bar stays visible with nothing over its buttons, the
+    // panel says "Your turn", a key acts with the focus in the panel, Escape closes it.
     a.paused = true;
+    await sleep(300); // a click of the bot under way lands first
+    await until(`${a.name}: her turn (action buttons) before opening the tournament view`, async () =>
+      a.prompt && !a.clicked.has(`${a.prompt.table_id}:${a.prompt.seq}`) && (await a.page.locator('[data-testid=actions] [data-testid=action]').count()) > 0, 30000);
+    const prompt = a.prompt;
     // Clicked again while the view has not opened: a seat notice that lands just after the
     // first click (the page has only just reached the table) takes the page back to its table.
     let opened = 0;
@@ -427,9 +426,31 @@ async function main() {
       check(cells.join('|') === '$21|$9', `the payouts say ${cells.join('|')}`);
       check((await a.text('tournament-pool')) === 'Prize pool: $30', `the pool says ${await a.text('tournament-pool')}`);
     });
+    await eventually(`${a.name}: the tournament view is a panel, the table and its action bar live`, async () => {
+      check((await a.attr('tournament', 'data-mode')) === 'panel', `the view's data-mode is ${await a.attr('tournament', 'data-mode')}, expected "panel" at a table`);
+      check(await a.q('table').isVisible(), 'the table is hidden behind the tournament view');
+      check(await a.q('action-bar').isVisible(), 'the action bar is hidden with the tournament view open');
+      check(await a.q('tournament-turn').isVisible() && (await a.text('tournament-turn')) === 'Your turn', `the view does not say "Your turn" ([data-testid=tournament-turn]: ${await a.q('tournament-turn').isVisible()})`);
+      const bar = await a.page.evaluate(() => [...document.querySelectorAll('[data-testid=actions] [data-testid=action]')].map((b) => {
+        const r = b.getBoundingClientRect();
+        const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return { action: b.dataset.action, free: Boolean(at && b.contains(at)) };
+      }));
+      check(bar.length > 0 && bar.every((x) => x.free), `the action buttons with the tournament view open: ${JSON.stringify(bar)}`);
+    });
     await a.shot('tournament-view.png');
-    await a.q('tournament-my-table').click();
-    await until(`${a.name}: back at the table`, async () => (await a.q('table').isVisible()) && (await a.page.locator('[data-testid=seat][data-me=true]').count()) === 1, 10000);
+    await checkAxe(a, 'in the tournament view at the table, at a prompt');
+    const KEY = { check: 'c', call: 'c', bring_in: 'i', show: 's' };
+    const kind = ['check', 'call', 'bring_in', 'show'].find((k) => prompt.legal.some((x) => x.kind === k));
+    const before = a.acts.length;
+    await a.q('tournament-close').focus();
+    await a.page.keyboard.press(KEY[kind]);
+    await until(`${a.name}: "${KEY[kind]}" acts with the tournament view open`, async () => a.acts.length > before, 5000, 50);
+    check(a.acts[before].seq === prompt.seq && a.acts[before].action.kind === kind, `"${KEY[kind]}" sent ${JSON.stringify(a.acts[before])}, expected ${kind} at seq ${prompt.seq}`);
+    a.clicked.add(`${prompt.table_id}:${prompt.seq}`);
+    await a.page.keyboard.press('Escape');
+    await until(`${a.name}: Escape closes the tournament view, back at the table`, async () => !(await a.q('tournament').isVisible()) && (await a.q('table').isVisible()) && (await a.page.locator('[data-testid=seat][data-me=true]').count()) === 1, 5000);
+    log(`${a.name}: the tournament view on her turn: a panel, "Your turn", "${KEY[kind]}" sent ${kind}, Escape closed it`);
     a.paused = false;
 
     // Level 2 (after two hands): a level of one minute with a clock counting down; the
@@ -457,6 +478,21 @@ async function main() {
     const itClock = await b.text('tournament-table-clock');
     check(/^prossimo livello tra 0:\d\d$/.test(itClock), `Bob's (Italian) clock says ${JSON.stringify(itClock)}`);
     log(`level 2: the clock went ${clocks.map((x) => x.text).join(' -> ')}; Bob reads "${itClock}"`);
+
+    // Screen readers hear only news: so far nothing said twice with the same words; then the
+    // tournament view (opened with T, a panel over the table) with its clock ticking for 3 s:
+    // the clock is no live region, and nothing is said again while the view sits there.
+    for (const p of players) await checkLiveRegions(p, 'up to level 2');
+    await a.page.locator('[data-testid=log]').focus();
+    await a.page.keyboard.press('t');
+    await until(`${a.name}: the T key opens the tournament view`, async () => (await a.q('tournament').isVisible()) && (await a.attr('tournament', 'data-mode')) === 'panel', 5000);
+    const msBefore = Number(await a.attr('tournament-clock', 'data-ms'));
+    await sleep(3000);
+    check(Number(await a.attr('tournament-clock', 'data-ms')) < msBefore - 2000, 'the tournament view\'s clock did not count down');
+    const writes = await checkLiveRegions(a, 'with the tournament view open for 3 s at a timed level');
+    await a.page.keyboard.press('t');
+    await until(`${a.name}: the T key closes the tournament view`, async () => !(await a.q('tournament').isVisible()), 5000);
+    log(`${a.name}: the tournament view open 3 s, its clock ticking: live regions written only with news (${Object.entries(writes).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}); T opened and closed it`);
 
     // Now everyone bets and raises: players bust; each sees their place and prize.
     play.aggressive = true;

@@ -28,6 +28,19 @@ test('money: dollars and cents, whole dollars without cents, chips with separato
   assert.equal(app.displayOf({}), 'cash');
 });
 
+test('the buy-in box: dollars at a cash table, chips at a chip table; the wire counts cents', () => {
+  assert.equal(app.amountToBox(4000, 'cash'), '40');
+  assert.equal(app.amountToBox(1250, 'cash'), '12.5');
+  assert.equal(app.amountToBox(4000, 'chips'), '4000');
+  assert.equal(app.boxToAmount('40', 'cash'), 4000);
+  assert.equal(app.boxToAmount('12.50', 'cash'), 1250);
+  assert.equal(app.boxToAmount('12,5', 'cash'), 1250);
+  assert.equal(app.boxToAmount('0.07', 'cash'), 7);
+  assert.equal(app.boxToAmount('1000', 'chips'), 1000);
+  for (const bad of ['', 'abc', '-5', '1e3']) assert.ok(Number.isNaN(app.boxToAmount(bad, 'cash')), bad);
+  for (const cents of [1, 99, 4000, 123456]) assert.equal(app.boxToAmount(app.amountToBox(cents, 'cash'), 'cash'), cents);
+});
+
 test('hand names in Italian and Hungarian; unknown names stay as sent', () => {
   assert.equal(app.translateHand('Two pair, Queens and Nines', 'it'), 'Doppia coppia, Regine e Nove');
   assert.equal(app.translateHand('Full house, Kings full of Sevens', 'it'), 'Full di Re su Sette');
@@ -45,6 +58,12 @@ test('card names for screen readers', () => {
   assert.equal(app.cardName('Qh', 'it'), 'Regina di cuori');
   assert.equal(app.cardName('Kc', 'hu'), 'treff király');
   assert.equal(app.cardName(null, 'en'), 'Face-down card');
+  // A down card we can see (our own hole cards) is named as one; an up card is not.
+  assert.equal(app.cardLabel('As', true, 'en'), 'Ace of spades, down card');
+  assert.equal(app.cardLabel('As', false, 'en'), 'Ace of spades');
+  assert.equal(app.cardLabel('Qh', true, 'it'), 'Regina di cuori, carta coperta');
+  assert.equal(app.cardLabel('Kc', true, 'hu'), 'treff király, lefordított lap');
+  assert.equal(app.cardLabel(null, true, 'en'), 'Face-down card');
 });
 
 test('language: saved choice, else the browser language, else English', () => {
@@ -118,6 +137,29 @@ test('pre-action boxes answer only with a legal action', () => {
   assert.deepEqual(app.preActionChoice('call_any', legal('check', 'bet')), { kind: 'check' });
   assert.deepEqual(app.preActionChoice('bring_in', legal('bring_in', 'complete')), { kind: 'bring_in' });
   assert.equal(app.preActionChoice('call_any', legal('show', 'muck')), null);
+  // Fold to any bet: checks when it may, else folds.
+  assert.deepEqual(app.preActionChoice('fold_any', legal('check', 'bet')), { kind: 'check' });
+  assert.deepEqual(app.preActionChoice('fold_any', legal('fold', 'call', 'raise')), { kind: 'fold' });
+  // Call this amount: only the amount ticked; a raise since shows the buttons.
+  assert.deepEqual(app.preActionChoice('call', legal('fold', 'call', 'raise'), 40, 40), { kind: 'call' });
+  assert.equal(app.preActionChoice('call', legal('fold', 'call', 'raise'), 80, 40), null);
+  assert.equal(app.preActionChoice('call', legal('check', 'bet'), null, 40), null);
+});
+
+test('pre-action boxes offer only what can happen', () => {
+  const offer = (o) => app.preActionOffer({ street: 'fourth', bringInGame: true, broughtIn: false, toAct: 2, mySeat: 1, toCall: 0, ...o });
+  // 3rd street with a bring-in: nobody checks; the bring-in box only while it may be ours.
+  assert.deepEqual(offer({ street: 'third', toCall: 20 }), ['fold_any', 'call', 'call_any']);
+  assert.deepEqual(offer({ street: 'third', toAct: null }), ['fold_any', 'call_any', 'bring_in']);
+  assert.deepEqual(offer({ street: 'third', toAct: 1 }), ['fold_any', 'call_any', 'bring_in']);
+  assert.deepEqual(offer({ street: 'third', toAct: 2 }), ['fold_any', 'call_any']);
+  assert.deepEqual(offer({ street: 'third', toAct: null, broughtIn: true, toCall: 20 }), ['fold_any', 'call', 'call_any']);
+  // Later streets: check and check/fold while no bet is in front of us; else call it.
+  assert.deepEqual(offer({}), ['check_fold', 'check', 'fold_any', 'call_any']);
+  assert.deepEqual(offer({ toCall: 80 }), ['fold_any', 'call', 'call_any']);
+  // A game without a bring-in may check on 3rd street.
+  assert.deepEqual(offer({ street: 'third', bringInGame: false }), ['check_fold', 'check', 'fold_any', 'call_any']);
+  for (const code of Object.keys(app.LANGS)) for (const key of ['pre_fold_any', 'pre_call']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
 });
 
 test('lobby: filters and a stable order', () => {
@@ -426,6 +468,28 @@ test('the declaration\'s buttons and keys: H, L, B; never a pre-action box', () 
     for (const key of ['act_declare_high', 'act_declare_low', 'act_declare_both', 'declare_prompt', 'declared', 'declared_as', 'log_declaration', 'log_declared', 'log_declares', 'log_declarations']) {
       assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
     }
+  }
+});
+
+test('two sizes of one wager get two keys: B the smaller, P the larger; page keys are no action keys', () => {
+  // The open pair on 4th street: a small and a big bet (in either order in the legal list).
+  const pair = [{ kind: 'check' }, { kind: 'bet', to: 400 }, { kind: 'bet', to: 200 }];
+  assert.deepEqual(app.keyedAction('b', pair), pair[2]);
+  assert.deepEqual(app.keyedAction('P', pair), pair[1]);
+  assert.deepEqual(pair.map((a) => app.shortcutFor(a, pair)), ['C', 'P', 'B']);
+  // One size: B acts, P does nothing.
+  const one = [{ kind: 'fold' }, { kind: 'call' }, { kind: 'raise', to: 80 }];
+  assert.deepEqual(app.keyedAction('b', one), one[2]);
+  assert.equal(app.keyedAction('p', one), null);
+  assert.deepEqual(one.map((a) => app.shortcutFor(a, one)), ['F', 'C', 'B']);
+  // A big-bet prompt lists its range's two ends: min and max (the pot at pot limit).
+  const range = [{ kind: 'fold' }, { kind: 'call' }, { kind: 'raise', to: 40 }, { kind: 'raise', to: 130 }];
+  assert.equal(app.keyedAction('b', range).to, 40);
+  assert.equal(app.keyedAction('p', range).to, 130);
+  // V, O and T (LAST HAND, sit out, the tournament) never act.
+  for (const key of Object.keys(app.PAGE_KEYS)) {
+    assert.equal(app.KEYS[key], undefined, `${key} is an action key too`);
+    assert.equal(app.keyedAction(key, [...pair, ...range, { kind: 'bring_in' }, { kind: 'show' }]), null);
   }
 });
 
