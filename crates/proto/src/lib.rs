@@ -10,12 +10,14 @@ pub mod openapi;
 mod tournament;
 
 pub use tournament::{
-    CreateTournament, EntrantState, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind,
-    TournamentLevel, TournamentRegistration, TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
+    CreateTournament, EntrantState, MAX_ENTRANTS, MAX_FEE, MAX_STARTING_CHIPS, TournamentDetail, TournamentEntrant,
+    TournamentGame, TournamentKind, TournamentLevel, TournamentRegistration, TournamentResult, TournamentStatus,
+    TournamentSummary, TournamentTable,
 };
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use stud_engine::config::MAX_CHIPS;
 use stud_engine::record::{AwardRecord, HandRecord, RecordedAction};
 use stud_engine::{Action, Betting, Chips, Event, HandStrength, HandView, Pot, TableConfig, Variant};
 use uuid::Uuid;
@@ -735,6 +737,15 @@ pub fn name_pattern() -> String {
     format!("^[^{NAME_UNFIT}]*[^\\s{NAME_UNFIT}][^{NAME_UNFIT}]*$")
 }
 
+/// A name by [`name_pattern`]'s rule, 1 to `max` characters as sent (not all blank, no
+/// character [`unfit_in_a_name`]), with the blanks around it dropped; `None` when it breaks it.
+/// Players' names (24), tables' (40) and tournaments' (64) follow it.
+pub fn fit_name(sent: &str, max: usize) -> Option<&str> {
+    let name = sent.trim();
+    ((1..=max).contains(&sent.chars().count()) && !name.is_empty() && !name.chars().any(unfit_in_a_name))
+        .then_some(name)
+}
+
 /// Whether a display name may not hold `c`: a control character, or an invisible or
 /// bidirectional formatting one (a name that looks blank, that impersonates another, or that
 /// turns the text after it around: soft hyphen, zero-width space, word joiner, BOM, Hangul
@@ -880,17 +891,24 @@ fn bank_ms() -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableSettings {
-    /// display name, 1..=40 characters
+    /// display name, 1..=40 characters as sent, not all blank, no control, invisible or
+    /// text-direction characters (the rule of players' names; blanks around it are dropped)
+    #[schemars(length(min = 1, max = 40), regex(pattern = name_pattern()))]
     pub name: String,
     /// the game
     pub variant: Variant,
     /// posted by everyone dealt in
+    #[schemars(range(max = MAX_CHIPS))]
     pub ante: Chips,
-    /// the forced opening bet
+    /// the forced opening bet (at most the small bet)
+    #[schemars(range(min = 1, max = MAX_CHIPS))]
     pub bring_in: Chips,
     /// bet size on 3rd and 4th street
+    #[schemars(range(min = 1, max = MAX_CHIPS))]
     pub small_bet: Chips,
-    /// bet size on 5th to 7th street
+    /// bet size on 5th to 7th street (fixed limit: at least the small bet; not used in pot
+    /// limit and no limit)
+    #[schemars(range(max = MAX_CHIPS))]
     pub big_bet: Chips,
     /// raises after the first bet of a street (1 bet + 3 raises by default; fixed limit only)
     #[serde(default = "three")]
@@ -904,16 +922,21 @@ pub struct TableSettings {
     pub betting: Betting,
     /// seats, 2..=8
     #[serde(default = "eight")]
+    #[schemars(range(min = 2, max = 8))]
     pub seats: u8,
-    /// smallest buy-in
+    /// smallest buy-in (at least the ante and the bring-in, at most `max_buy_in`)
+    #[schemars(range(min = 1, max = MAX_CHIPS))]
     pub min_buy_in: Chips,
     /// largest buy-in
+    #[schemars(range(min = 1, max = MAX_CHIPS))]
     pub max_buy_in: Chips,
-    /// time to act, milliseconds
+    /// time to act, milliseconds (1 s to 10 min)
     #[serde(default = "action_ms")]
+    #[schemars(range(min = 1_000, max = 600_000))]
     pub action_timeout_ms: u64,
-    /// each player's time bank, milliseconds
+    /// each player's time bank, milliseconds (at most an hour)
     #[serde(default = "bank_ms")]
+    #[schemars(range(max = 3_600_000))]
     pub time_bank_ms: u64,
     /// whether people without a seat may watch
     #[serde(default = "yes")]
@@ -932,11 +955,13 @@ pub struct TableSettings {
     /// Hi/Lo, in that order), starting from `variant`, this many hands each (8: an orbit; 1 to
     /// 1000); not set: `variant` only
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1_000))]
     pub rotation_hands: Option<u32>,
     /// a mixed game's games in order (1 to 16; needs `rotation_hands`), each with its own
     /// `betting` or the table's; `variant` (at `betting`) must be one of them, the rotation
     /// starts there. Not set: Razz, Stud, Stud Hi/Lo at the table's `betting`
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 16))]
     pub rotation_games: Option<Vec<RotationGame>>,
 }
 
@@ -954,22 +979,34 @@ pub struct RotationGame {
 }
 
 /// `PATCH /api/admin/tables/{id}`: any subset of the settings; applies from the next hand.
+/// Each field follows [`TableSettings`]' rule for it; the rules across fields are checked on
+/// the settings as patched.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct TableSettingsPatch {
+    #[schemars(length(min = 1, max = 40), regex(pattern = name_pattern()))]
     pub name: Option<String>,
+    #[schemars(range(max = MAX_CHIPS))]
     pub ante: Option<Chips>,
+    #[schemars(range(min = 1, max = MAX_CHIPS))]
     pub bring_in: Option<Chips>,
+    #[schemars(range(min = 1, max = MAX_CHIPS))]
     pub small_bet: Option<Chips>,
+    #[schemars(range(max = MAX_CHIPS))]
     pub big_bet: Option<Chips>,
     pub max_raises: Option<u8>,
     pub open_pair_big_bet: Option<bool>,
     pub betting: Option<Betting>,
+    #[schemars(range(min = 2, max = 8))]
     pub seats: Option<u8>,
+    #[schemars(range(min = 1, max = MAX_CHIPS))]
     pub min_buy_in: Option<Chips>,
+    #[schemars(range(min = 1, max = MAX_CHIPS))]
     pub max_buy_in: Option<Chips>,
+    #[schemars(range(min = 1_000, max = 600_000))]
     pub action_timeout_ms: Option<u64>,
+    #[schemars(range(max = 3_600_000))]
     pub time_bank_ms: Option<u64>,
     pub observers: Option<bool>,
     pub private: Option<bool>,
@@ -1146,9 +1183,11 @@ pub struct LedgerLine {
     pub at_ms: u64,
     /// whose chips
     pub player_id: Uuid,
-    /// the table (none for `issue`)
+    /// the table, or the tournament (left out for `issue`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table_id: Option<Uuid>,
-    /// the hand (`hand` lines only)
+    /// the hand (`hand` lines only; left out on the others)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hand_id: Option<Uuid>,
     /// what moved the chips
     pub kind: LedgerLineKind,

@@ -69,6 +69,9 @@ fn param_schema(ty: &str) -> (Value, bool) {
         "format" => json!({"type": "string", "enum": ["json", "phh", "text"]}),
         "cursor" => json!({"type": "string", "pattern": "^[0-9]{1,19}-[0-9a-f]{32}$"}),
         "ledger_cursor" => json!({"type": "string", "pattern": "^[0-9]{1,19}-[01]-[0-9a-f]{32}-[0-9]{1,18}$"}),
+        // RFC 6455 4.1: 16 random bytes in base64.
+        "ws_key" => json!({"type": "string", "pattern": "^[A-Za-z0-9+/]{21}[AQgw]==$"}),
+        word if word.starts_with("word:") => json!({"type": "string", "enum": [word.trim_start_matches("word:")]}),
         int if int.starts_with("int:") => {
             let (min, max) = int.trim_start_matches("int:").split_once("..").unwrap_or(("0", ""));
             let mut schema = json!({"type": "integer", "minimum": min.parse::<u64>().unwrap_or(0)});
@@ -139,9 +142,15 @@ fn ops() -> Vec<Op> {
         Op {
             method: "get",
             path: "/ws",
-            summary: "The WebSocket (see proto/PROTOCOL.md and proto/schema.json).",
+            summary: "The WebSocket (see proto/PROTOCOL.md and proto/schema.json): an HTTP/1.1 upgrade (RFC 6455 \
+                      4.1), so a request without these four headers is not this operation's and is answered 400.",
             auth: None,
-            params: &[],
+            params: &[
+                ("Upgrade", "header", "word:websocket!", "websocket"),
+                ("Connection", "header", "word:Upgrade!", "Upgrade"),
+                ("Sec-WebSocket-Version", "header", "word:13!", "13"),
+                ("Sec-WebSocket-Key", "header", "ws_key!", "16 random bytes in base64"),
+            ],
             body: Option::None,
             ok: (101, "switching protocols", Option::None),
             formats: false,
@@ -223,7 +232,11 @@ fn ops() -> Vec<Op> {
         Op {
             method: "post",
             path: "/api/admin/tables",
-            summary: "Create a table (a private one gets an invite code).",
+            summary: "Create a table (a private one gets an invite code). Each field's own rule is in the schema; \
+                      the rules across fields are answered 400 with a message naming the field: bring_in at most \
+                      small_bet; in fixed limit small_bet at most big_bet; min_buy_in at most max_buy_in and at \
+                      least ante + bring_in; no open_pair_big_bet in razz-like games; rotation_games needs \
+                      rotation_hands and holds variant; every game of a rotation playable at the stakes.",
             auth: Operator,
             params: &[],
             body: Some(schema::<TableSettings>),
@@ -243,7 +256,8 @@ fn ops() -> Vec<Op> {
         Op {
             method: "patch",
             path: "/api/admin/tables/{id}",
-            summary: "Change settings; they apply from the next hand.",
+            summary: "Change settings; they apply from the next hand. The settings as patched must keep the rules \
+                      across fields of POST /api/admin/tables (else 400 naming the field).",
             auth: Operator,
             params: &[ID],
             body: Some(schema::<TableSettingsPatch>),
@@ -362,7 +376,13 @@ fn ops() -> Vec<Op> {
         Op {
             method: "post",
             path: "/api/admin/tournaments",
-            summary: "Create a tournament (stored; a restart resumes it). A bad structure is a 400 naming the field.",
+            summary: "Create a tournament (stored; a restart resumes it). Each field's own rule is in the schema; \
+                      the rules across fields are answered 400 naming the field: start_at for scheduled \
+                      tournaments only; min_entrants at most max_entrants (a sit-and-go: at most 64); each level's \
+                      bring_in at most its small_bet, in fixed limit small_bet at most big_bet, minutes or hands \
+                      (one of them); payouts with at most two decimals, not more than the place above, adding to \
+                      100, no more places than the fewest entrants; late registration (scheduled only) and \
+                      re-entry before the last level; rotation_hands and rotation_games for a rotation only.",
             auth: Operator,
             params: &[],
             body: Some(schema::<CreateTournament>),
@@ -445,11 +465,10 @@ fn plain_text(path: &str) -> Option<&'static str> {
 /// The error responses the server really sends for an operation.
 fn errors(op: &Op) -> Vec<(u16, &'static str)> {
     if op.path == "/ws" {
-        // The upgrade's own refusals (axum's, in plain text), and the per-address limit.
         return vec![
-            (400, "not a WebSocket upgrade"),
-            (426, "the connection cannot be upgraded"),
-            (429, "too many connections from this address"),
+            (400, "not a WebSocket upgrade (a header missing or wrong; code bad_request)"),
+            (426, "the connection cannot be upgraded (code upgrade_required)"),
+            (429, "too many connections from this address (code rate_limited)"),
         ];
     }
     let takes_input = !op.params.is_empty() || op.body.is_some();
@@ -548,11 +567,7 @@ pub fn document() -> Value {
         }
         responses.insert(status.to_string(), ok);
         for (code, desc) in errors(&op) {
-            let content = if op.path == "/ws" {
-                json!({"text/plain": {"schema": {"type": "string"}}})
-            } else {
-                json!({"application/json": {"schema": error.clone()}})
-            };
+            let content = json!({"application/json": {"schema": error.clone()}});
             responses.insert(code.to_string(), json!({"description": desc, "content": content}));
         }
         o.insert("responses".into(), Value::Object(responses));

@@ -7,8 +7,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use stud_engine::{Betting, Chips, Variant};
 
-use crate::RotationGame;
+use crate::{RotationGame, name_pattern};
 use uuid::Uuid;
+
+/// Most entrants of a tournament.
+pub const MAX_ENTRANTS: u32 = 10_000;
+/// Most cents of an entry fee or a house fee (ten million play-money dollars).
+pub const MAX_FEE: u64 = 1_000_000_000;
+/// Most tournament chips per entry, and the largest ante or bet of a level.
+pub const MAX_STARTING_CHIPS: Chips = 1_000_000_000;
 
 /// The game(s) a tournament plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -48,20 +55,27 @@ pub enum TournamentKind {
 #[serde(deny_unknown_fields)]
 pub struct TournamentLevel {
     /// posted by every player dealt in
+    #[schemars(range(max = MAX_STARTING_CHIPS))]
     pub ante: Chips,
     /// the forced opening bet on 3rd street (at most the small bet)
+    #[schemars(range(min = 1, max = MAX_STARTING_CHIPS))]
     pub bring_in: Chips,
-    /// 3rd and 4th street bets (fixed limit); the minimum bet in pot limit and no limit
+    /// 3rd and 4th street bets (fixed limit: at most the big bet); the minimum bet in pot
+    /// limit and no limit
+    #[schemars(range(min = 1, max = MAX_STARTING_CHIPS))]
     pub small_bet: Chips,
     /// 5th to 7th street bets (fixed limit; not used in pot limit and no limit: may be left
     /// out, 0)
     #[serde(default)]
+    #[schemars(range(max = MAX_STARTING_CHIPS))]
     pub big_bet: Chips,
     /// the level lasts this many minutes ...
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub minutes: Option<u32>,
     /// ... or this many hands (counted at the table that has played the most)
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub hands: Option<u32>,
 }
 
@@ -70,7 +84,9 @@ pub struct TournamentLevel {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTournament {
-    /// display name, 1 to 64 characters
+    /// display name, 1 to 64 characters as sent, not all blank, no control, invisible or
+    /// text-direction characters (the rule of players' names; blanks around it are dropped)
+    #[schemars(length(min = 1, max = 64), regex(pattern = name_pattern()))]
     pub name: String,
     /// the game or the rotation
     pub variant: TournamentGame,
@@ -84,28 +100,43 @@ pub struct CreateTournament {
     /// scheduled only (required there): milliseconds since the Unix epoch
     #[serde(default)]
     pub start_at: Option<u64>,
-    /// fewest entrants to start (at least 2)
+    /// fewest entrants to start (at least 2, at most `max_entrants`)
+    #[schemars(range(min = 2, max = MAX_ENTRANTS))]
     pub min_entrants: u32,
-    /// most entrants (a sit-and-go starts when this many registered; 2 to 64)
+    /// most entrants (a scheduled tournament: up to 10,000; a sit-and-go starts when this
+    /// many registered: 2 to 64)
+    #[schemars(range(min = 2, max = MAX_ENTRANTS))]
     pub max_entrants: u32,
     /// players per table, 2 to 8
+    #[schemars(range(min = 2, max = 8))]
     pub seats_per_table: u8,
     /// cents into the prize pool per entry
+    #[schemars(range(max = MAX_FEE))]
     pub entry_fee: u64,
     /// cents to the house per entry
+    #[schemars(range(max = MAX_FEE))]
     pub house_fee: u64,
     /// tournament chips per entry
+    #[schemars(range(min = 1, max = MAX_STARTING_CHIPS))]
     pub starting_chips: Chips,
     /// the structure, in order (at least one level)
+    #[schemars(length(min = 1))]
     pub levels: Vec<TournamentLevel>,
-    /// percents by place (at most two decimals, adding to 100); default by field size
+    /// percents by place, each above 0 and at most 100 with at most two decimals, not more
+    /// than the place above, adding to 100, no more places than the fewest entrants; default
+    /// by field size
     #[serde(default)]
+    #[schemars(schema_with = "payouts_schema")]
     pub payouts: Option<Vec<f64>>,
-    /// scheduled: registration stays open to the end of this level (1 = the first)
+    /// scheduled: registration stays open to the end of this level (1 = the first; before
+    /// the last level)
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub late_registration_until_level: Option<u32>,
-    /// a busted player may buy a new entry until the end of this level
+    /// a busted player may buy a new entry until the end of this level (1 = the first;
+    /// before the last level)
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub reentry_until_level: Option<u32>,
     /// private: registering needs this code, 10 to 64 letters, digits, `-` or `_` (wrong
     /// codes are counted with the tables' per player and per address)
@@ -114,11 +145,22 @@ pub struct CreateTournament {
     pub invite_code: Option<String>,
     /// rotation only: change the game every this many hands at each table
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub rotation_hands: Option<u32>,
     /// rotation only: the games in order (1 to 16), each with its own `betting` or the
     /// tournament's; not set: Razz, Stud, Stud Hi/Lo
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 16))]
     pub rotation_games: Option<Vec<RotationGame>>,
+}
+
+/// [`CreateTournament::payouts`]: null, or 1 or more percents above 0 and at most 100.
+fn payouts_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": ["array", "null"],
+        "minItems": 1,
+        "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
+    })
 }
 
 /// Where a tournament is.

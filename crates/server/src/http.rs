@@ -208,6 +208,16 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
     graceful.shutdown().await;
 }
 
+/// Whether `key` is 16 bytes in base64: 22 characters of the alphabet, the last of them
+/// holding only 2 bits (`A`, `Q`, `g` or `w`), then `==`.
+fn is_websocket_key(key: &[u8]) -> bool {
+    let base64 = |c: &u8| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/';
+    key.len() == 24
+        && key[..21].iter().all(base64)
+        && matches!(key[21], b'A' | b'Q' | b'g' | b'w')
+        && &key[22..] == b"=="
+}
+
 /// The answer to a socket over its address's cap: 429 and closed, without reading it.
 async fn refuse_socket(mut stream: tokio::net::TcpStream) {
     use tokio::io::AsyncWriteExt as _;
@@ -220,8 +230,20 @@ async fn ws(
     State(ctx): State<Ctx>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: axum::http::HeaderMap,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
+    // Not an upgrade: the typed JSON error every route answers (axum's own is plain text).
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(e) if e.status() == axum::http::StatusCode::UPGRADE_REQUIRED => {
+            return ApiError::UpgradeRequired(e.body_text()).into_response();
+        }
+        Err(e) => return ApiError::BadRequest(e.body_text()).into_response(),
+    };
+    // RFC 6455 4.2.1: the key is 16 bytes in base64 (axum only checks that there is one).
+    if !headers.get(header::SEC_WEBSOCKET_KEY).is_some_and(|k| is_websocket_key(k.as_bytes())) {
+        return ApiError::BadRequest("Sec-WebSocket-Key must be 16 bytes in base64".into()).into_response();
+    }
     let ip = shared::client_ip(peer.ip(), &headers, &ctx.app.config.trusted_proxies);
     let Some(slot) = ctx.app.limits.connections.acquire(ip) else {
         let max = ctx.app.config.max_connections_per_ip;
@@ -242,4 +264,23 @@ async fn ws(
             serve_socket(ctx.app, socket, ctx.shutdown, ip).await;
             drop(slot);
         })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_websocket_key_is_sixteen_bytes_in_base64() {
+        assert!(super::is_websocket_key(b"dGhlIHNhbXBsZSBub25jZQ==")); // RFC 6455's example
+        assert!(super::is_websocket_key(b"AAAAAAAAAAAAAAAAAAAAAA=="));
+        for bad in [
+            "",
+            "0",
+            "dGhlIHNhbXBsZSBub25jZQ=",
+            "dGhlIHNhbXBsZSBub25jZR==",
+            "dGhlIHNhbXBsZSBub25j*Q==",
+            "dGhlIHNhbXBsZSBub25jZQ==".repeat(2).as_str(),
+        ] {
+            assert!(!super::is_websocket_key(bad.as_bytes()), "{bad}");
+        }
+    }
 }

@@ -156,10 +156,12 @@ impl TableSpec {
     /// # Errors
     /// A message naming what is wrong.
     pub fn from_settings(id: Uuid, s: &TableSettings) -> Result<TableSpec, String> {
-        let name = s.name.trim();
-        if !(1..=40).contains(&name.chars().count()) || name.chars().any(char::is_control) {
-            return Err("name must be 1 to 40 printable characters".into());
-        }
+        let Some(name) = stud_proto::fit_name(&s.name, 40) else {
+            return Err(
+                "name must be 1 to 40 characters, not all blank, without control, invisible or text-direction characters"
+                    .into(),
+            );
+        };
         let mut config = TableConfig::new(s.variant, s.ante, s.bring_in, s.small_bet, s.big_bet);
         config.max_raises = s.max_raises;
         if let Some(open_pair) = s.open_pair_big_bet {
@@ -172,6 +174,9 @@ impl TableSpec {
         }
         if s.min_buy_in == 0 || s.min_buy_in > s.max_buy_in {
             return Err("need 0 < min_buy_in <= max_buy_in".into());
+        }
+        if s.max_buy_in > stud_engine::config::MAX_CHIPS {
+            return Err(format!("max_buy_in must not exceed {}", stud_engine::config::MAX_CHIPS));
         }
         if s.min_buy_in < s.ante + s.bring_in {
             return Err("min_buy_in must cover at least the ante and the bring-in".into());

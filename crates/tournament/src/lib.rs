@@ -38,7 +38,8 @@ pub use floor::{EntryNo, Floor, Move, MoveReason, Spot, Table, TableNo};
 pub use payout::{default_payouts, paid_places, place_group, prizes};
 pub use spec::{
     BasisPoints, Cents, CreateTournament, Game, GameChoice, Games, Kind, Level, LevelLength, LevelRequest,
-    MAX_ENTRANTS, MAX_ENTRIES, MAX_ROTATION_GAMES, Millis, ROTATION, RotationGame, SpecError, TournamentSpec,
+    MAX_ENTRANTS, MAX_ENTRIES, MAX_FEE, MAX_ROTATION_GAMES, MAX_STARTING_CHIPS, Millis, ROTATION, RotationGame,
+    SpecError, TournamentSpec,
 };
 pub use tournament::{
     Accepted, Command, Due, Entry, EntryState, HandForHand, Input, Journaled, Output, Placed, RestoreError, Status,

@@ -61,7 +61,7 @@ pub const MAX_ENTRIES: u32 = 100_000;
 /// The largest entry or house fee, in cents.
 pub const MAX_FEE: Cents = 1_000_000_000;
 
-/// The largest starting stack.
+/// The largest starting stack, and the largest ante or bet of a level.
 pub const MAX_STARTING_CHIPS: Chips = 1_000_000_000;
 
 /// The most seats at a stud table.
@@ -356,7 +356,7 @@ impl CreateTournament {
     /// The first problem found, naming its field.
     pub fn validate(&self) -> Result<TournamentSpec, SpecError> {
         let name = self.name.trim();
-        if name.is_empty() || name.chars().count() > 64 {
+        if name.is_empty() || self.name.chars().count() > 64 {
             return fail("name", "must be 1 to 64 characters");
         }
         match (self.kind, self.start_at) {
@@ -486,11 +486,12 @@ impl CreateTournament {
             if fixed_limit && l.small_bet > l.big_bet {
                 return fail(field("small_bet"), format!("{} is above the big bet ({})", l.small_bet, l.big_bet));
             }
-            if l.big_bet > MAX_STARTING_CHIPS {
-                return fail(field("big_bet"), format!("must not exceed {MAX_STARTING_CHIPS}"));
-            }
-            if l.ante > MAX_STARTING_CHIPS {
-                return fail(field("ante"), format!("must not exceed {MAX_STARTING_CHIPS}"));
+            for (name, chips) in
+                [("ante", l.ante), ("bring_in", l.bring_in), ("small_bet", l.small_bet), ("big_bet", l.big_bet)]
+            {
+                if chips > MAX_STARTING_CHIPS {
+                    return fail(field(name), format!("must not exceed {MAX_STARTING_CHIPS}"));
+                }
             }
             let length = match (l.minutes, l.hands) {
                 (Some(0), _) => return fail(field("minutes"), "must be at least 1"),

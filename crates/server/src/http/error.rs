@@ -53,6 +53,9 @@ pub enum ApiError {
     /// The request body is over the size limit.
     #[error("the body is over {0} bytes")]
     TooLarge(usize),
+    /// A WebSocket upgrade on a connection that cannot be upgraded.
+    #[error("{0}")]
+    UpgradeRequired(String),
     /// Refused by the rules of what it asks (a full tournament, registration closed, ...):
     /// 409 with this code.
     #[error("{1}")]
@@ -92,6 +95,7 @@ impl ApiError {
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::UpgradeRequired(_) => (StatusCode::UPGRADE_REQUIRED, "upgrade_required"),
             ApiError::TimedOut => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
             ApiError::RateLimited(_) | ApiError::TooManyConnections(_) => {
                 (StatusCode::TOO_MANY_REQUESTS, "rate_limited")

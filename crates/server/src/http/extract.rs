@@ -107,7 +107,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Params<T> {
     }
 }
 
-/// A JSON body as `T`: 413 over the size limit, 400 when it is not a `T`.
+/// A JSON body as `T`: 413 over the size limit, 400 when it is not a `T`. A number with a
+/// zero fraction (`16325642.0`) is an integer, as JSON Schema counts them: the OpenAPI
+/// document's `integer` fields take it.
 pub struct Body<T>(pub T);
 
 impl<S, T> FromRequest<S> for Body<T>
@@ -120,7 +122,50 @@ where
 
     async fn from_request(request: Request, state: &S) -> Result<Body<T>, ApiError> {
         let limit = Arc::<App>::from_ref(state).config.max_body_bytes;
-        let json: Result<axum::Json<T>, JsonRejection> = axum::Json::from_request(request, state).await;
-        json.map(|axum::Json(v)| Body(v)).map_err(|e| ApiError::from_json(&e, limit))
+        let json: Result<axum::Json<serde_json::Value>, JsonRejection> = axum::Json::from_request(request, state).await;
+        let axum::Json(mut value) = json.map_err(|e| ApiError::from_json(&e, limit))?;
+        integral_numbers_as_integers(&mut value);
+        serde_json::from_value(value)
+            .map(Body)
+            .map_err(|e| ApiError::BadRequest(format!("Failed to deserialize the JSON body into the target type: {e}")))
+    }
+}
+
+/// Turns every number of `value` that is a whole number written with a fraction (`4.0`,
+/// `1e3`) into that integer, where it fits in an `i64` or a `u64`.
+fn integral_numbers_as_integers(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0) {
+                // Exactly representable bounds: -2^63 and 2^64 (`as` saturates, so test first).
+                if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
+                    *value = Value::from(f as u64);
+                } else if (-9_223_372_036_854_775_808.0..0.0).contains(&f) {
+                    *value = Value::from(f as i64);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_numbers_as_integers),
+        Value::Object(fields) => fields.values_mut().for_each(integral_numbers_as_integers),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
+
+    use serde_json::json;
+
+    #[test]
+    fn whole_numbers_with_a_fraction_are_integers() {
+        let mut v = json!({"a": 16325642.0, "b": [1e3, -2.0, 0.5, 1.5e300, -0.0], "c": "4.0", "d": 7});
+        super::integral_numbers_as_integers(&mut v);
+        assert_eq!(v, json!({"a": 16325642, "b": [1000, -2, 0.5, 1.5e300, 0], "c": "4.0", "d": 7}));
+        assert!(v["a"].is_u64() && v["b"][1].is_i64() && v["b"][2].is_f64() && v["b"][3].is_f64());
+        // A float field still takes an integer.
+        let f: f64 = serde_json::from_value(v["a"].clone()).unwrap();
+        assert_eq!(f, 16325642.0);
     }
 }

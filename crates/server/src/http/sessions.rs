@@ -84,8 +84,5 @@ async fn end_session(caller: Caller, State(app): State<Arc<App>>, PathId(id): Pa
 /// A display name by the schema's rule (1 to 24 characters as sent, not all blank, no control,
 /// invisible or bidirectional formatting characters: `stud_proto::unfit_in_a_name`), trimmed.
 fn display_name(sent: &str) -> Option<String> {
-    let length = sent.chars().count();
-    let name = sent.trim();
-    ((1..=24).contains(&length) && !name.is_empty() && !name.chars().any(stud_proto::unfit_in_a_name))
-        .then(|| name.to_owned())
+    stud_proto::fit_name(sent, 24).map(str::to_owned)
 }

@@ -53,6 +53,13 @@ async fn create(
     State(app): State<Arc<App>>,
     Body(request): Body<CreateTournament>,
 ) -> Result<(StatusCode, Json<TournamentDetail>), ApiError> {
+    // The name follows players' names' rule (the schema's pattern); the core checks the rest.
+    if stud_proto::fit_name(&request.name, 64).is_none() {
+        return Err(ApiError::BadRequest(
+            "name: must be 1 to 64 characters, not all blank, without control, invisible or text-direction characters"
+                .into(),
+        ));
+    }
     let spec = request.validate().map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let id = Uuid::new_v4();
     let core = Tournament::new(id, spec);
@@ -149,5 +156,9 @@ mod tests {
         typo["late_registration"] = serde_json::json!(2);
         assert!(serde_json::from_value::<stud_proto::CreateTournament>(typo.clone()).is_err());
         assert!(serde_json::from_value::<stud_tournament::CreateTournament>(typo).is_err());
+        // The schema's bounds are the core's.
+        assert_eq!(stud_proto::MAX_ENTRANTS, stud_tournament::MAX_ENTRANTS);
+        assert_eq!(stud_proto::MAX_FEE, stud_tournament::MAX_FEE);
+        assert_eq!(stud_proto::MAX_STARTING_CHIPS, stud_tournament::MAX_STARTING_CHIPS);
     }
 }
