@@ -338,6 +338,7 @@ export function renderTable() {
   const tb = state.table;
   if (!tb || !tb.info) return;
   $('table-name').textContent = tb.info.name;
+  $('table-name').title = tb.info.name;
   $('table-stakes').textContent = `${variantName(tb.info.config.variant)} ${limits(tb.info.config)} · ${stakesLine(tb.info.config)}`;
   // Pot limit / no limit beside the stakes; nothing for fixed limit (the stakes say it).
   const structure = bettingName(tb.info.config);
@@ -395,7 +396,8 @@ export function seatElement(tb, n, count) {
   }) : null;
   node.append(...[
     el('div', { class: 'seat-head' },
-      el('span', { 'data-testid': 'seat-name', class: 'seat-name', text: info?.name ?? seatNames(tb)[n] ?? t('seat_n', { n }) }),
+      // The full name on hover (a long one is cut short with an ellipsis).
+      el('span', { 'data-testid': 'seat-name', class: 'seat-name', title: info?.name ?? seatNames(tb)[n] ?? t('seat_n', { n }), text: info?.name ?? seatNames(tb)[n] ?? t('seat_n', { n }) }),
       el('span', {
         'data-testid': 'seat-stack', 'data-amount': stack, 'data-committed': live ? sv.committed : 0, class: 'stack', text: money(stack),
       })),
