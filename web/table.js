@@ -371,7 +371,7 @@ export function seatElement(tb, n, count) {
     'data-testid': 'seat', 'data-seat': n, 'data-me': mine, 'data-empty': empty, 'data-pos': pos,
     'data-sitting-out': info?.sitting_out, 'data-folded': !empty && sv?.folded,
     class: `seat${tb.hand?.toAct === n ? ' to-act' : ''}${empty ? ' empty' : ''}`,
-    style: `left:${p.left.toFixed(2)}%;top:${p.top.toFixed(2)}%;--order:${pos === 0 ? 99 : pos};--dx:${p.dx.toFixed(3)};--dy:${p.dy.toFixed(3)}`,
+    style: `left:${p.left.toFixed(2)}%;top:${p.top.toFixed(2)}%;--x:${p.left.toFixed(2)}%;--y:${p.top.toFixed(2)}%;--order:${pos === 0 ? 99 : pos};--dx:${p.dx.toFixed(3)};--dy:${p.dy.toFixed(3)}`,
     role: 'group', 'aria-label': empty ? t('empty_seat', { n }) : (info?.name ?? t('seat_n', { n })),
   });
   if (empty) {

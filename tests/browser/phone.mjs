@@ -3,7 +3,10 @@
 // other way round). In the lobby and at the table (the action bar at a prompt) every visible
 // interactive element is at least 24x24 CSS px and every action button at least 44 px high; a
 // player's or table's name cut short (ellipsis) carries its full text in `title`; the top bar
-// keeps the player's name and every control in it has an accessible name.
+// keeps the player's name and every control in it has an accessible name. At a showdown (issue
+// 31 item 2) at 844x390 and at 1366x768: the result strip, the seats and the action bar do not
+// overlap, seven cards stay inside their seat's box, the strip's cards show their suits and its
+// low writes a ten as "10".
 //
 // Run from tests/browser:  node phone.mjs   (STUD_BIN, STUD_WEB_DIR, CHROMIUM as for play.mjs)
 // Exits 1 with "FAIL: ..." on the first failure.
@@ -45,7 +48,10 @@ class Player {
     const m = receivedFrame(this, text);
     if (!m) return;
     if (m.type === 'your_turn') this.prompt = m;
-    else if (m.type === 'hand_result') this.handsEnded += 1;
+    else if (m.type === 'hand_result') {
+      this.handsEnded += 1;
+      this.lastResult = m;
+    } else if (m.type === 'event' && (m.event.event === 'shown' || m.event.event === 'award')) this.lastEvents = { ...this.lastEvents, [m.event.event]: m.event };
   }
 
   q(id) {
@@ -144,6 +150,47 @@ async function bot(p) {
   }
 }
 
+/** At a showdown (the result strip up, a seat with seven cards): the result strip, the seats
+ *  and the action bar do not overlap, every card lies inside its seat's box, the strip's cards
+ *  show their suits, and a low is written as the page writes it everywhere ("10", not "T"). */
+async function checkShowdown(p, where) {
+  await until(`${p.name}: a showdown ${where}`, async () => p.page.evaluate(() => {
+    const strip = document.querySelector('[data-testid=result-strip]');
+    return strip.checkVisibility() && strip.querySelector('.mini-cards') && [...document.querySelectorAll('[data-testid=seat]')].some((s) => s.querySelectorAll('[data-testid=card]').length === 7);
+  }), 30000, 50);
+  const r = await p.page.evaluate(() => {
+    const box = (e) => { const b = e.getBoundingClientRect(); return { l: b.left, t: b.top, r: b.right, b: b.bottom }; };
+    const over = (a, b) => Math.min(a.r, b.r) - Math.max(a.l, b.l) > 0.5 && Math.min(a.b, b.b) - Math.max(a.t, b.t) > 0.5;
+    const strip = document.querySelector('[data-testid=result-strip]');
+    const bar = document.querySelector('[data-testid=action-bar]');
+    const seats = [...document.querySelectorAll('[data-testid=seat]')].filter((s) => s.checkVisibility());
+    const parts = [['result-strip', box(strip)], ...(bar.checkVisibility() ? [['action-bar', box(bar)]] : []), ...seats.map((s) => [`seat ${s.dataset.seat}`, box(s)])];
+    const overlaps = [];
+    for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) if (over(parts[i][1], parts[j][1])) overlaps.push(`${parts[i][0]} / ${parts[j][0]}`);
+    const outside = [];
+    for (const s of seats) {
+      const sb = box(s);
+      for (const c of s.querySelectorAll('[data-testid=card]')) {
+        const cb = box(c);
+        if (cb.l < sb.l - 0.5 || cb.r > sb.r + 0.5 || cb.t < sb.t - 0.5 || cb.b > sb.b + 0.5) outside.push(`seat ${s.dataset.seat} ${c.dataset.card}`);
+      }
+    }
+    const minis = [...strip.querySelectorAll('[data-testid=card]')];
+    const suitless = minis.filter((c) => { const s = c.querySelector('.suit'); return !s || !s.checkVisibility() || !s.textContent.trim(); }).map((c) => c.dataset.card);
+    const sevens = seats.filter((s) => s.querySelectorAll('[data-testid=card]').length === 7).length;
+    return { overlaps, outside, suitless, minis: minis.length, sevens, strip: strip.textContent };
+  });
+  check(r.overlaps.length === 0, `${p.name}: at a showdown ${where} these overlap: ${r.overlaps.join(', ')}`);
+  check(r.outside.length === 0, `${p.name}: at a showdown ${where} cards stick out of their seat: ${r.outside.join(', ')}`);
+  check(r.minis > 0 && r.suitless.length === 0, `${p.name}: the result strip's cards show no suit ${where}: ${r.suitless.join(', ')}`);
+  check(!/\bT-|-T\b/.test(r.strip), `${p.name}: the result strip writes a ten as T: ${r.strip}`);
+  // What the protocol says of the hand at a showdown (the report's note: no frame names the five
+  // cards that made a hand, only all the cards shown and the hand's category and ranks).
+  log(`${p.name}: hand_result ${JSON.stringify(p.lastResult)}; shown ${JSON.stringify(p.lastEvents?.shown)}; award ${JSON.stringify(p.lastEvents?.award)}`);
+  await p.page.screenshot({ path: path.join(SHOTS, `phone-showdown-${where.replace(/\W+/g, '-')}.png`) });
+  log(`${p.name}: showdown ${where}: no overlap, ${r.sevens} seat(s) of seven cards inside their boxes, ${r.minis} strip cards with suits ("${r.strip.slice(0, 80)}")`);
+}
+
 /** Measures `p`'s page at its next prompt. */
 function atPrompt(p, where) {
   return new Promise((resolve, reject) => {
@@ -163,7 +210,7 @@ function atPrompt(p, where) {
 async function main() {
   mkdirSync(SHOTS, { recursive: true });
   check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-  const env = { STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '1000', STUD_OPERATOR_KEY: OPERATOR_KEY };
+  const env = { STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '3000', STUD_OPERATOR_KEY: OPERATOR_KEY };
   const addr = await startServer(tmp, env);
   log(`server listening on http://${addr}`);
   const res = await fetch(`http://${addr}/api/admin/tables`, {
@@ -202,6 +249,9 @@ async function main() {
     await players[1].page.setViewportSize(PORTRAIT);
     await sleep(300);
     await race(Promise.all(players.map((p) => atPrompt(p, `at the table at ${p.page.viewportSize().width}x${p.page.viewportSize().height}`))));
+    // Showdowns: the phone on its side, and a laptop (seven cards in each seat box).
+    await players[1].page.setViewportSize({ width: 1366, height: 768 });
+    await race(Promise.all([checkShowdown(players[0], 'at 844x390'), checkShowdown(players[1], 'at 1366x768')]));
     for (const p of players) p.stop = true;
     await Promise.all(bots);
     if (run.aborted) throw run.aborted;
