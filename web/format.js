@@ -97,7 +97,8 @@ export const cardText = (card) => (card ? `${card[0] === 'T' ? '10' : card[0]}${
  *  in the page's language. This is wording only: the server decides what the hand is. A name
  *  this does not recognise stays as sent. */
 export function translateHand(desc, code = language()) {
-  if (!desc || code === 'en') return desc;
+  if (!desc) return desc;
+  if (code === 'en') return lowTens(desc);
   const d = DICTS[code];
   const fill = (key, p) => d[key].replace(/\{(\w+)\}/g, (m, k) => p[k] ?? m);
   const name = (w) => EN.rank.indexOf(w);
@@ -130,8 +131,12 @@ export function translateHand(desc, code = language()) {
     if ((m = /^LO: (.*)$/.exec(part))) return fill('h_lo', { h: one(m[1]) });
     if ((m = /^SPADE: (.*)$/.exec(part))) return fill('h_spade_part', { h: one(m[1]) });
     return one(part);
-  }).join('; ');
+  }).map(lowTens).join('; ');
 }
+
+/** A low's run of ranks as the page writes it everywhere (`codeName`, the cards): a ten is
+ *  "10", not the server's "T" ("T-8-6-4-A" is "10-8-6-4-A"; "Pair of Twos, K-Q-T" too). */
+const lowTens = (text) => text.replace(/\b[2-9TJQKA](?:-[2-9TJQKA])+\b/g, (run) => run.replace(/T/g, '10'));
 
 /** A hand code from the server (`{category, ranks}`: `ranks` are rank symbols, the naming
  *  ranks first) in words. `low`: an ace-to-five low, said as it reads ("8-6-4-2-A", "Pair of

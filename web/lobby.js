@@ -105,6 +105,8 @@ export function renderMe() {
   $('balance').textContent = me ? money(me.balance, 'cash') : '';
   $('balance').dataset.amount = me ? String(me.balance) : '';
   $('who').textContent = me ? me.name : '';
+  // Cut short on a phone: the full name on hover and focus.
+  $('who').title = me ? me.name : '';
   $('last-hand-open').disabled = !me;
   $('logout').hidden = !me;
 }
@@ -172,6 +174,7 @@ export function renderLobby() {
     old.delete(x.id);
     const cells = row.children;
     cells[0].textContent = x.code ? `${x.name} (${t('private')})` : x.name;
+    cells[0].title = cells[0].textContent;
     // The game; a big-bet table says its structure beside it (fixed limit: the game alone).
     const structure = bettingName(x.config);
     cells[1].replaceChildren(variantName(x.variant), ...(structure ? [' ', el('span', { class: 'betting', 'data-testid': 'betting-structure', 'data-betting': x.config.betting, text: structure })] : []));

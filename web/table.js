@@ -338,6 +338,7 @@ export function renderTable() {
   const tb = state.table;
   if (!tb || !tb.info) return;
   $('table-name').textContent = tb.info.name;
+  $('table-name').title = tb.info.name;
   $('table-stakes').textContent = `${variantName(tb.info.config.variant)} ${limits(tb.info.config)} · ${stakesLine(tb.info.config)}`;
   // Pot limit / no limit beside the stakes; nothing for fixed limit (the stakes say it).
   const structure = bettingName(tb.info.config);
@@ -370,7 +371,7 @@ export function seatElement(tb, n, count) {
     'data-testid': 'seat', 'data-seat': n, 'data-me': mine, 'data-empty': empty, 'data-pos': pos,
     'data-sitting-out': info?.sitting_out, 'data-folded': !empty && sv?.folded,
     class: `seat${tb.hand?.toAct === n ? ' to-act' : ''}${empty ? ' empty' : ''}`,
-    style: `left:${p.left.toFixed(2)}%;top:${p.top.toFixed(2)}%;--order:${pos === 0 ? 99 : pos};--dx:${p.dx.toFixed(3)};--dy:${p.dy.toFixed(3)}`,
+    style: `left:${p.left.toFixed(2)}%;top:${p.top.toFixed(2)}%;--x:${p.left.toFixed(2)}%;--y:${p.top.toFixed(2)}%;--order:${pos === 0 ? 99 : pos};--dx:${p.dx.toFixed(3)};--dy:${p.dy.toFixed(3)}`,
     role: 'group', 'aria-label': empty ? t('empty_seat', { n }) : (info?.name ?? t('seat_n', { n })),
   });
   if (empty) {
@@ -395,7 +396,8 @@ export function seatElement(tb, n, count) {
   }) : null;
   node.append(...[
     el('div', { class: 'seat-head' },
-      el('span', { 'data-testid': 'seat-name', class: 'seat-name', text: info?.name ?? seatNames(tb)[n] ?? t('seat_n', { n }) }),
+      // The full name on hover (a long one is cut short with an ellipsis).
+      el('span', { 'data-testid': 'seat-name', class: 'seat-name', title: info?.name ?? seatNames(tb)[n] ?? t('seat_n', { n }), text: info?.name ?? seatNames(tb)[n] ?? t('seat_n', { n }) }),
       el('span', {
         'data-testid': 'seat-stack', 'data-amount': stack, 'data-committed': live ? sv.committed : 0, class: 'stack', text: money(stack),
       })),

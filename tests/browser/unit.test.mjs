@@ -50,6 +50,15 @@ test('hand names in Italian and Hungarian; unknown names stay as sent', () => {
   assert.equal(app.translateHand('Royal flush', 'it'), 'Scala reale');
   assert.equal(app.translateHand('Something new', 'it'), 'Something new');
   assert.equal(app.translateHand('Two pair, Queens and Nines', 'en'), 'Two pair, Queens and Nines');
+  // A low is written one way everywhere: a ten is "10" (as codeName and the cards write it),
+  // never the server's "T", in every language.
+  for (const code of ['en', 'it', 'hu']) {
+    assert.equal(app.translateHand('T-8-6-4-A', code), app.codeName({ category: 'high_card', ranks: 'T864A' }, true, code));
+    assert.equal(app.translateHand('T-8-6-4-A', code), '10-8-6-4-A');
+  }
+  assert.equal(app.translateHand('HI: Pair of Tens; LO: T-7-5-3-2', 'en'), 'HI: Pair of Tens; LO: 10-7-5-3-2');
+  assert.equal(app.translateHand('Pair of Twos, K-Q-T', 'en'), app.codeName({ category: 'one_pair', ranks: '2KQT' }, true, 'en'));
+  assert.equal(app.translateHand('Straight, Ten high', 'en'), 'Straight, Ten high');
 });
 
 test('card names for screen readers', () => {
