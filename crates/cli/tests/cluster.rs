@@ -56,10 +56,18 @@ impl Node {
             .env("STUD_DISCONNECT_GRACE_MS", "4000")
             .env("STUD_OPERATOR_KEY", KEY)
             .envs(env.iter().copied());
+        if let Ok(filter) = std::env::var("STUD_CLUSTER_RUST_LOG") {
+            command.env("RUST_LOG", filter);
+        }
         let log = Arc::new(Mutex::new(Vec::new()));
         let lines = log.clone();
         let who = name.to_owned();
+        let mut file = diagnostics(name);
         let (child, ready) = serve::spawn(command, &[serve::LISTENING_ON, "worker running"], move |line| {
+            if let Some(f) = file.as_mut() {
+                use std::io::Write as _;
+                let _ = writeln!(f, "{} {line}", unix_ms());
+            }
             if line.contains("is void")
                 || line.contains("panicked")
                 || line.contains("ERROR")
@@ -84,7 +92,7 @@ impl Node {
             .lock()
             .unwrap()
             .iter()
-            .filter(|(_, l)| l.contains("hosting table"))
+            .filter(|(_, l)| l.contains("hosting table") && l.contains("resumed="))
             .filter_map(|(at, l)| {
                 let id = l.split("table=").nth(1)?.get(..36)?;
                 Some((*at, Uuid::parse_str(id).ok()?, l.contains("resumed=true")))
@@ -192,6 +200,31 @@ fn frames_once_per_gateway(carried: &[Carried], g1_killed: Instant) {
     eprintln!("{} event messages for {shared} with several sockets each, {down_cards} down cards", public.len());
 }
 
+/// `STUD_CLUSTER_LOGS=DIR`: every node's log lines go to `DIR/<node>.log` too (appended across
+/// restarts and tests; each line after the Unix time in ms), and what the bots saw goes to
+/// `DIR/bots.log`. `STUD_CLUSTER_RUST_LOG` sets the nodes' `RUST_LOG` (default `info`).
+fn diagnostics(name: &str) -> Option<std::fs::File> {
+    let dir = std::env::var_os("STUD_CLUSTER_LOGS")?;
+    std::fs::create_dir_all(&dir).ok()?;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(std::path::Path::new(&dir).join(format!("{name}.log")))
+        .ok()
+}
+
+fn unix_ms() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis())
+}
+
+/// A line in `STUD_CLUSTER_LOGS/bots.log` (see [`diagnostics`]).
+fn note(line: &str) {
+    if let Some(mut f) = diagnostics("bots") {
+        use std::io::Write as _;
+        let _ = writeln!(f, "{} {line}", unix_ms());
+    }
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -258,10 +291,15 @@ async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Ar
     while !world.stop.load(SeqCst) {
         let addr = &addrs[next % addrs.len()];
         next += 1;
-        let Ok((mut c, _)) = Client::connect(addr, &token).await else {
+        let Ok((mut c, welcome)) = Client::connect(addr, &token).await else {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
+        let player = match welcome {
+            ServerMsg::Welcome { player_id, .. } => player_id.to_string(),
+            _ => String::new(),
+        };
+        note(&format!("player {player} seat {seat} at {table} through {addr}: connected"));
         // Back on the first gateway that answers.
         next -= 1;
         if !sat {
@@ -302,9 +340,13 @@ async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Ar
                     }
                 }
                 ServerMsg::Error { code, message, .. } => {
+                    note(&format!("player {player} seat {seat} at {table} through {addr}: error {code:?}: {message}"));
                     seen.lock().unwrap().errors.push(format!("{code:?}: {message}"));
                 }
                 ServerMsg::YourTurn { table_id, hand_id, seq, legal, .. } => {
+                    note(&format!(
+                        "player {player} seat {seat} at {table} through {addr}: your turn {hand_id} seq {seq}"
+                    ));
                     rng ^= rng << 13;
                     rng ^= rng >> 7;
                     rng ^= rng << 17;
@@ -320,6 +362,7 @@ async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Ar
                 return;
             }
         }
+        note(&format!("player {player} seat {seat} at {table} through {addr}: socket gone"));
     }
 }
 
@@ -1093,8 +1136,19 @@ fn one_balance_is_not_spent_twice_at_two_workers() {
 
 /// Run on its own (`.ci/run` runs it after the suite): run after the other cluster tests in
 /// this binary, a bot got `not_seated` ("join the table first") once a node had restarted, in
-/// 3 runs of 3 since 2026-12-05, while it passed alone 5 times of 5. The cause is not found yet
-/// (issue 31's note); ignoring it in the suite keeps CI's signal without hiding the test.
+/// 3 runs of 3 since 2026-12-05, while it passed alone 5 times of 5.
+///
+/// Diagnosis (2026-12-05, `STUD_CLUSTER_LOGS`, failing run in the full binary): the refusal
+/// comes from the restarted gateway1's `ws` ("not joined here and not seated"), for an `act`
+/// on a table the bot does not sit at: the bot was prompted for another player's seat. A
+/// gateway numbers its sockets from 1 in every process, and a worker knows a socket as
+/// (gateway name, number). gateway1's stop did not get its sockets' `disconnect`s out (the
+/// process exits ~1 ms after "shutting down"; a SIGKILL never sends them), so the workers kept
+/// those (gateway1, n) subscribed at their tables; the new gateway1's socket n, another player
+/// at another table, then got the old socket's frames of that table (its prompts and down
+/// cards: worker log `a join ... gw=gateway1 remote=2 known=true` for a new socket), and acted
+/// on them. Whether it shows depends on the stop racing the flush and on which socket gets
+/// which number, not on what the earlier tests left.
 #[test]
 #[ignore = "run alone by .ci/run: fails after the other cluster tests in one binary (a not_seated race under investigation)"]
 fn a_rolling_restart_of_every_node_voids_nothing() {
