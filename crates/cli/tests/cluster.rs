@@ -56,10 +56,18 @@ impl Node {
             .env("STUD_DISCONNECT_GRACE_MS", "4000")
             .env("STUD_OPERATOR_KEY", KEY)
             .envs(env.iter().copied());
+        if let Ok(filter) = std::env::var("STUD_CLUSTER_RUST_LOG") {
+            command.env("RUST_LOG", filter);
+        }
         let log = Arc::new(Mutex::new(Vec::new()));
         let lines = log.clone();
         let who = name.to_owned();
+        let mut file = diagnostics(name);
         let (child, ready) = serve::spawn(command, &[serve::LISTENING_ON, "worker running"], move |line| {
+            if let Some(f) = file.as_mut() {
+                use std::io::Write as _;
+                let _ = writeln!(f, "{} {line}", unix_ms());
+            }
             if line.contains("is void")
                 || line.contains("panicked")
                 || line.contains("ERROR")
@@ -84,7 +92,7 @@ impl Node {
             .lock()
             .unwrap()
             .iter()
-            .filter(|(_, l)| l.contains("hosting table"))
+            .filter(|(_, l)| l.contains("hosting table") && l.contains("resumed="))
             .filter_map(|(at, l)| {
                 let id = l.split("table=").nth(1)?.get(..36)?;
                 Some((*at, Uuid::parse_str(id).ok()?, l.contains("resumed=true")))
@@ -192,6 +200,31 @@ fn frames_once_per_gateway(carried: &[Carried], g1_killed: Instant) {
     eprintln!("{} event messages for {shared} with several sockets each, {down_cards} down cards", public.len());
 }
 
+/// `STUD_CLUSTER_LOGS=DIR`: every node's log lines go to `DIR/<node>.log` too (appended across
+/// restarts and tests; each line after the Unix time in ms), and what the bots saw goes to
+/// `DIR/bots.log`. `STUD_CLUSTER_RUST_LOG` sets the nodes' `RUST_LOG` (default `info`).
+fn diagnostics(name: &str) -> Option<std::fs::File> {
+    let dir = std::env::var_os("STUD_CLUSTER_LOGS")?;
+    std::fs::create_dir_all(&dir).ok()?;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(std::path::Path::new(&dir).join(format!("{name}.log")))
+        .ok()
+}
+
+fn unix_ms() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis())
+}
+
+/// A line in `STUD_CLUSTER_LOGS/bots.log` (see [`diagnostics`]).
+fn note(line: &str) {
+    if let Some(mut f) = diagnostics("bots") {
+        use std::io::Write as _;
+        let _ = writeln!(f, "{} {line}", unix_ms());
+    }
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -228,8 +261,29 @@ struct World {
     in_play: Mutex<BTreeMap<Uuid, (Option<Uuid>, usize)>>,
 }
 
+/// The table a frame is about, if it names one.
+fn table_of(msg: &ServerMsg) -> Option<Uuid> {
+    match msg {
+        ServerMsg::Snapshot { table_id, .. }
+        | ServerMsg::HandStarted { table_id, .. }
+        | ServerMsg::Event { table_id, .. }
+        | ServerMsg::YourTurn { table_id, .. }
+        | ServerMsg::Turn { table_id, .. }
+        | ServerMsg::HandResult { table_id, .. }
+        | ServerMsg::TableClosed { table_id, .. }
+        | ServerMsg::Chat { table_id, .. } => Some(*table_id),
+        ServerMsg::Ack { table_id, .. } => *table_id,
+        _ => None,
+    }
+}
+
 fn audit(seen: &mut Seen, msg: &ServerMsg) {
     let me = Seat::new(seen.seat);
+    // A bot joins one table: a frame of another is another socket's (maybe private) frame.
+    if let Some(t) = table_of(msg).filter(|t| *t != seen.table) {
+        seen.leaks.push(format!("seat {} at {} got a frame of table {t}: {msg:?}", seen.seat, seen.table));
+        return;
+    }
     match msg {
         ServerMsg::Event { event: Event::Dealt { seat, card: Some(card), up: false, .. }, .. } if Some(*seat) != me => {
             seen.leaks.push(format!("seat {} saw {card} dealt down to seat {seat}", seen.seat));
@@ -252,16 +306,33 @@ fn audit(seen: &mut Seen, msg: &ServerMsg) {
 /// A bot at `table`, `seat`, through the gateway at `addr`: sits once, answers its prompts.
 /// When its gateway goes away it comes back through the next one in `addrs`, with its token.
 async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Arc<World>, seen: Arc<Mutex<Seen>>) {
+    play(addrs, token, table, seat, false, world, seen).await;
+}
+
+/// [`bot`] for a player who sits there already (`sat`): `hello` takes them back to the seat.
+async fn play(
+    addrs: Vec<String>,
+    token: String,
+    table: Uuid,
+    seat: u8,
+    mut sat: bool,
+    world: Arc<World>,
+    seen: Arc<Mutex<Seen>>,
+) {
     let mut rng = u64::from(seat) * 0x9e37_79b9 + table.as_u128() as u64;
-    let mut sat = false;
     let mut next = 0;
     while !world.stop.load(SeqCst) {
         let addr = &addrs[next % addrs.len()];
         next += 1;
-        let Ok((mut c, _)) = Client::connect(addr, &token).await else {
+        let Ok((mut c, welcome)) = Client::connect(addr, &token).await else {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
+        let player = match welcome {
+            ServerMsg::Welcome { player_id, .. } => player_id.to_string(),
+            _ => String::new(),
+        };
+        note(&format!("player {player} seat {seat} at {table} through {addr}: connected"));
         // Back on the first gateway that answers.
         next -= 1;
         if !sat {
@@ -302,9 +373,13 @@ async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Ar
                     }
                 }
                 ServerMsg::Error { code, message, .. } => {
+                    note(&format!("player {player} seat {seat} at {table} through {addr}: error {code:?}: {message}"));
                     seen.lock().unwrap().errors.push(format!("{code:?}: {message}"));
                 }
                 ServerMsg::YourTurn { table_id, hand_id, seq, legal, .. } => {
+                    note(&format!(
+                        "player {player} seat {seat} at {table} through {addr}: your turn {hand_id} seq {seq}"
+                    ));
                     rng ^= rng << 13;
                     rng ^= rng >> 7;
                     rng ^= rng << 17;
@@ -320,6 +395,7 @@ async fn bot(addrs: Vec<String>, token: String, table: Uuid, seat: u8, world: Ar
                 return;
             }
         }
+        note(&format!("player {player} seat {seat} at {table} through {addr}: socket gone"));
     }
 }
 
@@ -1002,6 +1078,119 @@ fn the_first_request_to_a_new_table_is_answered_on_a_bus_that_admits_only_its_no
     });
 }
 
+/// A gateway killed (SIGKILL: its sockets' `disconnect`s never reach the tables) and started
+/// again under the same name, while a worker keeps hosting the tables: the new process's
+/// sockets get only the frames of the tables they joined. The first socket of the new process
+/// watches another table than the old sockets sat at; it used to get the frames of the old
+/// socket that had its number (another player's prompts and down cards), as the worker still
+/// held the old sockets. And those old sockets go once the table sends them anything (the new
+/// gateway has no such socket and says so): a player who does not come back is shown
+/// disconnected.
+#[test]
+fn a_restarted_gateway_s_new_sockets_get_no_frame_of_its_old_sockets() {
+    with_cluster("cluster_regate", async |nats: &str, db: &str| {
+        let port = free_port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut gateway = Node::start(nats, db, "gateway", "g1", port);
+        let mut worker = Node::start(nats, db, "worker", "w1", free_port());
+        let lobby = tables(&addr).await.unwrap();
+        wait_for("the worker to host the tables", Duration::from_secs(30), || worker.hosted().len() == lobby.len())
+            .await;
+        let (x, y) = (lobby[0].id, lobby[1].id);
+        // Three players at x, the gateway's first sockets.
+        let world = Arc::new(World::default());
+        let mut players = Vec::new();
+        let mut bots = Vec::new();
+        for seat in 1..=3u8 {
+            let s = create_session(&addr, &format!("old{seat}")).await.unwrap();
+            let seen = Arc::new(Mutex::new(Seen { seat, table: x, ..Seen::default() }));
+            bots.push(tokio::spawn(bot(vec![addr.clone()], s.token.clone(), x, seat, world.clone(), seen.clone())));
+            players.push((s, seen));
+        }
+        wait_for("a hand at x", Duration::from_secs(60), || {
+            players.iter().any(|(_, s)| !s.lock().unwrap().ended.is_empty())
+        })
+        .await;
+        gateway.kill_9();
+        world.stop.store(true, SeqCst);
+        for b in bots {
+            let _ = tokio::time::timeout(Duration::from_secs(5), b).await;
+        }
+        let mut gateway = Node::start(nats, db, "gateway", "g1", port);
+        // The new process's first socket watches y.
+        let watch = async |name: &str, table: Uuid| {
+            let s = create_session(&addr, name).await.unwrap();
+            let (mut c, _) = Client::connect(&addr, &s.token).await.unwrap();
+            c.send(&ClientMsg::JoinTable { request_id: None, table_id: table, invite_code: None }).await.unwrap();
+            c
+        };
+        let mut at_y = watch("watcher-y", y).await;
+        // Two players come back and play on; the first does not (the clock folds them and
+        // sits them out).
+        let world = Arc::new(World::default());
+        let mut returning = Vec::new();
+        for (i, (back, seen)) in players.iter().enumerate().skip(1) {
+            let seat = u8::try_from(i + 1).unwrap();
+            let (addrs, token) = (vec![addr.clone()], back.token.clone());
+            returning.push(tokio::spawn(play(addrs, token, x, seat, true, world.clone(), seen.clone())));
+        }
+        let ended = || players[1].1.lock().unwrap().ended.len();
+        let before = ended();
+        wait_for("two more hands at x", Duration::from_secs(90), || ended() >= before + 2).await;
+        // Everything the watcher of y got is of y (what it has, and what comes in 2 s).
+        let (mut frames, mut foreign, mut private) = (0, 0, 0);
+        let until = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < until {
+            let Ok(m) = at_y.recv(Duration::from_millis(500)).await else { break };
+            frames += 1;
+            if table_of(&m).is_some_and(|t| t != y) {
+                foreign += 1;
+                let down_card =
+                    matches!(m, ServerMsg::Event { event: Event::Dealt { card: Some(_), up: false, .. }, .. });
+                private += usize::from(down_card || matches!(m, ServerMsg::YourTurn { .. }));
+            }
+        }
+        assert_eq!(foreign, 0, "the watcher of y got frames of another table, {private} of them down cards or prompts");
+        assert!(frames > 0, "the watcher of y got its snapshot");
+        // The old sockets are gone from x (frames of those hands were sent to them): the
+        // first player, who did not come back, is shown disconnected.
+        let away = players[0].0.player_id;
+        let mut at_x = watch("watcher-x", x).await;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut n = 0;
+        loop {
+            n += 1;
+            let id = format!("s{n}");
+            at_x.send(&ClientMsg::Snapshot { request_id: Some(id.clone()), table_id: x }).await.unwrap();
+            let connected = loop {
+                match at_x.recv(Duration::from_secs(10)).await.unwrap() {
+                    ServerMsg::Snapshot { request_id: Some(r), table, .. } if r == id => {
+                        break table.seats.iter().find(|s| s.player_id == away).map(|s| s.connected);
+                    }
+                    _ => {}
+                }
+            };
+            if connected != Some(true) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the player who did not come back is still shown connected at x");
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        at_x.close().await;
+        world.stop.store(true, SeqCst);
+        for b in returning {
+            let _ = tokio::time::timeout(Duration::from_secs(5), b).await;
+        }
+        for (_, seen) in &players {
+            let seen = seen.lock().unwrap();
+            assert!(seen.leaks.is_empty(), "{:?}", seen.leaks);
+        }
+        at_y.close().await;
+        worker.stop();
+        gateway.stop();
+    });
+}
+
 /// `access::private_mid_hand_across_restarts` through a gateway, its table on a worker; each
 /// restart stops both nodes (`kill -9`, then SIGTERM, then `kill -9`) and starts them again,
 /// the worker first (a gateway learns who sits where from the workers when it starts).
@@ -1091,12 +1280,24 @@ fn one_balance_is_not_spent_twice_at_two_workers() {
     with_cluster("cluster_spend", double_spend);
 }
 
-/// Run on its own (`.ci/run` runs it after the suite): run after the other cluster tests in
-/// this binary, a bot got `not_seated` ("join the table first") once a node had restarted, in
-/// 3 runs of 3 since 2026-12-05, while it passed alone 5 times of 5. The cause is not found yet
-/// (issue 31's note); ignoring it in the suite keeps CI's signal without hiding the test.
+/// See [`rolling`]. It once failed in this binary (3 runs of 3, and 1 of 2 on 2026-12-05) and
+/// ran alone in `.ci/run`: after gateway1's restart a bot got `not_seated` ("join the table
+/// first"). Found with `STUD_CLUSTER_LOGS`: the refusal came from the restarted gateway1's
+/// `ws`, for an `act` on a table the bot did not sit at. A gateway numbered its sockets from 1
+/// in every process and a worker knows a socket as (gateway name, number); the stopping
+/// gateway1's sockets' `disconnect`s had not reached the workers (it exits ~1 ms after
+/// "shutting down"; in the passing run they did), so the workers kept those (gateway1, n)
+/// subscribed, and the new gateway1's socket n, another player at another table, got the old
+/// socket's frames there, its prompts included (worker log: `a join ... conn=2 known=true` for
+/// a new socket). Now each gateway process numbers its sockets apart from the last
+/// (`first_conn_id`), a frame goes only to a socket that joined its table, and a gateway tells
+/// a table to forget the sockets it does not have
+/// (`a_restarted_gateway_s_new_sockets_get_no_frame_of_its_old_sockets` fails without that);
+/// the bots count any frame of another table as a leak. Each test has its own nats-server and
+/// database; why it showed after the other tests more often than alone was not established
+/// (it depends on whether the stopping gateway's last publishes get out).
 #[test]
-#[ignore = "run alone by .ci/run: fails after the other cluster tests in one binary (a not_seated race under investigation)"]
+#[ignore = "run alone by .ci/run until it has passed in the whole binary with the fix"]
 fn a_rolling_restart_of_every_node_voids_nothing() {
     with_cluster_nats("cluster_roll", rolling);
 }

@@ -174,6 +174,7 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
     let bans = store.bans().await?;
     let app = Arc::new(App::new(config, store, writer, journal, jwt));
     app.access.load_bans(&bans);
+    app.players.number_conns_from(cluster::first_conn_id(stud_store::now_ms()));
     let gw = cluster::Gateway::new(client, health, node_name.clone(), cc.timeout);
     let _ = app.gateway.set(gw.clone());
     cluster::refresh_tables(&app, &gw).await;

@@ -31,6 +31,13 @@ impl Players {
         self.next_conn.fetch_add(1, Relaxed)
     }
 
+    /// Numbers the connections from `first` on (a cluster gateway: the workers know its sockets
+    /// by its name and these numbers, so each process of a gateway numbers apart from the
+    /// last; see `cluster::gateway::first_conn_id`). Called before any socket opens.
+    pub fn number_conns_from(&self, first: u64) {
+        self.next_conn.store(first, Relaxed);
+    }
+
     /// A socket said `hello` as `player`'s `session`.
     pub fn socket_opened(&self, player: Uuid, session: Uuid, conn: u64, outbox: tokio::sync::mpsc::Sender<Frame>) {
         let mut map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);

@@ -346,6 +346,7 @@ impl Connection {
         let sitting = matches!(cmd, TableCmd::Sit { .. }) && !seated;
         if (sitting || !self.joined.contains(&table_id)) && !matches!(cmd, TableCmd::Join { .. }) {
             if !seated && !sitting {
+                debug!(conn_id = self.id, player_id = %session.player_id, %table_id, "not joined here and not seated: refused");
                 return self.error(request_id, ErrorCode::NotSeated, "join the table first");
             }
             let join = TableCmd::Join { conn: self.conn(session.clone()), request_id: None, watch: false };
@@ -445,7 +446,9 @@ impl Connection {
             }
             if let Some(handle) = self.app.lobby.get(table_id) {
                 let join = TableCmd::Join { conn: self.conn(session.clone()), request_id: None, watch: false };
-                if handle.send(join).await.is_ok() {
+                let sent = handle.send(join).await;
+                debug!(conn_id = self.id, player_id = %session.player_id, %table_id, ok = sent.is_ok(), "hello: back to a seat");
+                if sent.is_ok() {
                     self.joined.insert(table_id);
                 }
             }

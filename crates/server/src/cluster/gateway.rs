@@ -42,6 +42,16 @@ const DIRECTORY_WAIT: Duration = Duration::from_secs(2);
 /// ... and stops sooner once no part came for this long after the first one.
 const DIRECTORY_QUIET: Duration = Duration::from_millis(300);
 
+/// The first connection id of a gateway process started at `now_ms` (Unix ms): its start time
+/// times 2^20. The workers know a socket as (gateway name, id), and a gateway that stopped
+/// without telling them its sockets closed (killed, or its last `disconnect`s not flushed)
+/// leaves those subscribed at their tables: a process numbering from 1 again would give a new
+/// socket an old one's frames, another player's prompts and down cards. Two processes' ids
+/// meet only if the earlier opened over a million sockets per millisecond it ran.
+pub(crate) fn first_conn_id(now_ms: u64) -> u64 {
+    now_ms << 20
+}
+
 /// A socket that has joined tables on workers.
 struct Watcher {
     conn: Conn,
@@ -348,22 +358,27 @@ impl Gateway {
     }
 
     /// A message on the gateway's frame subject: a frame for the sockets it names, or a kick.
-    fn deliver(&self, m: &async_nats::Message) {
-        let Some(headers) = m.headers.as_ref() else { return };
-        let Some(to) = headers.get(wire::TO) else { return };
+    /// Returns its table and the sockets named that this gateway does not have at that table
+    /// (an earlier process's, or closed without their `disconnect` reaching the table).
+    fn deliver(&self, m: &async_nats::Message) -> Option<(Uuid, Vec<u64>)> {
+        let headers = m.headers.as_ref()?;
+        let to = headers.get(wire::TO)?;
         let kick = headers.get(wire::KICK).is_some();
         let frame: Option<Frame> = if kick { None } else { std::str::from_utf8(&m.payload).ok().map(Arc::from) };
-        let mut watchers = self.watchers();
-        for id in wire::parse_to(to.as_str()) {
-            let Some(w) = watchers.get_mut(&id) else { continue };
-            let Some(frame) = &frame else {
-                w.conn.kick.cancel();
-                continue;
-            };
-            if w.offer(frame) {
-                debug!(conn_id = id, "subscriber lagging");
-                self.some_lagging.store(true, Relaxed);
-            }
+        let table = headers.get(wire::TABLE).and_then(|t| Uuid::parse_str(t.as_str()).ok());
+        let (stale, lagging) = route(&mut self.watchers(), table, wire::parse_to(to.as_str()), frame.as_ref());
+        if lagging {
+            self.some_lagging.store(true, Relaxed);
+        }
+        table.filter(|_| !stale.is_empty()).map(|t| (t, stale))
+    }
+
+    /// Tells `table` that these sockets are not here: it stops sending to them (and a seated
+    /// player with no other socket there is disconnected, their turns on the grace period).
+    async fn gone(&self, table: Uuid, conns: Vec<u64>) {
+        debug!(%table, ?conns, "frames for sockets this gateway does not have: the table forgets them");
+        for id in conns {
+            let _ = self.publish_anyway(table, &Inbound::Disconnect { conn: self.remote(id) }).await;
         }
     }
 
@@ -427,6 +442,34 @@ impl Gateway {
     }
 }
 
+/// Hands a frame of `table` (`None`: a kick) to the sockets `to` names that joined that table
+/// (a frame naming no table goes to the sockets named). Returns the ids named that have no
+/// socket here at that table, which get nothing, and whether a socket lags from now on.
+fn route(
+    watchers: &mut HashMap<u64, Watcher>,
+    table: Option<Uuid>,
+    to: impl Iterator<Item = u64>,
+    frame: Option<&Frame>,
+) -> (Vec<u64>, bool) {
+    let (mut stale, mut lagging) = (Vec::new(), false);
+    for id in to {
+        let w = watchers.get_mut(&id).filter(|w| table.is_none_or(|t| w.tables.contains_key(&t)));
+        let Some(w) = w else {
+            stale.push(id);
+            continue;
+        };
+        let Some(frame) = frame else {
+            w.conn.kick.cancel();
+            continue;
+        };
+        if w.offer(frame) {
+            debug!(conn_id = id, "subscriber lagging");
+            lagging = true;
+        }
+    }
+    (stale, lagging)
+}
+
 /// The gateway's background work: tables announced by workers, lobby lines, seats, and the
 /// list of tables from the store, until `stop`.
 ///
@@ -454,7 +497,11 @@ pub(crate) async fn spawn(
         loop {
             tokio::select! {
                 m = frames.next() => match m {
-                    Some(m) => g.deliver(&m),
+                    Some(m) => {
+                        if let Some((table, stale)) = g.deliver(&m) {
+                            g.gone(table, stale).await;
+                        }
+                    }
                     None => return,
                 },
                 _ = poll.tick() => g.resync().await,
@@ -652,6 +699,35 @@ mod tests {
         assert!(!w.offer(&frame), "queued again");
         assert_eq!(rx.len(), 3);
         assert!(!w.conn.kick.is_cancelled());
+    }
+
+    #[test]
+    fn a_frame_goes_only_to_sockets_that_joined_its_table_and_names_the_others() {
+        let (w, mut rx) = watcher(8);
+        let joined = *w.tables.keys().next().unwrap();
+        let mut watchers = HashMap::from([(7, w)]);
+        let frame: Frame = Arc::from("{}");
+        let (stale, lagging) = route(&mut watchers, Some(joined), [7, 8].into_iter(), Some(&frame));
+        assert_eq!((stale, lagging), (vec![8], false), "8 has no socket here");
+        assert_eq!(rx.try_recv().unwrap(), frame);
+        // Another table's frame for socket 7: an earlier process's socket 7 sat there.
+        let (stale, _) = route(&mut watchers, Some(Uuid::new_v4()), [7].into_iter(), Some(&frame));
+        assert_eq!(stale, vec![7]);
+        assert!(rx.try_recv().is_err(), "not delivered");
+        // A kick for another table's socket 7 does not close this one.
+        let (stale, _) = route(&mut watchers, Some(Uuid::new_v4()), [7].into_iter(), None);
+        assert_eq!(stale, vec![7]);
+        assert!(!watchers[&7].conn.kick.is_cancelled());
+    }
+
+    #[test]
+    fn a_restarted_gateway_numbers_its_sockets_apart_from_the_last_process() {
+        let first = first_conn_id(1_796_491_695_694);
+        let again = first_conn_id(1_796_491_696_235);
+        // The last process's ids reach the new one's only after 2^20 sockets per ms it ran.
+        assert!(again - first >= (1 << 20) * 500);
+        let in_2106 = u64::from(u32::MAX) * 1_000;
+        assert_eq!(first_conn_id(in_2106) >> 20, in_2106, "no bit of the time is lost for centuries");
     }
 
     #[test]

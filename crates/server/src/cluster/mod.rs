@@ -25,7 +25,7 @@ pub mod wire;
 mod worker;
 
 pub use gateway::Gateway;
-pub(crate) use gateway::{refresh_tables, spawn as spawn_gateway};
+pub(crate) use gateway::{first_conn_id, refresh_tables, spawn as spawn_gateway};
 pub use journal::JetStreamJournal;
 pub use lease::{Held, Lease, LeaseError, Leases, spawn_heartbeat};
 pub use nats::{ClusterConfig, ClusterError, Health, NatsAuth, connect, spawn_probe};

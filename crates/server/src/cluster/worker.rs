@@ -544,6 +544,7 @@ impl Worker {
             let cmd =
                 match msg {
                     Inbound::Join { conn, player, session, name, request_id, watch } => {
+                        debug!(%table, gw = %conn.gw, conn = conn.id, known = conns.contains_key(&conn), "a join");
                         let (id, outbox, kick) = conns
                             .entry(conn.clone())
                             .or_insert_with(|| {

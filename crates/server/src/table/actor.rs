@@ -14,7 +14,7 @@ use stud_table::{Command, ConnId, Decision, Due, Entry, Input, JOURNAL_VERSION, 
 use stud_table::{Movement, Output, TableCore, Who};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
-use tracing::warn;
+use tracing::{debug, warn};
 use uuid::Uuid;
 
 use super::delivery::{Delivery, LAG_POLL};
@@ -390,7 +390,12 @@ impl Actor {
                 Output::Snapshot(s) => snapshot = Some(s),
                 Output::Seated { player, seated } => self.env.set_seated(player, table_id, seated),
                 Output::Summary(s) => self.env.publish(*s),
-                Output::Metric(m) => count(self.env.metrics(), m),
+                Output::Metric(m) => {
+                    if let Metric::Error(code) = m {
+                        debug!(table = %table_id, ?code, "a request refused");
+                    }
+                    count(self.env.metrics(), m);
+                }
                 Output::Closed => {}
                 Output::TournamentHand { deal, stacks } => {
                     if let Some(tournament) = self.core.spec().tournament {
