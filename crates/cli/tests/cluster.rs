@@ -1297,7 +1297,6 @@ fn one_balance_is_not_spent_twice_at_two_workers() {
 /// database; why it showed after the other tests more often than alone was not established
 /// (it depends on whether the stopping gateway's last publishes get out).
 #[test]
-#[ignore = "run alone by .ci/run until it has passed in the whole binary with the fix"]
 fn a_rolling_restart_of_every_node_voids_nothing() {
     with_cluster_nats("cluster_roll", rolling);
 }
