@@ -56,7 +56,7 @@ class Player {
 }
 
 // What the test has seen: the preset sent, the typed amount refused then sent; hands after.
-const done = { preset: null, typed: null, pot: null, handsAtDone: null, shot: null };
+const done = { preset: null, typed: null, pot: null, potClaimed: null, handsAtDone: null, shot: null };
 
 /** Waits for the act frame of prompt `m` and checks its `to`. */
 async function sentTo(p, m, kind, to) {
@@ -169,7 +169,10 @@ async function bot(p) {
       await sizeScenario(p, m);
       continue;
     }
-    if (m.wagers?.length && !done.pot) {
+    // One player sends the pot, once: claimed before the first await, or both pages could
+    // raise the pot in turn to an all-in, and with one player busted no further hand ends.
+    if (m.wagers?.length && !done.potClaimed) {
+      done.potClaimed = p.name;
       await potKey(p, m);
       continue;
     }
