@@ -15,9 +15,8 @@
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, PLAYERS, SHOTS, abort, check, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { abort, check, CHROMIUM, createTable, Failure, frames, launchChromium, log, PLAYERS, receivedFrame, run, runTest, SHOTS, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-declare-operator-key-0123456789abcdef';
 const OVERALL_MS = 90 * 1000;
@@ -259,13 +258,10 @@ async function main() {
   const env = { STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '3000', STUD_OPERATOR_KEY: OPERATOR_KEY };
   const addr = await startServer(tmp, env);
   log(`server listening on http://${addr}`);
-  const res = await fetch(`http://${addr}/api/admin/tables`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_KEY}` }, body: JSON.stringify(TABLE),
-  });
-  const body = await res.json().catch(() => null);
+  const { res, body } = await createTable(addr, OPERATOR_KEY, TABLE);
   check(res.ok && body?.id, `creating the declare table: ${res.status} ${JSON.stringify(body)}`);
   log(`table created: ${body.id}`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await launchChromium();
   try {
     const players = [];
     for (const name of ['Ann', 'Bob']) {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
+import { chromium } from 'playwright-core';
 
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..', '..');
@@ -207,6 +208,19 @@ export async function eventually(desc, fn, timeoutMs = 2500) {
 }
 
 // The server: `stud serve` on a SQLite file in `dir`, with `env` on top of the shared settings.
+/** Headless Chromium as the scripts launch it. */
+export const launchChromium = () =>
+  chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+
+/** `POST /api/admin/tables` with the operator key `key`: the response and its JSON body (null
+ *  when it is not JSON). */
+export async function createTable(addr, key, settings) {
+  const res = await fetch(`http://${addr}/api/admin/tables`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(settings),
+  });
+  return { res, body: await res.json().catch(() => null) };
+}
+
 export const serverLog = [];
 export function startServer(dir, env) {
   check(existsSync(BIN), `no server binary at ${BIN}: run \`cargo build -p stud-cli\` first, or set STUD_BIN`);
