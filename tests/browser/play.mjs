@@ -431,7 +431,12 @@ async function bot(p, opp) {
         if (want.what === 'bar') check(f.inBar, `the focus is on ${f.testid} at a prompt, not in the action bar`);
         else check(f.testid === 'chat-input' && f.value === want.value, `the focus left the chat box being typed in at a prompt (it is on ${f.testid}, value ${JSON.stringify(f.value)})`);
       });
-      if (want.what === 'typing') await p.page.locator('[data-testid=chat-input]').fill('');
+      if (want.what === 'typing') {
+        // Done typing: leave the chat box, or the keys pressed at this prompt would be typed
+        // into it (as the page must: typing is not acting).
+        await p.page.locator('[data-testid=chat-input]').fill('');
+        await p.page.locator('[data-testid=chat-input]').blur();
+      }
       want.done();
     }
     for (const task of p.tasks.splice(0)) await task();
