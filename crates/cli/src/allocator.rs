@@ -17,8 +17,28 @@ use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// Only this binary picks the allocator; the libraries leave the choice to whoever links them.
+#[cfg(not(feature = "dhat-heap"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// A heap-profiling build (`--features dhat-heap`): every allocation goes through dhat, which
+/// writes `dhat-heap.json` (each allocation site's bytes at the heap's peak, among others)
+/// when [`profile`]'s guard is dropped at the end of `main`.
+#[cfg(feature = "dhat-heap")]
+#[global_allocator]
+static ALLOCATOR: dhat::Alloc = dhat::Alloc;
+
+/// Starts the heap profile of a `dhat-heap` build; nothing otherwise.
+#[cfg(feature = "dhat-heap")]
+pub fn profile() -> Option<dhat::Profiler> {
+    Some(dhat::Profiler::new_heap())
+}
+
+/// Starts the heap profile of a `dhat-heap` build; nothing otherwise.
+#[cfg(not(feature = "dhat-heap"))]
+pub fn profile() -> Option<()> {
+    None
+}
 
 /// How often an idle worker collects at most.
 pub const COLLECT_EVERY: Duration = Duration::from_secs(5);
@@ -27,6 +47,7 @@ thread_local! {
     static LAST_COLLECT: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
+#[cfg(not(feature = "dhat-heap"))]
 #[allow(unsafe_code)]
 mod ffi {
     unsafe extern "C" {
@@ -48,7 +69,9 @@ pub fn collect_when_idle() {
             true
         }
     });
-    if due {
+    // (A `dhat-heap` build does not link mimalloc: nothing to collect.)
+    if due && cfg!(not(feature = "dhat-heap")) {
+        #[cfg(not(feature = "dhat-heap"))]
         ffi::mi_collect(true);
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Each bot creates a guest session, sits at one of the first N public tables and plays with
 //! the engine's one bot policy (`stud_engine::bot::Bot`, seeded per bot: random but legal). Latency is measured from sending an action to receiving the table update
-//! that shows it. Prints one JSON line at the end.
+//! that shows it. Prints one JSON line at the end, with the servers' own CPU, memory and frames
+//! over the measured window (`"server"`, read from their `/metrics`; null if it cannot be read).
 
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,11 @@ pub struct LoadArgs {
     /// the socket to the first table frame after coming back.
     #[arg(long)]
     reconnect: bool,
+    /// Also open this many sockets that create a guest session, say hello and then only
+    /// read until the end (idle connections: the server's memory per socket is the point);
+    /// reported as `idle_sockets`, those that got their welcome. With `--tables 0`, only these.
+    #[arg(long, default_value_t = 0)]
+    idle: usize,
     /// Register `--players` bots for this tournament instead, play until every one is
     /// placed, and print `{"entrants", "hands", "duration_s", "winner", "payouts", "errors",
     /// "moves"}` (`--tables`, `--players-per-table`, `--duration` and `--warmup` do not apply).
@@ -132,6 +138,12 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             }));
         }
     }
+    let mut idle = Vec::new();
+    for i in 0..args.idle {
+        let (addr, logins) = (addrs[i % addrs.len()].clone(), logins.clone());
+        idle.push(tokio::spawn(async move { hold_idle(&addr, i, &logins, end).await }));
+    }
+    let watcher = tokio::spawn(watch_servers(addrs.clone(), start, end));
     let mut total = BotStats::default();
     for task in tasks {
         let s = task.await.unwrap_or_default();
@@ -142,6 +154,10 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
         total.reconnects += s.reconnects;
         total.latencies_us.extend(s.latencies_us);
         total.gaps_us.extend(s.gaps_us);
+    }
+    let mut idle_sockets = 0usize;
+    for task in idle {
+        idle_sockets += usize::from(matches!(task.await, Ok(Ok(()))));
     }
     total.gaps_us.sort_unstable();
     let gap = |p: f64| -> f64 {
@@ -170,9 +186,106 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             "disconnects": total.disconnects,
             "reconnects": total.reconnects,
             "resume_gap_ms": {"p50": gap(0.5), "max": gap(1.0)},
+            "idle_sockets": idle_sockets,
+            "server": watcher.await.ok().flatten().map(|w| w.json(elapsed)),
         })
     );
     Ok(())
+}
+
+/// One idle socket: a guest session, `hello`, then reading (and dropping) whatever comes until
+/// `end`. `Ok` if it got its welcome and held the socket to the end.
+async fn hold_idle(addr: &str, i: usize, logins: &tokio::sync::Semaphore, end: Instant) -> Result<(), ClientError> {
+    let permit = logins.acquire().await.map_err(|_| ClientError::Closed)?;
+    let session = create_session(addr, &format!("idle{i}")).await?;
+    let (mut client, _) = Client::connect(addr, &session.token).await?;
+    drop(permit);
+    loop {
+        match client.recv_text(end.saturating_duration_since(Instant::now()).max(Duration::from_millis(1))).await {
+            Ok(_) => {}
+            Err(ClientError::Timeout) => return Ok(()),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The servers' own figures from their `/metrics` (`process_*` and `stud_frames_total`),
+/// read when the measured window opens, every second in it, and when it closes.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+struct ServerFigures {
+    cpu_seconds: f64,
+    resident_bytes: f64,
+    peak_resident_bytes: f64,
+    frames: f64,
+}
+
+/// What the servers did over the window: CPU and memory are summed over every address given
+/// (a cluster's gateways; its workers are not seen here), frames are the first server's
+/// count (a gateway already adds its workers' tables).
+struct ServerWindow {
+    start: ServerFigures,
+    end: ServerFigures,
+    /// the largest summed resident size seen in a one-second sample
+    max_resident_bytes: f64,
+}
+
+impl ServerWindow {
+    fn json(&self, seconds: f64) -> serde_json::Value {
+        let mb = |b: f64| (b / 1e5).round() / 10.0;
+        serde_json::json!({
+            "cpu_cores": ((self.end.cpu_seconds - self.start.cpu_seconds) / seconds * 100.0).round() / 100.0,
+            "rss_mb": mb(self.end.resident_bytes),
+            "rss_max_mb": mb(self.max_resident_bytes.max(self.end.resident_bytes)),
+            "peak_rss_mb": mb(self.end.peak_resident_bytes),
+            "frames_per_s": ((self.end.frames - self.start.frames) / seconds).round(),
+        })
+    }
+}
+
+/// The figures of one `/metrics` text (`None` without the process figures: another server,
+/// or a system without `/proc`).
+fn server_figures(text: &str) -> Option<ServerFigures> {
+    let value =
+        |name: &str| text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<f64>().ok());
+    Some(ServerFigures {
+        cpu_seconds: value("process_cpu_seconds_total")?,
+        resident_bytes: value("process_resident_memory_bytes")?,
+        peak_resident_bytes: value("stud_process_peak_resident_memory_bytes")?,
+        frames: value("stud_frames_total").unwrap_or(0.0),
+    })
+}
+
+/// Every server's figures summed (frames: the first server's); `None` if one cannot be read.
+async fn read_servers(addrs: &[String]) -> Option<ServerFigures> {
+    let mut sum = ServerFigures::default();
+    for (i, addr) in addrs.iter().enumerate() {
+        let (status, body) = stud_client::http(addr, "GET", "/metrics", None).await.ok()?;
+        let f = server_figures(&body).filter(|_| status == 200)?;
+        sum.cpu_seconds += f.cpu_seconds;
+        sum.resident_bytes += f.resident_bytes;
+        sum.peak_resident_bytes += f.peak_resident_bytes;
+        if i == 0 {
+            sum.frames = f.frames;
+        }
+    }
+    Some(sum)
+}
+
+/// Reads the servers at `start`, each second, and at `end`.
+async fn watch_servers(addrs: std::sync::Arc<Vec<String>>, start: Instant, end: Instant) -> Option<ServerWindow> {
+    tokio::time::sleep_until(start.into()).await;
+    let first = read_servers(&addrs).await?;
+    let mut max_resident_bytes = first.resident_bytes;
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    while Instant::now() + Duration::from_secs(1) < end {
+        tick.tick().await;
+        if let Some(f) = read_servers(&addrs).await {
+            max_resident_bytes = max_resident_bytes.max(f.resident_bytes);
+        }
+    }
+    tokio::time::sleep_until(end.into()).await;
+    let last = read_servers(&addrs).await?;
+    Some(ServerWindow { start: first, end: last, max_resident_bytes })
 }
 
 /// The few fields of a server frame the bots look at.
@@ -362,5 +475,30 @@ impl Bot<'_> {
         }
         let _ = client.send(&ClientMsg::Leave { request_id: None, table_id }).await;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_s_figures_are_read_from_its_metrics_and_summed_over_the_window() {
+        let text = "# HELP stud_frames_total Frames.\n# TYPE stud_frames_total counter\nstud_frames_total 1200\n\
+                    process_cpu_seconds_total 10.5\nprocess_resident_memory_bytes 52428800\n\
+                    stud_process_peak_resident_memory_bytes 104857600\n";
+        let start = server_figures(text).unwrap();
+        assert_eq!(start.frames, 1200.0);
+        assert_eq!(start.cpu_seconds, 10.5);
+        let end = ServerFigures { cpu_seconds: 25.5, frames: 31_200.0, ..start };
+        let window = ServerWindow { start, end, max_resident_bytes: 60_000_000.0 };
+        let json = window.json(10.0);
+        assert_eq!(json["cpu_cores"], 1.5);
+        assert_eq!(json["frames_per_s"], 3000.0);
+        assert_eq!(json["rss_mb"], 52.4);
+        assert_eq!(json["rss_max_mb"], 60.0);
+        assert_eq!(json["peak_rss_mb"], 104.9);
+        // A server without process figures (another program, or no /proc): none.
+        assert!(server_figures("stud_frames_total 3\n").is_none());
     }
 }

@@ -70,6 +70,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.log_json);
+    // A `dhat-heap` build's profile, written when this guard drops as `main` returns.
+    let _heap_profile = allocator::profile();
     let result = match cli.command.unwrap_or_else(|| Command::Serve(serve::ServeArgs::default())) {
         Command::Serve(args) => serve::run(&args).map(|()| true),
         Command::Load(args) => load::run(&args).map(|()| true),

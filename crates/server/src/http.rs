@@ -5,13 +5,18 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, Request, State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, Request, State};
 use axum::http::header;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use std::net::SocketAddr;
 use tokio_util::sync::CancellationToken;
+
+use hyper_util::rt::TokioIo;
+use tokio_tungstenite::WebSocketStream;
+use tungstenite::handshake::derive_accept_key;
+use tungstenite::protocol::{Role, WebSocketConfig};
 
 use crate::app::App;
 use crate::ws::serve_socket;
@@ -106,6 +111,7 @@ async fn metrics(State(ctx): State<Ctx>) -> impl IntoResponse {
         let mut text = ctx.app.metrics.render_with(ctx.app.writer.stats(), &workers);
         ctx.app.journal.stats().render(&mut text);
         render_memory(&ctx.app, &mut text);
+        crate::metrics::render_process(&mut text);
         text
     })
 }
@@ -143,7 +149,7 @@ fn render_memory(app: &App, text: &mut String) {
 /// Bodies are bounded by `bound_bodies`. Connections in flight when `stop` fires finish
 /// their request (graceful shutdown).
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Router, stop: CancellationToken) {
-    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    use hyper_util::rt::{TokioExecutor, TokioTimer};
     use hyper_util::server::conn::auto::Builder;
     use tower_service::Service as _;
     let first_byte = std::time::Duration::from_millis(app.config.header_timeout_ms);
@@ -226,25 +232,48 @@ async fn refuse_socket(mut stream: tokio::net::TcpStream) {
     let _ = stream.shutdown().await;
 }
 
-async fn ws(
-    State(ctx): State<Ctx>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: axum::http::HeaderMap,
-    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> Response {
-    // Not an upgrade: the typed JSON error every route answers (axum's own is plain text).
-    let upgrade = match upgrade {
-        Ok(upgrade) => upgrade,
-        Err(e) if e.status() == axum::http::StatusCode::UPGRADE_REQUIRED => {
-            return ApiError::UpgradeRequired(e.body_text()).into_response();
-        }
-        Err(e) => return ApiError::BadRequest(e.body_text()).into_response(),
+/// `GET /ws`: the WebSocket upgrade (RFC 6455 4.2), done here rather than by axum's
+/// `WebSocketUpgrade` so that the socket is tungstenite's own stream, whose writer can send a
+/// large frame in fragments (`ws::serve_socket`). Refusals are the typed JSON errors every
+/// route answers, in the order and with the statuses axum gave: 400 for a missing or wrong
+/// `Connection`, `Upgrade`, `Sec-WebSocket-Key` or `Sec-WebSocket-Version`, 426 when the
+/// connection cannot be upgraded (HTTP/1.0).
+async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, mut request: Request) -> Response {
+    let headers = request.headers();
+    let has_token = |name: header::HeaderName, token: &str| {
+        headers
+            .get_all(name)
+            .iter()
+            .any(|v| v.to_str().is_ok_and(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case(token))))
     };
-    // RFC 6455 4.2.1: the key is 16 bytes in base64 (axum only checks that there is one).
-    if !headers.get(header::SEC_WEBSOCKET_KEY).is_some_and(|k| is_websocket_key(k.as_bytes())) {
-        return ApiError::BadRequest("Sec-WebSocket-Key must be 16 bytes in base64".into()).into_response();
+    let is = |name: header::HeaderName, value: &str| {
+        headers.get(name).is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(value.as_bytes()))
+    };
+    let refusal = if !has_token(header::CONNECTION, "upgrade") {
+        Some("Connection header did not include 'upgrade'")
+    } else if !is(header::UPGRADE, "websocket") {
+        Some("`Upgrade` header did not include 'websocket'")
+    } else if headers.get(header::SEC_WEBSOCKET_KEY).is_none() {
+        Some("`Sec-WebSocket-Key` header missing")
+    } else if !headers.get(header::SEC_WEBSOCKET_KEY).is_some_and(|k| is_websocket_key(k.as_bytes())) {
+        // RFC 6455 4.2.1: the key is 16 bytes in base64.
+        Some("Sec-WebSocket-Key must be 16 bytes in base64")
+    } else if !is(header::SEC_WEBSOCKET_VERSION, "13") {
+        Some("`Sec-WebSocket-Version` header did not include '13'")
+    } else {
+        None
+    };
+    if let Some(why) = refusal {
+        return ApiError::BadRequest(why.into()).into_response();
     }
-    let ip = shared::client_ip(peer.ip(), &headers, &ctx.app.config.trusted_proxies);
+    let accept = headers.get(header::SEC_WEBSOCKET_KEY).map(|k| derive_accept_key(k.as_bytes())).unwrap_or_default();
+    let ip = shared::client_ip(peer.ip(), headers, &ctx.app.config.trusted_proxies);
+    let Some(on_upgrade) = request.extensions_mut().remove::<hyper::upgrade::OnUpgrade>() else {
+        return ApiError::UpgradeRequired(
+            "WebSocket request couldn't be upgraded since no upgrade state was present".into(),
+        )
+        .into_response();
+    };
     let Some(slot) = ctx.app.limits.connections.acquire(ip) else {
         let max = ctx.app.config.max_connections_per_ip;
         return ApiError::TooManyConnections(max).into_response();
@@ -253,17 +282,37 @@ async fn ws(
     // typed `frame_too_large` error and keep the connection.
     let limit = ctx.app.config.max_frame_bytes.saturating_mul(4);
     // Small socket buffers: the default 128 KiB read buffer per connection would cost more
-    // than everything else a connection holds.
-    upgrade
-        .read_buffer_size(2 * 1024)
-        .write_buffer_size(2 * 1024)
+    // than everything else a connection holds. Clients' frames are a few hundred bytes (a
+    // larger one makes room for itself); what we write goes out in fragments of at most
+    // `ws::FRAGMENT` bytes, so the write buffer stays near `write_buffer_size` plus one of them.
+    let config = WebSocketConfig::default()
+        .read_buffer_size(1024)
+        .write_buffer_size(crate::ws::FRAGMENT)
         .max_write_buffer_size(1024 * 1024)
-        .max_message_size(limit)
-        .max_frame_size(limit)
-        .on_upgrade(move |socket| async move {
-            serve_socket(ctx.app, socket, ctx.shutdown, ip).await;
-            drop(slot);
-        })
+        .max_message_size(Some(limit))
+        .max_frame_size(Some(limit));
+    tokio::spawn(async move {
+        let upgraded = match on_upgrade.await {
+            Ok(upgraded) => upgraded,
+            Err(e) => return tracing::debug!(error = %e, "the upgrade failed"),
+        };
+        let socket = WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
+        // Boxed: the task would otherwise hold room for the connection's future twice over.
+        Box::pin(serve_socket(ctx.app, socket, ctx.shutdown, ip)).await;
+        drop(slot);
+    });
+    let mut response = Response::new(axum::body::Body::empty());
+    *response.status_mut() = axum::http::StatusCode::SWITCHING_PROTOCOLS;
+    let h = response.headers_mut();
+    h.insert(header::CONNECTION, header::HeaderValue::from_static("upgrade"));
+    h.insert(header::UPGRADE, header::HeaderValue::from_static("websocket"));
+    match header::HeaderValue::from_str(&accept) {
+        Ok(v) => {
+            h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
+        }
+        Err(_) => return ApiError::BadRequest("Sec-WebSocket-Key must be 16 bytes in base64".into()).into_response(),
+    }
+    response
 }
 
 #[cfg(test)]

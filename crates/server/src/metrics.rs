@@ -285,6 +285,109 @@ impl Metrics {
     }
 }
 
+/// This process's own figures, named as Prometheus' client libraries name them
+/// (`process_cpu_seconds_total`, `process_resident_memory_bytes`, `process_virtual_memory_bytes`,
+/// `process_open_fds`, `process_max_fds`, `process_start_time_seconds`), plus its peak resident
+/// size (`stud_process_peak_resident_memory_bytes`, the kernel's VmHWM), so a load run reads
+/// memory and CPU from here instead of `/proc` by hand. Read from `/proc/self`; on a system
+/// without it, nothing is written.
+pub fn render_process(out: &mut String) {
+    let Some(p) = ProcessFigures::read() else { return };
+    let mut line = |name: &str, help: &str, kind: &str, v: f64| {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
+    };
+    line("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.", "counter", p.cpu_seconds);
+    line("process_resident_memory_bytes", "Resident memory size in bytes.", "gauge", p.resident_bytes as f64);
+    line(
+        "stud_process_peak_resident_memory_bytes",
+        "The largest resident memory size this process has had, in bytes (VmHWM).",
+        "gauge",
+        p.peak_resident_bytes as f64,
+    );
+    line("process_virtual_memory_bytes", "Virtual memory size in bytes.", "gauge", p.virtual_bytes as f64);
+    if let Some(fds) = p.open_fds {
+        line("process_open_fds", "Number of open file descriptors.", "gauge", fds as f64);
+    }
+    if let Some(max) = p.max_fds {
+        line("process_max_fds", "Maximum number of open file descriptors.", "gauge", max as f64);
+    }
+    if let Some(start) = p.start_time_seconds {
+        line("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", "gauge", start);
+    }
+}
+
+/// What [`render_process`] writes, read from `/proc/self`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcessFigures {
+    pub cpu_seconds: f64,
+    pub resident_bytes: u64,
+    pub peak_resident_bytes: u64,
+    pub virtual_bytes: u64,
+    pub open_fds: Option<u64>,
+    pub max_fds: Option<u64>,
+    pub start_time_seconds: Option<f64>,
+}
+
+/// The kernel's unit for times in `/proc/PID/stat` (`USER_HZ`, 100 on every Linux ABI).
+const USER_HZ: f64 = 100.0;
+
+impl ProcessFigures {
+    /// `None` where `/proc/self` cannot be read (not Linux).
+    pub fn read() -> Option<ProcessFigures> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let mut figures = ProcessFigures::parse(&stat, &status)?;
+        figures.open_fds = std::fs::read_dir("/proc/self/fd").ok().map(|d| d.count() as u64);
+        figures.max_fds = std::fs::read_to_string("/proc/self/limits").ok().and_then(|l| max_open_files(&l));
+        let boot = std::fs::read_to_string("/proc/stat").ok().and_then(|s| boot_time(&s));
+        figures.start_time_seconds = boot.zip(start_ticks(&stat)).map(|(b, t)| b + t as f64 / USER_HZ);
+        Some(figures)
+    }
+
+    /// Parses `/proc/PID/stat` (CPU times) and `/proc/PID/status` (memory, in kB).
+    fn parse(stat: &str, status: &str) -> Option<ProcessFigures> {
+        // The command name (field 2) is in parentheses and may hold spaces: fields after it
+        // are counted from the last ')'. utime and stime are fields 14 and 15.
+        let after = stat.get(stat.rfind(')')? + 1..)?;
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        let ticks = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok());
+        let cpu_seconds = (ticks(14)? + ticks(15)?) as f64 / USER_HZ;
+        let kb = |key: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                .map(|v| v * 1024)
+        };
+        Some(ProcessFigures {
+            cpu_seconds,
+            resident_bytes: kb("VmRSS")?,
+            peak_resident_bytes: kb("VmHWM")?,
+            virtual_bytes: kb("VmSize")?,
+            open_fds: None,
+            max_fds: None,
+            start_time_seconds: None,
+        })
+    }
+}
+
+/// Field 22 of `/proc/PID/stat`: when the process started, in ticks after boot.
+fn start_ticks(stat: &str) -> Option<u64> {
+    let after = stat.get(stat.rfind(')')? + 1..)?;
+    after.split_whitespace().nth(22 - 3)?.parse().ok()
+}
+
+/// `btime` of `/proc/stat`: the boot time, seconds since the epoch.
+fn boot_time(stat: &str) -> Option<f64> {
+    stat.lines().find_map(|l| l.strip_prefix("btime "))?.trim().parse().ok()
+}
+
+/// The soft limit of "Max open files" in `/proc/PID/limits`.
+fn max_open_files(limits: &str) -> Option<u64> {
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.trim_start_matches("Max open files").split_whitespace().next()?.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,5 +411,39 @@ mod tests {
         assert!(text.contains("stud_action_seconds_bucket{le=\"0.005\"} 2\n"), "{text}");
         assert!(text.contains("stud_action_seconds_bucket{le=\"0.002\"} 0\n"), "{text}");
         assert_eq!(here.render(&stud_store::WriterStats::default()).matches("stud_hands_total 2\n").count(), 1);
+    }
+
+    #[test]
+    fn process_figures_are_read_from_proc_text() {
+        // A command name with a space and a parenthesis, as the kernel writes it.
+        let stat = "4242 (stud (x) y) S 1 4242 4242 0 -1 4194560 900 0 0 0 250 75 0 0 20 0 9 0 12345 \
+                    268435456 3000 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
+        let status = "Name:\tstud\nVmPeak:\t  300000 kB\nVmSize:\t  262144 kB\nVmHWM:\t   20480 kB\n\
+                      VmRSS:\t   12000 kB\nThreads:\t9\n";
+        let p = ProcessFigures::parse(stat, status).unwrap();
+        assert_eq!(p.cpu_seconds, 3.25);
+        assert_eq!(
+            (p.resident_bytes, p.peak_resident_bytes, p.virtual_bytes),
+            (12000 * 1024, 20480 * 1024, 262144 * 1024)
+        );
+        assert_eq!(start_ticks(stat), Some(12345));
+        assert_eq!(boot_time("cpu  1 2 3\nbtime 1764900000\nprocesses 5\n"), Some(1_764_900_000.0));
+        let limits = "Limit                     Soft Limit           Hard Limit           Units\n\
+                      Max open files            20000                524288               files\n";
+        assert_eq!(max_open_files(limits), Some(20000));
+        assert!(ProcessFigures::parse("garbage", status).is_none());
+    }
+
+    #[test]
+    fn this_process_s_figures_are_rendered() {
+        let mut out = String::new();
+        render_process(&mut out);
+        if cfg!(target_os = "linux") {
+            for name in ["process_cpu_seconds_total ", "process_resident_memory_bytes ", "process_open_fds "] {
+                assert!(out.contains(&format!("\n{name}")), "{name} missing from {out}");
+            }
+            let rss = ProcessFigures::read().unwrap();
+            assert!(rss.resident_bytes > 0 && rss.peak_resident_bytes >= rss.resident_bytes);
+        }
     }
 }

@@ -7,12 +7,16 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use tokio::time::Instant;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use futures_util::{SinkExt, StreamExt};
+use hyper_util::rt::TokioIo;
 use stud_proto::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RequestId, ServerMsg};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
+use tungstenite::protocol::CloseFrame;
+use tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
+use tungstenite::protocol::frame::{Frame as WsFrame, Utf8Bytes};
+use tungstenite::{Bytes, Message};
 use uuid::Uuid;
 
 use crate::access::Refusal;
@@ -35,8 +39,9 @@ struct Connection {
 }
 
 /// Serves one socket until it closes, is kicked, or the server shuts down.
-#[tracing::instrument(skip_all, fields(conn_id))]
-pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: CancellationToken, peer: IpAddr) {
+// (A debug span: an info one is a registry entry per socket, about 250 bytes each.)
+#[tracing::instrument(level = "debug", skip_all, fields(conn_id))]
+pub async fn serve_socket(app: Arc<App>, socket: Socket, shutdown: CancellationToken, peer: IpAddr) {
     let id = app.players.next_conn_id();
     tracing::Span::current().record("conn_id", id);
     app.metrics.connections.fetch_add(1, Relaxed);
@@ -52,7 +57,18 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
             tokio::select! {
                 frame = rx.recv() => match frame {
                     Some(f) => {
-                        if sink.send(Message::Text(Utf8Bytes::from(f.as_ref()))).await.is_err() {
+                        // Every frame already queued goes out with this one: one flush (one
+                        // write to the socket, for what fits its buffer) for a table's burst
+                        // (an event, the next prompt, ...), not one per frame.
+                        let mut sent = feed(&mut sink, &f).await;
+                        for _ in 1..WRITE_BATCH {
+                            let Ok(f) = rx.try_recv() else { break };
+                            if !sent {
+                                break;
+                            }
+                            sent = feed(&mut sink, &f).await;
+                        }
+                        if !sent || sink.flush().await.is_err() {
                             break;
                         }
                     }
@@ -85,41 +101,90 @@ pub async fn serve_socket(app: Arc<App>, socket: WebSocket, shutdown: Cancellati
             () = shutdown.cancelled() => break,
             () = ended => {
                 *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-                    Some(CloseFrame { code: close_code::POLICY, reason: Utf8Bytes::from_static(LOGGED_OUT) });
+                    Some(CloseFrame { code: CloseCode::Policy, reason: Utf8Bytes::from_static(LOGGED_OUT) });
                 break;
             }
             () = &mut hello_by, if conn.session.is_none() => {
                 let reason = format!("no hello within {} ms", app.config.hello_timeout_ms);
                 *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-                    Some(CloseFrame { code: close_code::POLICY, reason: Utf8Bytes::from(reason) });
+                    Some(CloseFrame { code: CloseCode::Policy, reason: Utf8Bytes::from(reason) });
                 break;
             }
         };
         match msg {
-            Some(Ok(Message::Text(text))) => conn.on_text(text.as_str()).await,
+            // Boxed: the work for one message (a table command, a history read, a login) is
+            // allocated while it runs, not held in every idle socket's task.
+            Some(Ok(Message::Text(text))) => Box::pin(conn.on_text(text.as_str())).await,
             Some(Ok(Message::Binary(_))) => conn.error_unread(ErrorCode::Malformed, "send JSON text frames"),
             Some(Ok(Message::Close(_))) | None => break,
             Some(Ok(_)) => {}
             Some(Err(e)) => {
                 debug!(error = %e, "socket error");
-                if let Some(frame) = close_frame_for(e, app.config.max_frame_bytes) {
+                if let Some(frame) = close_frame_for(&e, app.config.max_frame_bytes) {
                     *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(frame);
                 }
                 break;
             }
         }
     }
-    if let Some(session) = &conn.session {
-        app.players.socket_closed(session.player_id, id);
-    }
-    for table in conn.joined.drain() {
-        if let Some(handle) = app.lobby.get(table) {
-            let _ = handle.send(TableCmd::Disconnect { conn_id: id }).await;
-        }
-    }
+    Box::pin(conn.closed()).await;
     kick.cancel();
     let _ = writer.await;
     app.metrics.connections.fetch_sub(1, Relaxed);
+}
+
+/// The most frames one flush of a socket's writer carries (the rest wait for the next).
+const WRITE_BATCH: usize = 32;
+
+/// A WebSocket over an upgraded HTTP connection, as `/ws` hands it over.
+pub type Socket = tokio_tungstenite::WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
+
+/// The largest WebSocket frame we write: a longer message (a table's snapshot is several
+/// kilobytes) goes out as a text frame and continuation frames of at most this many bytes
+/// (RFC 6455 5.4, cut at character boundaries), so that the socket's write buffer, which
+/// keeps its largest size for the life of the connection, stays small.
+pub const FRAGMENT: usize = 1024;
+
+/// Queues one of our frames on the socket as one WebSocket message (fragmented past
+/// [`FRAGMENT`]); `false` once the socket is gone.
+async fn feed(sink: &mut futures_util::stream::SplitSink<Socket, Message>, frame: &Frame) -> bool {
+    if frame.len() <= FRAGMENT {
+        return sink.feed(Message::Text(Utf8Bytes::from(frame.as_ref()))).await.is_ok();
+    }
+    for (i, piece) in fragments(frame, FRAGMENT).enumerate() {
+        let opcode = OpCode::Data(if i == 0 { Data::Text } else { Data::Continue });
+        let last = piece.end == frame.len();
+        let bytes = Bytes::copy_from_slice(&frame.as_bytes()[piece]);
+        if sink.feed(Message::Frame(WsFrame::message(bytes, opcode, last))).await.is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// `text` cut into consecutive ranges of at most `max` bytes (at least one character each),
+/// each ending on a character boundary.
+fn fragments(text: &str, max: usize) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= text.len() {
+            return None;
+        }
+        let mut end = (start + max).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end == start {
+            // A character longer than `max` (only for a tiny `max`): take it whole.
+            end = start + 1;
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+        }
+        let range = start..end;
+        start = end;
+        Some(range)
+    })
 }
 
 /// The reason of the close frame a logged-out session's sockets get (code 1008).
@@ -128,13 +193,12 @@ pub const LOGGED_OUT: &str = "logged out: this session has ended";
 /// The close frame owed to a client whose frame the WebSocket layer refused: 1009 for a frame
 /// over the hard limit (4x `max_frame_bytes`), 1007 for text that is not UTF-8. Other errors
 /// (the peer vanished, a broken frame) get no frame.
-fn close_frame_for(e: axum::Error, max_frame_bytes: usize) -> Option<CloseFrame> {
-    let inner = e.into_inner();
-    let (code, reason) = match inner.downcast_ref::<tungstenite::Error>()? {
+fn close_frame_for(e: &tungstenite::Error, max_frame_bytes: usize) -> Option<CloseFrame> {
+    let (code, reason) = match e {
         tungstenite::Error::Capacity(_) => {
-            (close_code::SIZE, format!("frame over {} bytes (4x max_frame_bytes)", max_frame_bytes.saturating_mul(4)))
+            (CloseCode::Size, format!("frame over {} bytes (4x max_frame_bytes)", max_frame_bytes.saturating_mul(4)))
         }
-        tungstenite::Error::Utf8(_) => (close_code::INVALID, "text frame is not valid UTF-8".to_owned()),
+        tungstenite::Error::Utf8(_) => (CloseCode::Invalid, "text frame is not valid UTF-8".to_owned()),
         _ => return None,
     };
     Some(CloseFrame { code, reason: Utf8Bytes::from(reason) })
@@ -153,6 +217,18 @@ fn peek_request_id(text: &str) -> Option<RequestId> {
 }
 
 impl Connection {
+    /// The socket has closed: the player's other sockets and the tables it joined are told.
+    async fn closed(mut self) {
+        if let Some(session) = &self.session {
+            self.app.players.socket_closed(session.player_id, self.id);
+        }
+        for table in self.joined.drain() {
+            if let Some(handle) = self.app.lobby.get(table) {
+                let _ = handle.send(TableCmd::Disconnect { conn_id: self.id }).await;
+            }
+        }
+    }
+
     fn send(&self, frame: Frame) {
         // Our own replies never wait either: a client that does not read loses them.
         let _ = self.outbox.try_send(frame);
@@ -429,7 +505,7 @@ impl Connection {
         if self.app.access.is_banned(session.player_id, None) {
             return self.error(None, ErrorCode::Forbidden, "this account is banned from the server");
         }
-        info!(player_id = %session.player_id, "hello");
+        info!(conn_id = self.id, player_id = %session.player_id, "hello");
         self.send(wire::frame(&ServerMsg::Welcome {
             version: PROTOCOL_VERSION,
             player_id: session.player_id,
@@ -453,5 +529,26 @@ impl Connection {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fragments;
+
+    #[test]
+    fn a_long_frame_is_cut_into_pieces_on_character_boundaries() {
+        let text = "ab€cd€€e"; // '€' is 3 bytes
+        let pieces: Vec<&str> = fragments(text, 4).map(|r| &text[r]).collect();
+        assert_eq!(pieces.concat(), text);
+        assert!(pieces.iter().all(|p| !p.is_empty() && p.len() <= 4), "{pieces:?}");
+        assert_eq!(pieces, ["ab", "€c", "d€", "€e"]);
+        // A piece as long as allowed, and the rest.
+        let long = "x".repeat(2500);
+        let sizes: Vec<usize> = fragments(&long, 1024).map(|r| r.len()).collect();
+        assert_eq!(sizes, [1024, 1024, 452]);
+        assert_eq!(fragments("", 1024).count(), 0);
+        // A character longer than the limit goes whole.
+        assert_eq!(fragments("€€", 2).map(|r| &"€€"[r]).collect::<Vec<_>>(), ["€", "€"]);
     }
 }

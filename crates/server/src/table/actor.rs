@@ -110,10 +110,13 @@ pub async fn run_table(env: Arc<dyn TableEnv>, core: TableCore, start: Start, mu
                     let _ = reply.send(());
                     break;
                 }
-                Some(cmd) => actor.command(cmd).await,
+                // Boxed, like the clock's turn below: the work for one command (journal,
+                // debit, apply, deliver) is allocated while it runs, not held in the task
+                // of every table, idle or not (it was most of an empty table's memory).
+                Some(cmd) => Box::pin(actor.command(cmd)).await,
             },
             () = sleep_until(wake.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400))), if wake.is_some() => {
-                actor.on_clock().await;
+                Box::pin(actor.on_clock()).await;
             }
             () = tokio::time::sleep(LAG_POLL), if actor.delivery.any_lagging() => actor.on_lag_poll(),
         }
