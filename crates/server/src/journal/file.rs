@@ -134,10 +134,8 @@ impl FileJournal {
         let carry_before = closed.len().saturating_sub(KEEP_SEGMENTS);
         let mut deleted = 0;
         for (k, (_, path)) in closed.iter().enumerate() {
-            let (rows, _) = read_segment(path)?;
             // A table with no state row is closed or was never started: nothing of it resumes.
-            let live: Vec<JournalRow> =
-                rows.into_iter().filter(|r| marks.get(&r.table_id).is_some_and(|m| r.n > *m)).collect();
+            let live = read_segment_kept(path, |r| marks.get(&r.table_id).is_some_and(|m| r.n > *m))?;
             if !live.is_empty() {
                 if k >= carry_before {
                     continue;
@@ -387,6 +385,39 @@ fn decode_one(bytes: &[u8]) -> Option<JournalRow> {
 
 fn read_segment(path: &Path) -> std::io::Result<(Vec<JournalRow>, bool)> {
     Ok(decode(&std::fs::read(path)?))
+}
+
+/// The records of a segment that `keep` wants, as [`decode`] reads them (up to the first torn
+/// or damaged record), read one at a time: a compacted segment (up to 8 MiB) is nearly all
+/// dead entries, and reading it whole put its size and its decoded rows on the process's
+/// peak memory.
+pub fn read_segment_kept(path: &Path, keep: impl Fn(&JournalRow) -> bool) -> std::io::Result<Vec<JournalRow>> {
+    use std::io::Read as _;
+    let mut file = std::io::BufReader::with_capacity(64 << 10, std::fs::File::open(path)?);
+    let (mut record, mut kept) = (Vec::new(), Vec::new());
+    loop {
+        record.clear();
+        record.resize(HEADER, 0);
+        match file.read_exact(&mut record) {
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            r => r?,
+        }
+        let len = record.get(..4).and_then(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes);
+        let Some(body_len) = len.and_then(|l| usize::try_from(l).ok()).filter(|l| (FIXED..=MAX_BODY).contains(l))
+        else {
+            break;
+        };
+        record.resize(HEADER + body_len, 0);
+        match file.read_exact(&mut record[HEADER..]) {
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            r => r?,
+        }
+        let Some(row) = decode_one(&record) else { break };
+        if keep(&row) {
+            kept.push(row);
+        }
+    }
+    Ok(kept)
 }
 
 #[cfg(test)]

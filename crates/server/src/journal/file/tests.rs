@@ -4,7 +4,7 @@ use std::sync::Arc;
 use stud_store::{JournalRow, Store};
 use uuid::Uuid;
 
-use super::{FileJournal, decode, encode, segments};
+use super::{FileJournal, decode, encode, read_segment_kept, segments};
 use crate::journal::Journal;
 
 fn row(table: Uuid, n: u64) -> JournalRow {
@@ -60,6 +60,34 @@ fn records_read_back_and_a_torn_tail_stops_the_reading_at_the_last_whole_record(
     let mut damaged = bytes.clone();
     damaged[two - 3] ^= 0x10;
     assert_eq!(decode(&damaged).0, vec![row(t, 1)]);
+}
+
+#[test]
+fn a_segment_read_a_record_at_a_time_keeps_what_is_asked_up_to_a_torn_or_damaged_record() {
+    let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+    let mut bytes = Vec::new();
+    for n in 1..=40 {
+        encode(&row(if n % 3 == 0 { a } else { b }, n), &mut bytes);
+    }
+    let path = temp_dir().join("segment");
+    let keep = |r: &JournalRow| r.table_id == a || r.n > 35;
+    let read = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        read_segment_kept(&path, keep).unwrap()
+    };
+    let whole: Vec<JournalRow> = decode(&bytes).0.into_iter().filter(|r| keep(r)).collect();
+    assert_eq!(whole.len(), 13 + 3);
+    assert_eq!(read(&bytes), whole);
+    // Cut anywhere, or a flipped bit anywhere: the same as reading the file whole.
+    for at in (0..bytes.len()).step_by(37) {
+        let cut: Vec<JournalRow> = decode(&bytes[..at]).0.into_iter().filter(|r| keep(r)).collect();
+        assert_eq!(read(&bytes[..at]), cut, "cut at {at}");
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x04;
+        let expected: Vec<JournalRow> = decode(&damaged).0.into_iter().filter(|r| keep(r)).collect();
+        assert_eq!(read(&damaged), expected, "bit flipped at {at}");
+    }
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[tokio::test]
