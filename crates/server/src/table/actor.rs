@@ -87,7 +87,7 @@ pub async fn run_table(env: Arc<dyn TableEnv>, core: TableCore, start: Start, mu
         Start::Resumed => {
             // The process was away: the player to act gets a whole clock again (journaled, so
             // a later replay charges the time bank from the same moment).
-            actor.journal_and_apply(now, Input::Resume, None, None).await;
+            Box::pin(actor.journal_and_apply(now, Input::Resume, None, None)).await;
         }
         Start::Started => {}
         Start::Fresh => {
