@@ -61,12 +61,11 @@ pub async fn serve_socket(app: Arc<App>, socket: Socket, shutdown: CancellationT
                         // write to the socket, for what fits its buffer) for a table's burst
                         // (an event, the next prompt, ...), not one per frame.
                         let mut sent = feed(&mut sink, &f).await;
-                        for _ in 1..WRITE_BATCH {
+                        let mut batch = 1;
+                        while sent && batch < WRITE_BATCH {
                             let Ok(f) = rx.try_recv() else { break };
-                            if !sent {
-                                break;
-                            }
                             sent = feed(&mut sink, &f).await;
+                            batch += 1;
                         }
                         if !sent || sink.flush().await.is_err() {
                             break;
