@@ -69,9 +69,16 @@ pub fn collect_when_idle() {
             true
         }
     });
-    // (A `dhat-heap` build does not link mimalloc: nothing to collect.)
-    if due && cfg!(not(feature = "dhat-heap")) {
-        #[cfg(not(feature = "dhat-heap"))]
-        ffi::mi_collect(true);
+    if due {
+        collect();
     }
 }
+
+#[cfg(not(feature = "dhat-heap"))]
+fn collect() {
+    ffi::mi_collect(true);
+}
+
+/// A `dhat-heap` build does not link mimalloc: nothing to collect.
+#[cfg(feature = "dhat-heap")]
+fn collect() {}

@@ -249,13 +249,14 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
     let is = |name: header::HeaderName, value: &str| {
         headers.get(name).is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(value.as_bytes()))
     };
+    let key = headers.get(header::SEC_WEBSOCKET_KEY);
     let refusal = if !has_token(header::CONNECTION, "upgrade") {
         Some("Connection header did not include 'upgrade'")
     } else if !is(header::UPGRADE, "websocket") {
         Some("`Upgrade` header did not include 'websocket'")
-    } else if headers.get(header::SEC_WEBSOCKET_KEY).is_none() {
+    } else if key.is_none() {
         Some("`Sec-WebSocket-Key` header missing")
-    } else if !headers.get(header::SEC_WEBSOCKET_KEY).is_some_and(|k| is_websocket_key(k.as_bytes())) {
+    } else if !key.is_some_and(|k| is_websocket_key(k.as_bytes())) {
         // RFC 6455 4.2.1: the key is 16 bytes in base64.
         Some("Sec-WebSocket-Key must be 16 bytes in base64")
     } else if !is(header::SEC_WEBSOCKET_VERSION, "13") {
@@ -263,10 +264,12 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
     } else {
         None
     };
-    if let Some(why) = refusal {
+    // (base64 is always a valid header value: `None` only where the key was refused above)
+    let accept = key.and_then(|k| header::HeaderValue::try_from(derive_accept_key(k.as_bytes())).ok());
+    let (None, Some(accept)) = (refusal, accept) else {
+        let why = refusal.unwrap_or("Sec-WebSocket-Key must be 16 bytes in base64");
         return ApiError::BadRequest(why.into()).into_response();
-    }
-    let accept = headers.get(header::SEC_WEBSOCKET_KEY).map(|k| derive_accept_key(k.as_bytes())).unwrap_or_default();
+    };
     let ip = shared::client_ip(peer.ip(), headers, &ctx.app.config.trusted_proxies);
     let Some(on_upgrade) = request.extensions_mut().remove::<hyper::upgrade::OnUpgrade>() else {
         return ApiError::UpgradeRequired(
@@ -306,12 +309,7 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
     let h = response.headers_mut();
     h.insert(header::CONNECTION, header::HeaderValue::from_static("upgrade"));
     h.insert(header::UPGRADE, header::HeaderValue::from_static("websocket"));
-    match header::HeaderValue::from_str(&accept) {
-        Ok(v) => {
-            h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
-        }
-        Err(_) => return ApiError::BadRequest("Sec-WebSocket-Key must be 16 bytes in base64".into()).into_response(),
-    }
+    h.insert(header::SEC_WEBSOCKET_ACCEPT, accept);
     response
 }
 

@@ -346,12 +346,8 @@ impl ProcessFigures {
 
     /// Parses `/proc/PID/stat` (CPU times) and `/proc/PID/status` (memory, in kB).
     fn parse(stat: &str, status: &str) -> Option<ProcessFigures> {
-        // The command name (field 2) is in parentheses and may hold spaces: fields after it
-        // are counted from the last ')'. utime and stime are fields 14 and 15.
-        let after = stat.get(stat.rfind(')')? + 1..)?;
-        let fields: Vec<&str> = after.split_whitespace().collect();
-        let ticks = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok());
-        let cpu_seconds = (ticks(14)? + ticks(15)?) as f64 / USER_HZ;
+        // utime and stime are fields 14 and 15.
+        let cpu_seconds = (stat_field(stat, 14)? + stat_field(stat, 15)?) as f64 / USER_HZ;
         let kb = |key: &str| {
             status
                 .lines()
@@ -371,10 +367,17 @@ impl ProcessFigures {
     }
 }
 
+/// Numeric field `n` (counted from 1, as `proc(5)` does) of `/proc/PID/stat`, `n` >= 3. The
+/// command name (field 2) is in parentheses and may hold spaces: fields after it are counted
+/// from the last ')'.
+fn stat_field(stat: &str, n: usize) -> Option<u64> {
+    let after = stat.get(stat.rfind(')')? + 1..)?;
+    after.split_whitespace().nth(n.checked_sub(3)?)?.parse().ok()
+}
+
 /// Field 22 of `/proc/PID/stat`: when the process started, in ticks after boot.
 fn start_ticks(stat: &str) -> Option<u64> {
-    let after = stat.get(stat.rfind(')')? + 1..)?;
-    after.split_whitespace().nth(22 - 3)?.parse().ok()
+    stat_field(stat, 22)
 }
 
 /// `btime` of `/proc/stat`: the boot time, seconds since the epoch.
