@@ -37,11 +37,11 @@ pub use draw::Draw;
 pub use floor::{EntryNo, Floor, Move, MoveReason, Spot, Table, TableNo};
 pub use payout::{default_payouts, paid_places, place_group, prizes};
 pub use spec::{
-    BasisPoints, Cents, CreateTournament, Game, GameChoice, Games, Kind, Level, LevelLength, LevelRequest,
-    MAX_ENTRANTS, MAX_ENTRIES, MAX_FEE, MAX_ROTATION_GAMES, MAX_STARTING_CHIPS, Millis, ROTATION, RotationGame,
+    AddOn, BasisPoints, Cents, CreateTournament, Game, GameChoice, Games, Kind, Level, LevelLength, LevelRequest,
+    MAX_ENTRANTS, MAX_ENTRIES, MAX_FEE, MAX_ROTATION_GAMES, MAX_STARTING_CHIPS, Millis, ROTATION, Rebuys, RotationGame,
     SpecError, TournamentSpec,
 };
 pub use tournament::{
-    Accepted, Command, Due, Entry, EntryState, HandForHand, Input, Journaled, Output, Placed, RestoreError, Status,
-    TOURNAMENT_VERSION, Tournament, TournamentError,
+    ADDON_MS, Accepted, Command, Due, Entry, EntryState, HandForHand, Input, Journaled, Offer, Output, Placed,
+    REBUY_OFFER_MS, RestoreError, Status, TOURNAMENT_VERSION, Tournament, TournamentError,
 };

@@ -170,6 +170,24 @@ pub struct CreateTournament {
     /// rotation only: the games in order (default: [`ROTATION`] at `betting`)
     #[serde(default)]
     pub rotation_games: Option<Vec<RotationGame>>,
+    /// rebuys are sold to the end of this level (1 = the first; before the last level)
+    #[serde(default)]
+    pub rebuy_until_level: Option<u32>,
+    /// chips a rebuy adds (default: `starting_chips`)
+    #[serde(default)]
+    pub rebuy_chips: Option<Chips>,
+    /// cents a rebuy costs, all of it into the prize pool (default: `entry_fee`)
+    #[serde(default)]
+    pub rebuy_fee: Option<Cents>,
+    /// rebuys each entry may buy (absent: no limit)
+    #[serde(default)]
+    pub max_rebuys: Option<u32>,
+    /// chips the add-on adds (absent: no add-on); offered once, when the rebuy period ends
+    #[serde(default)]
+    pub addon_chips: Option<Chips>,
+    /// cents the add-on costs, all of it into the prize pool (default: the rebuy fee)
+    #[serde(default)]
+    pub addon_fee: Option<Cents>,
 }
 
 /// One game of a rotation: the variant and, if not the tournament's, its betting structure.
@@ -301,6 +319,33 @@ pub struct TournamentSpec {
     /// a rotation's games in order; none: [`ROTATION`] at `betting`
     #[serde(default)]
     pub rotation_games: Option<Vec<RotationGame>>,
+    /// rebuys and the add-on, when sold (specs stored before them have none)
+    #[serde(default)]
+    pub rebuys: Option<Rebuys>,
+}
+
+/// A tournament's rebuys and add-on (see [`crate::Tournament`] for when each is sold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rebuys {
+    /// 1-based level to the end of which rebuys are sold
+    pub until_level: u32,
+    /// chips a rebuy adds
+    pub chips: Chips,
+    /// cents a rebuy costs (into the pool)
+    pub fee: Cents,
+    /// rebuys per entry; none: no limit
+    pub max: Option<u32>,
+    /// the add-on, if one is sold
+    pub addon: Option<AddOn>,
+}
+
+/// The add-on: offered once, to every entry still playing, when the rebuy period ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AddOn {
+    /// chips it adds
+    pub chips: Chips,
+    /// cents it costs (into the pool)
+    pub fee: Cents,
 }
 
 impl TournamentSpec {
@@ -429,6 +474,7 @@ impl CreateTournament {
             invite_code: self.invite_code.clone(),
             betting: self.betting,
             rotation_games,
+            rebuys: None,
         };
         let levels = self.levels(&spec.game_list())?;
         let within = |field: &str, level: Option<u32>| match level {
@@ -444,6 +490,7 @@ impl CreateTournament {
             return fail("late_registration_until_level", "a sit-and-go starts full; it has no late registration");
         }
         let reentry = within("reentry_until_level", self.reentry_until_level)?;
+        let rebuys = self.rebuys(within("rebuy_until_level", self.rebuy_until_level)?)?;
         // At least 10 characters: with wrong guesses limited (the server's wrong-code counters,
         // shared with tables), 10 characters of 64 kinds outlast any guesser.
         if let Some(code) = &self.invite_code
@@ -464,7 +511,46 @@ impl CreateTournament {
         spec.payouts = payouts;
         spec.late_registration_until_level = late;
         spec.reentry_until_level = reentry;
+        spec.rebuys = rebuys;
         Ok(spec)
+    }
+
+    /// The rebuys and the add-on (`until`: `rebuy_until_level`, checked).
+    fn rebuys(&self, until: Option<u32>) -> Result<Option<Rebuys>, SpecError> {
+        let Some(until_level) = until else {
+            let set = [
+                ("rebuy_chips", self.rebuy_chips.is_some()),
+                ("rebuy_fee", self.rebuy_fee.is_some()),
+                ("max_rebuys", self.max_rebuys.is_some()),
+                ("addon_chips", self.addon_chips.is_some()),
+                ("addon_fee", self.addon_fee.is_some()),
+            ];
+            return match set.iter().find(|(_, on)| *on) {
+                Some((field, _)) => fail(*field, "needs rebuy_until_level (rebuys and the add-on come together)"),
+                None => Ok(None),
+            };
+        };
+        let chips = self.rebuy_chips.unwrap_or(self.starting_chips);
+        if chips == 0 || chips > MAX_STARTING_CHIPS {
+            return fail("rebuy_chips", format!("must be 1 to {MAX_STARTING_CHIPS}"));
+        }
+        let fee = self.rebuy_fee.unwrap_or(self.entry_fee);
+        if fee > MAX_FEE {
+            return fail("rebuy_fee", format!("must not exceed {MAX_FEE} cents"));
+        }
+        if self.max_rebuys == Some(0) {
+            return fail("max_rebuys", "must be at least 1 (leave rebuy_until_level out for no rebuys)");
+        }
+        let addon = match (self.addon_chips, self.addon_fee) {
+            (None, Some(_)) => return fail("addon_fee", "needs addon_chips"),
+            (None, None) => None,
+            (Some(c), _) if c == 0 || c > MAX_STARTING_CHIPS => {
+                return fail("addon_chips", format!("must be 1 to {MAX_STARTING_CHIPS}"));
+            }
+            (Some(_), Some(f)) if f > MAX_FEE => return fail("addon_fee", format!("must not exceed {MAX_FEE} cents")),
+            (Some(chips), f) => Some(AddOn { chips, fee: f.unwrap_or(fee) }),
+        };
+        Ok(Some(Rebuys { until_level, chips, fee, max: self.max_rebuys, addon }))
     }
 
     /// The levels, checked for every game the tournament plays (`games`).
@@ -847,5 +933,53 @@ mod tests {
         let mut v = serde_json::to_value(request()).unwrap();
         v["variant"] = serde_json::json!("holdem");
         assert!(serde_json::from_value::<CreateTournament>(v).is_err());
+    }
+
+    #[test]
+    fn rebuys_and_the_add_on_default_to_the_entry_and_name_their_field() {
+        let mut r = request();
+        r.rebuy_until_level = Some(1);
+        r.addon_chips = Some(2_000);
+        let spec = r.validate().unwrap();
+        let expected = Rebuys {
+            until_level: 1,
+            chips: 1_500,
+            fee: 1_000,
+            max: None,
+            addon: Some(AddOn { chips: 2_000, fee: 1_000 }),
+        };
+        assert_eq!(spec.rebuys, Some(expected));
+        // A stored spec without them reads as none.
+        let mut v = serde_json::to_value(&spec).unwrap();
+        v.as_object_mut().unwrap().remove("rebuys");
+        assert_eq!(serde_json::from_value::<TournamentSpec>(v).unwrap().rebuys, None);
+
+        type Change = fn(&mut CreateTournament);
+        let cases: [(Change, &str); 8] = [
+            (|r| r.rebuy_until_level = Some(2), "rebuy_until_level"),
+            (|r| r.rebuy_until_level = Some(0), "rebuy_until_level"),
+            (|r| r.rebuy_chips = Some(0), "rebuy_chips"),
+            (|r| r.rebuy_fee = Some(MAX_FEE + 1), "rebuy_fee"),
+            (|r| r.max_rebuys = Some(0), "max_rebuys"),
+            (|r| r.addon_chips = Some(MAX_STARTING_CHIPS + 1), "addon_chips"),
+            (|r| r.addon_fee = Some(5), "addon_fee"),
+            (|r| r.addon_fee = Some(MAX_FEE + 1), "addon_fee"),
+        ];
+        for (change, field) in cases {
+            let mut r = request();
+            r.rebuy_until_level = Some(1);
+            change(&mut r);
+            // A fee above the most is checked once there is an add-on to charge it for.
+            if r.addon_fee == Some(MAX_FEE + 1) {
+                r.addon_chips = Some(10);
+            }
+            assert_eq!(field_of(&r), field, "{r:?}");
+        }
+        // Without a rebuy period, any rebuy field is refused.
+        let mut r = request();
+        r.max_rebuys = Some(3);
+        let e = r.validate().unwrap_err();
+        assert_eq!(e.field, "max_rebuys");
+        assert!(e.message.contains("needs rebuy_until_level"), "{e}");
     }
 }

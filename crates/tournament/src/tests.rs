@@ -9,8 +9,8 @@ use stud_engine::{Betting, Chips, Variant};
 use uuid::Uuid;
 
 use crate::{
-    Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, LevelRequest, Millis, Output,
-    RotationGame, Spot, Status, TableNo, Tournament, TournamentError, TournamentSpec,
+    ADDON_MS, Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, LevelRequest, Millis,
+    Offer, Output, REBUY_OFFER_MS, RotationGame, Spot, Status, TableNo, Tournament, TournamentError, TournamentSpec,
 };
 
 fn level(bring_in: u64, minutes: Option<u32>, hands: Option<u32>) -> LevelRequest {
@@ -37,6 +37,12 @@ fn request(kind: Kind, players: u32, seats: u8) -> CreateTournament {
         rotation_hands: None,
         betting: Betting::FixedLimit,
         rotation_games: None,
+        rebuy_until_level: None,
+        rebuy_chips: None,
+        rebuy_fee: None,
+        max_rebuys: None,
+        addon_chips: None,
+        addon_fee: None,
     }
 }
 
@@ -808,10 +814,16 @@ fn check(t: &Tournament, starting: Chips) -> Result<(), TestCaseError> {
     if t.status() == Status::Running {
         prop_assert_eq!(&seen, &playing, "seated and playing differ");
     }
-    let chips: Chips = t.entries().iter().map(|e| e.chips).sum();
-    prop_assert_eq!(chips, starting * Chips::from(t.entry_count()), "chips not conserved");
+    let chips: Chips = t.entries().iter().map(|e| e.chips + e.pending).sum();
+    prop_assert_eq!(chips, bought(t, starting), "chips not conserved");
     prop_assert!(t.entries().iter().filter(|e| e.state == EntryState::Out).all(|e| e.chips == 0));
     Ok(())
+}
+
+/// Every chip sold: `starting` per entry, and the chips of every rebuy and add-on.
+fn bought(t: &Tournament, starting: Chips) -> Chips {
+    let (rebuy, addon) = t.spec().rebuys.map_or((0, 0), |r| (r.chips, r.addon.map_or(0, |a| a.chips)));
+    starting * Chips::from(t.entry_count()) + rebuy * Chips::from(t.rebuys()) + addon * Chips::from(t.addons())
 }
 
 /// A small deterministic generator for hand outcomes (splitmix64).
@@ -834,6 +846,12 @@ impl Dice {
 /// Plays a whole tournament with random hand results; tables deal and finish in a random
 /// interleaving. Returns the driver at the end.
 fn play(players: u32, seats: u8, seed: u64, late_entries: bool) -> Result<Driver, TestCaseError> {
+    play_with(players, seats, seed, late_entries, false)
+}
+
+/// [`play`], with rebuys through level 2 and an add-on when `rebuys`: players buy them at
+/// random, and the clock moves a second a step (offers and the add-on lapse on it).
+fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: bool) -> Result<Driver, TestCaseError> {
     let mut r = request(Kind::Scheduled, players, seats);
     r.min_entrants = 2;
     r.max_entrants = players + 10;
@@ -842,6 +860,12 @@ fn play(players: u32, seats: u8, seed: u64, late_entries: bool) -> Result<Driver
     if late_entries {
         r.late_registration_until_level = Some(2);
         r.reentry_until_level = Some(2);
+    }
+    if rebuys {
+        r.rebuy_until_level = Some(2);
+        r.rebuy_fee = Some(500);
+        r.addon_chips = Some(1_500);
+        r.addon_fee = Some(300);
     }
     let mut d = Driver::new(r.validate().unwrap());
     for i in 1..=players {
@@ -861,6 +885,28 @@ fn play(players: u32, seats: u8, seed: u64, late_entries: bool) -> Result<Driver
         let in_hand: Vec<TableNo> = tables.iter().copied().filter(|t| d.t.floor().tables()[t].in_hand()).collect();
         let can_start: Vec<TableNo> =
             tables.iter().copied().filter(|&t| d.t.handle(Command::StartHand { table: t }).is_ok()).collect();
+        if rebuys {
+            let now = d.now + 1_000;
+            if !d.tick(now).is_empty() {
+                continue;
+            }
+            if dice.below(8) == 0 {
+                // Someone buys a rebuy or the add-on (refused when not on offer to them).
+                let all: Vec<Uuid> = d.t.entries().iter().map(|e| e.player).collect();
+                let p = all[dice.below(all.len())];
+                let draw = d.draw();
+                let cmd =
+                    if dice.below(2) == 0 { Command::Rebuy { player: p, draw } } else { Command::AddOn { player: p } };
+                let _ = d.command(cmd);
+                continue;
+            }
+            if in_hand.is_empty() && can_start.is_empty() && d.t.wake_at().is_some() {
+                // Waiting for a busted player's decision: the clock runs.
+                let at = d.t.wake_at().unwrap_or(now);
+                d.tick(at);
+                continue;
+            }
+        }
         prop_assert!(!in_hand.is_empty() || !can_start.is_empty(), "stuck at step {}: {:?}", step, d.t.floor());
         if late_entries && dice.below(20) == 0 {
             // Someone busted re-enters, or a newcomer registers (refused once closed).
@@ -972,7 +1018,7 @@ fn check_end(d: &Driver) -> Result<(), TestCaseError> {
     prop_assert_eq!(places, (1..=n).collect::<Vec<_>>(), "every place once");
     prop_assert_eq!(results.iter().map(|p| p.prize).sum::<u64>(), t.pool(), "the pool is paid in full");
     let winner = t.entries().iter().find(|e| e.place == Some(1)).unwrap();
-    prop_assert_eq!(winner.chips, 1_000 * Chips::from(n), "the winner holds every chip");
+    prop_assert_eq!(winner.chips, bought(t, 1_000), "the winner holds every chip");
     prop_assert_eq!(t.live(), 1);
     // The ledger: what accounts paid = house fees (entries * 100); the pool came back.
     let net: i64 = d.accounts.values().sum();
@@ -1010,6 +1056,21 @@ proptest! {
     ) {
         let d = play(players, seats, seed, late_entries)?;
         check_end(&d)?;
+    }
+
+    #[test]
+    fn random_rebuy_tournaments_pay_every_fee_back_and_conserve_chips(
+        players in 2u32..40,
+        seats in 2u8..=8,
+        seed in any::<u64>(),
+        late_entries in any::<bool>(),
+    ) {
+        let d = play_with(players, seats, seed, late_entries, true)?;
+        check_end(&d)?;
+        // Rebuys and add-ons were sold, and each is in the pool.
+        let t = &d.t;
+        let pool = 1_000 * u64::from(t.entry_count()) + 500 * u64::from(t.rebuys()) + 300 * u64::from(t.addons());
+        prop_assert_eq!(t.pool(), pool);
     }
 }
 
@@ -1114,4 +1175,163 @@ fn a_round_that_bursts_the_bubble_is_played_out() {
     assert!(eliminated >= 2, "{eliminated}");
     let placed = d.log[off..].iter().take_while(|o| matches!(o, Output::HandForHand { .. } | Output::Placed(_)));
     assert_eq!(placed.filter(|o| matches!(o, Output::Placed(_))).count(), eliminated);
+}
+
+/// A sit-and-go of `n` with rebuys (500 cents, 1,000 chips) through level 1 and an add-on
+/// (700 cents, 2,000 chips); levels of 10 minutes.
+fn rebuy_sng(n: u32, max_rebuys: Option<u32>) -> Driver {
+    let mut r = request(Kind::SitAndGo, n, 8);
+    r.rebuy_until_level = Some(1);
+    r.rebuy_fee = Some(500);
+    r.max_rebuys = max_rebuys;
+    r.addon_chips = Some(2_000);
+    r.addon_fee = Some(700);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=n {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    assert_eq!(d.t.status(), Status::Running);
+    d
+}
+
+fn rebuy(d: &mut Driver, p: Uuid) -> Result<Vec<Output>, TournamentError> {
+    let draw = d.draw();
+    d.command(Command::Rebuy { player: p, draw })
+}
+
+fn total_chips(t: &Tournament) -> Chips {
+    t.entries().iter().map(|e| e.chips + e.pending).sum()
+}
+
+#[test]
+fn a_player_busted_in_the_rebuy_period_is_offered_a_rebuy_and_is_seated_again() {
+    let mut d = rebuy_sng(3, None);
+    let (a, b) = (player(1), player(2));
+    assert!(d.t.rebuy_open());
+    assert!(!d.t.is_closed(), "the field is not known while rebuys are sold");
+    d.now = 5_000;
+    let out = d.bust(1, a, &[b]);
+    let offer = Output::Offer { player: b, entry: 2, offer: Offer::Rebuy, until: 5_000 + REBUY_OFFER_MS };
+    assert!(out.contains(&offer), "{out:?}");
+    assert_eq!(d.t.wake_at(), Some(5_000 + REBUY_OFFER_MS));
+    let out = rebuy(&mut d, b).unwrap();
+    assert!(matches!(out.as_slice(), [Output::Seat { entry: 2, chips: 1_000, .. }]), "{out:?}");
+    assert_eq!(d.accounts[&b], -1_100 - 500);
+    let e = d.t.live_entry(b).unwrap();
+    assert_eq!((e.no, e.rebuys, e.rebuy_offer_until), (2, 1, None));
+    assert_eq!((d.t.rebuys(), d.t.pool(), total_chips(&d.t)), (1, 3_500, 4_000));
+    // No one is placed for the bust that was bought back.
+    assert!(d.t.results().is_empty());
+    assert_eq!(d.t.entry_count(), 3, "a rebuy is not an entry");
+}
+
+#[test]
+fn a_rebuy_at_or_below_the_starting_stack_during_a_hand_counts_when_the_hand_ends() {
+    let mut d = rebuy_sng(3, None);
+    let (a, b, c) = (player(1), player(2), player(3));
+    // Everyone has the starting stack: a rebuy is allowed, added at once between hands.
+    let out = rebuy(&mut d, a).unwrap();
+    assert_eq!(out, [Output::Chips { player: a, entry: 1, chips: 2_000 }]);
+    let again = rebuy(&mut d, a);
+    assert_eq!(again.unwrap_err().code(), "not_offered", "2,000 is above the starting stack");
+    // During a hand, c's rebuy waits for the hand's end; c loses every chip in it and is
+    // still in with the rebuy's chips.
+    d.start_hand(1).unwrap();
+    assert!(rebuy(&mut d, c).unwrap().is_empty());
+    assert_eq!(d.t.live_entry(c).unwrap().pending, 1_000);
+    let out = d.finish(1, b, &[c]).unwrap();
+    assert!(out.contains(&Output::Chips { player: c, entry: 3, chips: 1_000 }), "{out:?}");
+    assert!(!out.iter().any(|o| matches!(o, Output::Eliminated { .. })), "{out:?}");
+    assert_eq!(d.chips(c), 1_000);
+    assert_eq!(d.chips(b), 2_000);
+    assert_eq!(total_chips(&d.t), 5_000);
+    assert_eq!(d.t.pool(), 4_000);
+}
+
+#[test]
+fn max_rebuys_and_the_offer_clock_end_a_busted_player_s_tournament() {
+    let mut d = rebuy_sng(2, Some(1));
+    let (a, b) = (player(1), player(2));
+    d.bust(1, a, &[b]);
+    // Heads-up, the tournament waits for b's decision instead of ending.
+    assert_eq!(d.t.status(), Status::Running);
+    assert_eq!(d.t.handle(Command::StartHand { table: 1 }), Err(TournamentError::WaitForPlayers(1)));
+    rebuy(&mut d, b).unwrap();
+    d.now = 1_000;
+    let out = d.bust(1, a, &[b]);
+    // The one rebuy allowed is used: no offer, and the tournament is over.
+    assert!(!out.iter().any(|o| matches!(o, Output::Offer { .. })), "{out:?}");
+    assert!(out.iter().any(|o| matches!(o, Output::Ended { winner } if *winner == a)));
+    assert_eq!(d.t.results().iter().map(|p| (p.place, p.prize)).collect::<Vec<_>>(), [(1, 2_500), (2, 0)]);
+    let net: i64 = d.accounts.values().sum();
+    assert_eq!(net, -200, "the house fees are all that is gone");
+
+    // An offer that is not taken lapses on the clock, and then the tournament ends.
+    let mut d = rebuy_sng(2, None);
+    d.now = 2_000;
+    d.bust(1, a, &[b]);
+    assert!(d.tick(2_000 + REBUY_OFFER_MS - 1).is_empty());
+    let out = d.tick(2_000 + REBUY_OFFER_MS);
+    assert!(out.iter().any(|o| matches!(o, Output::Ended { winner } if *winner == a)), "{out:?}");
+    assert_eq!(rebuy(&mut d, b), Err(TournamentError::RebuyClosed));
+    assert_eq!(d.replayed(), d.t);
+}
+
+#[test]
+fn the_add_on_is_sold_once_when_the_rebuy_period_ends_and_then_the_field_is_final() {
+    let mut d = rebuy_sng(3, None);
+    let (a, b, c) = (player(1), player(2), player(3));
+    assert_eq!(d.command(Command::AddOn { player: a }), Err(TournamentError::AddOnClosed), "not yet");
+    rebuy(&mut d, b).unwrap();
+    let out = d.tick(600_000);
+    let until = 600_000 + ADDON_MS;
+    assert_eq!(out[0], Output::Level { level: 2 });
+    for (i, p) in [a, b, c].into_iter().enumerate() {
+        let offer = Output::Offer { player: p, entry: i as u32 + 1, offer: Offer::AddOn, until };
+        assert!(out.contains(&offer), "{out:?}");
+    }
+    assert!(!d.t.rebuy_open() && !d.t.is_closed());
+    assert_eq!(rebuy(&mut d, c), Err(TournamentError::RebuyClosed));
+    assert_eq!(d.command(Command::AddOn { player: a }).unwrap(), [Output::Chips { player: a, entry: 1, chips: 3_000 }]);
+    assert_eq!(d.command(Command::AddOn { player: a }).unwrap_err().code(), "not_offered");
+    assert_eq!(d.command(Command::AddOn { player: player(9) }), Err(TournamentError::NotRegistered));
+    d.command(Command::AddOn { player: b }).unwrap();
+    assert_eq!(d.accounts[&a], -1_100 - 700);
+    assert_eq!(d.accounts[&b], -1_100 - 500 - 700);
+    // The window ends: the field is final and the pool is every fee but the house's.
+    let out = d.tick(until);
+    let pool = 3 * 1_000 + 500 + 2 * 700;
+    assert!(out.iter().any(|o| matches!(o, Output::RegistrationClosed { entries: 3, pool: p, .. } if *p == pool)));
+    assert_eq!(d.command(Command::AddOn { player: c }), Err(TournamentError::AddOnClosed));
+    assert_eq!((d.t.rebuys(), d.t.addons(), total_chips(&d.t)), (1, 2, 3_000 + 1_000 + 4_000));
+    // Played to the end: the prizes add up to every fee paid into the pool.
+    d.bust(1, a, &[b]);
+    d.bust(1, a, &[c]);
+    let results = d.t.results();
+    assert_eq!(results.iter().map(|p| p.prize).sum::<u64>(), pool);
+    let net: i64 = d.accounts.values().sum();
+    assert_eq!(net, -300, "the house fees are all that is gone");
+    assert_eq!(d.replayed(), d.t);
+}
+
+/// The random rebuy play sells rebuys (to busted players too) and add-ons, so its properties
+/// do not hold vacuously.
+#[test]
+fn random_rebuy_play_sells_rebuys_and_add_ons() {
+    let (mut rebuys, mut addons, mut bought_back, mut lapsed) = (0, 0, 0, 0);
+    for seed in 0..24u64 {
+        let d = play_with(2 + (seed * 5 % 30) as u32, 2 + (seed % 7) as u8, seed, seed % 3 == 0, true).unwrap();
+        check_end(&d).unwrap();
+        rebuys += d.t.rebuys();
+        addons += d.t.addons();
+        let offered = count(&d.log, |o| matches!(o, Output::Offer { offer: Offer::Rebuy, .. }));
+        let taken = d.t.entries().iter().map(|e| e.rebuys).sum::<u32>() as usize;
+        bought_back += offered.min(taken);
+        lapsed += offered.saturating_sub(taken);
+    }
+    assert!(
+        rebuys >= 20 && addons >= 5 && bought_back >= 5 && lapsed >= 5,
+        "{rebuys} {addons} {bought_back} {lapsed}"
+    );
 }

@@ -100,6 +100,18 @@ pub struct Entry {
     pub place: Option<u32>,
     /// the prize in cents, once the place is known
     pub prize: Option<Cents>,
+    /// rebuys bought
+    #[serde(default)]
+    pub rebuys: u32,
+    /// took the add-on
+    #[serde(default)]
+    pub addon: bool,
+    /// chips bought while its table was in a hand: added when that hand ends
+    #[serde(default)]
+    pub pending: Chips,
+    /// busted in the rebuy period: a rebuy is offered until then (ms since the Unix epoch)
+    #[serde(default)]
+    pub rebuy_offer_until: Option<Millis>,
 }
 
 /// A line of the results.
@@ -178,6 +190,20 @@ pub enum Command {
     },
     /// An operator cancels before the start.
     Cancel,
+    /// A rebuy: an entry busted in the rebuy period is seated again (while its offer lasts);
+    /// a playing entry at or below the starting stack gets the chips (after the hand in play
+    /// at its table).
+    Rebuy {
+        /// who
+        player: Uuid,
+        /// a fresh seed (seats a busted entry)
+        draw: Draw,
+    },
+    /// The add-on, while it is offered.
+    AddOn {
+        /// who
+        player: Uuid,
+    },
 }
 
 /// What a tournament journals: the inputs that change it, each already checked.
@@ -228,6 +254,20 @@ pub enum Input {
         /// breaks tables
         draw: Draw,
     },
+    /// a rebuy (paid)
+    Rebuy {
+        /// who
+        player: Uuid,
+        /// seats a busted entry
+        draw: Draw,
+    },
+    /// an add-on (paid)
+    AddOn {
+        /// who
+        player: Uuid,
+    },
+    /// the clock: rebuy offers and the add-on past their time lapse
+    OffersLapsed,
 }
 
 /// What `handle` accepted.
@@ -347,7 +387,43 @@ pub enum Output {
     },
     /// The tournament was cancelled (refunds are their own outputs).
     Cancelled,
+    /// An entry's chips changed between hands (a rebuy or the add-on): its table's stack is
+    /// now `chips` (seat it again at its spot if the table let it go when it busted).
+    Chips {
+        /// who
+        player: Uuid,
+        /// which entry
+        entry: EntryNo,
+        /// its chips now
+        chips: Chips,
+    },
+    /// Offer a player a rebuy or the add-on, until `until` (ms since the Unix epoch).
+    Offer {
+        /// who
+        player: Uuid,
+        /// which entry
+        entry: EntryNo,
+        /// what
+        offer: Offer,
+        /// when it lapses
+        until: Millis,
+    },
 }
+
+/// What [`Output::Offer`] offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Offer {
+    /// a rebuy (the entry busted in the rebuy period)
+    Rebuy,
+    /// the add-on (the rebuy period is over)
+    AddOn,
+}
+
+/// How long a player busted in the rebuy period has to rebuy.
+pub const REBUY_OFFER_MS: Millis = 60_000;
+/// How long the add-on is sold once the rebuy period ends (play goes on meanwhile).
+pub const ADDON_MS: Millis = 120_000;
 
 /// A refused command. Nothing was journaled or charged.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -397,6 +473,15 @@ pub enum TournamentError {
     /// a hand's report does not match the table (players or chips)
     #[error("bad hand report: {0}")]
     BadReport(String),
+    /// rebuys are not sold now (none in this tournament, or the rebuy period is over)
+    #[error("rebuys are closed")]
+    RebuyClosed,
+    /// the add-on is not sold now (none in this tournament, not yet, or over)
+    #[error("the add-on is not on offer")]
+    AddOnClosed,
+    /// this player may not buy it now (the reason says why)
+    #[error("{0}")]
+    NotOffered(&'static str),
     /// a report of another hand than the one in play (a late report of an earlier hand)
     #[error("the report of hand {reported} at table {table}, where hand {in_play} is in play")]
     StaleReport {
@@ -429,6 +514,9 @@ impl TournamentError {
             TournamentError::HandForHand(_) => "hand_for_hand",
             TournamentError::BadReport(_) => "bad_report",
             TournamentError::StaleReport { .. } => "stale_report",
+            TournamentError::RebuyClosed => "rebuy_closed",
+            TournamentError::AddOnClosed => "addon_closed",
+            TournamentError::NotOffered(_) => "not_offered",
         }
     }
 }
@@ -511,6 +599,14 @@ pub struct Tournament {
     hfh_starts: u32,
     final_table: bool,
     applied: u64,
+    /// rebuys and add-ons sold
+    #[serde(default)]
+    rebuys: u32,
+    #[serde(default)]
+    addons: u32,
+    /// the add-on is sold until then (set when the rebuy period ends)
+    #[serde(default)]
+    addon_until: Option<Millis>,
 }
 
 impl Tournament {
@@ -535,6 +631,9 @@ impl Tournament {
             hfh_starts: 0,
             final_table: false,
             applied: 0,
+            rebuys: 0,
+            addons: 0,
+            addon_until: None,
         }
     }
 
@@ -612,9 +711,46 @@ impl Tournament {
         self.entries.iter().filter(|e| e.state == EntryState::Playing).count()
     }
 
-    /// The prize pool in cents: the entry fee of every entry.
+    /// The prize pool in cents: the entry fee of every entry, the rebuy fee of every rebuy
+    /// and the add-on fee of every add-on (house fees are not in it).
     pub fn pool(&self) -> Cents {
+        let (rebuy, addon) = self.spec.rebuys.map_or((0, 0), |r| (r.fee, r.addon.map_or(0, |a| a.fee)));
         self.spec.entry_fee * Cents::from(self.entry_count())
+            + rebuy * Cents::from(self.rebuys)
+            + addon * Cents::from(self.addons)
+    }
+
+    /// Rebuys sold so far.
+    pub fn rebuys(&self) -> u32 {
+        self.rebuys
+    }
+
+    /// Add-ons sold so far.
+    pub fn addons(&self) -> u32 {
+        self.addons
+    }
+
+    /// Everything sold: entries, rebuys and add-ons (capped by [`MAX_ENTRIES`], so every
+    /// sum of chips stays inside the engine's limits).
+    fn purchases(&self) -> u32 {
+        self.entry_count().saturating_add(self.rebuys).saturating_add(self.addons)
+    }
+
+    /// Whether rebuys are sold now (the rebuy period: to the end of `rebuy_until_level`).
+    pub fn rebuy_open(&self) -> bool {
+        self.status == Status::Running
+            && !self.closed
+            && self.spec.rebuys.is_some_and(|r| self.level() <= r.until_level)
+    }
+
+    /// Until when the add-on is sold, while it is.
+    pub fn addon_until(&self) -> Option<Millis> {
+        self.addon_until.filter(|_| self.status == Status::Running && !self.closed)
+    }
+
+    /// The earliest rebuy offer's end, if any is open.
+    fn first_offer_end(&self) -> Option<Millis> {
+        self.entries.iter().filter_map(|e| e.rebuy_offer_until).min()
     }
 
     /// Registration and re-entry are closed: the field and the payouts are final.
@@ -671,7 +807,9 @@ impl Tournament {
     pub fn wake_at(&self) -> Option<Millis> {
         match self.status {
             Status::Registering => self.spec.start_at,
-            Status::Running => self.level_ends_at(),
+            Status::Running => {
+                [self.level_ends_at(), self.first_offer_end(), self.addon_until].into_iter().flatten().min()
+            }
             Status::Finished | Status::Cancelled => None,
         }
     }
@@ -729,6 +867,10 @@ impl Tournament {
                 }
             },
             Status::Running => {
+                let lapses = [self.first_offer_end(), self.addon_until].into_iter().flatten().min();
+                if lapses.is_some_and(|t| now >= t) {
+                    return Some(Due::Input(Input::OffersLapsed));
+                }
                 let ends = self.level_ends_at()?;
                 (now >= ends).then_some(Due::Input(Input::NextLevel))
             }
@@ -809,7 +951,7 @@ impl Tournament {
                     }
                     return Err(TournamentError::AlreadyRegistered);
                 }
-                if self.players().len() >= self.spec.max_entrants as usize || self.entry_count() >= MAX_ENTRIES {
+                if self.players().len() >= self.spec.max_entrants as usize || self.purchases() >= MAX_ENTRIES {
                     return Err(TournamentError::Full);
                 }
                 Ok(charge(player, Input::Register { player, name, draw }))
@@ -828,7 +970,7 @@ impl Tournament {
                 match self.latest_entry(player) {
                     None => Err(TournamentError::NotRegistered),
                     Some(e) if e.state != EntryState::Out => Err(TournamentError::StillPlaying),
-                    Some(_) if self.entry_count() >= MAX_ENTRIES => Err(TournamentError::Full),
+                    Some(_) if self.purchases() >= MAX_ENTRIES => Err(TournamentError::Full),
                     Some(_) => Ok(charge(player, Input::ReEnter { player, draw })),
                 }
             }
@@ -843,7 +985,62 @@ impl Tournament {
                 Status::Registering => Ok(Accepted { input: Input::Cancel, debit: None }),
                 _ => Err(TournamentError::Started),
             },
+            Command::Rebuy { player, draw } => {
+                let fee = self.check_rebuy(player)?;
+                Ok(Accepted { input: Input::Rebuy { player, draw }, debit: Some((player, fee)) })
+            }
+            Command::AddOn { player } => {
+                let fee = self.check_addon(player)?;
+                Ok(Accepted { input: Input::AddOn { player }, debit: Some((player, fee)) })
+            }
         }
+    }
+
+    /// Whether `player` may buy a rebuy now; its fee if so.
+    fn check_rebuy(&self, player: Uuid) -> Result<Cents, TournamentError> {
+        let r = self.spec.rebuys.ok_or(TournamentError::RebuyClosed)?;
+        let e = self.latest_entry(player).ok_or(TournamentError::NotRegistered)?;
+        match e.state {
+            // Busted in the rebuy period: while the offer lasts (it may outlast the period).
+            EntryState::Out if e.rebuy_offer_until.is_some() => {}
+            EntryState::Out if self.rebuy_open() => {
+                return Err(TournamentError::NotOffered("the rebuy offer has lapsed: the entry is out"));
+            }
+            EntryState::Playing if self.rebuy_open() => {
+                if e.chips.saturating_add(e.pending) > self.spec.starting_chips {
+                    return Err(TournamentError::NotOffered("a rebuy needs a stack at or below the starting stack"));
+                }
+            }
+            EntryState::Registered | EntryState::Withdrawn | EntryState::Out | EntryState::Playing => {
+                return Err(TournamentError::RebuyClosed);
+            }
+        }
+        if r.max.is_some_and(|m| e.rebuys >= m) {
+            return Err(TournamentError::NotOffered("this entry has bought every rebuy the tournament allows"));
+        }
+        if self.purchases() >= MAX_ENTRIES {
+            return Err(TournamentError::Full);
+        }
+        Ok(r.fee)
+    }
+
+    /// Whether `player` may buy the add-on now; its fee if so.
+    fn check_addon(&self, player: Uuid) -> Result<Cents, TournamentError> {
+        let a = self.spec.rebuys.and_then(|r| r.addon).ok_or(TournamentError::AddOnClosed)?;
+        if self.addon_until().is_none() {
+            return Err(TournamentError::AddOnClosed);
+        }
+        if self.latest_entry(player).is_none() {
+            return Err(TournamentError::NotRegistered);
+        }
+        let e = self.live_entry(player).ok_or(TournamentError::NotOffered("the add-on is for players still in"))?;
+        if e.addon {
+            return Err(TournamentError::NotOffered("this entry has taken the add-on"));
+        }
+        if self.purchases() >= MAX_ENTRIES {
+            return Err(TournamentError::Full);
+        }
+        Ok(a.fee)
     }
 
     fn check_start(&self, table: TableNo) -> Result<(), TournamentError> {
@@ -938,8 +1135,87 @@ impl Tournament {
             }
             Input::HandStarted { table } => self.hand_started(*table, &mut out),
             Input::HandFinished { table, stacks, draw } => self.hand_finished(now, *table, stacks, draw, &mut out),
+            Input::Rebuy { player, draw } => self.rebuy(*player, draw, &mut out),
+            Input::AddOn { player } => self.addon(*player, &mut out),
+            Input::OffersLapsed => self.lapse(now, &mut out),
         }
         out
+    }
+
+    /// A rebuy: a busted entry is seated again with the rebuy's chips (it was not eliminated
+    /// after all); a playing one gets them now, or when the hand at its table ends.
+    fn rebuy(&mut self, player: Uuid, draw: &Draw, out: &mut Vec<Output>) {
+        let (Some(r), Some(no)) = (self.spec.rebuys, self.latest_entry(player).map(|e| e.no)) else { return };
+        if self.status != Status::Running {
+            return;
+        }
+        let Some(e) = self.entry_mut(no) else { return };
+        match e.state {
+            EntryState::Out => {
+                e.state = EntryState::Playing;
+                e.chips = r.chips;
+                e.rebuy_offer_until = None;
+                e.rebuys += 1;
+                // Groups not placed yet (none are while rebuys are sold) forget the bust.
+                for group in self.busts.iter_mut().skip(self.placed) {
+                    group.retain(|(n, _)| *n != no);
+                }
+                let placed = self.placed;
+                let mut i = 0;
+                self.busts.retain(|g| {
+                    i += 1;
+                    i <= placed || !g.is_empty()
+                });
+                let at = self.floor.seat_new(no, &mut Drawer::new(draw));
+                out.push(Output::Seat { player, entry: no, at, chips: r.chips });
+            }
+            EntryState::Playing => {
+                e.rebuys += 1;
+                self.add_chips(no, r.chips, out);
+            }
+            EntryState::Registered | EntryState::Withdrawn => return,
+        }
+        self.rebuys += 1;
+    }
+
+    /// The add-on: its chips now, or when the hand at the entry's table ends.
+    fn addon(&mut self, player: Uuid, out: &mut Vec<Output>) {
+        let Some(a) = self.spec.rebuys.and_then(|r| r.addon) else { return };
+        let Some(no) = self.live_entry(player).map(|e| e.no) else { return };
+        if let Some(e) = self.entry_mut(no) {
+            e.addon = true;
+        }
+        self.addons += 1;
+        self.add_chips(no, a.chips, out);
+    }
+
+    /// Adds bought chips to an entry: at once between hands at its table, else when the hand
+    /// there ends ([`Entry::pending`]).
+    fn add_chips(&mut self, no: EntryNo, chips: Chips, out: &mut Vec<Output>) {
+        let in_hand =
+            self.floor.spot_of(no).and_then(|s| self.floor.tables().get(&s.table)).is_some_and(|t| t.in_hand());
+        let Some(e) = self.entry_mut(no) else { return };
+        if in_hand {
+            e.pending += chips;
+            return;
+        }
+        e.chips += chips;
+        out.push(Output::Chips { player: e.player, entry: no, chips: e.chips });
+    }
+
+    /// The clock: rebuy offers and the add-on whose time is up lapse; the field may then be
+    /// final, or the tournament over.
+    fn lapse(&mut self, now: Millis, out: &mut Vec<Output>) {
+        for e in &mut self.entries {
+            if e.rebuy_offer_until.is_some_and(|t| t <= now) {
+                e.rebuy_offer_until = None;
+            }
+        }
+        if self.addon_until.is_some_and(|t| t <= now) {
+            self.addon_until = None;
+        }
+        self.maybe_close(out);
+        self.check_end(out);
     }
 
     fn register(&mut self, player: Uuid, name: &str, draw: &Draw, out: &mut Vec<Output>) {
@@ -955,6 +1231,10 @@ impl Tournament {
                     hands: 0,
                     place: None,
                     prize: None,
+                    rebuys: 0,
+                    addon: false,
+                    pending: 0,
+                    rebuy_offer_until: None,
                 });
             }
             Status::Running => self.add_entry(player, name, draw, out),
@@ -978,6 +1258,10 @@ impl Tournament {
             hands: 0,
             place: None,
             prize: None,
+            rebuys: 0,
+            addon: false,
+            pending: 0,
+            rebuy_offer_until: None,
         });
         let at = self.floor.seat_new(no, &mut Drawer::new(draw));
         out.push(Output::Seat { player, entry: no, at, chips });
@@ -1036,6 +1320,18 @@ impl Tournament {
         self.level_started_at = started_at;
         self.level_hands.clear();
         out.push(Output::Level { level: self.level() });
+        // The rebuy period is over: the add-on is sold for a while, to every entry still in.
+        if let Some(r) = self.spec.rebuys
+            && r.addon.is_some()
+            && self.level() == r.until_level + 1
+            && !self.closed
+        {
+            let until = started_at + ADDON_MS;
+            self.addon_until = Some(until);
+            for e in self.entries.iter().filter(|e| e.state == EntryState::Playing) {
+                out.push(Output::Offer { player: e.player, entry: e.no, offer: Offer::AddOn, until });
+            }
+        }
         self.maybe_close(out);
     }
 
@@ -1044,7 +1340,12 @@ impl Tournament {
         if self.closed || self.status != Status::Running {
             return;
         }
-        if self.late_registration_open() || self.reentry_open() {
+        if self.late_registration_open()
+            || self.reentry_open()
+            || self.rebuy_open()
+            || self.addon_until.is_some()
+            || self.first_offer_end().is_some()
+        {
             return;
         }
         self.close(out);
@@ -1098,8 +1399,10 @@ impl Tournament {
         t.hands += 1;
         *self.level_hands.entry(table).or_default() += 1;
         let after: BTreeMap<Uuid, Chips> = stacks.iter().copied().collect();
-        let mut busted = Vec::new();
-        for &(no, start) in &dealt {
+        // Chips bought during the hand (rebuys, the add-on) are added now, so a player who
+        // rebought and then lost the hand's chips is still in.
+        let seated: Vec<EntryNo> = t.seats.values().copied().collect();
+        for &(no, _) in &dealt {
             let Some(e) = self.entry_mut(no) else { continue };
             let Some(&chips) = after.get(&e.player) else {
                 // Not dealt in after all (the table could not seat them): nothing changed.
@@ -1107,14 +1410,36 @@ impl Tournament {
                 continue;
             };
             e.chips = chips;
-            if e.chips == 0 {
+        }
+        for no in seated {
+            if let Some(e) = self.entry_mut(no)
+                && e.pending > 0
+            {
+                e.chips += std::mem::take(&mut e.pending);
+                out.push(Output::Chips { player: e.player, entry: no, chips: e.chips });
+            }
+        }
+        let mut busted = Vec::new();
+        for &(no, start) in &dealt {
+            let Some(e) = self.entry_mut(no) else { continue };
+            if e.state == EntryState::Playing && e.chips == 0 {
                 e.state = EntryState::Out;
                 busted.push((no, start));
             }
         }
+        let rebuy = self.spec.rebuys.filter(|_| self.rebuy_open());
         for &(no, _) in &busted {
             self.floor.remove(no);
             out.push(Output::Eliminated { player: self.player_of(no), entry: no, table });
+            // Busted in the rebuy period, with rebuys left: offered one for a while.
+            if let Some(r) = rebuy
+                && let Some(e) = self.entry_mut(no)
+                && r.max.is_none_or(|m| e.rebuys < m)
+            {
+                let until = now + REBUY_OFFER_MS;
+                e.rebuy_offer_until = Some(until);
+                out.push(Output::Offer { player: e.player, entry: no, offer: Offer::Rebuy, until });
+            }
         }
         match &mut self.hand_for_hand {
             Some(h) if !h.draining => h.pending.extend(busted),
@@ -1230,6 +1555,10 @@ impl Tournament {
 
     fn check_end(&mut self, out: &mut Vec<Output>) {
         if self.status != Status::Running || self.live() != 1 {
+            return;
+        }
+        // A player busted in the rebuy period may still buy back in: wait for the offer.
+        if self.first_offer_end().is_some() {
             return;
         }
         if self.hand_for_hand.as_ref().is_some_and(|h| !h.pending.is_empty()) {
