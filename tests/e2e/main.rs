@@ -22,6 +22,7 @@ mod protocol;
 mod sessions;
 mod slowloris;
 mod tournament_play;
+mod tournament_rebuys;
 mod tournaments;
 mod view;
 mod web;

@@ -16,13 +16,13 @@ use uuid::Uuid;
 
 use crate::spawn_app;
 
-const KEY: &str = "tournament-play-operator-key-0123456789";
-const START: u64 = 100_000;
+pub(crate) const KEY: &str = "tournament-play-operator-key-0123456789";
+pub(crate) const START: u64 = 100_000;
 const ENTRY_FEE: u64 = 1_000;
 const HOUSE_FEE: u64 = 100;
 
 /// Levels of `hands` hands each, the stakes doubling every level (so the field shrinks fast).
-fn levels(hands: u32) -> String {
+pub(crate) fn levels(hands: u32) -> String {
     let mut out = Vec::new();
     for k in 0..12u64 {
         let m = 1u64 << k;
@@ -37,13 +37,13 @@ fn levels(hands: u32) -> String {
     format!("[{}]", out.join(","))
 }
 
-async fn create(addr: &str, body: &str) -> Uuid {
+pub(crate) async fn create(addr: &str, body: &str) -> Uuid {
     let (status, text) = http_as(addr, "POST", "/api/admin/tournaments", Some(body), Some(KEY)).await.unwrap();
     assert_eq!(status, 201, "{text}");
     serde_json::from_str::<TournamentDetail>(&text).unwrap().id
 }
 
-async fn detail(addr: &str, id: Uuid) -> TournamentDetail {
+pub(crate) async fn detail(addr: &str, id: Uuid) -> TournamentDetail {
     let (status, text) = http_as(addr, "GET", &format!("/api/tournaments/{id}"), None, None).await.unwrap();
     assert_eq!(status, 200, "{text}");
     serde_json::from_str(&text).unwrap()

@@ -11,8 +11,8 @@ mod tournament;
 
 pub use tournament::{
     CreateTournament, EntrantState, MAX_ENTRANTS, MAX_FEE, MAX_STARTING_CHIPS, TournamentDetail, TournamentEntrant,
-    TournamentGame, TournamentKind, TournamentLevel, TournamentRegistration, TournamentResult, TournamentStatus,
-    TournamentSummary, TournamentTable,
+    TournamentGame, TournamentKind, TournamentLevel, TournamentOfferKind, TournamentPurchase, TournamentRebuys,
+    TournamentRegistration, TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
 };
 
 use schemars::JsonSchema;
@@ -170,6 +170,26 @@ pub enum ClientMsg {
         /// the tournament
         tournament_id: Uuid,
     },
+    /// Buy a rebuy: the rebuy fee comes out of the balance. Sold in the rebuy period to a
+    /// player at or below the starting stack (the chips come when the hand at their table
+    /// ends), and to a player busted in it while their `tournament_offer` lasts (seated
+    /// again). Answered by `tournament_purchase`.
+    TournamentRebuy {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the tournament
+        tournament_id: Uuid,
+    },
+    /// Buy the add-on (once, while it is offered at the end of the rebuy period). Answered by
+    /// `tournament_purchase`.
+    TournamentAddon {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the tournament
+        tournament_id: Uuid,
+    },
     /// Keep-alive.
     Ping {
         /// echoed in the reply
@@ -198,6 +218,8 @@ impl ClientMsg {
         "chat",
         "tournament_register",
         "tournament_unregister",
+        "tournament_rebuy",
+        "tournament_addon",
         "ping",
     ];
 
@@ -218,6 +240,8 @@ impl ClientMsg {
             | ClientMsg::Chat { request_id, .. }
             | ClientMsg::TournamentRegister { request_id, .. }
             | ClientMsg::TournamentUnregister { request_id, .. }
+            | ClientMsg::TournamentRebuy { request_id, .. }
+            | ClientMsg::TournamentAddon { request_id, .. }
             | ClientMsg::Ping { request_id, .. } => request_id.clone(),
         }
     }
@@ -453,6 +477,29 @@ pub enum ServerMsg {
         /// cents paid to the account
         prize: u64,
     },
+    /// A `tournament_rebuy` or `tournament_addon` succeeded.
+    TournamentPurchase {
+        /// the request's id
+        request_id: RequestId,
+        /// what was bought and the balance after it
+        purchase: TournamentPurchase,
+    },
+    /// Sent to a tournament player's sockets when something is offered to them until
+    /// `until_ms`: a rebuy (they busted in the rebuy period; they are out unless they buy it
+    /// in time) or the add-on (the rebuy period is over). Buy with `tournament_rebuy` or
+    /// `tournament_addon`.
+    TournamentOffer {
+        /// the tournament
+        tournament_id: Uuid,
+        /// `rebuy` or `addon`
+        offer: TournamentOfferKind,
+        /// tournament chips it adds
+        chips: Chips,
+        /// cents it costs
+        fee: u64,
+        /// when the offer lapses, ms since the Unix epoch
+        until_ms: u64,
+    },
 }
 
 /// Why a tournament seats a player.
@@ -467,6 +514,8 @@ pub enum SeatReason {
     Balance,
     /// the player's table broke
     Break,
+    /// a rebuy after a bust
+    Rebuy,
 }
 
 /// The longest chat message, in characters (Unicode scalar values).
@@ -538,6 +587,9 @@ pub enum ErrorCode {
     AlreadyRegistered,
     /// Not registered for this tournament.
     NotRegistered,
+    /// No rebuy or add-on for you now: the message says why (a stack above the starting
+    /// stack, every rebuy used, the offer lapsed, the add-on taken, or not sold now).
+    NotOffered,
 }
 
 /// A seat at a table.
@@ -1172,6 +1224,10 @@ pub enum LedgerLineKind {
     TournamentRefund,
     /// a tournament's prize to the account (`table_id` is the tournament)
     TournamentPrize,
+    /// account to a tournament: a rebuy's fee (`table_id` is the tournament)
+    TournamentRebuy,
+    /// account to a tournament: the add-on's fee (`table_id` is the tournament)
+    TournamentAddon,
     /// the player's result in a hand (won minus put in)
     Hand,
 }
@@ -1233,6 +1289,7 @@ struct Protocol {
     tournament_summary: TournamentSummary,
     tournament_detail: TournamentDetail,
     tournament_registration: TournamentRegistration,
+    tournament_purchase: TournamentPurchase,
 }
 
 /// The JSON Schema of the whole protocol, pretty-printed with a trailing newline

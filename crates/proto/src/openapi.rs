@@ -10,7 +10,7 @@ use crate::{
     AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, HandDetail, HandPage, KickRequest, KickResult,
     LastHandReport, LedgerPage, SessionCreated, SessionRequest, TableSettings, TableSettingsPatch, TableSummary,
 };
-use crate::{CreateTournament, TournamentDetail, TournamentRegistration, TournamentSummary};
+use crate::{CreateTournament, TournamentDetail, TournamentPurchase, TournamentRegistration, TournamentSummary};
 
 /// Who may call a route.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -440,6 +440,26 @@ fn ops() -> Vec<Op> {
             formats: false,
         },
         Op {
+            method: "post",
+            path: "/api/tournaments/{id}/rebuys",
+            summary: "Buy a rebuy for the caller (a session token): the rebuy fee from the balance, into the prize pool. Sold in the rebuy period to a player at or below the starting stack (the chips come when the hand at their table ends) and to one busted in it while the offer lasts (60 s; seated again). Refused `not_offered` otherwise, naming why.",
+            auth: Session,
+            params: &[ID],
+            body: Option::None,
+            ok: (201, "bought", Some(schema::<TournamentPurchase>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/tournaments/{id}/addons",
+            summary: "Buy the add-on for the caller (a session token), once, while it is sold (2 minutes from the end of the rebuy period, to players still in): the add-on fee from the balance, into the prize pool.",
+            auth: Session,
+            params: &[ID],
+            body: Option::None,
+            ok: (201, "bought", Some(schema::<TournamentPurchase>)),
+            formats: false,
+        },
+        Op {
             method: "get",
             path: "/api/admin/log",
             summary: "The operators' audit log, newest first.",
@@ -494,6 +514,9 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
     }
     if op.path.ends_with("/entries") || op.path.ends_with("/cancel") {
         errors.push((409, "refused by the tournament (full, started, registration closed, already or not registered, wrong invite code, not enough balance)"));
+    }
+    if op.path.ends_with("/rebuys") || op.path.ends_with("/addons") {
+        errors.push((409, "refused by the tournament (not_offered: not sold now or not to this player, the message says why; not_registered; tournament_full; insufficient_balance)"));
     }
     if op.path.ends_with("/invite") {
         errors.push((409, "the table is not private (it has no invite code), or it belongs to a tournament"));

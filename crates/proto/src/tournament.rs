@@ -152,6 +152,34 @@ pub struct CreateTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 16))]
     pub rotation_games: Option<Vec<RotationGame>>,
+    /// rebuys are sold to the end of this level (1 = the first; before the last level): to a
+    /// player at or below the starting stack, and to one busted in the period (for 60 s)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub rebuy_until_level: Option<u32>,
+    /// tournament chips a rebuy adds (default: `starting_chips`; needs `rebuy_until_level`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = MAX_STARTING_CHIPS))]
+    pub rebuy_chips: Option<Chips>,
+    /// cents a rebuy costs, all of it into the prize pool (default: `entry_fee`; needs
+    /// `rebuy_until_level`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = MAX_FEE))]
+    pub rebuy_fee: Option<u64>,
+    /// rebuys each entry may buy (absent: no limit; needs `rebuy_until_level`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_rebuys: Option<u32>,
+    /// tournament chips of the add-on, sold once to every player still in for 2 minutes from
+    /// the end of the rebuy period (absent: no add-on; needs `rebuy_until_level`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = MAX_STARTING_CHIPS))]
+    pub addon_chips: Option<Chips>,
+    /// cents the add-on costs, all of it into the prize pool (default: the rebuy fee; needs
+    /// `addon_chips`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = MAX_FEE))]
+    pub addon_fee: Option<u64>,
 }
 
 /// [`CreateTournament::payouts`]: null, or 1 or more percents above 0 and at most 100.
@@ -257,6 +285,15 @@ pub struct TournamentEntrant {
     pub place: Option<u32>,
     /// the prize in cents, once the place is known
     pub prize: Option<u64>,
+    /// rebuys this entry bought
+    #[serde(default)]
+    pub rebuys: u32,
+    /// this entry took the add-on
+    #[serde(default)]
+    pub addon: bool,
+    /// busted in the rebuy period: a rebuy is offered until then (ms since the Unix epoch)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebuy_offer_until: Option<u64>,
 }
 
 /// One tournament table in `GET /api/tournaments/{id}`.
@@ -353,6 +390,65 @@ pub struct TournamentDetail {
     pub prizes: Vec<u64>,
     /// everyone placed so far, best place first
     pub results: Vec<TournamentResult>,
+    /// the rebuys and the add-on, when the tournament sells them
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebuys: Option<TournamentRebuys>,
+}
+
+/// A tournament's rebuys and add-on: the settings, what is on sale now, and what was sold.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentRebuys {
+    /// rebuys are sold to the end of this level
+    pub rebuy_until_level: u32,
+    /// tournament chips a rebuy adds
+    pub rebuy_chips: Chips,
+    /// cents a rebuy costs (into the pool)
+    pub rebuy_fee: u64,
+    /// rebuys each entry may buy (absent: no limit)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rebuys: Option<u32>,
+    /// tournament chips of the add-on (absent: no add-on)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub addon_chips: Option<Chips>,
+    /// cents the add-on costs (into the pool)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub addon_fee: Option<u64>,
+    /// rebuys are on sale now (the rebuy period)
+    pub rebuy_open: bool,
+    /// the add-on is on sale until then, ms since the Unix epoch
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub addon_until: Option<u64>,
+    /// rebuys sold so far
+    pub rebuys: u32,
+    /// add-ons sold so far
+    pub addons: u32,
+}
+
+/// What a rebuy or an add-on was offered as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentOfferKind {
+    /// a rebuy
+    Rebuy,
+    /// the add-on
+    Addon,
+}
+
+/// The reply to a rebuy or an add-on (HTTP and WebSocket).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentPurchase {
+    /// the tournament
+    pub tournament_id: Uuid,
+    /// the player
+    pub player_id: Uuid,
+    /// `rebuy` or `addon`
+    pub kind: TournamentOfferKind,
+    /// tournament chips it adds (now, or when the hand at the player's table ends)
+    pub chips: Chips,
+    /// cents it cost
+    pub fee: u64,
+    /// the play-money balance after the charge
+    pub balance: u64,
 }
 
 /// The reply to registering or unregistering (HTTP and WebSocket).

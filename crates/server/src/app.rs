@@ -242,6 +242,38 @@ impl App {
         }
     }
 
+    /// Buys a rebuy or the add-on for the session's player; the reply names the chips, the
+    /// fee and the balance after it.
+    ///
+    /// # Errors
+    /// [`crate::tournament::Refusal`]: nothing was charged.
+    pub async fn purchase(
+        &self,
+        handle: &crate::tournament::TournamentHandle,
+        session: &Session,
+        kind: stud_proto::TournamentOfferKind,
+    ) -> Result<stud_proto::TournamentPurchase, crate::tournament::Refusal> {
+        use stud_proto::TournamentOfferKind;
+        match kind {
+            TournamentOfferKind::Rebuy => handle.rebuy(session.player_id).await?,
+            TournamentOfferKind::Addon => handle.addon(session.player_id).await?,
+        }
+        let t = handle.now();
+        let rebuys = t.spec().rebuys;
+        let (chips, fee) = match kind {
+            TournamentOfferKind::Rebuy => rebuys.map_or((0, 0), |r| (r.chips, r.fee)),
+            TournamentOfferKind::Addon => rebuys.and_then(|r| r.addon).map_or((0, 0), |a| (a.chips, a.fee)),
+        };
+        Ok(stud_proto::TournamentPurchase {
+            tournament_id: t.id(),
+            player_id: session.player_id,
+            kind,
+            chips,
+            fee,
+            balance: self.bank.balance(session.player_id),
+        })
+    }
+
     /// The server's timers that tables use.
     pub fn timing(&self) -> Timing {
         Timing {

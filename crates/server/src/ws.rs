@@ -9,7 +9,7 @@ use tokio::time::Instant;
 
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
-use stud_proto::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RequestId, ServerMsg};
+use stud_proto::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RequestId, ServerMsg, TournamentOfferKind};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
@@ -233,6 +233,17 @@ impl Connection {
         let _ = self.outbox.try_send(frame);
     }
 
+    /// A rebuy or the add-on: answered `tournament_purchase` or a typed error.
+    async fn purchase(&self, session: &Session, request_id: RequestId, tournament_id: Uuid, kind: TournamentOfferKind) {
+        let Some(handle) = self.app.tournaments.get(tournament_id) else {
+            return self.error(request_id, ErrorCode::UnknownTournament, format!("no tournament {tournament_id}"));
+        };
+        match self.app.purchase(&handle, session, kind).await {
+            Ok(purchase) => self.send(wire::frame(&ServerMsg::TournamentPurchase { request_id, purchase })),
+            Err(e) => self.error(request_id, e.code(), e.to_string()),
+        }
+    }
+
     fn error(&self, request_id: RequestId, code: ErrorCode, message: impl Into<String>) {
         self.app.metrics.error(code);
         self.send(wire::error(request_id, code, message));
@@ -364,6 +375,12 @@ impl Connection {
                     })),
                     Err(e) => self.error(request_id, e.code(), e.to_string()),
                 };
+            }
+            ClientMsg::TournamentRebuy { request_id, tournament_id } => {
+                return self.purchase(&session, request_id, tournament_id, TournamentOfferKind::Rebuy).await;
+            }
+            ClientMsg::TournamentAddon { request_id, tournament_id } => {
+                return self.purchase(&session, request_id, tournament_id, TournamentOfferKind::Addon).await;
             }
             ClientMsg::TournamentUnregister { request_id, tournament_id } => {
                 let Some(handle) = self.app.tournaments.get(tournament_id) else {

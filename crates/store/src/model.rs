@@ -223,6 +223,10 @@ pub enum LedgerKind {
     TournamentRefund,
     /// a tournament's prize to the account (the prize pool is the entry fees)
     TournamentPrize,
+    /// account to a tournament: a rebuy's fee (into the prize pool)
+    TournamentRebuy,
+    /// account to a tournament: the add-on's fee (into the prize pool)
+    TournamentAddon,
 }
 
 impl LedgerKind {
@@ -236,6 +240,8 @@ impl LedgerKind {
             LedgerKind::TournamentEntry => "tournament_entry",
             LedgerKind::TournamentRefund => "tournament_refund",
             LedgerKind::TournamentPrize => "tournament_prize",
+            LedgerKind::TournamentRebuy => "tournament_rebuy",
+            LedgerKind::TournamentAddon => "tournament_addon",
         }
     }
 }
@@ -261,7 +267,11 @@ impl LedgerEntry {
         let x = chips_i64(self.amount);
         match self.kind {
             LedgerKind::Issue => (x, 0),
-            LedgerKind::BuyIn | LedgerKind::TopUp | LedgerKind::TournamentEntry => (-x, x),
+            LedgerKind::BuyIn
+            | LedgerKind::TopUp
+            | LedgerKind::TournamentEntry
+            | LedgerKind::TournamentRebuy
+            | LedgerKind::TournamentAddon => (-x, x),
             LedgerKind::CashOut | LedgerKind::TournamentRefund | LedgerKind::TournamentPrize => (x, -x),
         }
     }

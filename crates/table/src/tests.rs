@@ -820,7 +820,29 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     let out = d.command(now, Command::TournamentUnseat { player: players[2].player_id });
     assert!(!out.iter().any(|o| matches!(o, Output::Ledger { .. })));
     assert_eq!(d.core.stacks().len(), 2);
+    // A rebuy between hands: the stack becomes the tournament's figure, with no ledger; a
+    // player the table let go is seated again with it; a lower figure changes nothing.
+    let stack = |d: &Driver, p: Uuid| d.core.stacks().iter().find(|s| s.0 == p).map(|s| s.1);
+    let before = stack(&d, ids[0]).unwrap();
+    let out = d.command(now, Command::TournamentChips { who: players[0].clone(), seat: 1, chips: before + 500 });
+    assert!(!out.iter().any(|o| matches!(o, Output::Ledger { .. })), "{out:?}");
+    assert_eq!(stack(&d, ids[0]), Some(before + 500));
+    d.command(now, Command::TournamentChips { who: players[0].clone(), seat: 1, chips: 10 });
+    assert_eq!(stack(&d, ids[0]), Some(before + 500));
+    d.command(now, Command::TournamentChips { who: players[2].clone(), seat: 3, chips: 700 });
+    assert_eq!(stack(&d, players[2].player_id), Some(700));
+    // During a hand it waits (the tournament gives it again before the next deal).
+    d.command(now, Command::Deal { config, level: 3, players: ids.clone(), deal: 8 });
+    d.tick(now + TIMING.hand_pause_ms);
+    assert!(d.core.in_play());
+    let out = d.command(
+        now + TIMING.hand_pause_ms,
+        Command::TournamentChips { who: players[1].clone(), seat: 2, chips: 5_000 },
+    );
+    assert!(out.is_empty(), "{out:?}");
+    assert_ne!(stack(&d, ids[1]), Some(5_000));
     // The rebuilt table is the same table.
+    let now = now + TIMING.hand_pause_ms;
     assert_eq!(d.rebuilt(now).fingerprint(), d.core.fingerprint());
 }
 

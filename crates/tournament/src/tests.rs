@@ -1330,8 +1330,5 @@ fn random_rebuy_play_sells_rebuys_and_add_ons() {
         bought_back += offered.min(taken);
         lapsed += offered.saturating_sub(taken);
     }
-    assert!(
-        rebuys >= 20 && addons >= 5 && bought_back >= 5 && lapsed >= 5,
-        "{rebuys} {addons} {bought_back} {lapsed}"
-    );
+    assert!(rebuys >= 20 && addons >= 5 && bought_back >= 5 && lapsed >= 5, "{rebuys} {addons} {bought_back} {lapsed}");
 }

@@ -307,6 +307,7 @@ impl Gateway {
             // Tournament tables are played in one process only (a tournament and its tables
             // on a cluster are not built yet): refused, never guessed at.
             TableCmd::TournamentSeat { .. }
+            | TableCmd::TournamentChips { .. }
             | TableCmd::TournamentUnseat { .. }
             | TableCmd::Deal { .. }
             | TableCmd::TournamentState { .. } => {

@@ -15,7 +15,9 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use stud_proto::{TournamentDetail, TournamentRegistration, TournamentSummary};
+use stud_proto::{
+    TournamentDetail, TournamentOfferKind, TournamentPurchase, TournamentRegistration, TournamentSummary,
+};
 use stud_tournament::{CreateTournament, Tournament};
 use uuid::Uuid;
 
@@ -35,6 +37,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/tournaments", get(list))
         .route("/api/tournaments/{id}", get(one))
         .route("/api/tournaments/{id}/entries", post(register).delete(unregister))
+        .route("/api/tournaments/{id}/rebuys", post(rebuy))
+        .route("/api/tournaments/{id}/addons", post(addon))
 }
 
 fn find(app: &App, id: Uuid) -> Result<TournamentHandle, ApiError> {
@@ -124,6 +128,33 @@ async fn unregister(
     let session = player(caller)?;
     find(&app, id)?.unregister(session.player_id).await?;
     Ok(Json(app.registration(id, &session, false)))
+}
+
+async fn rebuy(
+    caller: Caller,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+) -> Result<(StatusCode, Json<TournamentPurchase>), ApiError> {
+    purchase(caller, &app, id, TournamentOfferKind::Rebuy).await
+}
+
+async fn addon(
+    caller: Caller,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+) -> Result<(StatusCode, Json<TournamentPurchase>), ApiError> {
+    purchase(caller, &app, id, TournamentOfferKind::Addon).await
+}
+
+async fn purchase(
+    caller: Caller,
+    app: &App,
+    id: Uuid,
+    kind: TournamentOfferKind,
+) -> Result<(StatusCode, Json<TournamentPurchase>), ApiError> {
+    let session = player(caller)?;
+    let handle = find(app, id)?;
+    Ok((StatusCode::CREATED, Json(app.purchase(&handle, &session, kind).await?)))
 }
 
 #[cfg(test)]

@@ -225,6 +225,7 @@ impl Actor {
                 return;
             }
             TableCmd::TournamentSeat { who, seat, chips } => (Command::TournamentSeat { who, seat, chips }, None),
+            TableCmd::TournamentChips { who, seat, chips } => (Command::TournamentChips { who, seat, chips }, None),
             TableCmd::TournamentUnseat { player } => (Command::TournamentUnseat { player }, None),
             TableCmd::Deal { config, level, players, deal } => (Command::Deal { config, level, players, deal }, None),
             TableCmd::TournamentState { reply } => {
@@ -266,6 +267,7 @@ impl Actor {
             | TableCmd::Kick { .. }
             | TableCmd::Status { .. }
             | TableCmd::TournamentSeat { .. }
+            | TableCmd::TournamentChips { .. }
             | TableCmd::TournamentUnseat { .. }
             | TableCmd::Deal { .. }
             | TableCmd::TournamentState { .. } => {}

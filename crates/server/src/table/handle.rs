@@ -197,6 +197,16 @@ pub enum TableCmd {
         /// tournament chips
         chips: Chips,
     },
+    /// Tournaments: between hands, a player's stack becomes `chips` (a rebuy, the add-on);
+    /// seated again at `seat` if the table let them go when they busted.
+    TournamentChips {
+        /// who
+        who: stud_table::Who,
+        /// their seat in the tournament's floor
+        seat: u8,
+        /// tournament chips now
+        chips: Chips,
+    },
     /// Tournaments: take a player away (moved to another table).
     TournamentUnseat {
         /// who

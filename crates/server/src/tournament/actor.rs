@@ -26,11 +26,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use stud_proto::{SeatReason, ServerMsg};
+use stud_proto::{SeatReason, ServerMsg, TournamentOfferKind};
 use stud_store::{LedgerEntry, LedgerKind, TournamentCommit};
 use stud_table::Who;
 use stud_tournament::{
-    Command, Draw, Due, Input, Journaled, MoveReason, Output, Status, TOURNAMENT_VERSION, TableNo, Tournament,
+    Command, Draw, Due, Input, Journaled, MoveReason, Offer, Output, Status, TOURNAMENT_VERSION, TableNo, Tournament,
     TournamentError,
 };
 use tokio::sync::{mpsc, oneshot, watch};
@@ -150,6 +150,14 @@ impl Actor {
                 }
             },
             TournamentCmd::Unregister { player, reply } => (Command::Unregister { player }, reply),
+            TournamentCmd::Rebuy { player, reply } => match fresh_draw() {
+                Ok(draw) => (Command::Rebuy { player, draw }, reply),
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                    return;
+                }
+            },
+            TournamentCmd::AddOn { player, reply } => (Command::AddOn { player }, reply),
             TournamentCmd::Cancel { reply } => (Command::Cancel, reply),
             TournamentCmd::Shutdown { reply } => {
                 let _ = reply.send(());
@@ -264,13 +272,34 @@ impl Actor {
             return false;
         }
         let fix = seat_fix(&wanted(&self.core, no), &state.stacks);
-        if fix.is_empty() {
+        let short = self.short_stacks(no, &state.stacks);
+        if fix.is_empty() && short.is_empty() {
             return true;
         }
-        warn!(table = no, ?fix, "a table's seats differ from the floor; fixing");
+        warn!(table = no, ?fix, ?short, "a table's seats or stacks differ from the floor; fixing");
         self.fix_seats(no, &fix).await;
+        if let Some(handle) = self.table(no).await {
+            for (seat, player, chips) in short {
+                let who = self.who(player);
+                let _ = handle.send(TableCmd::TournamentChips { who, seat, chips }).await;
+            }
+        }
         let Some(state) = self.table_state(no).await else { return false };
-        seat_fix(&wanted(&self.core, no), &state.stacks).is_empty()
+        seat_fix(&wanted(&self.core, no), &state.stacks).is_empty() && self.short_stacks(no, &state.stacks).is_empty()
+    }
+
+    /// Players seated at table `no` (between hands) with fewer chips there than the
+    /// tournament gives them: a rebuy or an add-on the table did not take. (seat, player,
+    /// chips.)
+    fn short_stacks(&self, no: TableNo, stacks: &[(Uuid, u64)]) -> Vec<(u8, Uuid, u64)> {
+        wanted(&self.core, no)
+            .into_iter()
+            .filter_map(|(seat, player)| {
+                let have = stacks.iter().find(|(p, _)| *p == player)?.1;
+                let want = self.chips_of(player);
+                (have < want).then_some((seat, player, want))
+            })
+            .collect()
     }
 
     async fn fix_seats(&mut self, no: TableNo, fix: &super::resync::SeatFix) {
@@ -385,9 +414,11 @@ impl Actor {
                         self.table(no).await;
                     }
                 }
-                Output::Seat { player, at, .. } => {
-                    let reason = if self.core.level() == 1 && self.core.floor().tables().values().all(|t| t.hands == 0)
-                    {
+                Output::Seat { player, entry, at, .. } => {
+                    let rebought = self.core.entries().iter().any(|e| e.no == entry && e.rebuys > 0 && e.hands > 0);
+                    let reason = if rebought {
+                        SeatReason::Rebuy
+                    } else if self.core.level() == 1 && self.core.floor().tables().values().all(|t| t.hands == 0) {
                         SeatReason::Start
                     } else {
                         SeatReason::Late
@@ -445,6 +476,34 @@ impl Actor {
                     for no in open {
                         self.close_table(no).await;
                     }
+                }
+                Output::Chips { player, chips, .. } => {
+                    // The player's table now (a move in the same input has seated them there).
+                    if let Some(at) = self.core.seat_of(player)
+                        && let Some(handle) = self.table(at.table).await
+                    {
+                        let who = self.who(player);
+                        let _ = handle.send(TableCmd::TournamentChips { who, seat: at.seat, chips }).await;
+                        self.app.players.set_seated(player, handle.id, true);
+                    }
+                }
+                Output::Offer { player, offer, until, .. } => {
+                    let Some(r) = self.core.spec().rebuys else { continue };
+                    let (offer, chips, fee) = match offer {
+                        Offer::Rebuy => (TournamentOfferKind::Rebuy, r.chips, r.fee),
+                        Offer::AddOn => {
+                            let Some(a) = r.addon else { continue };
+                            (TournamentOfferKind::Addon, a.chips, a.fee)
+                        }
+                    };
+                    let frame = crate::wire::frame(&ServerMsg::TournamentOffer {
+                        tournament_id: tid,
+                        offer,
+                        chips,
+                        fee,
+                        until_ms: until,
+                    });
+                    self.app.players.notify_player(player, &frame);
                 }
                 Output::Cancelled => info!("tournament cancelled"),
                 Output::Level { level } => info!(level, "next level"),
@@ -545,7 +604,12 @@ impl Actor {
         let entry = |player_id, kind, amount| LedgerEntry { player_id, table_id: Some(id), kind, amount, at_ms: now };
         let mut ledger = Vec::new();
         if let Some((player, amount)) = debit {
-            ledger.push(entry(player, LedgerKind::TournamentEntry, amount));
+            let kind = match input {
+                Input::Rebuy { .. } => LedgerKind::TournamentRebuy,
+                Input::AddOn { .. } => LedgerKind::TournamentAddon,
+                _ => LedgerKind::TournamentEntry,
+            };
+            ledger.push(entry(player, kind, amount));
         }
         let refunds: Vec<(Uuid, u64)> = outputs
             .iter()

@@ -52,6 +52,20 @@ pub enum TournamentCmd {
         /// the outcome
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
+    /// `player` buys a rebuy
+    Rebuy {
+        /// who
+        player: Uuid,
+        /// the outcome
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// `player` buys the add-on
+    AddOn {
+        /// who
+        player: Uuid,
+        /// the outcome
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
     /// an operator cancels before the start (everyone refunded)
     Cancel {
         /// the outcome
@@ -98,6 +112,9 @@ impl Refusal {
                 TournamentError::AlreadyRegistered | TournamentError::StillPlaying => ErrorCode::AlreadyRegistered,
                 TournamentError::NotRegistered => ErrorCode::NotRegistered,
                 TournamentError::WrongInviteCode => ErrorCode::InviteRequired,
+                TournamentError::RebuyClosed | TournamentError::AddOnClosed | TournamentError::NotOffered(_) => {
+                    ErrorCode::NotOffered
+                }
                 _ => ErrorCode::NotNow,
             },
             Refusal::Balance { .. } => ErrorCode::InsufficientBalance,
@@ -161,6 +178,22 @@ impl TournamentHandle {
     /// [`Refusal`]: nothing changed.
     pub async fn unregister(&self, player: Uuid) -> Result<(), Refusal> {
         self.ask(|reply| TournamentCmd::Unregister { player, reply }).await
+    }
+
+    /// Buys a rebuy for a player.
+    ///
+    /// # Errors
+    /// [`Refusal`]: nothing was charged.
+    pub async fn rebuy(&self, player: Uuid) -> Result<(), Refusal> {
+        self.ask(|reply| TournamentCmd::Rebuy { player, reply }).await
+    }
+
+    /// Buys the add-on for a player.
+    ///
+    /// # Errors
+    /// [`Refusal`]: nothing was charged.
+    pub async fn addon(&self, player: Uuid) -> Result<(), Refusal> {
+        self.ask(|reply| TournamentCmd::AddOn { player, reply }).await
     }
 
     /// Cancels before the start (everyone refunded).

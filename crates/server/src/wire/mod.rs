@@ -125,6 +125,8 @@ pub fn ledger_line(l: &stud_store::LedgerLine) -> Option<stud_proto::LedgerLine>
         "tournament_entry" => LedgerLineKind::TournamentEntry,
         "tournament_refund" => LedgerLineKind::TournamentRefund,
         "tournament_prize" => LedgerLineKind::TournamentPrize,
+        "tournament_rebuy" => LedgerLineKind::TournamentRebuy,
+        "tournament_addon" => LedgerLineKind::TournamentAddon,
         "hand" => LedgerLineKind::Hand,
         _ => return None,
     };

@@ -4,7 +4,7 @@
 use stud_engine::Variant;
 use stud_proto::{
     EntrantState, RotationGame, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind, TournamentLevel,
-    TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
+    TournamentRebuys, TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
 };
 use stud_tournament::{EntryState, Games, Kind, LevelLength, Status, Tournament};
 
@@ -148,6 +148,9 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
                     seat: spot.map(|s| s.seat),
                     place: e.place,
                     prize: e.prize,
+                    rebuys: e.rebuys,
+                    addon: e.addon,
+                    rebuy_offer_until: e.rebuy_offer_until,
                 }
             })
             .collect(),
@@ -169,5 +172,17 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
             .into_iter()
             .map(|p| TournamentResult { place: p.place, player_id: p.player_id, name: p.name, prize: p.prize })
             .collect(),
+        rebuys: spec.rebuys.map(|r| TournamentRebuys {
+            rebuy_until_level: r.until_level,
+            rebuy_chips: r.chips,
+            rebuy_fee: r.fee,
+            max_rebuys: r.max,
+            addon_chips: r.addon.map(|a| a.chips),
+            addon_fee: r.addon.map(|a| a.fee),
+            rebuy_open: t.rebuy_open(),
+            addon_until: t.addon_until(),
+            rebuys: t.rebuys(),
+            addons: t.addons(),
+        }),
     }
 }

@@ -45,6 +45,20 @@ impl TableCore {
                 }
                 Decision::Journal { input: Input::Sit { seat, who, buy_in: chips }, debit: None }
             }
+            Command::TournamentChips { who, seat, chips } if self.tournament() => match self.seat_of(who.player_id) {
+                // Chips change only between hands (the tournament sends them then; one that
+                // comes during a hand is given again before the next deal).
+                Some(s) if self.in_hand(s) => Decision::Done,
+                Some(s) => match self.player(s).map(|p| p.stack) {
+                    Some(stack) if chips > stack => Decision::Journal {
+                        input: Input::TopUp { seat: s.number(), amount: chips - stack },
+                        debit: None,
+                    },
+                    _ => Decision::Done,
+                },
+                None => self.handle(now, Command::TournamentSeat { who, seat, chips }, out),
+            },
+            Command::TournamentChips { .. } => Decision::Done,
             Command::TournamentUnseat { player } => match self.seat_of(player) {
                 Some(seat) if self.tournament() => {
                     Decision::Journal { input: Input::Leave { seat: seat.number() }, debit: None }

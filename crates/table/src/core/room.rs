@@ -173,10 +173,14 @@ impl TableCore {
         origin: Option<(ConnId, RequestId)>,
         out: &mut Vec<Output>,
     ) {
+        let tournament = self.tournament();
         if let Some(p) = self.player_mut(seat) {
             p.stack += amount;
             let player = p.who.player_id;
-            out.push(Output::Ledger { player, kind: Movement::TopUp, amount });
+            // A tournament's chips are not money: its rebuys are on the tournament's ledger.
+            if !tournament {
+                out.push(Output::Ledger { player, kind: Movement::TopUp, amount });
+            }
         }
         if let Some((conn, request_id)) = origin {
             self.ack(out, conn, request_id, "topped up");

@@ -152,6 +152,16 @@ pub enum Command {
         /// tournament chips
         chips: Chips,
     },
+    /// Tournament tables: between hands, a player's stack becomes `chips` (a rebuy or the
+    /// add-on); a player the table let go when they busted is seated again at `seat`.
+    TournamentChips {
+        /// who
+        who: Who,
+        /// their seat in the tournament's floor
+        seat: u8,
+        /// their tournament chips now
+        chips: Chips,
+    },
     /// Tournament tables: the tournament takes a player away (moved to another table).
     TournamentUnseat {
         /// who

@@ -1,0 +1,167 @@
+//! Rebuys and the add-on (issue 30) played by real WebSocket bots: a sit-and-go of three with
+//! 100-chip stacks (so players bust in the rebuy period), two rebuys each at most, and an
+//! add-on. Every bot buys a rebuy during its first hand (at the starting stack: the chips come
+//! when that hand ends), takes every rebuy it is offered after a bust, and the add-on. Checked:
+//! the pool is every entry, rebuy and add-on fee; the prizes add up to it; each account paid
+//! exactly what its purchases say; the ledger names each purchase; the totals are conserved.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use stud_client::{Client, create_session};
+use stud_engine::bot::Bot;
+use stud_proto::{ClientMsg, ServerMsg, TournamentOfferKind, TournamentStatus};
+use stud_store::LedgerQuery;
+use uuid::Uuid;
+
+use crate::spawn_app;
+use crate::tournament_play::{KEY, START, create, detail, levels};
+
+const ENTRY: u64 = 1_000;
+const HOUSE: u64 = 100;
+const REBUY: u64 = 400;
+const ADDON: u64 = 300;
+
+/// What one bot bought and saw.
+#[derive(Debug, Default)]
+struct Bought {
+    rebuys: u64,
+    addons: u64,
+    /// offers received: (kind, chips, fee)
+    offers: Vec<(TournamentOfferKind, u64, u64)>,
+    /// `tournament_seat` reasons
+    seats: Vec<String>,
+    placed: Option<(u32, u64)>,
+    errors: Vec<String>,
+}
+
+async fn buyer(addr: String, token: String, tournament: Uuid, seed: u64) -> Bought {
+    let mut b = Bought::default();
+    let mut rng = Bot::new(seed);
+    let mut c = Client::connect(&addr, &token).await.unwrap().0;
+    let reg = ClientMsg::TournamentRegister { request_id: None, tournament_id: tournament, invite_code: None };
+    c.send(&reg).await.unwrap();
+    let mut first_hand = true;
+    loop {
+        let msg = c.recv(Duration::from_secs(60)).await.expect("the server answers");
+        match msg {
+            ServerMsg::TournamentSeat { table_id, reason, .. } => {
+                b.seats.push(format!("{reason:?}"));
+                c.send(&ClientMsg::JoinTable { request_id: None, table_id, invite_code: None }).await.unwrap();
+            }
+            ServerMsg::HandStarted { .. } if first_hand => {
+                // At the starting stack, during a hand: bought now, added when it ends.
+                first_hand = false;
+                let buy = ClientMsg::TournamentRebuy { request_id: Some("r0".into()), tournament_id: tournament };
+                c.send(&buy).await.unwrap();
+            }
+            ServerMsg::TournamentOffer { tournament_id, offer, chips, fee, until_ms } => {
+                assert_eq!(tournament_id, tournament);
+                assert!(until_ms > stud_store::now_ms(), "an offer that has lapsed already");
+                b.offers.push((offer, chips, fee));
+                let buy = match offer {
+                    TournamentOfferKind::Rebuy => ClientMsg::TournamentRebuy { request_id: None, tournament_id },
+                    TournamentOfferKind::Addon => ClientMsg::TournamentAddon { request_id: None, tournament_id },
+                };
+                c.send(&buy).await.unwrap();
+            }
+            ServerMsg::TournamentPurchase { purchase, .. } => {
+                assert_eq!(purchase.tournament_id, tournament);
+                match purchase.kind {
+                    TournamentOfferKind::Rebuy => b.rebuys += 1,
+                    TournamentOfferKind::Addon => b.addons += 1,
+                }
+            }
+            ServerMsg::YourTurn { table_id, hand_id, seq, legal, .. } => {
+                let action = rng.choose(&legal);
+                let act = ClientMsg::Act {
+                    request_id: None,
+                    table_id,
+                    hand_id,
+                    seq,
+                    idempotency_key: format!("{hand_id}-{seq}"),
+                    action,
+                };
+                let _ = c.send(&act).await;
+            }
+            ServerMsg::TournamentPlaced { tournament_id, place, prize } if tournament_id == tournament => {
+                b.placed = Some((place, prize));
+                return b;
+            }
+            ServerMsg::Error { code, message, .. } if code != stud_proto::ErrorCode::Stale => {
+                b.errors.push(format!("{code:?}: {message}"));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn rebuys_and_the_add_on_are_sold_paid_into_the_pool_and_paid_out() {
+    let (server, addr) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
+    let body = format!(
+        r#"{{"name": "Rebuy SNG", "variant": "stud", "kind": "sit_and_go", "min_entrants": 3, "max_entrants": 3,
+            "seats_per_table": 8, "entry_fee": {ENTRY}, "house_fee": {HOUSE}, "starting_chips": 100,
+            "levels": {}, "rebuy_until_level": 2, "rebuy_fee": {REBUY}, "max_rebuys": 2,
+            "addon_chips": 150, "addon_fee": {ADDON}}}"#,
+        levels(2)
+    );
+    let id = create(&addr, &body).await;
+    let d = detail(&addr, id).await;
+    let r = d.rebuys.expect("the tournament sells rebuys");
+    assert_eq!((r.rebuy_until_level, r.rebuy_chips, r.rebuy_fee, r.max_rebuys), (2, 100, REBUY, Some(2)));
+    assert_eq!((r.addon_chips, r.addon_fee), (Some(150), Some(ADDON)));
+
+    let mut players = Vec::new();
+    let mut bots = Vec::new();
+    for i in 0..3u64 {
+        let s = create_session(&addr, &format!("buyer{i}")).await.unwrap();
+        players.push(s.player_id);
+        bots.push(tokio::spawn(buyer(addr.clone(), s.token, id, 70 + i)));
+    }
+    let mut bought = Vec::new();
+    for b in bots {
+        bought.push(tokio::time::timeout(Duration::from_secs(300), b).await.expect("the tournament ended").unwrap());
+    }
+    let d = detail(&addr, id).await;
+    assert_eq!(d.status, TournamentStatus::Finished, "{d:?}");
+    let (rebuys, addons): (u64, u64) = (bought.iter().map(|b| b.rebuys).sum(), bought.iter().map(|b| b.addons).sum());
+    let r = d.rebuys.clone().unwrap();
+    assert_eq!((u64::from(r.rebuys), u64::from(r.addons)), (rebuys, addons), "{bought:?}");
+    // Every bot bought its first-hand rebuy; busts in the rebuy period were offered one.
+    assert!(bought.iter().all(|b| b.rebuys >= 1), "{bought:?}");
+    let offered: usize = bought.iter().map(|b| b.offers.len()).sum();
+    assert!(offered >= 1, "no offer was made: {bought:?}");
+    assert!(bought.iter().flat_map(|b| &b.offers).all(|o| match o.0 {
+        TournamentOfferKind::Rebuy => (o.1, o.2) == (100, REBUY),
+        TournamentOfferKind::Addon => (o.1, o.2) == (150, ADDON),
+    }));
+    // The pool is every fee but the house's, and it is paid out in full.
+    let pool = 3 * ENTRY + REBUY * rebuys + ADDON * addons;
+    assert_eq!(d.pool, pool);
+    assert_eq!(d.results.iter().map(|r| r.prize).sum::<u64>(), pool);
+    let mut places: Vec<u32> = d.results.iter().map(|r| r.place).collect();
+    places.sort_unstable();
+    assert_eq!(places, [1, 2, 3]);
+    // Each account paid its entry and purchases and got its prize; the ledger says so.
+    assert!(server.app.writer.flush().await);
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    for (player, b) in players.iter().zip(&bought) {
+        assert!(b.errors.is_empty(), "{:?}", b.errors);
+        let prize = d.results.iter().find(|r| r.player_id == *player).unwrap().prize;
+        assert_eq!(b.placed.map(|p| p.1), Some(prize));
+        let balance = server.app.store.balance(*player).await.unwrap();
+        let spent = ENTRY + HOUSE + REBUY * b.rebuys + ADDON * b.addons;
+        assert_eq!(balance, START - spent + prize, "{player}'s account");
+        let q = LedgerQuery { player: Some(*player), table: Some(id), since_ms: None, before: None, limit: 100 };
+        for line in server.app.store.ledger(&q).await.unwrap() {
+            *kinds.entry(line.kind.clone()).or_default() += 1;
+        }
+    }
+    assert_eq!(kinds.get("tournament_rebuy").copied().unwrap_or(0), rebuys, "{kinds:?}");
+    assert_eq!(kinds.get("tournament_addon").copied().unwrap_or(0), addons, "{kinds:?}");
+    let t = server.app.store.totals().await.unwrap();
+    assert!(t.conserved(), "{t:?}");
+    assert_eq!(t.on_tables, (HOUSE * 3) as i64, "what the tournament keeps is the house fees: {t:?}");
+    server.shutdown().await;
+}
