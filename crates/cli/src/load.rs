@@ -53,12 +53,17 @@ pub struct LoadArgs {
     idle: usize,
     /// Register `--players` bots for this tournament instead, play until every one is
     /// placed, and print `{"entrants", "hands", "duration_s", "winner", "payouts", "errors",
-    /// "moves"}` (`--tables`, `--players-per-table`, `--duration` and `--warmup` do not apply).
+    /// "moves", "rebuys", "addons"}` (`--tables`, `--players-per-table`, `--duration` and
+    /// `--warmup` do not apply).
     #[arg(long, requires = "players")]
     tournament: Option<Uuid>,
     /// With `--tournament`: how many bots register.
     #[arg(long, requires = "tournament")]
     players: Option<usize>,
+    /// With `--tournament`: the bots buy every rebuy and add-on they are offered
+    /// (`tournament_offer`); the line adds `rebuys` and `addons`, the tournament's counts.
+    #[arg(long, requires = "tournament")]
+    rebuy: bool,
 }
 
 fn parse_seconds_or_zero(s: &str) -> Result<f64, String> {
@@ -88,7 +93,7 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
         let think = Duration::from_millis(args.think_ms);
         // One server: the first named.
         let url = args.url.split(',').next().unwrap_or_default().trim();
-        return runtime.block_on(crate::load_tournament::run(url, tournament, players, think));
+        return runtime.block_on(crate::load_tournament::run(url, tournament, players, think, args.rebuy));
     }
     if !(2..=8).contains(&args.players_per_table) {
         bail!("--players-per-table must be 2..=8");

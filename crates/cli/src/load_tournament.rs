@@ -3,9 +3,11 @@
 //! (seeded per bot) and stop when `tournament_placed` tells them their place. When every bot
 //! is placed, the results are read from `GET /api/tournaments/{id}` and one JSON line is
 //! printed: `{"entrants", "hands", "duration_s", "winner", "payouts": [{"place", "amount"}],
-//! "errors", "moves"}` (the payouts are the prizes above 0 by place; they add up to the prize
-//! pool, the entry fees; `moves` counts the balancing and table-breaking moves the bots were
-//! told of; `hands` the distinct hands they saw end).
+//! "errors", "moves", "rebuys", "addons"}` (the payouts are the prizes above 0 by place; they
+//! add up to the prize pool: the entry, rebuy and add-on fees; `moves` counts the balancing
+//! and table-breaking moves the bots were told of; `hands` the distinct hands they saw end;
+//! `rebuys` and `addons` are the tournament's counts). With `--rebuy` the bots buy every
+//! rebuy and add-on they are offered (`tournament_offer`).
 //!
 //! Decisions: `duration_s` runs from the first registration to the last bot's place;
 //! `winner` is the player id of place 1; a bot whose registration is refused, or whose socket
@@ -19,7 +21,9 @@ use anyhow::{Context as _, bail};
 use stud_client::{Client, ClientError, create_session, host_port, http};
 use stud_engine::Action;
 use stud_engine::bot::Bot as Policy;
-use stud_proto::{ClientMsg, ErrorCode, SeatReason, ServerMsg, TournamentDetail, TournamentStatus};
+use stud_proto::{
+    ClientMsg, ErrorCode, SeatReason, ServerMsg, TournamentDetail, TournamentOfferKind, TournamentStatus,
+};
 use uuid::Uuid;
 
 /// What the bots saw together.
@@ -38,7 +42,7 @@ const LOGINS_IN_FLIGHT: usize = 32;
 const SILENCE: Duration = Duration::from_secs(600);
 
 /// Runs the bots until every one is placed; prints the line.
-pub async fn run(url: &str, tournament: Uuid, players: usize, think: Duration) -> anyhow::Result<()> {
+pub async fn run(url: &str, tournament: Uuid, players: usize, think: Duration, rebuy: bool) -> anyhow::Result<()> {
     if players == 0 {
         bail!("--players must be 1 or more");
     }
@@ -54,7 +58,7 @@ pub async fn run(url: &str, tournament: Uuid, players: usize, think: Duration) -
     for k in 0..players {
         let (addr, shared, logins) = (addr.clone(), shared.clone(), logins.clone());
         tasks.push(tokio::spawn(async move {
-            if let Err(e) = bot(&addr, tournament, k, think, &shared, &logins).await {
+            if let Err(e) = bot(&addr, tournament, k, think, rebuy, &shared, &logins).await {
                 tracing::debug!(error = %e, bot = k, "bot stopped");
                 shared.lock().unwrap_or_else(PoisonError::into_inner).errors += 1;
             }
@@ -81,6 +85,8 @@ pub async fn run(url: &str, tournament: Uuid, players: usize, think: Duration) -
             "payouts": payouts.iter().map(|(place, amount)| serde_json::json!({"place": place, "amount": amount})).collect::<Vec<_>>(),
             "errors": shared.errors,
             "moves": shared.moves,
+            "rebuys": d.rebuys.as_ref().map_or(0, |r| r.rebuys),
+            "addons": d.rebuys.as_ref().map_or(0, |r| r.addons),
         })
     );
     Ok(())
@@ -101,6 +107,7 @@ async fn bot(
     tournament: Uuid,
     k: usize,
     think: Duration,
+    rebuy: bool,
     shared: &Mutex<Shared>,
     logins: &tokio::sync::Semaphore,
 ) -> Result<(), ClientError> {
@@ -139,6 +146,13 @@ async fn bot(
                     action,
                 };
                 client.send(&act).await?;
+            }
+            ServerMsg::TournamentOffer { tournament_id, offer, .. } if rebuy && tournament_id == tournament => {
+                let buy = match offer {
+                    TournamentOfferKind::Rebuy => ClientMsg::TournamentRebuy { request_id: None, tournament_id },
+                    TournamentOfferKind::Addon => ClientMsg::TournamentAddon { request_id: None, tournament_id },
+                };
+                client.send(&buy).await?;
             }
             ServerMsg::HandResult { hand_id, .. } => {
                 shared.lock().unwrap_or_else(PoisonError::into_inner).hands.insert(hand_id);

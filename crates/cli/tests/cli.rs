@@ -212,6 +212,56 @@ fn load_plays_cash_tables_through_every_server_named() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// `stud load --tournament ID --players N --rebuy` (issue 30): the bots buy every rebuy and
+/// add-on offered (a rebuy period of one 1-hand level, so the add-on is offered after the
+/// first hand to everyone still in); the line's `rebuys` and `addons` are the tournament's,
+/// and the payouts add up to every fee paid into the pool.
+#[test]
+fn load_with_rebuy_buys_what_is_offered_and_reports_the_counts() {
+    const KEY: &str = "cli-load-rebuy-operator-key-0123456";
+    let (mut server, addr, path) = serve_on_sqlite("load-rebuy", &[("STUD_OPERATOR_KEY", KEY)]);
+    let levels: Vec<String> = (0..10u64)
+        .map(|k| {
+            let m = 1u64 << k;
+            format!(
+                r#"{{"ante": {}, "bring_in": {}, "small_bet": {}, "big_bet": {}, "hands": 1}}"#,
+                5 * m,
+                10 * m,
+                20 * m,
+                40 * m
+            )
+        })
+        .collect();
+    let body = format!(
+        r#"{{"name": "Rebuy load", "variant": "stud", "kind": "sit_and_go", "min_entrants": 2, "max_entrants": 4,
+            "seats_per_table": 4, "entry_fee": 1000, "house_fee": 100, "starting_chips": 100,
+            "levels": [{}], "rebuy_until_level": 1, "rebuy_fee": 500, "addon_chips": 200, "addon_fee": 250}}"#,
+        levels.join(",")
+    );
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (status, text) =
+        rt.block_on(stud_client::http_as(&addr, "POST", "/api/admin/tournaments", Some(&body), Some(KEY))).unwrap();
+    assert_eq!(status, 201, "{text}");
+    let id = serde_json::from_str::<serde_json::Value>(&text).unwrap()["id"].as_str().unwrap().to_owned();
+    let url = format!("ws://{addr}");
+    let (code, out, err) = stud(&["load", "--url", &url, "--tournament", &id, "--players", "4", "--rebuy"], None);
+    assert_eq!(code, 0, "{err}");
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let (_, text) = rt.block_on(stud_client::http(&addr, "GET", &format!("/api/tournaments/{id}"), None)).unwrap();
+    let d: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(d["status"], "finished", "{d}");
+    assert_eq!(line["errors"], 0, "{line}");
+    assert_eq!((&line["rebuys"], &line["addons"]), (&d["rebuys"]["rebuys"], &d["rebuys"]["addons"]), "{line} {d}");
+    let (rebuys, addons) = (line["rebuys"].as_u64().unwrap(), line["addons"].as_u64().unwrap());
+    assert!(addons >= 1, "the add-on is offered after the first hand to everyone still in: {line}");
+    let paid: u64 = line["payouts"].as_array().unwrap().iter().map(|p| p["amount"].as_u64().unwrap()).sum();
+    assert_eq!(paid, 4 * 1_000 + 500 * rebuys + 250 * addons, "{line}");
+    let pid = server.id().to_string();
+    let _ = Command::new("kill").args(["-TERM", &pid]).status();
+    let _ = server.wait();
+    let _ = std::fs::remove_file(&path);
+}
+
 /// `stud load --tournament ID --players N` (issue 14): a real server process, a sit-and-go
 /// for 6 created over the admin API, six bots registered by `stud load`, played to the end;
 /// the line's fields agree with the tournament's own results. The tournament (issue 29) is a
