@@ -94,8 +94,10 @@ async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_k
         ("POST", format!("/api/admin/tables/{some}/pause")),
         ("POST", format!("/api/admin/tables/{some}/resume")),
         ("POST", format!("/api/admin/tables/{some}/close")),
+        ("GET", format!("/api/admin/tables/{some}/invite")),
         ("POST", format!("/api/admin/tables/{some}/invite")),
         ("DELETE", format!("/api/admin/tables/{some}/invite")),
+        ("GET", format!("/api/admin/tournaments/{some}/invite")),
         ("POST", format!("/api/admin/tables/{some}/kick")),
         ("GET", "/api/admin/bans".to_owned()),
         ("POST", "/api/admin/bans".to_owned()),
@@ -231,6 +233,13 @@ async fn an_operator_runs_a_private_table_from_creation_to_close_and_a_restart_k
         admin(&addr, "POST", "/api/admin/tables", Some(&serde_json::to_string(&other).unwrap())).await;
     let rotated: AdminTable = admin(&addr, "POST", &format!("/api/admin/tables/{}/invite", kept.id), None).await;
     assert_ne!(rotated.invite_code, kept.invite_code, "a rotated code is new");
+    // An operator reads the code back (issue 30): the one the table takes now.
+    let read: stud_proto::InviteCode =
+        admin(&addr, "GET", &format!("/api/admin/tables/{}/invite", kept.id), None).await;
+    assert_eq!(read.invite_code, rotated.invite_code);
+    assert!(read.invite_code.is_some());
+    let (status, _) = call(&addr, "GET", &format!("/api/admin/tables/{some}/invite"), None, Some(KEY)).await;
+    assert_eq!(status, 404, "an unknown table");
 
     // Revoking the code sends the watcher away (from the next hand); Ann, seated, plays on.
     let revoked: AdminTable = admin(&addr, "DELETE", &format!("/api/admin/tables/{}/invite", table.id), None).await;

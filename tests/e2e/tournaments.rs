@@ -300,6 +300,10 @@ async fn private_tournament_codes_are_long_and_guesses_are_counted_with_table_co
     let t =
         create(&addr, &create_body("sit_and_go", 6, 1_000, &format!(r#"{LEVELS}, "invite_code": "{secret}""#))).await;
     let with = |code: &str| format!("{}?invite_code={code}", entries(t.id));
+    // An operator reads the code back (issue 30; without the key it is 401, see operators.rs).
+    let (status, text) = call(&addr, "GET", &format!("/api/admin/tournaments/{}/invite", t.id), None, Some(KEY)).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(serde_json::from_str::<stud_proto::InviteCode>(&text).unwrap().invite_code.as_deref(), Some(secret));
 
     // Ann: the right code at once.
     let ann = create_session(&addr, "Ann").await.unwrap();

@@ -1111,6 +1111,14 @@ pub struct BanRequest {
     pub reason: String,
 }
 
+/// `GET /api/admin/tables/{id}/invite` and `GET /api/admin/tournaments/{id}/invite`: the code
+/// a private table or tournament takes now (none: public, or its code revoked).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct InviteCode {
+    /// the code, or null
+    pub invite_code: Option<String>,
+}
+
 /// `POST /api/admin/tables/{id}/kick` reply.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct KickResult {
@@ -1290,6 +1298,7 @@ struct Protocol {
     tournament_detail: TournamentDetail,
     tournament_registration: TournamentRegistration,
     tournament_purchase: TournamentPurchase,
+    invite_code: InviteCode,
 }
 
 /// The JSON Schema of the whole protocol, pretty-printed with a trailing newline

@@ -7,8 +7,9 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
 use crate::{
-    AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, HandDetail, HandPage, KickRequest, KickResult,
-    LastHandReport, LedgerPage, SessionCreated, SessionRequest, TableSettings, TableSettingsPatch, TableSummary,
+    AdminLogLine, AdminTable, ApiErrorBody, BanInfo, BanRequest, HandDetail, HandPage, InviteCode, KickRequest,
+    KickResult, LastHandReport, LedgerPage, SessionCreated, SessionRequest, TableSettings, TableSettingsPatch,
+    TableSummary,
 };
 use crate::{CreateTournament, TournamentDetail, TournamentPurchase, TournamentRegistration, TournamentSummary};
 
@@ -292,6 +293,26 @@ fn ops() -> Vec<Op> {
             params: &[ID],
             body: Option::None,
             ok: (204, "closed", Option::None),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/admin/tables/{id}/invite",
+            summary: "The invite code a private table takes now (null: public, or revoked).",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the code", Some(schema::<InviteCode>)),
+            formats: false,
+        },
+        Op {
+            method: "get",
+            path: "/api/admin/tournaments/{id}/invite",
+            summary: "The invite code a private tournament takes (null: public).",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the code", Some(schema::<InviteCode>)),
             formats: false,
         },
         Op {

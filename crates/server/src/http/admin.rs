@@ -36,7 +36,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/admin/tables/{id}/pause", post(pause))
         .route("/api/admin/tables/{id}/resume", post(resume))
         .route("/api/admin/tables/{id}/close", post(close))
-        .route("/api/admin/tables/{id}/invite", post(rotate_invite).delete(revoke_invite))
+        .route("/api/admin/tables/{id}/invite", get(read_invite).post(rotate_invite).delete(revoke_invite))
         .route("/api/admin/tables/{id}/kick", post(kick))
         .route("/api/admin/bans", get(list_bans).post(ban).delete(unban))
         .route("/api/admin/log", get(log))
@@ -257,6 +257,15 @@ async fn set_invite(app: Arc<App>, who: Operator, id: Uuid, rotate: bool) -> Res
     let next = spec.clone();
     ask(&app, id, |reply| TableCmd::Update { spec: Box::new(next), reply }).await?;
     Ok(Json(view(&app, &spec).await))
+}
+
+async fn read_invite(
+    _: Operator,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+) -> Result<Json<stud_proto::InviteCode>, ApiError> {
+    let (spec, _, _) = stored_spec(&app, id).await?;
+    Ok(Json(stud_proto::InviteCode { invite_code: spec.invite_code }))
 }
 
 async fn rotate_invite(

@@ -16,7 +16,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use stud_proto::{
-    TournamentDetail, TournamentOfferKind, TournamentPurchase, TournamentRegistration, TournamentSummary,
+    InviteCode, TournamentDetail, TournamentOfferKind, TournamentPurchase, TournamentRegistration, TournamentSummary,
 };
 use stud_tournament::{CreateTournament, Tournament};
 use uuid::Uuid;
@@ -34,6 +34,7 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/admin/tournaments", post(create))
         .route("/api/admin/tournaments/{id}/cancel", post(cancel))
+        .route("/api/admin/tournaments/{id}/invite", get(invite))
         .route("/api/tournaments", get(list))
         .route("/api/tournaments/{id}", get(one))
         .route("/api/tournaments/{id}/entries", post(register).delete(unregister))
@@ -89,6 +90,10 @@ async fn cancel(
     audit(&app, &who, "cancel_tournament", Some(id.to_string()), ()).await?;
     handle.cancel().await?;
     Ok(Json(view::detail(&handle.now(), stud_store::now_ms())))
+}
+
+async fn invite(_: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -> Result<Json<InviteCode>, ApiError> {
+    Ok(Json(InviteCode { invite_code: find(&app, id)?.now().spec().invite_code.clone() }))
 }
 
 async fn list(State(app): State<Arc<App>>) -> Json<Vec<TournamentSummary>> {
