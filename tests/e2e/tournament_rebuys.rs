@@ -165,3 +165,66 @@ async fn rebuys_and_the_add_on_are_sold_paid_into_the_pool_and_paid_out() {
     assert_eq!(t.on_tables, (HOUSE * 3) as i64, "what the tournament keeps is the house fees: {t:?}");
     server.shutdown().await;
 }
+
+/// A break (issue 30): after level 1 (one hand), every player is told the break's end, the
+/// lobby shows it, and no table deals a new hand meanwhile.
+#[tokio::test]
+async fn a_break_is_announced_shown_and_kept() {
+    let (server, addr) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
+    let body = format!(
+        r#"{{"name": "Break SNG", "variant": "stud", "kind": "sit_and_go", "min_entrants": 2, "max_entrants": 2,
+            "seats_per_table": 8, "entry_fee": {ENTRY}, "house_fee": {HOUSE}, "starting_chips": 5000,
+            "levels": {}, "break_every_levels": 1, "break_minutes": 1}}"#,
+        levels(1)
+    );
+    let id = create(&addr, &body).await;
+    let mut clients = Vec::new();
+    for name in ["Ann", "Bo"] {
+        let s = create_session(&addr, name).await.unwrap();
+        let mut c = Client::connect(&addr, &s.token).await.unwrap().0;
+        let reg = ClientMsg::TournamentRegister { request_id: None, tournament_id: id, invite_code: None };
+        c.send(&reg).await.unwrap();
+        clients.push(c);
+    }
+    // Both play (checking or calling, folding when they must) until told of the break.
+    let mut until = Vec::new();
+    for c in &mut clients {
+        loop {
+            match c.recv(Duration::from_secs(20)).await.expect("a frame before the break") {
+                ServerMsg::TournamentSeat { table_id, .. } => {
+                    c.send(&ClientMsg::JoinTable { request_id: None, table_id, invite_code: None }).await.unwrap();
+                }
+                ServerMsg::YourTurn { table_id, hand_id, seq, legal, .. } => {
+                    let action = Bot::new(seq).choose(&legal);
+                    let idempotency_key = format!("{hand_id}-{seq}");
+                    let act = ClientMsg::Act { request_id: None, table_id, hand_id, seq, idempotency_key, action };
+                    let _ = c.send(&act).await;
+                }
+                ServerMsg::TournamentBreak { tournament_id, until_ms } => {
+                    assert_eq!(tournament_id, id);
+                    until.push(until_ms);
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(until.len(), 2);
+    assert_eq!(until[0], until[1], "one break for everyone");
+    let now = stud_store::now_ms();
+    assert!(until[0] > now + 50_000 && until[0] <= now + 60_000, "a minute's break: {} from now", until[0] - now);
+    let d = detail(&addr, id).await;
+    assert_eq!((d.on_break_until, d.break_every_levels, d.break_minutes), (Some(until[0]), Some(1), Some(1)));
+    assert_eq!(d.level, 2);
+    // No hand starts during the break.
+    for c in &mut clients {
+        let end = tokio::time::Instant::now() + Duration::from_secs(2);
+        while let Ok(Ok(msg)) = tokio::time::timeout_at(end, c.recv(Duration::from_secs(2))).await {
+            assert!(
+                !matches!(msg, ServerMsg::HandStarted { .. } | ServerMsg::YourTurn { .. }),
+                "dealt on a break: {msg:?}"
+            );
+        }
+    }
+    server.shutdown().await;
+}

@@ -484,6 +484,14 @@ pub enum ServerMsg {
         /// what was bought and the balance after it
         purchase: TournamentPurchase,
     },
+    /// Sent to every playing entrant's sockets when the tournament goes on a break: no table
+    /// deals a new hand until `until_ms` (a hand in play finishes first).
+    TournamentBreak {
+        /// the tournament
+        tournament_id: Uuid,
+        /// when play resumes, ms since the Unix epoch
+        until_ms: u64,
+    },
     /// Sent to a tournament player's sockets when something is offered to them until
     /// `until_ms`: a rebuy (they busted in the rebuy period; they are out unless they buy it
     /// in time) or the add-on (the rebuy period is over). Buy with `tournament_rebuy` or

@@ -180,6 +180,15 @@ pub struct CreateTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(max = MAX_FEE))]
     pub addon_fee: Option<u64>,
+    /// a break after every this many levels (needs `break_minutes`): no table deals a new
+    /// hand during it (a hand in play finishes), and the next level's clock starts after it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub break_every_levels: Option<u32>,
+    /// how long each break lasts, 1 to 60 minutes (needs `break_every_levels`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 60))]
+    pub break_minutes: Option<u32>,
 }
 
 /// [`CreateTournament::payouts`]: null, or 1 or more percents above 0 and at most 100.
@@ -393,6 +402,15 @@ pub struct TournamentDetail {
     /// the rebuys and the add-on, when the tournament sells them
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebuys: Option<TournamentRebuys>,
+    /// a break after every this many levels
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_every_levels: Option<u32>,
+    /// how long each break lasts, in minutes
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_minutes: Option<u32>,
+    /// on a break until then (ms since the Unix epoch): no table deals a new hand
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_break_until: Option<u64>,
 }
 
 /// A tournament's rebuys and add-on: the settings, what is on sale now, and what was sold.

@@ -64,6 +64,9 @@ pub const MAX_FEE: Cents = 1_000_000_000;
 /// The largest starting stack, and the largest ante or bet of a level.
 pub const MAX_STARTING_CHIPS: Chips = 1_000_000_000;
 
+/// The longest break, in minutes.
+pub const MAX_BREAK_MINUTES: u32 = 60;
+
 /// The most seats at a stud table.
 pub const MAX_SEATS: u8 = 8;
 
@@ -188,6 +191,12 @@ pub struct CreateTournament {
     /// cents the add-on costs, all of it into the prize pool (default: the rebuy fee)
     #[serde(default)]
     pub addon_fee: Option<Cents>,
+    /// a break after every this many levels (needs `break_minutes`)
+    #[serde(default)]
+    pub break_every_levels: Option<u32>,
+    /// how long each break lasts, in minutes (needs `break_every_levels`)
+    #[serde(default)]
+    pub break_minutes: Option<u32>,
 }
 
 /// One game of a rotation: the variant and, if not the tournament's, its betting structure.
@@ -322,6 +331,9 @@ pub struct TournamentSpec {
     /// rebuys and the add-on, when sold (specs stored before them have none)
     #[serde(default)]
     pub rebuys: Option<Rebuys>,
+    /// breaks: (every this many levels, this many minutes)
+    #[serde(default)]
+    pub breaks: Option<(u32, u32)>,
 }
 
 /// A tournament's rebuys and add-on (see [`crate::Tournament`] for when each is sold).
@@ -475,6 +487,7 @@ impl CreateTournament {
             betting: self.betting,
             rotation_games,
             rebuys: None,
+            breaks: None,
         };
         let levels = self.levels(&spec.game_list())?;
         let within = |field: &str, level: Option<u32>| match level {
@@ -512,6 +525,16 @@ impl CreateTournament {
         spec.late_registration_until_level = late;
         spec.reentry_until_level = reentry;
         spec.rebuys = rebuys;
+        spec.breaks = match (self.break_every_levels, self.break_minutes) {
+            (None, None) => None,
+            (Some(_), None) => return fail("break_minutes", "a break needs its length"),
+            (None, Some(_)) => return fail("break_every_levels", "say after how many levels a break comes"),
+            (Some(0), _) => return fail("break_every_levels", "must be at least 1"),
+            (_, Some(m)) if m == 0 || m > MAX_BREAK_MINUTES => {
+                return fail("break_minutes", format!("must be 1 to {MAX_BREAK_MINUTES}"));
+            }
+            (Some(every), Some(minutes)) => Some((every, minutes)),
+        };
         Ok(spec)
     }
 

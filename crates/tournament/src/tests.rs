@@ -9,8 +9,9 @@ use stud_engine::{Betting, Chips, Variant};
 use uuid::Uuid;
 
 use crate::{
-    ADDON_MS, Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, LevelRequest, Millis,
-    Offer, Output, REBUY_OFFER_MS, RotationGame, Spot, Status, TableNo, Tournament, TournamentError, TournamentSpec,
+    ADDON_MS, Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, LevelRequest,
+    MAX_BREAK_MINUTES, Millis, Offer, Output, REBUY_OFFER_MS, RotationGame, Spot, Status, TableNo, Tournament,
+    TournamentError, TournamentSpec,
 };
 
 fn level(bring_in: u64, minutes: Option<u32>, hands: Option<u32>) -> LevelRequest {
@@ -43,6 +44,8 @@ fn request(kind: Kind, players: u32, seats: u8) -> CreateTournament {
         max_rebuys: None,
         addon_chips: None,
         addon_fee: None,
+        break_every_levels: None,
+        break_minutes: None,
     }
 }
 
@@ -866,6 +869,9 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
         r.rebuy_fee = Some(500);
         r.addon_chips = Some(1_500);
         r.addon_fee = Some(300);
+        // And a minute's break every two levels (the clock runs in this mode).
+        r.break_every_levels = Some(2);
+        r.break_minutes = Some(1);
     }
     let mut d = Driver::new(r.validate().unwrap());
     for i in 1..=players {
@@ -1319,7 +1325,7 @@ fn the_add_on_is_sold_once_when_the_rebuy_period_ends_and_then_the_field_is_fina
 /// do not hold vacuously.
 #[test]
 fn random_rebuy_play_sells_rebuys_and_add_ons() {
-    let (mut rebuys, mut addons, mut bought_back, mut lapsed) = (0, 0, 0, 0);
+    let (mut rebuys, mut addons, mut bought_back, mut lapsed, mut breaks) = (0, 0, 0, 0, 0);
     for seed in 0..24u64 {
         let d = play_with(2 + (seed * 5 % 30) as u32, 2 + (seed % 7) as u8, seed, seed % 3 == 0, true).unwrap();
         check_end(&d).unwrap();
@@ -1329,6 +1335,59 @@ fn random_rebuy_play_sells_rebuys_and_add_ons() {
         let taken = d.t.entries().iter().map(|e| e.rebuys).sum::<u32>() as usize;
         bought_back += offered.min(taken);
         lapsed += offered.saturating_sub(taken);
+        breaks += count(&d.log, |o| matches!(o, Output::Break { .. }));
+        assert_eq!(
+            count(&d.log, |o| matches!(o, Output::Break { .. })),
+            count(&d.log, |o| *o == Output::BreakOver) + usize::from(d.t.break_until().is_some())
+        );
     }
+    assert!(breaks >= 5, "{breaks} breaks");
     assert!(rebuys >= 20 && addons >= 5 && bought_back >= 5 && lapsed >= 5, "{rebuys} {addons} {bought_back} {lapsed}");
+}
+
+/// Breaks (issue 30): every `break_every_levels` levels, `break_minutes` without a new hand at
+/// any table (a hand in play finishes first); the next level's clock starts when it ends.
+#[test]
+fn a_break_stops_every_table_dealing_until_it_ends_and_delays_the_next_level() {
+    let mut r = request(Kind::SitAndGo, 3, 8);
+    r.break_every_levels = Some(1);
+    r.break_minutes = Some(5);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let (a, b) = (player(1), player(2));
+    // A hand starts just before the level ends, and is still in play at the break.
+    d.now = 599_000;
+    d.start_hand(1).unwrap();
+    let out = d.tick(600_000);
+    let until = 600_000 + 5 * 60_000;
+    assert_eq!(out[..2], [Output::Level { level: 2 }, Output::Break { until }], "{out:?}");
+    assert_eq!(d.t.break_until(), Some(until));
+    assert_eq!(d.t.wake_at(), Some(until), "the clock wakes for the break's end, not the level's");
+    // The hand in play finishes; no new hand starts during the break.
+    d.finish(1, a, &[]).unwrap();
+    assert_eq!(d.t.handle(Command::StartHand { table: 1 }), Err(TournamentError::OnBreak));
+    assert!(d.tick(until - 1).is_empty());
+    assert_eq!(d.tick(until), [Output::BreakOver]);
+    d.start_hand(1).unwrap();
+    d.finish(1, a, &[b]).unwrap();
+    // Level 2 lasts its 10 minutes from the break's end, then the next break.
+    assert_eq!(d.t.wake_at(), Some(until + 600_000));
+    let out = d.tick(until + 600_000);
+    assert_eq!(out[..2], [Output::Level { level: 3 }, Output::Break { until: until + 600_000 + 300_000 }]);
+    assert_eq!(d.replayed(), d.t);
+
+    for (every, minutes, field) in [
+        (Some(1), None, "break_minutes"),
+        (None, Some(5), "break_every_levels"),
+        (Some(0), Some(5), "break_every_levels"),
+        (Some(1), Some(MAX_BREAK_MINUTES + 1), "break_minutes"),
+    ] {
+        let mut r = request(Kind::SitAndGo, 3, 8);
+        r.break_every_levels = every;
+        r.break_minutes = minutes;
+        assert_eq!(r.validate().unwrap_err().field, field);
+    }
 }

@@ -268,6 +268,8 @@ pub enum Input {
     },
     /// the clock: rebuy offers and the add-on past their time lapse
     OffersLapsed,
+    /// the clock: the break is over
+    BreakOver,
 }
 
 /// What `handle` accepted.
@@ -397,6 +399,14 @@ pub enum Output {
         /// its chips now
         chips: Chips,
     },
+    /// A break starts: no table deals until `until` (hands in play finish first); the next
+    /// level's clock starts then.
+    Break {
+        /// when play resumes (ms since the Unix epoch)
+        until: Millis,
+    },
+    /// The break is over: tables deal again.
+    BreakOver,
     /// Offer a player a rebuy or the add-on, until `until` (ms since the Unix epoch).
     Offer {
         /// who
@@ -473,6 +483,9 @@ pub enum TournamentError {
     /// a hand's report does not match the table (players or chips)
     #[error("bad hand report: {0}")]
     BadReport(String),
+    /// a break: no table deals until it ends
+    #[error("the tournament is on a break")]
+    OnBreak,
     /// rebuys are not sold now (none in this tournament, or the rebuy period is over)
     #[error("rebuys are closed")]
     RebuyClosed,
@@ -514,6 +527,7 @@ impl TournamentError {
             TournamentError::HandForHand(_) => "hand_for_hand",
             TournamentError::BadReport(_) => "bad_report",
             TournamentError::StaleReport { .. } => "stale_report",
+            TournamentError::OnBreak => "on_break",
             TournamentError::RebuyClosed => "rebuy_closed",
             TournamentError::AddOnClosed => "addon_closed",
             TournamentError::NotOffered(_) => "not_offered",
@@ -607,6 +621,9 @@ pub struct Tournament {
     /// the add-on is sold until then (set when the rebuy period ends)
     #[serde(default)]
     addon_until: Option<Millis>,
+    /// on a break until then
+    #[serde(default)]
+    break_until: Option<Millis>,
 }
 
 impl Tournament {
@@ -634,6 +651,7 @@ impl Tournament {
             rebuys: 0,
             addons: 0,
             addon_until: None,
+            break_until: None,
         }
     }
 
@@ -748,6 +766,11 @@ impl Tournament {
         self.addon_until.filter(|_| self.status == Status::Running && !self.closed)
     }
 
+    /// The end of the break the tournament is on, if it is on one.
+    pub fn break_until(&self) -> Option<Millis> {
+        self.break_until.filter(|_| self.status == Status::Running)
+    }
+
     /// The earliest rebuy offer's end, if any is open.
     fn first_offer_end(&self) -> Option<Millis> {
         self.entries.iter().filter_map(|e| e.rebuy_offer_until).min()
@@ -807,9 +830,10 @@ impl Tournament {
     pub fn wake_at(&self) -> Option<Millis> {
         match self.status {
             Status::Registering => self.spec.start_at,
-            Status::Running => {
-                [self.level_ends_at(), self.first_offer_end(), self.addon_until].into_iter().flatten().min()
-            }
+            Status::Running => [self.level_ends_at(), self.first_offer_end(), self.addon_until, self.break_until]
+                .into_iter()
+                .flatten()
+                .min(),
             Status::Finished | Status::Cancelled => None,
         }
     }
@@ -867,6 +891,9 @@ impl Tournament {
                 }
             },
             Status::Running => {
+                if self.break_until.is_some_and(|t| now >= t) {
+                    return Some(Due::Input(Input::BreakOver));
+                }
                 let lapses = [self.first_offer_end(), self.addon_until].into_iter().flatten().min();
                 if lapses.is_some_and(|t| now >= t) {
                     return Some(Due::Input(Input::OffersLapsed));
@@ -1051,6 +1078,9 @@ impl Tournament {
         if t.in_hand() {
             return Err(TournamentError::HandInPlay(table));
         }
+        if self.break_until.is_some() {
+            return Err(TournamentError::OnBreak);
+        }
         if t.count() < 2 {
             return Err(TournamentError::WaitForPlayers(table));
         }
@@ -1138,6 +1168,12 @@ impl Tournament {
             Input::Rebuy { player, draw } => self.rebuy(*player, draw, &mut out),
             Input::AddOn { player } => self.addon(*player, &mut out),
             Input::OffersLapsed => self.lapse(now, &mut out),
+            Input::BreakOver => {
+                if self.break_until.is_some_and(|t| t <= now) {
+                    self.break_until = None;
+                    out.push(Output::BreakOver);
+                }
+            }
         }
         out
     }
@@ -1320,6 +1356,16 @@ impl Tournament {
         self.level_started_at = started_at;
         self.level_hands.clear();
         out.push(Output::Level { level: self.level() });
+        // Every `every` levels a break: the new level's clock starts when it ends.
+        if let Some((every, minutes)) = self.spec.breaks
+            && every > 0
+            && self.level as u32 % every == 0
+        {
+            let until = started_at + u64::from(minutes) * 60_000;
+            self.break_until = Some(until);
+            self.level_started_at = until;
+            out.push(Output::Break { until });
+        }
         // The rebuy period is over: the add-on is sold for a while, to every entry still in.
         if let Some(r) = self.spec.rebuys
             && r.addon.is_some()

@@ -179,7 +179,9 @@ mod tests {
             "payouts": [50.0, 30.0, 20.0], "late_registration_until_level": 1,
             "reentry_until_level": 1, "invite_code": "ABCDEFGHJK", "rotation_hands": 8, "betting": "pot_limit",
             "rotation_games": [{"variant": "london"}, {"variant": "stud8_declare", "betting": "fixed_limit"},
-                               {"variant": "chicago", "betting": "no_limit"}, {"variant": "mississippi"}]
+                               {"variant": "chicago", "betting": "no_limit"}, {"variant": "mississippi"}],
+            "rebuy_until_level": 1, "rebuy_chips": 1_000, "rebuy_fee": 500, "max_rebuys": 2, "addon_chips": 2_000,
+            "addon_fee": 700, "break_every_levels": 1, "break_minutes": 5
         });
         let wire: stud_proto::CreateTournament = serde_json::from_value(full.clone()).unwrap();
         let core: stud_tournament::CreateTournament = serde_json::from_value(full.clone()).unwrap();

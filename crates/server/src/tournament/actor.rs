@@ -30,8 +30,8 @@ use stud_proto::{SeatReason, ServerMsg, TournamentOfferKind};
 use stud_store::{LedgerEntry, LedgerKind, TournamentCommit};
 use stud_table::Who;
 use stud_tournament::{
-    Command, Draw, Due, Input, Journaled, MoveReason, Offer, Output, Status, TOURNAMENT_VERSION, TableNo, Tournament,
-    TournamentError,
+    Command, Draw, Due, EntryState, Input, Journaled, MoveReason, Offer, Output, Status, TOURNAMENT_VERSION, TableNo,
+    Tournament, TournamentError,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -505,6 +505,14 @@ impl Actor {
                     });
                     self.app.players.notify_player(player, &frame);
                 }
+                Output::Break { until } => {
+                    info!(until, "a break");
+                    let frame = crate::wire::frame(&ServerMsg::TournamentBreak { tournament_id: tid, until_ms: until });
+                    for e in self.core.entries().iter().filter(|e| e.state == EntryState::Playing) {
+                        self.app.players.notify_player(e.player, &frame);
+                    }
+                }
+                Output::BreakOver => info!("the break is over"),
                 Output::Cancelled => info!("tournament cancelled"),
                 Output::Level { level } => info!(level, "next level"),
                 Output::Refund { .. }

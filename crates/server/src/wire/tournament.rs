@@ -184,5 +184,8 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
             rebuys: t.rebuys(),
             addons: t.addons(),
         }),
+        break_every_levels: spec.breaks.map(|b| b.0),
+        break_minutes: spec.breaks.map(|b| b.1),
+        on_break_until: t.break_until(),
     }
 }
