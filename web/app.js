@@ -25,7 +25,7 @@ import { configure as configureNet, connect, gotPong, send, sendHello, status, t
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store, tournamentTableOf } from './state.js';
 import { renderStatus } from './status.js';
 import { buyInAmount, configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, sitHere } from './table.js';
-import { configureTournament, renderTournamentBar, renderTournamentClocks, renderTournamentView } from './tournament.js';
+import { closeOffer, configureTournament, onPurchaseError, onPurchased, purchaseDropped, renderOffer, renderOfferClock, renderTournamentBar, renderTournamentClocks, renderTournamentView, showOffer } from './tournament.js';
 
 // ---- navigation ----------------------------------------------------------------------------
 
@@ -121,12 +121,19 @@ export function sitToggle(sitIn) {
 
 configureNet({
   onFrame,
-  // No reply to our action will come on a closed socket: offer it again once back.
-  onClose: () => { if (state.prompt) state.prompt.sent = false; },
+  // No reply to our action (or purchase) will come on a closed socket: offer it again once back.
+  onClose: () => {
+    if (state.prompt) state.prompt.sent = false;
+    purchaseDropped();
+  },
   onStatus: renderStatus,
 });
 configureLobby({ showView, openTournament });
-configureTournament({ register: registerTournament, unregister: unregisterTournament });
+configureTournament({
+  register: registerTournament,
+  unregister: unregisterTournament,
+  refocus: () => { if (!$('action-bar').hidden) focusActions(); },
+});
 configureTable({
   renderActions,
   drawn: (tb) => {
@@ -184,7 +191,48 @@ export const HANDLERS = {
     takeRequest(m.request_id);
     onRegistration(m.registration).then(() => renderTournamentView());
   },
+  tournament_offer: onTournamentOffer,
+  tournament_purchase: onTournamentPurchase,
 };
+
+/** A rebuy (we busted in the rebuy period) or the add-on (the period is over) is offered for
+ *  a while: the offer box, wherever we are; the tournament's detail again (its counts). */
+export function onTournamentOffer(m) {
+  showOffer(m);
+  fetchTournament(m.tournament_id).then(() => {
+    renderOffer(); // the tournament's name, if it was not known yet
+    renderTournamentView();
+    renderTournamentBar(); // the add-on comes with the next level
+  });
+}
+
+/** We bought a rebuy or the add-on: the box goes, a notice says what and the balance left. A
+ *  rebuy after a bust seats us again (`tournament_seat`, reason rebuy), a playing one adds the
+ *  chips when the hand at our table ends. */
+export function onTournamentPurchase(m) {
+  takeRequest(m.request_id);
+  const p = m.purchase;
+  if (state.me) state.me.balance = p.balance;
+  renderMe();
+  onPurchased(p);
+  const text = t(p.kind === 'addon' ? 't_bought_addon' : 't_bought_rebuy', { chips: money(p.chips, 'chips'), fee: money(p.fee, 'cash'), balance: money(p.balance, 'cash') });
+  if (p.kind === 'rebuy') rebuyNotice(p.tournament_id, 'purchase', text);
+  else notice(text);
+  fetchTournament(p.tournament_id).then(() => {
+    renderTournamentView();
+    renderTournamentBar();
+  });
+}
+
+/** A rebuy after a bust is answered twice, `tournament_purchase` and `tournament_seat` (reason
+ *  rebuy), in either order: one notice says both (what was bought, the balance, the seat). */
+let rebuyNote = null; // {tournamentId, at, purchase, seat}: the parts said in the last 3 s
+function rebuyNotice(tournamentId, part, text) {
+  const at = Date.now();
+  if (rebuyNote?.tournamentId !== tournamentId || at - rebuyNote.at > 3000) rebuyNote = { tournamentId, at };
+  rebuyNote[part] = text;
+  notice([rebuyNote.purchase, rebuyNote.seat].filter(Boolean).join(' '));
+}
 
 /** The tournament seated or moved us: go to that table without a reload. Which tournament a
  *  table belongs to is remembered (a table's snapshot does not say), so a reload finds it. */
@@ -194,7 +242,8 @@ export function onTournamentSeat(m) {
   saveTournamentTables();
   enterTable(m.table_id);
   send({ type: 'join_table', table_id: m.table_id, invite_code: null }, { kind: 'rejoin', tableId: m.table_id });
-  notice(t('tournament_seat', { table: m.table_no, seat: m.seat }));
+  if (m.reason === 'rebuy') rebuyNotice(m.tournament_id, 'seat', t('tournament_seat_rebuy', { table: m.table_no, seat: m.seat }));
+  else notice(t('tournament_seat', { table: m.table_no, seat: m.seat }));
   fetchTournament(m.tournament_id).then(() => renderTournamentBar());
 }
 
@@ -202,6 +251,7 @@ export function onTournamentSeat(m) {
  *  and as a notice; the prize is already in the balance. */
 export function onTournamentPlaced(m) {
   state.placed[m.tournament_id] = { place: m.place, prize: m.prize };
+  closeOffer(m.tournament_id); // nothing more to buy there
   notice(t('tournament_placed', { place: ordinal(m.place), prize: money(m.prize, 'cash') }));
   sendHello(); // the balance changed
   renderTournamentBar();
@@ -250,6 +300,7 @@ export function onError(m) {
     onRegistrationError(m, req);
     return renderTournamentView();
   }
+  if (req.kind === 'purchase') return onPurchaseError(m, req);
   if (req.kind === 'sit' && m.code === 'already_seated') {
     if (state.table?.id !== req.tableId) enterTable(req.tableId, req.code);
     send({ type: 'snapshot', table_id: req.tableId });
@@ -313,6 +364,7 @@ export function switchLanguage(code) {
   renderTournaments();
   renderTournamentView();
   renderTournamentBar();
+  renderOffer();
   renderMe();
   relabelLog();
   renderTable();
@@ -362,6 +414,7 @@ export function init() {
   $('leave').addEventListener('click', leaveTable);
   $('logout').addEventListener('click', () => {
     leaveTable(); // the table on screen first (nothing when there is none)
+    closeOffer();
     logout();
   });
   $('chat-form').addEventListener('submit', sendChat);
@@ -394,12 +447,14 @@ export function init() {
     const h = (id) => ($(id).hidden ? 0 : $(id).getBoundingClientRect().height);
     const root = document.documentElement.style;
     const boxes = h('sat-out') + (h('sat-out') ? 8 : 0) + h('tournament-out') + (h('tournament-out') ? 8 : 0);
-    root.setProperty('--top-h', `${Math.ceil(document.querySelector('.topbar').getBoundingClientRect().height + h('banner') + boxes)}px`);
+    // The offer box is in the flow above the views (its margin: 8 px above it).
+    const offer = h('tournament-offer') + (h('tournament-offer') ? 8 : 0);
+    root.setProperty('--top-h', `${Math.ceil(document.querySelector('.topbar').getBoundingClientRect().height + h('banner') + offer + boxes)}px`);
     root.setProperty('--head-h', `${Math.ceil(document.querySelector('.table-head').getBoundingClientRect().height || 40)}px`);
     root.setProperty('--bar-h', `${Math.ceil(h('action-bar') || 56)}px`);
   };
   const observer = new ResizeObserver(measure);
-  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('sat-out'), $('tournament-out')]) observer.observe(node);
+  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('tournament-offer'), $('sat-out'), $('tournament-out')]) observer.observe(node);
   window.addEventListener('resize', measure);
   measure();
   setInterval(() => {
@@ -407,6 +462,7 @@ export function init() {
   }, LOBBY_REFRESH_MS);
   setInterval(renderClock, 250);
   setInterval(renderTournamentClocks, 250);
+  setInterval(renderOfferClock, 250);
   // The tournament on screen (its view, or the one whose table we are at), fetched again.
   setInterval(() => {
     const id = $('tournament').hidden ? null : state.tview;

@@ -95,6 +95,26 @@ export const EN = {
   err_t_insufficient_balance: 'Your balance is too small for the entry and the fee.', err_t_invite_required: 'A private tournament: enter its invite code.',
   err_unknown_tournament: 'That tournament does not exist.', err_tournament_full: 'The tournament is full.', err_tournament_started: 'The tournament has already started.',
   err_registration_closed: 'Registration is closed.', err_already_registered: 'You are already registered.', err_not_registered: 'You are not registered.',
+  // Rebuys and the add-on: the offer box, the tournament view's block, the refusals.
+  offer_region: 'Tournament offer', offer_rebuy_title: 'Rebuy', offer_addon_title: 'Add-on',
+  offer_rebuy: '{name}: you are out, but you may buy back in: {chips} chips for {price}.',
+  offer_addon: '{name}: the rebuy period is over. Add-on: {chips} more chips for {price}.',
+  offer_ends_in: 'ends in {time}', offer_buy: 'Buy for {price}', offer_dismiss: 'Dismiss',
+  t_bought_rebuy: 'Rebuy bought: {chips} chips for {fee}. Your balance: {balance}.',
+  t_bought_addon: 'Add-on bought: {chips} chips for {fee}. Your balance: {balance}.',
+  tournament_seat_rebuy: 'You are back in at table {table}, seat {seat}.',
+  t_rebuys_h: 'Rebuys and add-on', t_rebuy_terms: 'Rebuy: {chips} chips for {fee}, until the end of level {level}',
+  t_rebuy_max: 'at most {n} per player', t_rebuy_no_max: 'no limit per player',
+  t_addon_terms: 'Add-on: {chips} chips for {fee}, once, when the rebuy period ends', t_no_addon: 'No add-on',
+  t_sold: 'Sold so far: {rebuys} rebuys, {addons} add-ons', t_sold_rebuys: 'Sold so far: {rebuys} rebuys',
+  t_rebuy_open: 'Rebuys are on sale now (to a stack of {chips} chips or less).', t_addon_open: 'The add-on is on sale: {time} left.',
+  t_rebuy_over: 'The rebuy period is over.', t_rebuy_button: 'Rebuy ({price})', t_addon_button: 'Add-on ({price})',
+  t_entrant_rebuys: 'rebuys: {n}', t_entrant_addon: 'add-on', t_state_may_rebuy: 'out, may rebuy',
+  err_not_offered: 'That is not on offer to you now.', err_p_insufficient_balance: 'Your balance is too small for it.',
+  err_p_tournament_full: 'The tournament sells no more.', err_p_offline: 'Not connected: try again in a moment.',
+  np_stack: 'A rebuy needs a stack at or below the starting stack.', np_max: 'You have bought every rebuy the tournament allows.',
+  np_lapsed: 'The rebuy offer has lapsed: you are out.', np_taken: 'You have taken the add-on already.',
+  np_still_in: 'The add-on is for players still in.', np_rebuy_closed: 'Rebuys are closed.', np_addon_closed: 'The add-on is not on sale now.',
 };
 
 export const IT = {
@@ -185,6 +205,25 @@ export const IT = {
   err_t_insufficient_balance: 'Il tuo saldo non basta per l’iscrizione e la commissione.', err_t_invite_required: 'Torneo privato: inserisci il codice invito.',
   err_unknown_tournament: 'Quel torneo non esiste.', err_tournament_full: 'Il torneo è al completo.', err_tournament_started: 'Il torneo è già iniziato.',
   err_registration_closed: 'Le iscrizioni sono chiuse.', err_already_registered: 'Sei già iscritto.', err_not_registered: 'Non sei iscritto.',
+  offer_region: 'Offerta del torneo', offer_rebuy_title: 'Rebuy', offer_addon_title: 'Add-on',
+  offer_rebuy: '{name}: sei eliminato, ma puoi rientrare: {chips} fiches per {price}.',
+  offer_addon: '{name}: il periodo dei rebuy è finito. Add-on: altre {chips} fiches per {price}.',
+  offer_ends_in: 'scade tra {time}', offer_buy: 'Compra per {price}', offer_dismiss: 'Ignora',
+  t_bought_rebuy: 'Rebuy acquistato: {chips} fiches per {fee}. Il tuo saldo: {balance}.',
+  t_bought_addon: 'Add-on acquistato: {chips} fiches per {fee}. Il tuo saldo: {balance}.',
+  tournament_seat_rebuy: 'Sei di nuovo in gioco al tavolo {table}, posto {seat}.',
+  t_rebuys_h: 'Rebuy e add-on', t_rebuy_terms: 'Rebuy: {chips} fiches per {fee}, fino alla fine del livello {level}',
+  t_rebuy_max: 'al massimo {n} a giocatore', t_rebuy_no_max: 'senza limite a giocatore',
+  t_addon_terms: 'Add-on: {chips} fiches per {fee}, una volta, alla fine del periodo dei rebuy', t_no_addon: 'Nessun add-on',
+  t_sold: 'Venduti finora: {rebuys} rebuy, {addons} add-on', t_sold_rebuys: 'Venduti finora: {rebuys} rebuy',
+  t_rebuy_open: 'I rebuy sono in vendita ora (a chi ha {chips} fiches o meno).', t_addon_open: 'L’add-on è in vendita: mancano {time}.',
+  t_rebuy_over: 'Il periodo dei rebuy è finito.', t_rebuy_button: 'Rebuy ({price})', t_addon_button: 'Add-on ({price})',
+  t_entrant_rebuys: 'rebuy: {n}', t_entrant_addon: 'add-on', t_state_may_rebuy: 'eliminato, può rientrare',
+  err_not_offered: 'Non ti è offerto ora.', err_p_insufficient_balance: 'Il tuo saldo non basta.',
+  err_p_tournament_full: 'Il torneo non vende più.', err_p_offline: 'Non connesso: riprova tra un momento.',
+  np_stack: 'Il rebuy richiede uno stack pari o inferiore a quello iniziale.', np_max: 'Hai già comprato tutti i rebuy consentiti.',
+  np_lapsed: 'L’offerta di rebuy è scaduta: sei eliminato.', np_taken: 'Hai già preso l’add-on.',
+  np_still_in: 'L’add-on è per chi è ancora in gioco.', np_rebuy_closed: 'I rebuy sono chiusi.', np_addon_closed: 'L’add-on non è in vendita ora.',
 };
 
 export const HU = {
@@ -275,6 +314,25 @@ export const HU = {
   err_t_insufficient_balance: 'Az egyenleged kevés a nevezési díjhoz.', err_t_invite_required: 'Privát verseny: add meg a meghívókódot.',
   err_unknown_tournament: 'Ez a verseny nem létezik.', err_tournament_full: 'A verseny megtelt.', err_tournament_started: 'A verseny már elkezdődött.',
   err_registration_closed: 'A nevezés lezárult.', err_already_registered: 'Már neveztél.', err_not_registered: 'Nem neveztél.',
+  offer_region: 'Versenyajánlat', offer_rebuy_title: 'Rebuy', offer_addon_title: 'Add-on',
+  offer_rebuy: '{name}: kiestél, de visszavásárolhatsz: {chips} zseton {price} áron.',
+  offer_addon: '{name}: véget ért a rebuy-időszak. Add-on: további {chips} zseton {price} áron.',
+  offer_ends_in: 'lejár: {time} múlva', offer_buy: 'Megveszem ({price})', offer_dismiss: 'Elvetés',
+  t_bought_rebuy: 'Rebuy megvéve: {chips} zseton {fee} áron. Egyenleged: {balance}.',
+  t_bought_addon: 'Add-on megvéve: {chips} zseton {fee} áron. Egyenleged: {balance}.',
+  tournament_seat_rebuy: 'Újra játszol a(z) {table}. asztalnál, {seat}. hely.',
+  t_rebuys_h: 'Rebuy és add-on', t_rebuy_terms: 'Rebuy: {chips} zseton {fee} áron, a(z) {level}. szint végéig',
+  t_rebuy_max: 'játékosonként legfeljebb {n}', t_rebuy_no_max: 'játékosonként korlátlan',
+  t_addon_terms: 'Add-on: {chips} zseton {fee} áron, egyszer, a rebuy-időszak végén', t_no_addon: 'Nincs add-on',
+  t_sold: 'Eddig eladva: {rebuys} rebuy, {addons} add-on', t_sold_rebuys: 'Eddig eladva: {rebuys} rebuy',
+  t_rebuy_open: 'Most lehet rebuyt venni ({chips} zseton vagy kevesebb esetén).', t_addon_open: 'Az add-on megvehető: még {time}.',
+  t_rebuy_over: 'A rebuy-időszak véget ért.', t_rebuy_button: 'Rebuy ({price})', t_addon_button: 'Add-on ({price})',
+  t_entrant_rebuys: 'rebuy: {n}', t_entrant_addon: 'add-on', t_state_may_rebuy: 'kiesett, visszavásárolhat',
+  err_not_offered: 'Ezt most nem veheted meg.', err_p_insufficient_balance: 'Az egyenleged kevés hozzá.',
+  err_p_tournament_full: 'A verseny többet nem árul.', err_p_offline: 'Nincs kapcsolat: próbáld újra egy pillanat múlva.',
+  np_stack: 'Rebuyt csak a kezdő zsetonnál nem több zsetonnal lehet venni.', np_max: 'Már megvetted az összes engedélyezett rebuyt.',
+  np_lapsed: 'A rebuy-ajánlat lejárt: kiestél.', np_taken: 'Az add-ont már megvetted.',
+  np_still_in: 'Az add-on a még játékban lévőknek szól.', np_rebuy_closed: 'A rebuy lezárult.', np_addon_closed: 'Az add-on most nem vehető meg.',
 };
 
 export const DICTS = { en: EN, it: IT, hu: HU };
@@ -310,3 +368,27 @@ export const errorText = (m) => (DICTS[lang][`err_${m.code}`] || EN[`err_${m.cod
 /** A refused tournament registration in words: a tournament's own wording where the code
  *  means something else at a table (the balance, the invite code), else as any error. */
 export const tournamentErrorText = (m) => (DICTS[lang][`err_t_${m.code}`] || EN[`err_t_${m.code}`] ? t(`err_t_${m.code}`) : errorText(m));
+
+// A rebuy's or the add-on's refusal (`not_offered`): the server's reason (proto/schema.json's
+// ErrorCode says which there are) in the page's words; a reason this page does not know yet as
+// sent.
+export const NOT_OFFERED = {
+  'a rebuy needs a stack at or below the starting stack': 'np_stack',
+  'this entry has bought every rebuy the tournament allows': 'np_max',
+  'the rebuy offer has lapsed: the entry is out': 'np_lapsed',
+  'this entry has taken the add-on': 'np_taken',
+  'the add-on is for players still in': 'np_still_in',
+  'rebuys are closed': 'np_rebuy_closed',
+  'the add-on is not on offer': 'np_addon_closed',
+};
+
+/** A refused rebuy or add-on in words: `not_offered` says why (the server's reason, translated
+ *  when known), a purchase's own wording where the code means something else elsewhere (the
+ *  balance), else as any error. */
+export function purchaseErrorText(m) {
+  if (m.code === 'not_offered') {
+    const key = NOT_OFFERED[String(m.message ?? '').trim().toLowerCase().replace(/\.$/, '')];
+    return key ? t(key) : m.message || t('err_not_offered');
+  }
+  return DICTS[lang][`err_p_${m.code}`] || EN[`err_p_${m.code}`] ? t(`err_p_${m.code}`) : errorText(m);
+}

@@ -408,6 +408,33 @@ export function registrationButtons(t, registered) {
   };
 }
 
+/** The viewer's entry in a tournament: the latest one (a re-entry comes after the entry it
+ *  replaced), or null. */
+export function myEntry(detail, playerId) {
+  const mine = (detail?.entrants ?? []).filter((e) => e.player_id === playerId);
+  return mine[mine.length - 1] ?? null;
+}
+
+/** Which purchase buttons the tournament view shows the viewer (`now`: ms since the epoch).
+ *  A rebuy: while rebuys are on sale to a playing stack at or below the starting stack, or
+ *  while an offer after a bust lasts, with rebuys left; the add-on: while it is on sale and
+ *  not taken, to a player still in. The server decides (a refusal says why); this only hides
+ *  buttons that cannot work. */
+export function purchaseButtons(detail, playerId, now) {
+  const r = detail?.rebuys;
+  const me = myEntry(detail, playerId);
+  if (!r || !me || detail.status !== 'running') return { rebuy: false, addon: false };
+  const left = r.max_rebuys == null || (me.rebuys ?? 0) < r.max_rebuys;
+  const offered = me.state === 'out' && me.rebuy_offer_until != null && me.rebuy_offer_until > now;
+  const short = me.state === 'playing' && r.rebuy_open === true && me.chips <= detail.starting_chips;
+  const addon = r.addon_chips != null && r.addon_until != null && r.addon_until > now && me.state === 'playing' && !me.addon;
+  return { rebuy: left && (offered || short), addon };
+}
+
+/** Milliseconds an offer (`tournament_offer`'s `until_ms`) has left at `now` (ms since the
+ *  epoch), never below zero: at zero the offer box goes. */
+export const offerMsLeft = (untilMs, now) => Math.max(0, (Number(untilMs) || 0) - now);
+
 /** The lobby's tournaments: open ones first (registering, then running), then the finished
  *  and cancelled; soonest start, then name, then id (a stable order). */
 export function tournamentOrder(list) {

@@ -44,6 +44,8 @@ export const state = {
   placed: {},               // tournament id -> {place, prize}: our `tournament_placed`
   tcodes: {},               // tournament id -> the invite code typed in the lobby
   terrors: {},              // tournament id -> the last refusal's text, shown in its row
+  offer: null,              // the open `tournament_offer`: {tournamentId, offer, chips, fee, untilMs, busy, error}
+  perrors: {},              // tournament id -> a refused rebuy / add-on bought from its view: {code, text}
 };
 
 export const savePrivates = () => store.setItem(PRIVATE_KEY, JSON.stringify(state.privates));

@@ -1,17 +1,21 @@
 // A tournament on screen: its view (status, level and clock, structure, entrants, tables,
-// payouts, results, registering) and its line at one of its tables (level, clock, game,
-// players left, our place once out). It draws the details lobby.js fetched into state;
-// registering is the lobby's (the session), passed in by app.js (configureTournament).
+// payouts, results, registering, rebuys and the add-on) and its line at one of its tables
+// (level, clock, game, players left, our place once out); and the offer box (a rebuy offered
+// after a bust, the add-on at the end of the rebuy period) with its clock. It draws the
+// details lobby.js fetched into state; registering is the lobby's (the session), passed in by
+// app.js (configureTournament); a purchase is sent from here (the session is there already).
 
 import { $, el, now, setText } from './dom.js';
 import { clockText, feeText, limits, money, ordinal, variantName } from './format.js';
-import { t } from './i18n.js';
-import { levelMsLeft, levelNow, nextGame, registrationButtons, standing } from './model.js';
+import { purchaseErrorText, t } from './i18n.js';
+import { levelMsLeft, levelNow, myEntry, nextGame, offerMsLeft, purchaseButtons, registrationButtons, standing } from './model.js';
+import { send } from './net.js';
 import { registeredIn, state, tournamentDetail, tournamentTableOf } from './state.js';
 
 const hooks = {
   register: () => {},   // (id): tournament_register
   unregister: () => {}, // (id): tournament_unregister
+  refocus: () => {},    // the offer box went with the focus in it: the focus to the action bar
 };
 
 /** app.js's part: registering, which needs a session. */
@@ -51,6 +55,7 @@ export function renderTournamentClocks() {
   if (!$('tournament').hidden && state.tview) setClock($('tournament-clock'), clockLine(state.tview));
   const tid = state.table?.tournamentId;
   if (tid && !$('table').hidden) setClock($('tournament-table-clock'), clockLine(tid));
+  if (!$('tournament').hidden && state.tview) renderRebuysNow(tournamentDetail(state.tview));
 }
 
 /** What the lobby knows of us in a tournament: "Players left: 2 of 3 · Your place: 3rd". */
@@ -125,8 +130,9 @@ export function renderTournamentView() {
   el('td', { class: 'num', text: limits(l, 'chips') }), el('td', { text: l.minutes != null ? t('t_minutes', { n: l.minutes }) : t('t_hands', { n: l.hands }) }))));
   $('tournament-entrants').replaceChildren(...[...d.entrants].sort((a, b) => (a.place ?? 0) - (b.place ?? 0) || b.chips - a.chips).map((e) => el('tr', {
     'data-testid': 'tournament-entrant', 'data-player-id': e.player_id, 'data-state': e.state, 'data-chips': e.chips,
+    'data-rebuys': d.rebuys ? e.rebuys ?? 0 : null, 'data-addon': d.rebuys ? String(Boolean(e.addon)) : null,
     class: e.player_id === state.me?.player_id ? 'me' : null,
-  }, el('td', { text: e.name }), el('td', { class: 'num', text: e.state === 'out' ? '' : money(e.chips, 'chips') }),
+  }, el('td', {}, e.name, ...buysMark(e)), el('td', { class: 'num', text: e.state === 'out' ? '' : money(e.chips, 'chips') }),
   el('td', { text: whereText(d, e) }),
   el('td', { class: 'num', text: e.place ? ordinal(e.place) : '' }))));
   const names = Object.fromEntries(d.entrants.map((e) => [e.player_id, e.name]));
@@ -134,14 +140,192 @@ export function renderTournamentView() {
     el('td', { class: 'num', text: tb.table }), el('td', { class: 'wrap', text: tb.players.map((p) => names[p] ?? '?').join(', ') }), el('td', { class: 'num', text: tb.hands }))));
   $('tournament-payouts').replaceChildren(...d.payouts.map((pct, i) => el('tr', { 'data-testid': 'tournament-payout', 'data-place': i + 1, 'data-prize': d.prizes[i] ?? 0 },
     el('td', { class: 'num', text: ordinal(i + 1) }), el('td', { class: 'num', text: `${pct}%` }), el('td', { class: 'num', text: money(d.prizes[i] ?? 0, 'cash') }))));
+  renderRebuys(id, d);
   renderTournamentClocks();
 }
 
-/** Where an entrant is: their table and seat while it runs, else registered / out / won. */
+/** Where an entrant is: their table and seat while it runs, else registered / out / won (out
+ *  but offered a rebuy: "out, may rebuy"). */
 function whereText(d, e) {
   if (d.status === 'running' && e.table != null) return t('t_at_table', { table: e.table, seat: e.seat });
   if (e.state === 'playing') return '';
+  if (e.state === 'out' && e.rebuy_offer_until != null && d.status === 'running') return t('t_state_may_rebuy');
   return t(`t_state_${e.state}`);
+}
+
+/** An entrant's rebuys and add-on beside the name ("rebuys: 2 · add-on"), when any. */
+function buysMark(e) {
+  const parts = [e.rebuys ? t('t_entrant_rebuys', { n: e.rebuys }) : null, e.addon ? t('t_entrant_addon') : null].filter(Boolean);
+  return parts.length ? [' ', el('span', { class: 'muted t-buys', text: `(${parts.join(' · ')})` })] : [];
+}
+
+// ---- rebuys and the add-on -----------------------------------------------------------------
+
+/** The view's rebuy block (when the tournament sells rebuys): the terms, the counts sold, what
+ *  is on sale now, and the viewer's Rebuy / Add-on buttons with a refusal's words. */
+function renderRebuys(id, d) {
+  const box = $('tournament-rebuys');
+  const r = d.rebuys;
+  box.hidden = !r;
+  if (!r) return;
+  Object.assign(box.dataset, {
+    rebuys: String(r.rebuys), addons: String(r.addons), rebuyOpen: String(r.rebuy_open), addonUntil: String(r.addon_until ?? ''),
+  });
+  const terms = [t('t_rebuy_terms', { chips: money(r.rebuy_chips, 'chips'), fee: money(r.rebuy_fee, 'cash'), level: r.rebuy_until_level }),
+    r.max_rebuys != null ? t('t_rebuy_max', { n: r.max_rebuys }) : t('t_rebuy_no_max')];
+  setText($('tournament-rebuy-terms'), terms.join(', '));
+  const addon = $('tournament-addon-terms');
+  setText(addon, r.addon_chips != null ? t('t_addon_terms', { chips: money(r.addon_chips, 'chips'), fee: money(r.addon_fee ?? r.rebuy_fee, 'cash') }) : t('t_no_addon'));
+  Object.assign(addon.dataset, { chips: String(r.addon_chips ?? ''), fee: String(r.addon_fee ?? '') });
+  const sold = $('tournament-rebuys-sold');
+  setText(sold, r.addon_chips != null ? t('t_sold', { rebuys: r.rebuys, addons: r.addons }) : t('t_sold_rebuys', { rebuys: r.rebuys }));
+  renderRebuysNow(d);
+  // The buttons, drawn again only when they change (a refresh keeps the focus); a refusal in
+  // its own alert, written only when its words change.
+  const buttons = purchaseButtons(d, state.me?.player_id, Date.now());
+  const error = state.perrors[id];
+  const errorBox = $('tournament-purchase-error');
+  errorBox.hidden = !error;
+  setText(errorBox, error?.text ?? '');
+  if (error) errorBox.dataset.code = error.code;
+  else delete errorBox.dataset.code;
+  const labels = { rebuy: t('t_rebuy_button', { price: money(r.rebuy_fee, 'cash') }), addon: t('t_addon_button', { price: money(r.addon_fee ?? 0, 'cash') }) };
+  const key = JSON.stringify([id, buttons.rebuy, buttons.addon, labels]);
+  const buy = $('tournament-buy-box');
+  if (buy.dataset.key === key) return;
+  const focused = buy.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+  buy.dataset.key = key;
+  buy.replaceChildren(...['rebuy', 'addon'].filter((kind) => buttons[kind]).map((kind) => el('button', {
+    type: 'button', 'data-testid': `tournament-${kind}`, class: 'offer-buy', text: labels[kind], onclick: () => purchase(id, kind, 'view'),
+  })));
+  // The button that had the focus, if it is still there.
+  if (focused) buy.querySelector(`[data-testid=${focused}]`)?.focus();
+}
+
+/** What is on sale now: rebuys (to a short stack), the add-on with its time left, or the end of
+ *  the rebuy period. Redrawn with the clocks (no live region: it ticks). */
+function renderRebuysNow(d) {
+  const r = d?.rebuys;
+  const line = $('tournament-rebuys-now');
+  if (!r) return;
+  let text = '';
+  if (d.status === 'running') {
+    const addonMs = r.addon_until != null ? offerMsLeft(r.addon_until, Date.now()) : 0;
+    if (r.rebuy_open) text = t('t_rebuy_open', { chips: money(d.starting_chips, 'chips') });
+    else if (addonMs > 0) text = t('t_addon_open', { time: clockText(addonMs) });
+    else text = t('t_rebuy_over');
+  }
+  setText(line, text);
+  line.hidden = !text;
+}
+
+/** Buys a rebuy or the add-on (`kind`) in tournament `id`: `tournament_rebuy` /
+ *  `tournament_addon`, answered `tournament_purchase` (app.js) or an error (onPurchaseError).
+ *  `from`: 'offer' (the offer box) or 'view' (the tournament view's buttons), where a refusal
+ *  is shown. */
+export function purchase(id, kind, from) {
+  delete state.perrors[id];
+  const o = state.offer;
+  const fromBox = from === 'offer' && o?.tournamentId === id && o.offer === kind;
+  if (fromBox) o.error = null;
+  const sent = send({ type: kind === 'addon' ? 'tournament_addon' : 'tournament_rebuy', tournament_id: id }, { kind: 'purchase', tournamentId: id, offer: kind, from });
+  if (!sent) onPurchaseError({ code: 'offline', message: t('err_p_offline') }, { tournamentId: id, offer: kind, from });
+  else if (fromBox) o.busy = true;
+  renderOffer();
+  renderTournamentView();
+}
+
+/** A refused purchase: its words in the offer box (when it came from there and the box is
+ *  still that offer's), else in the tournament view. */
+export function onPurchaseError(m, req) {
+  const error = { code: m.code, text: purchaseErrorText(m) };
+  const o = state.offer;
+  if (req.from === 'offer' && o?.tournamentId === req.tournamentId && o.offer === req.offer) {
+    o.busy = false;
+    o.error = error;
+    renderOffer();
+  } else {
+    state.perrors[req.tournamentId] = error;
+    renderTournamentView();
+  }
+}
+
+/** A bought rebuy or add-on (`tournament_purchase`): its offer box goes (if open). */
+export function onPurchased(p) {
+  delete state.perrors[p.tournament_id];
+  if (state.offer?.tournamentId === p.tournament_id && state.offer.offer === p.kind) closeOffer();
+  renderTournamentView();
+}
+
+// ---- the offer box -------------------------------------------------------------------------
+
+/** `tournament_offer`: the box says what is offered, the chips, the price and the time left,
+ *  with Buy and Dismiss. A newer offer takes the place of the one shown. */
+export function showOffer(m) {
+  if (offerMsLeft(m.until_ms, Date.now()) <= 0) return;
+  state.offer = { tournamentId: m.tournament_id, offer: m.offer, chips: m.chips, fee: m.fee, untilMs: m.until_ms, busy: false, error: null };
+  renderOffer();
+}
+
+/** The offer box goes (Dismiss, bought, lapsed, the tournament is over for us), optionally
+ *  only if it is tournament `id`'s. The focus, if it was in the box, goes to the action bar. */
+export function closeOffer(id = null) {
+  if (!state.offer || (id && state.offer.tournamentId !== id)) return;
+  const box = $('tournament-offer');
+  const inside = box.contains(document.activeElement);
+  state.offer = null;
+  renderOffer();
+  if (inside) hooks.refocus();
+}
+
+/** Draws the offer box from state.offer (hidden when there is none); its words in the page's
+ *  language, the live region written only when they change. */
+export function renderOffer() {
+  const o = state.offer;
+  const box = $('tournament-offer');
+  box.hidden = !o;
+  if (!o) {
+    for (const k of ['tournamentId', 'offer', 'chips', 'fee', 'until']) delete box.dataset[k];
+    return;
+  }
+  Object.assign(box.dataset, { tournamentId: o.tournamentId, offer: o.offer, chips: String(o.chips), fee: String(o.fee), until: String(o.untilMs) });
+  const name = tournamentDetail(o.tournamentId)?.name ?? state.tournaments.find((x) => x.id === o.tournamentId)?.name ?? t('t_view');
+  const price = money(o.fee, 'cash');
+  box.setAttribute('aria-label', `${t('offer_region')}: ${t(o.offer === 'addon' ? 'offer_addon_title' : 'offer_rebuy_title')}`);
+  setText($('tournament-offer-title'), t(o.offer === 'addon' ? 'offer_addon_title' : 'offer_rebuy_title'));
+  setText($('tournament-offer-text'), t(o.offer === 'addon' ? 'offer_addon' : 'offer_rebuy', { name, chips: money(o.chips, 'chips'), price }));
+  const buy = $('tournament-offer-buy');
+  setText(buy, t('offer_buy', { price }));
+  // While the reply is awaited: aria-disabled, not disabled (a disabled button would drop the
+  // focus to the page), and a click does nothing.
+  buy.setAttribute('aria-disabled', String(Boolean(o.busy)));
+  buy.onclick = () => { if (!state.offer?.busy) purchase(o.tournamentId, o.offer, 'offer'); };
+  $('tournament-offer-dismiss').onclick = () => closeOffer();
+  const error = $('tournament-offer-error');
+  error.hidden = !o.error;
+  setText(error, o.error?.text ?? '');
+  if (o.error) error.dataset.code = o.error.code;
+  else delete error.dataset.code;
+  renderOfferClock();
+}
+
+/** Every 250 ms: the offer's clock counts down; at zero the box goes by itself. */
+export function renderOfferClock() {
+  const o = state.offer;
+  if (!o) return;
+  const ms = offerMsLeft(o.untilMs, Date.now());
+  if (ms <= 0) return closeOffer();
+  const clock = $('tournament-offer-clock');
+  setText(clock, t('offer_ends_in', { time: clockText(ms) }));
+  clock.dataset.ms = String(Math.round(ms));
+}
+
+/** The socket closed: no reply to a purchase will come; Buy works again. */
+export function purchaseDropped() {
+  if (state.offer?.busy) {
+    state.offer.busy = false;
+    renderOffer();
+  }
 }
 
 /** At a tournament table: the level and its stakes, the clock, a rotation's game and the next

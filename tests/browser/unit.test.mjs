@@ -1,6 +1,7 @@
 // Unit tests of the page's pure parts, the modules with no DOM (web/i18n.js, web/format.js,
 // web/model.js): money, translations and hand names, seat rotation, log text, the replayer's
-// steps and pots, pre-action choice, the lobby's order, chat. They import under Node, which has
+// steps and pots, pre-action choice, the lobby's order, chat, tournaments (the level clock,
+// registration, rebuy and add-on buttons, a refused purchase in words). They import under Node, which has
 // no document: that they load at all shows they touch no DOM. Run: node --test unit.test.mjs
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -343,6 +344,61 @@ test('a refused registration in the tournament\'s words', () => {
     assert.ok(codes.includes(code), `${code} is not an error code of the protocol`);
     assert.ok(app.EN[`err_${code}`] || app.EN[`err_t_${code}`], `no words for ${code}`);
   }
+});
+
+test('rebuys and the add-on: which buttons the tournament view shows the viewer', () => {
+  const NOW = 1_000_000;
+  const rebuys = { rebuy_until_level: 1, rebuy_chips: 100, rebuy_fee: 400, max_rebuys: 2, addon_chips: 150, addon_fee: 300, rebuy_open: true, rebuys: 0, addons: 0 };
+  const e = (over = {}) => ({ player_id: 'a', state: 'playing', chips: 100, rebuys: 0, addon: false, ...over });
+  const d = (me, r = {}, over = {}) => ({ status: 'running', starting_chips: 100, rebuys: { ...rebuys, ...r }, entrants: [e({ player_id: 'b', chips: 500 }), me], ...over });
+  assert.deepEqual(app.purchaseButtons(d(e()), 'a', NOW), { rebuy: true, addon: false }, 'at the starting stack while rebuys are sold');
+  assert.deepEqual(app.purchaseButtons(d(e({ chips: 101 })), 'a', NOW), { rebuy: false, addon: false }, 'above the starting stack');
+  assert.equal(app.purchaseButtons(d(e({ chips: 40, rebuys: 2 })), 'a', NOW).rebuy, false, 'every rebuy used');
+  assert.equal(app.purchaseButtons(d(e({ chips: 40, rebuys: 5 }), { max_rebuys: undefined }), 'a', NOW).rebuy, true, 'no limit');
+  assert.equal(app.purchaseButtons(d(e({ chips: 40 }), { rebuy_open: false }), 'a', NOW).rebuy, false, 'the period is over');
+  // Busted in the period: while the offer lasts, even past the period's end.
+  assert.equal(app.purchaseButtons(d(e({ state: 'out', chips: 0, rebuy_offer_until: NOW + 5000 }), { rebuy_open: false }), 'a', NOW).rebuy, true);
+  assert.equal(app.purchaseButtons(d(e({ state: 'out', chips: 0, rebuy_offer_until: NOW - 1 })), 'a', NOW).rebuy, false, 'the offer lapsed');
+  assert.equal(app.purchaseButtons(d(e({ state: 'out', chips: 0 })), 'a', NOW).rebuy, false, 'out without an offer');
+  // The add-on: while on sale, to a player still in who has not taken it.
+  const sale = { rebuy_open: false, addon_until: NOW + 60_000 };
+  assert.deepEqual(app.purchaseButtons(d(e({ chips: 900 }), sale), 'a', NOW), { rebuy: false, addon: true });
+  assert.equal(app.purchaseButtons(d(e({ addon: true }), sale), 'a', NOW).addon, false, 'taken');
+  assert.equal(app.purchaseButtons(d(e(), { ...sale, addon_until: NOW }), 'a', NOW).addon, false, 'over');
+  assert.equal(app.purchaseButtons(d(e(), { ...sale, addon_chips: undefined }), 'a', NOW).addon, false, 'no add-on in this tournament');
+  assert.equal(app.purchaseButtons(d(e({ state: 'out', chips: 0 }), sale), 'a', NOW).addon, false, 'out');
+  // Nothing without rebuys, before or after the run, or for someone not in it.
+  assert.deepEqual(app.purchaseButtons({ ...d(e()), rebuys: undefined }, 'a', NOW), { rebuy: false, addon: false });
+  assert.deepEqual(app.purchaseButtons(d(e(), {}, { status: 'finished' }), 'a', NOW), { rebuy: false, addon: false });
+  assert.deepEqual(app.purchaseButtons(d(e()), 'nobody', NOW), { rebuy: false, addon: false });
+  // A re-entry: the latest entry counts.
+  const twice = { ...d(e()), entrants: [e({ state: 'out', chips: 0 }), e({ chips: 80 })] };
+  assert.equal(app.myEntry(twice, 'a').chips, 80);
+  assert.equal(app.offerMsLeft(NOW + 59_500, NOW), 59_500);
+  assert.equal(app.offerMsLeft(NOW - 10, NOW), 0, 'never below zero: the box goes');
+});
+
+test('a refused rebuy or add-on says why, in every language', () => {
+  const reasons = ['a rebuy needs a stack at or below the starting stack', 'this entry has bought every rebuy the tournament allows',
+    'the rebuy offer has lapsed: the entry is out', 'this entry has taken the add-on', 'the add-on is for players still in',
+    'rebuys are closed', 'the add-on is not on offer'];
+  for (const code of Object.keys(app.LANGS)) {
+    app.setLanguage(code);
+    const said = reasons.map((message) => app.purchaseErrorText({ code: 'not_offered', message }));
+    assert.equal(new Set(said).size, reasons.length, `${code}: every reason its own words`);
+    for (const [i, text] of said.entries()) assert.notEqual(text, reasons[i], `${code}: "${reasons[i]}" untranslated`);
+  }
+  app.setLanguage('en');
+  assert.equal(app.purchaseErrorText({ code: 'not_offered', message: 'a rebuy needs a stack at or below the starting stack' }), 'A rebuy needs a stack at or below the starting stack.');
+  assert.equal(app.purchaseErrorText({ code: 'not_offered', message: 'a reason from a newer server' }), 'a reason from a newer server', 'an unknown reason as sent');
+  assert.equal(app.purchaseErrorText({ code: 'insufficient_balance', message: 'balance 5 is less than 400' }), 'Your balance is too small for it.');
+  assert.equal(app.purchaseErrorText({ code: 'not_registered', message: 'x' }), 'You are not registered.');
+  const schema = JSON.parse(readFileSync(new URL('../../proto/schema.json', import.meta.url), 'utf8'));
+  const codes = schema.$defs.ErrorCode.oneOf.map((x) => x.const ?? x.enum?.[0]);
+  assert.ok(codes.includes('not_offered'), 'not_offered is an error code of the protocol');
+  app.setLanguage('it');
+  assert.equal(app.purchaseErrorText({ code: 'not_offered', message: 'this entry has taken the add-on' }), 'Hai già preso l’add-on.');
+  app.setLanguage('en');
 });
 
 test('bet sizing: the pot fraction formula, presets clamped to the range, typed sizes checked', () => {
