@@ -392,6 +392,9 @@ impl Bot<'_> {
         let Bot { table_id, seat, think, window: (start, end), counts_hands, seed, .. } = *self;
         let mut last_seq = 0u64;
         let mut pending: Option<Instant> = None;
+        // Sitting in again was asked for: every snapshot until it is taken says we sit out,
+        // and asking again would top up twice (refused) and count errors of our own making.
+        let mut sitting_in = false;
         while Instant::now() < end {
             let text = match client
                 .recv_text(end.saturating_duration_since(Instant::now()).max(Duration::from_millis(1)))
@@ -465,7 +468,10 @@ impl Bot<'_> {
                         continue;
                     };
                     if let Some(me) = table.seats.iter().find(|s| Some(s.seat) == table.your_seat) {
-                        if me.sitting_out {
+                        if !me.sitting_out {
+                            sitting_in = false;
+                        } else if !sitting_in {
+                            sitting_in = true;
                             if me.stack < table.max_buy_in / 2 {
                                 let amount = table.max_buy_in - me.stack;
                                 client.send(&ClientMsg::TopUp { request_id: None, table_id, amount }).await?;
