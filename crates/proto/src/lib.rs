@@ -171,9 +171,9 @@ pub enum ClientMsg {
         tournament_id: Uuid,
     },
     /// Buy a rebuy: the rebuy fee comes out of the balance. Sold in the rebuy period to a
-    /// player at or below the starting stack (the chips come when the hand at their table
-    /// ends), and to a player busted in it while their `tournament_offer` lasts (seated
-    /// again). Answered by `tournament_purchase`.
+    /// player at or below the starting stack (the chips come at once between hands, else when
+    /// the hand in play at their table ends), and to a player busted in it with rebuys left
+    /// while their `tournament_offer` lasts (seated again). Answered by `tournament_purchase`.
     TournamentRebuy {
         /// echoed in the reply
         #[serde(default)]

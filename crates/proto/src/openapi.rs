@@ -463,7 +463,7 @@ fn ops() -> Vec<Op> {
         Op {
             method: "post",
             path: "/api/tournaments/{id}/rebuys",
-            summary: "Buy a rebuy for the caller (a session token): the rebuy fee from the balance, into the prize pool. Sold in the rebuy period to a player at or below the starting stack (the chips come when the hand at their table ends) and to one busted in it while the offer lasts (60 s; seated again). Refused `not_offered` otherwise, naming why.",
+            summary: "Buy a rebuy for the caller (a session token): the rebuy fee from the balance, into the prize pool. Sold in the rebuy period to a player at or below the starting stack (the chips come at once between hands, else when the hand in play at their table ends) and to one busted in it while the offer lasts (60 s; seated again). Refused `not_offered` otherwise, naming why.",
             auth: Session,
             params: &[ID],
             body: Option::None,

@@ -1391,3 +1391,26 @@ fn a_break_stops_every_table_dealing_until_it_ends_and_delays_the_next_level() {
         assert_eq!(r.validate().unwrap_err().field, field);
     }
 }
+
+/// A rebuy bought on an offer that outlasts the rebuy period closes the field when nothing
+/// else keeps it open (found in review: it stayed open to the next level change).
+#[test]
+fn a_rebuy_on_an_offer_past_the_rebuy_period_closes_the_field() {
+    let mut r = request(Kind::SitAndGo, 3, 8);
+    r.rebuy_until_level = Some(1);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let (a, b) = (player(1), player(2));
+    d.now = 590_000;
+    d.bust(1, a, &[b]);
+    d.tick(600_000);
+    assert_eq!(d.t.level(), 2);
+    assert!(!d.t.is_closed(), "b's offer is still open");
+    let out = rebuy(&mut d, b).unwrap();
+    assert!(d.t.is_closed(), "{out:?}");
+    assert!(out.iter().any(|o| matches!(o, Output::RegistrationClosed { entries: 3, pool: 4_000, .. })), "{out:?}");
+    assert_eq!(d.replayed(), d.t);
+}

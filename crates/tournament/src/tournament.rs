@@ -1212,6 +1212,9 @@ impl Tournament {
             EntryState::Registered | EntryState::Withdrawn => return,
         }
         self.rebuys += 1;
+        // A rebuy on an offer that outlasted the rebuy period may be the last thing the field
+        // waited for.
+        self.maybe_close(out);
     }
 
     /// The add-on: its chips now, or when the hand at the entry's table ends.
