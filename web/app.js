@@ -25,7 +25,7 @@ import { configure as configureNet, connect, gotPong, send, sendHello, status, t
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store, tournamentTableOf } from './state.js';
 import { renderStatus } from './status.js';
 import { buyInAmount, configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, sitHere } from './table.js';
-import { closeOffer, configureTournament, onPurchaseError, onPurchased, purchaseDropped, renderOffer, renderOfferClock, renderTournamentBar, renderTournamentClocks, renderTournamentView, showOffer } from './tournament.js';
+import { breakEnded, closeOffer, configureTournament, onBreak, onPurchaseError, onPurchased, purchaseDropped, renderBreak, renderOffer, renderOfferClock, renderTournamentBar, renderTournamentClocks, renderTournamentView, showOffer } from './tournament.js';
 
 // ---- navigation ----------------------------------------------------------------------------
 
@@ -173,7 +173,11 @@ export const HANDLERS = {
   error: onError,
   pong: gotPong,
   snapshot: onSnapshot,
-  hand_started: (m) => forTable(m, onHandStarted),
+  hand_started: (m) => {
+    forTable(m, onHandStarted);
+    // A hand dealt at a tournament's table: its break, if one is shown, is over.
+    if (state.table?.id === m.table_id && state.table.tournamentId) breakEnded(state.table.tournamentId);
+  },
   event: (m) => forTable(m, onEvent),
   turn: (m) => forTable(m, onTurn),
   your_turn: (m) => forTable(m, onYourTurn),
@@ -192,6 +196,7 @@ export const HANDLERS = {
     onRegistration(m.registration).then(() => renderTournamentView());
   },
   tournament_offer: onTournamentOffer,
+  tournament_break: onTournamentBreak,
   tournament_purchase: onTournamentPurchase,
 };
 
@@ -203,6 +208,17 @@ export function onTournamentOffer(m) {
     renderOffer(); // the tournament's name, if it was not known yet
     renderTournamentView();
     renderTournamentBar(); // the add-on comes with the next level
+  });
+}
+
+/** A tournament we play in goes on a break (no table deals until `until_ms`): the break
+ *  notice with its countdown, wherever we are; the tournament's detail again (its view shows
+ *  the break, and the level's clock starts after it). */
+export function onTournamentBreak(m) {
+  onBreak(m);
+  fetchTournament(m.tournament_id).then(() => {
+    renderTournamentView();
+    renderTournamentBar();
   });
 }
 
@@ -365,6 +381,7 @@ export function switchLanguage(code) {
   renderTournamentView();
   renderTournamentBar();
   renderOffer();
+  renderBreak();
   renderMe();
   relabelLog();
   renderTable();
@@ -415,6 +432,8 @@ export function init() {
   $('logout').addEventListener('click', () => {
     leaveTable(); // the table on screen first (nothing when there is none)
     closeOffer();
+    state.breaks = {};
+    renderBreak();
     logout();
   });
   $('chat-form').addEventListener('submit', sendChat);
@@ -447,14 +466,15 @@ export function init() {
     const h = (id) => ($(id).hidden ? 0 : $(id).getBoundingClientRect().height);
     const root = document.documentElement.style;
     const boxes = h('sat-out') + (h('sat-out') ? 8 : 0) + h('tournament-out') + (h('tournament-out') ? 8 : 0);
-    // The offer box is in the flow above the views (its margin: 8 px above it).
-    const offer = h('tournament-offer') + (h('tournament-offer') ? 8 : 0);
+    // The offer box and the break notice are in the flow above the views (each with its
+    // margin: 8 px above it).
+    const offer = h('tournament-offer') + (h('tournament-offer') ? 8 : 0) + h('tournament-break') + (h('tournament-break') ? 8 : 0);
     root.setProperty('--top-h', `${Math.ceil(document.querySelector('.topbar').getBoundingClientRect().height + h('banner') + offer + boxes)}px`);
     root.setProperty('--head-h', `${Math.ceil(document.querySelector('.table-head').getBoundingClientRect().height || 40)}px`);
     root.setProperty('--bar-h', `${Math.ceil(h('action-bar') || 56)}px`);
   };
   const observer = new ResizeObserver(measure);
-  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('tournament-offer'), $('sat-out'), $('tournament-out')]) observer.observe(node);
+  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('tournament-offer'), $('tournament-break'), $('sat-out'), $('tournament-out')]) observer.observe(node);
   window.addEventListener('resize', measure);
   measure();
   setInterval(() => {
@@ -463,6 +483,7 @@ export function init() {
   setInterval(renderClock, 250);
   setInterval(renderTournamentClocks, 250);
   setInterval(renderOfferClock, 250);
+  setInterval(renderBreak, 250);
   // The tournament on screen (its view, or the one whose table we are at), fetched again.
   setInterval(() => {
     const id = $('tournament').hidden ? null : state.tview;

@@ -199,6 +199,11 @@ export function ordinal(n, code = language()) {
   return `${n}${suffix}`;
 }
 
+/** A time of day (ms since the epoch) as the page's language writes it ("2:05 PM", "14:05"). */
+export function timeOfDay(ms, code = language(), timeZone = undefined) {
+  return new Intl.DateTimeFormat(LOCALES[code] || 'en-US', { timeStyle: 'short', timeZone }).format(new Date(ms));
+}
+
 /** A start time (ms since the epoch) as the page's language writes a date and time. */
 export function startTime(ms, code = language(), timeZone = undefined) {
   return new Intl.DateTimeFormat(LOCALES[code] || 'en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(ms));

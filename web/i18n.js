@@ -115,6 +115,10 @@ export const EN = {
   np_stack: 'A rebuy needs a stack at or below the starting stack.', np_max: 'You have bought every rebuy the tournament allows.',
   np_lapsed: 'The rebuy offer has lapsed: you are out.', np_taken: 'You have taken the add-on already.',
   np_still_in: 'The add-on is for players still in.', np_rebuy_closed: 'Rebuys are closed.', np_addon_closed: 'The add-on is not on sale now.',
+  // Breaks: the structure's line, the view's countdown, the notice at the table.
+  t_breaks: '{minutes}-minute break every {n} levels', t_breaks_every: '{minutes}-minute break after every level',
+  t_on_break: 'On a break: play resumes in {time}', break_region: 'Tournament break', break_title: 'Break',
+  break_resumes: 'play resumes in {time}', break_said: 'Tournament break: play resumes at {time}.',
 };
 
 export const IT = {
@@ -224,6 +228,9 @@ export const IT = {
   np_stack: 'Il rebuy richiede uno stack pari o inferiore a quello iniziale.', np_max: 'Hai già comprato tutti i rebuy consentiti.',
   np_lapsed: 'L’offerta di rebuy è scaduta: sei eliminato.', np_taken: 'Hai già preso l’add-on.',
   np_still_in: 'L’add-on è per chi è ancora in gioco.', np_rebuy_closed: 'I rebuy sono chiusi.', np_addon_closed: 'L’add-on non è in vendita ora.',
+  t_breaks: 'Pausa di {minutes} min ogni {n} livelli', t_breaks_every: 'Pausa di {minutes} min dopo ogni livello',
+  t_on_break: 'In pausa: si riprende tra {time}', break_region: 'Pausa del torneo', break_title: 'Pausa',
+  break_resumes: 'si riprende tra {time}', break_said: 'Pausa del torneo: si riprende alle {time}.',
 };
 
 export const HU = {
@@ -333,6 +340,9 @@ export const HU = {
   np_stack: 'Rebuyt csak a kezdő zsetonnál nem több zsetonnal lehet venni.', np_max: 'Már megvetted az összes engedélyezett rebuyt.',
   np_lapsed: 'A rebuy-ajánlat lejárt: kiestél.', np_taken: 'Az add-ont már megvetted.',
   np_still_in: 'Az add-on a még játékban lévőknek szól.', np_rebuy_closed: 'A rebuy lezárult.', np_addon_closed: 'Az add-on most nem vehető meg.',
+  t_breaks: '{minutes} perces szünet minden {n}. szint után', t_breaks_every: '{minutes} perces szünet minden szint után',
+  t_on_break: 'Szünet: a játék {time} múlva folytatódik', break_region: 'Versenyszünet', break_title: 'Szünet',
+  break_resumes: 'a játék {time} múlva folytatódik', break_said: 'Versenyszünet: a játék {time}-kor folytatódik.',
 };
 
 export const DICTS = { en: EN, it: IT, hu: HU };

@@ -435,6 +435,28 @@ export function purchaseButtons(detail, playerId, now) {
  *  epoch), never below zero: at zero the offer box goes. */
 export const offerMsLeft = (untilMs, now) => Math.max(0, (Number(untilMs) || 0) - now);
 
+/** A tournament's breaks, from its detail: `{every, minutes}` (a break of `minutes` after
+ *  every `every` levels), or null when it has none. */
+export function breakPlan(detail) {
+  const every = Number(detail?.break_every_levels) || 0;
+  const minutes = Number(detail?.break_minutes) || 0;
+  return every > 0 && minutes > 0 ? { every, minutes } : null;
+}
+
+/** The break a tournament is on as the page shows it at `now` (ms since the epoch):
+ *  `{until, ms}` (play resumes at `until`, `ms` from now), or null. What is known of it: the
+ *  `tournament_break` frame's `until_ms` (`frameUntil`) and the detail's `on_break_until`
+ *  (`detailUntil`; a detail fetched before the frame has none), the later of the two. It is
+ *  over at 0:00, or once a hand has been dealt at our table after it began (`endedUntil`: the
+ *  end of the break that was on then; the page's clock may run behind the server's, and a
+ *  detail fetched just before the deal still names that break). */
+export function breakNow({ frameUntil = null, detailUntil = null, endedUntil = null } = {}, now) {
+  const until = Math.max(Number(frameUntil) || 0, Number(detailUntil) || 0);
+  if (!until || (endedUntil != null && until <= endedUntil)) return null;
+  const ms = until - now;
+  return ms > 0 ? { until, ms } : null;
+}
+
 /** The lobby's tournaments: open ones first (registering, then running), then the finished
  *  and cancelled; soonest start, then name, then id (a stable order). */
 export function tournamentOrder(list) {

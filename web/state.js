@@ -46,6 +46,7 @@ export const state = {
   terrors: {},              // tournament id -> the last refusal's text, shown in its row
   offer: null,              // the open `tournament_offer`: {tournamentId, offer, chips, fee, untilMs, busy, error}
   perrors: {},              // tournament id -> a refused rebuy / add-on bought from its view: {code, text}
+  breaks: {},               // tournament id -> {frameUntil: `tournament_break`'s until_ms, endedUntil: the break a hand was dealt after}
 };
 
 export const savePrivates = () => store.setItem(PRIVATE_KEY, JSON.stringify(state.privates));

@@ -1,14 +1,15 @@
 // A tournament on screen: its view (status, level and clock, structure, entrants, tables,
 // payouts, results, registering, rebuys and the add-on) and its line at one of its tables
-// (level, clock, game, players left, our place once out); and the offer box (a rebuy offered
-// after a bust, the add-on at the end of the rebuy period) with its clock. It draws the
+// (level, clock, game, players left, our place once out); the offer box (a rebuy offered
+// after a bust, the add-on at the end of the rebuy period) with its clock; and the notice of a
+// break with its countdown to the resume. It draws the
 // details lobby.js fetched into state; registering is the lobby's (the session), passed in by
 // app.js (configureTournament); a purchase is sent from here (the session is there already).
 
 import { $, el, now, setText } from './dom.js';
-import { clockText, feeText, limits, money, ordinal, variantName } from './format.js';
+import { clockText, feeText, limits, money, ordinal, timeOfDay, variantName } from './format.js';
 import { purchaseErrorText, t } from './i18n.js';
-import { levelMsLeft, levelNow, myEntry, nextGame, offerMsLeft, purchaseButtons, registrationButtons, standing } from './model.js';
+import { breakNow, breakPlan, levelMsLeft, levelNow, myEntry, nextGame, offerMsLeft, purchaseButtons, registrationButtons, standing } from './model.js';
 import { send } from './net.js';
 import { registeredIn, state, tournamentDetail, tournamentTableOf } from './state.js';
 
@@ -55,7 +56,10 @@ export function renderTournamentClocks() {
   if (!$('tournament').hidden && state.tview) setClock($('tournament-clock'), clockLine(state.tview));
   const tid = state.table?.tournamentId;
   if (tid && !$('table').hidden) setClock($('tournament-table-clock'), clockLine(tid));
-  if (!$('tournament').hidden && state.tview) renderRebuysNow(tournamentDetail(state.tview));
+  if (!$('tournament').hidden && state.tview) {
+    renderRebuysNow(tournamentDetail(state.tview));
+    renderOnBreak(state.tview);
+  }
 }
 
 /** What the lobby knows of us in a tournament: "Players left: 2 of 3 · Your place: 3rd". */
@@ -141,6 +145,11 @@ export function renderTournamentView() {
   $('tournament-payouts').replaceChildren(...d.payouts.map((pct, i) => el('tr', { 'data-testid': 'tournament-payout', 'data-place': i + 1, 'data-prize': d.prizes[i] ?? 0 },
     el('td', { class: 'num', text: ordinal(i + 1) }), el('td', { class: 'num', text: `${pct}%` }), el('td', { class: 'num', text: money(d.prizes[i] ?? 0, 'cash') }))));
   renderRebuys(id, d);
+  // The breaks in the structure: "5-minute break every 2 levels".
+  const plan = breakPlan(d);
+  const breaks = $('tournament-breaks');
+  breaks.hidden = !plan;
+  breaks.textContent = plan ? t(plan.every === 1 ? 't_breaks_every' : 't_breaks', { minutes: plan.minutes, n: plan.every }) : '';
   renderTournamentClocks();
 }
 
@@ -331,6 +340,7 @@ export function purchaseDropped() {
 /** At a tournament table: the level and its stakes, the clock, a rotation's game and the next
  *  one, players left (and our place once out); the notice with our place and prize. */
 export function renderTournamentBar() {
+  renderBreak();
   const tb = state.table;
   const id = tb?.tournamentId ?? null;
   $('tournament-bar').hidden = !id;
@@ -362,4 +372,67 @@ export function renderTournamentBar() {
   box.textContent = players.text;
   Object.assign(box.dataset, { left: String(players.left), total: String(players.total), place: String(players.place ?? '') });
   renderTournamentClocks();
+}
+
+// ---- breaks --------------------------------------------------------------------------------
+
+/** The break tournament `id` is on now, as far as the page knows (model.js breakNow): the
+ *  `tournament_break` frame, the detail's `on_break_until`, a hand dealt since. */
+function breakOf(id) {
+  const b = state.breaks[id] ?? {};
+  return breakNow({ frameUntil: b.frameUntil, detailUntil: tournamentDetail(id)?.on_break_until, endedUntil: b.endedUntil }, Date.now());
+}
+
+/** `tournament_break`: a tournament we play in is on a break until `until_ms`. */
+export function onBreak(m) {
+  state.breaks[m.tournament_id] = { ...state.breaks[m.tournament_id], frameUntil: m.until_ms };
+  renderBreak();
+}
+
+/** A hand was dealt at tournament `id`'s table: its break, if the page still shows one (its
+ *  clock a moment behind the server's), is over. */
+export function breakEnded(id) {
+  const b = breakOf(id);
+  if (!b) return;
+  state.breaks[id] = { ...state.breaks[id], endedUntil: b.until };
+  renderBreak();
+  renderTournamentClocks();
+}
+
+/** The view's countdown while the tournament is on a break (no live region: it ticks). */
+function renderOnBreak(id) {
+  const node = $('tournament-on-break');
+  const b = id ? breakOf(id) : null;
+  node.hidden = !b;
+  setText(node, b ? t('t_on_break', { time: clockText(b.ms) }) : '');
+  if (b) Object.assign(node.dataset, { until: String(b.until), ms: String(Math.round(b.ms)) });
+  else for (const k of ['until', 'ms']) delete node.dataset[k];
+}
+
+/** Every 250 ms and after each change: the break notice of the tournament we play in (the
+ *  table's, or one whose `tournament_break` came) while it is on a break, with the time left
+ *  to the resume; hidden at 0:00 or once a hand is dealt. Where the offer box is (in the
+ *  page's flow under the top bar, never over the action bar); it takes no focus. Its end is
+ *  said once to a screen reader, as a time of day (the countdown is no live region). */
+export function renderBreak() {
+  const ids = [...new Set([state.table?.tournamentId, ...Object.keys(state.breaks)])].filter((id) => id && !state.placed[id]);
+  const found = ids.map((id) => [id, breakOf(id)]).find(([, b]) => b);
+  const box = $('tournament-break');
+  const said = $('tournament-break-said');
+  const clock = $('tournament-break-clock');
+  if (!found) {
+    if (box.hidden) return;
+    box.hidden = true; // hidden first: the live region's words go while nobody hears them
+    setText(said, '');
+    setText(clock, '');
+    for (const k of ['tournamentId', 'until', 'ms']) delete box.dataset[k];
+    delete clock.dataset.ms;
+    return;
+  }
+  const [id, b] = found;
+  box.hidden = false;
+  Object.assign(box.dataset, { tournamentId: id, until: String(b.until), ms: String(Math.round(b.ms)) });
+  setText(clock, t('break_resumes', { time: clockText(b.ms) }));
+  clock.dataset.ms = String(Math.round(b.ms));
+  setText(said, t('break_said', { time: timeOfDay(b.until) }));
 }

@@ -1,6 +1,6 @@
-// What the browser tests (play.mjs, tournament.mjs) share: where things are, the protocol
-// schema check, assertions that retry, the first failure that stops a run, and the server
-// process.
+// What the browser tests (play.mjs, tournament.mjs, ...) share: where things are, the protocol
+// schema check, assertions that retry, the first failure that stops a run, the bots' prompt
+// and click, and the server process.
 
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -205,6 +205,37 @@ export async function eventually(desc, fn, timeoutMs = 2500) {
     }
     await sleep(100);
   }
+}
+
+// The bots: every script's players answer prompts by clicking the page's buttons.
+/** The prompt a page's bot may answer now, or null: the page's latest `your_turn` frame
+ *  (`p.prompt`), not answered yet (`answered`: a Set of `${table_id}:${seq}` keys, the page's
+ *  `p.clicked` unless given), on the table view, with the action buttons drawn and each of
+ *  them legal in that frame (else they are a newer prompt's than the frame seen: look again).
+ *  `{prompt, key, buttons: [{action, amount}]}` (`amount`: the button's `data-amount`, or
+ *  null); the caller adds `key` to `answered` once it acts. */
+export async function nextPrompt(p, answered = p.clicked) {
+  const prompt = p.prompt;
+  const key = prompt ? `${prompt.table_id}:${prompt.seq}` : null;
+  if (!prompt || answered.has(key) || !(await p.page.locator('[data-testid=table]').isVisible())) return null;
+  const buttons = await p.page.locator('[data-testid=actions] [data-testid=action]').evaluateAll((bs) => bs.map((b) => ({ action: b.dataset.action, amount: b.dataset.amount ?? null })));
+  const legal = prompt.legal.map((a) => a.kind);
+  if (!buttons.length || buttons.some((b) => !legal.includes(b.action))) return null;
+  return { prompt, key, buttons };
+}
+
+/** The first of `order` among the buttons, else any but fold, else the first: the button to
+ *  click. */
+export function pickButton(buttons, order) {
+  const kinds = buttons.map((b) => b.action);
+  const kind = order.find((k) => kinds.includes(k)) ?? kinds.find((k) => k !== 'fold') ?? kinds[0];
+  return buttons.find((b) => b.action === kind);
+}
+
+/** Clicks an action button (`choice`: one of nextPrompt's `buttons`), the one of its amount. */
+export function clickAction(p, choice) {
+  const amount = choice.amount === null ? '' : `[data-amount="${choice.amount}"]`;
+  return p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${choice.action}"]${amount}`).first().click({ timeout: 5000 });
 }
 
 // The server: `stud serve` on a SQLite file in `dir`, with `env` on top of the shared settings.

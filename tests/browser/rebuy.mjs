@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, checkFrame, checkLiveRegions, frames, launchChromium, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, checkFrame, checkLiveRegions, clickAction, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-rebuy-operator-key-0123456789';
 const OVERALL_MS = 5 * 60 * 1000;
@@ -238,25 +238,16 @@ async function bot(p) {
         continue;
       }
     }
-    const prompt = p.prompt;
-    if (p.paused || !prompt || p.clicked.has(`${prompt.table_id}:${prompt.seq}`) || !(await p.q('table').isVisible())) {
+    const next = p.paused ? null : await nextPrompt(p);
+    if (!next || p.paused) {
       await sleep(60);
       continue;
     }
-    const buttons = await p.page.locator('[data-testid=actions] [data-testid=action]').evaluateAll((bs) => bs.map((b) => ({ action: b.dataset.action, amount: b.dataset.amount ?? null })));
-    const kinds = buttons.map((b) => b.action);
-    const legal = prompt.legal.map((a) => a.kind);
-    if (!buttons.length || kinds.some((k) => !legal.includes(k))) {
-      await sleep(60); // none yet, or the buttons of a newer prompt than the frame seen: look again
-      continue;
-    }
     const order = play.aggressive ? ['raise', 'bet', 'complete', 'call', 'check', 'bring_in', 'show'] : ['check', 'call', 'bring_in', 'show'];
-    const pick = order.find((k) => kinds.includes(k)) ?? kinds.find((k) => k !== 'fold') ?? kinds[0];
-    const choice = buttons.find((b) => b.action === pick);
-    p.clicked.add(`${prompt.table_id}:${prompt.seq}`);
-    const amount = choice.amount === null ? '' : `[data-amount="${choice.amount}"]`;
+    const choice = pickButton(next.buttons, order);
+    p.clicked.add(next.key);
     p.clicking = true;
-    await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${pick}"]${amount}`).first().click({ timeout: 5000 }).catch((e) => {
+    await clickAction(p, choice).catch((e) => {
       if (!p.stop && !p.paused) throw e;
     }).finally(() => { p.clicking = false; });
     p.clicks += 1;

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, checkAxe, checkLiveRegions, ROOT, SHOTS, abort, check, checkConsole, frames, log, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, checkAxe, checkLiveRegions, ROOT, SHOTS, abort, check, checkConsole, clickAction, frames, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-tournament-operator-key-0123456789';
 const OVERALL_MS = 4 * 60 * 1000;
@@ -167,33 +167,20 @@ const play = { aggressive: false };
 async function bot(p) {
   while (!p.stop) {
     if (run.aborted) return;
-    const prompt = p.prompt;
-    if (p.paused || !prompt || p.clicked.has(`${prompt.table_id}:${prompt.seq}`) || !(await p.q('table').isVisible())) {
-      await sleep(60);
-      continue;
-    }
-    const buttons = await p.page.locator('[data-testid=actions] [data-testid=action]').evaluateAll((bs) => bs.map((b) => ({ action: b.dataset.action, amount: b.dataset.amount ?? null })));
-    if (!buttons.length) {
-      await sleep(60);
-      continue;
-    }
-    const kinds = buttons.map((b) => b.action);
     // The buttons are the prompt's legal actions (play.mjs checks this in depth; here: the set).
-    const legal = prompt.legal.map((a) => a.kind);
-    if (kinds.some((k) => !legal.includes(k))) {
-      await sleep(60); // buttons of a newer prompt than the frame this loop saw: look again
+    const next = p.paused ? null : await nextPrompt(p);
+    if (!next || p.paused) {
+      await sleep(60);
       continue;
     }
     const order = play.aggressive ? ['raise', 'bet', 'complete', 'call', 'check', 'bring_in', 'show'] : ['check', 'call', 'bring_in', 'show'];
-    const pick = order.find((k) => kinds.includes(k)) ?? kinds.find((k) => k !== 'fold') ?? kinds[0];
-    const choice = buttons.find((b) => b.action === pick);
-    p.clicked.add(`${prompt.table_id}:${prompt.seq}`);
-    const amount = choice.amount === null ? '' : `[data-amount="${choice.amount}"]`;
-    await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${pick}"]${amount}`).first().click({ timeout: 5000 }).catch((e) => {
+    const choice = pickButton(next.buttons, order);
+    p.clicked.add(next.key);
+    await clickAction(p, choice).catch((e) => {
       if (!p.stop) throw e;
     });
     p.clicks += 1;
-    if (process.env.DEBUG) log(`${p.name} clicked ${pick} at seq ${prompt.seq}`);
+    if (process.env.DEBUG) log(`${p.name} clicked ${choice.action} at seq ${next.prompt.seq}`);
   }
 }
 async function runBot(p) {

@@ -401,6 +401,41 @@ test('a refused rebuy or add-on says why, in every language', () => {
   app.setLanguage('en');
 });
 
+test('breaks: the structure\'s line, the break from the frame or the detail, over at 0:00 or once a hand is dealt', () => {
+  const NOW = 1_700_000_000_000;
+  assert.deepEqual(app.breakPlan({ break_every_levels: 2, break_minutes: 5 }), { every: 2, minutes: 5 });
+  assert.equal(app.breakPlan({ break_every_levels: null, break_minutes: null }), null, 'no breaks');
+  assert.equal(app.breakPlan({}), null);
+  assert.equal(app.breakPlan(null), null);
+  // The frame's end, or the detail's (a reload, a reconnect); the later when both are known.
+  assert.deepEqual(app.breakNow({ frameUntil: NOW + 42_000 }, NOW), { until: NOW + 42_000, ms: 42_000 });
+  assert.deepEqual(app.breakNow({ detailUntil: NOW + 5_000 }, NOW), { until: NOW + 5_000, ms: 5_000 });
+  assert.deepEqual(app.breakNow({ frameUntil: NOW + 60_000, detailUntil: null }, NOW), { until: NOW + 60_000, ms: 60_000 }, 'a detail fetched before the frame has none');
+  assert.equal(app.breakNow({ frameUntil: NOW + 60_000, detailUntil: NOW - 600_000 }, NOW).until, NOW + 60_000, 'an older break in an old detail');
+  // Over at 0:00, and once a hand is dealt after it began (even if the page's clock is behind).
+  assert.equal(app.breakNow({ frameUntil: NOW }, NOW), null);
+  assert.equal(app.breakNow({ frameUntil: NOW - 1 }, NOW), null);
+  assert.equal(app.breakNow({ frameUntil: NOW + 900, endedUntil: NOW + 900 }, NOW), null, 'a hand dealt: over');
+  assert.equal(app.breakNow({ frameUntil: NOW + 900, detailUntil: NOW + 900, endedUntil: NOW + 900 }, NOW), null, 'a detail fetched just before the deal');
+  assert.deepEqual(app.breakNow({ frameUntil: NOW + 300_000, endedUntil: NOW - 600_000 }, NOW), { until: NOW + 300_000, ms: 300_000 }, 'the next break after one that ended');
+  assert.equal(app.breakNow({}, NOW), null);
+  // The words, in every language.
+  app.setLanguage('en');
+  assert.equal(app.t('t_breaks', { minutes: 5, n: 2 }), '5-minute break every 2 levels');
+  assert.equal(app.t('t_breaks_every', { minutes: 1 }), '1-minute break after every level');
+  assert.equal(app.t('break_resumes', { time: app.clockText(59_001) }), 'play resumes in 1:00');
+  assert.equal(app.t('t_on_break', { time: app.clockText(42_000) }), 'On a break: play resumes in 0:42');
+  assert.equal(app.timeOfDay(Date.UTC(2026, 0, 1, 14, 5), 'en', 'UTC').replace(/\s/g, ' '), '2:05 PM');
+  assert.equal(app.timeOfDay(Date.UTC(2026, 0, 1, 14, 5), 'it', 'UTC'), '14:05');
+  for (const code of Object.keys(app.LANGS)) {
+    for (const key of ['t_breaks', 't_breaks_every', 't_on_break', 'break_region', 'break_title', 'break_resumes', 'break_said']) {
+      assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
+      if (code !== 'en' && key !== 'break_title') assert.notEqual(app.DICTS[code][key], app.EN[key], `${code}: ${key} untranslated`);
+    }
+    assert.match(app.tIn(code, 't_breaks', { minutes: 5, n: 2 }), /5.*2|2.*5/);
+  }
+});
+
 test('bet sizing: the pot fraction formula, presets clamped to the range, typed sizes checked', () => {
   // BARGE's pot-limit example (RULES.md 10.5): pot 950, call 150: a pot raise is to 1250.
   const barge = { pot: 950, toCall: 150, streetBet: 0, min: 300, max: 1250 };

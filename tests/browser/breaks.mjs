@@ -1,0 +1,410 @@
+// End-to-end browser test of a tournament's breaks in the web client (web/): the tournament
+// view's line for the breaks in the structure (`tournament-breaks`) and its countdown while on a
+// break (`tournament-on-break`); at the table the break notice (`tournament-break`: "Break —
+// play resumes in 0:42") with a live countdown, in the page's flow under the top bar (never over
+// the action bar, taking no focus), shown again from the tournament's detail after a reload
+// (no frame then), gone at 0:00 when the next hand is dealt; no hand dealt during the break.
+//
+// Starts the real server with an operator key and creates a heads-up sit-and-go whose first
+// level lasts one hand, with a one-minute break after every level. Two headless Chromium pages
+// (Ann at 1280x800 in English, Bob at 390x844 in Italian) register and play by clicking (check,
+// call, bring in, show); the WebSocket frames each page receives (`tournament_break`,
+// `hand_started`, ...) are the reference the DOM is checked against, and every frame is checked
+// against proto/schema.json.
+//
+// Run from tests/browser after `cargo build -p stud-cli`:  node breaks.mjs
+// STUD_BIN overrides the binary, CHROMIUM the browser, STUD_WEB_DIR serves web/ from disk.
+// Exits 1 with "FAIL: ..." on the first failure.
+
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as harness from './harness.mjs';
+import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, checkLiveRegions, clickAction, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+
+const OPERATOR_KEY = 'browser-breaks-operator-key-0123456789';
+const OVERALL_MS = 5 * 60 * 1000;
+const STARTING_BALANCE = 100000; // the server's default play-money balance (cents)
+const BREAK_MINUTES = 1; // the shortest break the server allows
+
+const nb = (s) => String(s ?? '').replace(/[\u00a0\u202f]/g, ' ').replace(/\s+/g, ' ').trim();
+
+// The page's words the test checks, in each page's language.
+const WORDS = {
+  en: {
+    title: 'Break',
+    clock: /^play resumes in [01]:\d\d$/,
+    plan: '1-minute break after every level',
+    onBreak: /^On a break: play resumes in [01]:\d\d$/,
+    said: 'Tournament break: play resumes at ',
+  },
+  it: {
+    title: 'Pausa',
+    clock: /^si riprende tra [01]:\d\d$/,
+    plan: 'Pausa di 1 min dopo ogni livello',
+    onBreak: /^In pausa: si riprende tra [01]:\d\d$/,
+    said: 'Pausa del torneo: si riprende alle ',
+  },
+};
+
+// Assertions retry for 5 s here (the tournament's pages re-render on a 2 s refresh).
+const eventually = (desc, fn, timeoutMs = 5000) => harness.eventually(desc, fn, timeoutMs);
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'stud-breaks-'));
+let ADDR = null;
+async function api(method, route, body, token = OPERATOR_KEY) {
+  const res = await fetch(`http://${ADDR}${route}`, {
+    method, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, json, text };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A player: a browser context and page, the frames it receives, the errors it logs.
+
+class Player {
+  constructor(name, lang, context, page) {
+    Object.assign(this, { name, lang, context, page });
+    this.w = WORDS[lang];
+    this.errors = [];
+    this.prompt = null; // the latest your_turn frame
+    this.clicked = new Set(); // `${table_id}:${seq}` of the prompts answered
+    this.seats = []; // tournament_seat frames
+    this.breaks = []; // tournament_break frames, with when they came
+    this.deals = []; // hand_started frames, with when they came
+    this.paused = false;
+    this.clicking = false;
+    this.stop = false;
+    PLAYERS.push(this);
+    watchPage(this, page);
+  }
+
+  frame(text) {
+    const m = receivedFrame(this, text);
+    if (!m) return;
+    if (process.env.DEBUG && !['pong', 'event'].includes(m.type)) log(`${this.name} < ${m.type}`);
+    if (m.type === 'your_turn') this.prompt = m;
+    else if (m.type === 'tournament_seat') this.seats.push(m);
+    else if (m.type === 'tournament_break') this.breaks.push({ ...m, at: Date.now() });
+    else if (m.type === 'hand_started') this.deals.push({ ...m, at: Date.now() });
+  }
+
+  q(id) {
+    return this.page.locator(`[data-testid=${id}]`);
+  }
+
+  async text(id) {
+    return nb(await this.q(id).first().textContent());
+  }
+
+  async attr(id, name) {
+    return this.q(id).first().getAttribute(name);
+  }
+
+  async shot(file) {
+    const p = path.join(SHOTS, file);
+    await this.page.screenshot({ path: p, fullPage: false });
+    log(`${this.name}: screenshot ${path.relative(ROOT, p)}`);
+  }
+
+  row(id) {
+    return this.page.locator(`[data-testid=tournament-row][data-tournament-id="${id}"]`);
+  }
+
+  /** The break notice as the page shows it (null when hidden), where it lies, and whether the
+   *  focus is in it. */
+  breakBox() {
+    return this.page.evaluate(() => {
+      const box = document.querySelector('[data-testid=tournament-break]');
+      if (!box || !box.checkVisibility()) return null;
+      const q = (id) => box.querySelector(`[data-testid=${id}]`);
+      const text = (n) => (n ? n.textContent.replace(/[\u00a0\u202f]/g, ' ').trim() : '');
+      const rect = (n) => {
+        if (!n || !n.checkVisibility()) return null;
+        const b = n.getBoundingClientRect();
+        return { x: b.x, y: b.y, r: b.right, b: b.bottom };
+      };
+      return {
+        tournament: box.dataset.tournamentId, until: Number(box.dataset.until),
+        title: text(q('tournament-break-title')), clock: text(q('tournament-break-clock')), ms: Number(q('tournament-break-clock').dataset.ms),
+        // What is on screen (the screen reader's line, visually hidden, apart).
+        shown: [...box.children].filter((c) => !c.classList.contains('sr-only')).map((c) => c.textContent).join(' ').replace(/[\u00a0\u202f]/g, ' ').replace(/\s+/g, ' ').trim(),
+        said: text(box.querySelector('.sr-only[role=status]')),
+        position: getComputedStyle(box).position, box: rect(box), bar: rect(document.querySelector('[data-testid=action-bar]')),
+        table: rect(document.querySelector('[data-testid=table]')), focusInside: box.contains(document.activeElement),
+        live: [...box.querySelectorAll('[aria-live], [role=status], [role=alert], [role=timer]')].map((n) => n.id),
+      };
+    });
+  }
+}
+
+// No horizontal overflow: the page fits its window's width.
+async function checkFits(p, where) {
+  const r = await p.page.evaluate(() => ({ sw: document.documentElement.scrollWidth, w: window.innerWidth }));
+  check(r.sw <= r.w + 1, `${p.name}: the page overflows ${where}: scrollWidth ${r.sw} > ${r.w}`);
+}
+
+// Plays whenever the page shows action buttons: check, call, bring in, show (stacks stay deep:
+// nobody busts in the few hands played).
+async function bot(p) {
+  while (!p.stop) {
+    if (run.aborted) return;
+    const next = p.paused ? null : await nextPrompt(p);
+    if (!next || p.paused) {
+      await sleep(60);
+      continue;
+    }
+    const choice = pickButton(next.buttons, ['check', 'call', 'bring_in', 'show']);
+    p.clicked.add(next.key);
+    p.clicking = true;
+    await clickAction(p, choice).catch((e) => {
+      if (!p.stop && !p.paused) throw e;
+    }).finally(() => { p.clicking = false; });
+  }
+}
+
+async function runBot(p) {
+  try {
+    await bot(p);
+  } catch (e) {
+    abort(e instanceof Failure ? new Failure(`${p.name}: ${e.message}`) : e);
+  }
+}
+
+/** Stops a page's bot before the test clicks in that page itself: waits for a click under way. */
+async function hold(p) {
+  p.paused = true;
+  await until(`${p.name}: the bot's click under way done`, () => !p.clicking, 6000, 20);
+}
+
+async function enter(p, url) {
+  await p.page.goto(url);
+  await p.q('lobby').waitFor({ state: 'visible', timeout: 10000 });
+  if (p.lang !== 'en') await p.q('lang').selectOption(p.lang);
+  await p.q('name').fill(p.name);
+  await p.q('start').click();
+  await until(`${p.name}: the balance after starting`, async () => Number(await p.attr('balance', 'data-amount')) === STARTING_BALANCE, 10000);
+}
+
+/** Opens the tournament view as a panel at the table (its button; again if it did not open). */
+async function openPanel(p) {
+  let clicked = 0;
+  await until(`${p.name}: the tournament panel open at the table`, async () => {
+    if ((await p.q('tournament').isVisible()) && (await p.attr('tournament', 'data-mode')) === 'panel') return true;
+    if (Date.now() - clicked > 1000) {
+      clicked = Date.now();
+      await p.q('tournament-table-open').click();
+    }
+    return false;
+  }, 8000);
+}
+
+/** Closes the tournament panel: its Close button, else Escape. */
+async function closePanel(p) {
+  await p.q('tournament-close').click({ timeout: 2000 }).catch(() => {});
+  let pressed = Date.now();
+  await until(`${p.name}: the tournament panel closed`, async () => {
+    if (!(await p.q('tournament').isVisible())) return true;
+    if (Date.now() - pressed > 1000) {
+      pressed = Date.now();
+      await p.page.keyboard.press('Escape');
+    }
+    return false;
+  }, 5000);
+}
+
+/** The break notice on `p`'s page says the break `brk` (the frame): its tournament and end, the
+ *  words "Break — play resumes in m:ss", in the page's flow, over nothing, without the focus,
+ *  and its clock in no live region. */
+async function checkNotice(p, id, brk, where) {
+  return eventually(`${p.name}: the break notice ${where}`, async () => {
+    const n = await p.breakBox();
+    check(n, 'no [data-testid=tournament-break] shown');
+    check(n.tournament === id && n.until === brk.until_ms, `the notice's data: tournament ${n.tournament}, until ${n.until}; the frame says ${id}, ${brk.until_ms}`);
+    check(n.title === p.w.title, `the notice's title says ${JSON.stringify(n.title)}`);
+    check(p.w.clock.test(n.clock), `the notice's clock says ${JSON.stringify(n.clock)}`);
+    check(n.shown === `${p.w.title} — ${n.clock}`, `the notice reads ${JSON.stringify(n.shown)}, expected "${p.w.title} — ${n.clock}"`);
+    const left = brk.until_ms - Date.now();
+    check(n.ms > 0 && Math.abs(n.ms - left) < 1500, `the notice's clock has data-ms ${n.ms}, ${left} ms are left to the frame's until_ms`);
+    check(['static', 'relative'].includes(n.position), `the notice is position ${n.position} (it must be in the page's flow)`);
+    const overlaps = (a, b) => a && b && a.x < b.r && b.x < a.r && a.y < b.b && b.y < a.b;
+    check(!overlaps(n.box, n.bar), `the notice ${JSON.stringify(n.box)} overlaps the action bar ${JSON.stringify(n.bar)}`);
+    check(!n.table || n.table.y >= n.box.b - 1, `the notice ${JSON.stringify(n.box)} lies over the table ${JSON.stringify(n.table)} (the table must start under it)`);
+    check(!n.focusInside, 'the notice took the focus');
+    check(n.said.startsWith(p.w.said) && !n.said.includes(n.clock), `the notice's line for a screen reader says ${JSON.stringify(n.said)}`);
+    check(n.live.every((x) => x !== 'tournament-break-clock'), 'the ticking clock is in a live region');
+    return n;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  mkdirSync(SHOTS, { recursive: true });
+  check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
+  ADDR = await startServer(tmp, { STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '1000', STUD_ACTION_TIMEOUT_MS: '60000', STUD_OPERATOR_KEY: OPERATOR_KEY });
+  log(`server listening on http://${ADDR}`);
+  // Level 1 lasts one hand, then the break; level 2 lasts long enough for the rest of the test.
+  const created = await api('POST', '/api/admin/tournaments', {
+    name: 'Break SNG', variant: 'stud', kind: 'sit_and_go', min_entrants: 2, max_entrants: 2, seats_per_table: 2,
+    entry_fee: 500, house_fee: 50, starting_chips: 2000, payouts: [100],
+    levels: [
+      { ante: 5, bring_in: 10, small_bet: 20, big_bet: 40, hands: 1 },
+      { ante: 10, bring_in: 20, small_bet: 40, big_bet: 80, hands: 100 },
+    ],
+    break_every_levels: 1, break_minutes: BREAK_MINUTES,
+  });
+  check(created.status === 201 && created.json?.id, `creating the sit-and-go with breaks: ${created.status} ${created.text}`);
+  const id = created.json.id;
+  log(`tournament created: ${id}`);
+  const browser = await launchChromium();
+  try {
+    const players = [];
+    for (const [name, lang, width, height] of [['Ann', 'en', 1280, 800], ['Bob', 'it', 390, 844]]) {
+      const context = await browser.newContext({ viewport: { width, height } });
+      await context.addInitScript(LIVE_WATCH); // the live regions' writes (checkLiveRegions)
+      players.push(new Player(name, lang, context, await context.newPage()));
+    }
+    const [a, b] = players;
+    const url = `http://${ADDR}/`;
+    for (const p of players) await enter(p, url);
+
+    // 1. Before the start, the view's structure says the breaks; no break now.
+    await until(`${a.name}: the tournament's row`, async () => a.row(id).isVisible(), 10000);
+    await a.row(id).locator('[data-testid=tournament-open]').click();
+    await eventually(`${a.name}: the breaks in the structure`, async () => {
+      check(await a.q('tournament-breaks').isVisible(), 'no [data-testid=tournament-breaks] in the view');
+      check((await a.text('tournament-breaks')) === a.w.plan, `the breaks say ${JSON.stringify(await a.text('tournament-breaks'))}`);
+      check(!(await a.q('tournament-on-break').isVisible()), 'a break shown before the start');
+    });
+    await checkAxe(a, 'in the tournament view with its breaks line');
+    await a.page.locator('[data-testid=tournament] [data-testid=tournament-register]').click();
+    await until(`${a.name}: registered from the view`, async () => (await a.page.locator('[data-testid=tournament] [data-testid=tournament-unregister]').count()) === 1, 5000);
+    await a.q('tournament-back').click();
+    const reg = b.row(id).locator('[data-testid=tournament-register]');
+    await until(`${b.name}: the register button`, async () => reg.isVisible(), 10000);
+    await reg.click();
+    const bots = players.map((p) => runBot(p));
+    for (const p of players) {
+      await until(`${p.name}: tournament_seat, then the tournament table`, async () => p.seats.length > 0 && (await p.q('table').isVisible()), 20000);
+    }
+    log('both seated by the tournament; they check and call');
+
+    // 2. The first level (one hand) ends: the break. Both pages are told it (the same end).
+    await until('tournament_break on both pages', () => players.every((p) => p.breaks.length > 0), 90000, 50);
+    const brk = a.breaks[0];
+    check(b.breaks[0].until_ms === brk.until_ms && brk.tournament_id === id, `the pages were told different breaks: ${JSON.stringify(a.breaks[0])} and ${JSON.stringify(b.breaks[0])}`);
+    const left = brk.until_ms - Date.now();
+    check(left > 30000 && left <= BREAK_MINUTES * 60000 + 1000, `the break ends in ${left} ms (a ${BREAK_MINUTES}-minute break)`);
+    const dealsAtBreak = players.map((p) => p.deals.length);
+    check(dealsAtBreak.every((n) => n >= 1), `hands dealt before the break: ${dealsAtBreak}`);
+    const tablesAtBreak = (await api('GET', `/api/tournaments/${id}`)).json;
+    check(tablesAtBreak.on_break_until === brk.until_ms, `the detail's on_break_until is ${tablesAtBreak.on_break_until}, the frame says ${brk.until_ms}`);
+    const handsAtBreak = tablesAtBreak.tables.map((x) => x.hands).join(',');
+    log(`the break: until ${new Date(brk.until_ms).toISOString()} (${left} ms); tables' hands ${handsAtBreak}`);
+
+    // 3. The notice on both pages, its clock counting down.
+    const first = [];
+    for (const p of players) first.push(await checkNotice(p, id, brk, 'once the break frame came'));
+    await sleep(1300);
+    for (const [i, p] of players.entries()) {
+      const n = await checkNotice(p, id, brk, '1.3 s later');
+      check(n.ms < first[i].ms - 900 && n.clock !== first[i].clock, `${p.name}: the notice's clock did not count down: ${first[i].clock} (${first[i].ms}) then ${n.clock} (${n.ms})`);
+      log(`${p.name}: the notice reads "${n.shown}"; its clock went ${first[i].clock} -> ${n.clock}`);
+    }
+    await checkFits(b, 'with the break notice at 390 px');
+    await a.shot('break-ann.png');
+    await b.shot('break-bob-390.png');
+    for (const p of players) await checkAxe(p, 'at the table during the break, the notice shown');
+
+    // 4. The tournament view during the break: the structure's line and the countdown.
+    for (const p of players) {
+      await hold(p);
+      await openPanel(p);
+      await eventually(`${p.name}: the tournament view during the break`, async () => {
+        check((await p.text('tournament-breaks')) === p.w.plan, `the breaks say ${JSON.stringify(await p.text('tournament-breaks'))}`);
+        const on = p.q('tournament-on-break');
+        check(await on.isVisible(), 'no [data-testid=tournament-on-break] during the break');
+        check(p.w.onBreak.test(await p.text('tournament-on-break')), `the view says ${JSON.stringify(await p.text('tournament-on-break'))}`);
+        check(Number(await on.getAttribute('data-until')) === brk.until_ms, `data-until ${await on.getAttribute('data-until')}, the frame says ${brk.until_ms}`);
+        check(Math.abs(Number(await on.getAttribute('data-ms')) - (brk.until_ms - Date.now())) < 1500, `data-ms ${await on.getAttribute('data-ms')}`);
+      });
+      if (p === a) await p.shot('break-view-ann.png');
+      await checkAxe(p, 'in the tournament panel during the break');
+      log(`${p.name}: the view says "${await p.text('tournament-breaks')}" and "${await p.text('tournament-on-break')}"`);
+      await closePanel(p);
+      p.paused = false;
+    }
+
+    // 5. Bob reloads: no frame comes again; the notice comes back from the tournament's detail.
+    const framesBefore = b.breaks.length;
+    await hold(b);
+    await b.page.reload();
+    await until(`${b.name}: back at the tournament table after the reload`, async () => b.q('table').isVisible(), 15000);
+    await checkNotice(b, id, brk, 'after a reload (from the detail)');
+    check(b.breaks.length === framesBefore, `${b.name}: a tournament_break frame came again after the reload`);
+    log(`${b.name}: after a reload the notice came back from the detail (no frame)`);
+    b.paused = false;
+
+    // 6. No hand is dealt during the break; the notice goes at 0:00, when the next hand is dealt.
+    await until('the break almost over', () => Date.now() >= brk.until_ms - 2500, 70000, 100);
+    for (const [i, p] of players.entries()) {
+      const during = p.deals.slice(dealsAtBreak[i]);
+      check(during.length === 0, `${p.name}: a hand dealt during the break: ${JSON.stringify(during.map((d) => ({ hand: d.hand_id, at: d.at - brk.until_ms })))}`);
+      check(await p.breakBox(), `${p.name}: the notice went before the break's end`);
+    }
+    const hands = (await api('GET', `/api/tournaments/${id}`)).json.tables.map((x) => x.hands).join(',');
+    check(hands === handsAtBreak, `the tables played hands during the break: ${handsAtBreak} then ${hands}`);
+    const gone = {};
+    await until('the notice gone on both pages', async () => {
+      for (const p of players) if (!gone[p.name] && !(await p.breakBox())) gone[p.name] = Date.now();
+      return players.every((p) => gone[p.name]);
+    }, 10000, 40);
+    for (const p of players) check(gone[p.name] >= brk.until_ms - 300, `${p.name}: the notice went ${brk.until_ms - gone[p.name]} ms before the break's end`);
+    await until('a hand dealt after the break on both pages', () => players.every((p, i) => p.deals.length > dealsAtBreak[i]), 20000, 50);
+    for (const [i, p] of players.entries()) {
+      const dealt = p.deals[dealsAtBreak[i]];
+      check(dealt.at >= brk.until_ms - 300, `${p.name}: the next hand came ${brk.until_ms - dealt.at} ms before the break's end`);
+      check(!(await p.breakBox()), `${p.name}: the notice is back after the next hand was dealt`);
+    }
+    log(`no hand dealt during the break; the notice went at ${players.map((p) => `${p.name} ${gone[p.name] - brk.until_ms} ms`).join(', ')} after its end, and the next hand came`);
+    await hold(a);
+    await openPanel(a);
+    await eventually(`${a.name}: the view after the break`, async () => {
+      check(!(await a.q('tournament-on-break').isVisible()), 'the view still shows the break');
+      check((await a.text('tournament-breaks')) === a.w.plan, 'the structure\'s line went');
+    });
+    await closePanel(a);
+    a.paused = false;
+
+    for (const p of players) {
+      const writes = await checkLiveRegions(p, 'through the break');
+      log(`${p.name}: live regions written only with news (${Object.entries(writes).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+    }
+    for (const p of players) p.stop = true;
+    await Promise.all(bots);
+    if (run.aborted) throw run.aborted;
+    checkConsole();
+    log(`${frames.checked} WebSocket frames matched proto/schema.json`);
+  } catch (e) {
+    for (const [i, ctx] of browser.contexts().entries()) {
+      for (const page of ctx.pages()) {
+        const f = path.join(SHOTS, `breaks-failure-${i + 1}.png`);
+        await page.screenshot({ path: f, fullPage: true }).then(() => console.log(`failure screenshot: ${path.relative(process.cwd(), f)}`), () => {});
+      }
+    }
+    throw e;
+  } finally {
+    await browser.close().catch(() => {});
+  }
+}
+
+await runTest('browser breaks test', main, { overallMs: OVERALL_MS, tmp });
