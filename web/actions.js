@@ -3,7 +3,7 @@
 import { $, el, isTyping, notice, setText } from './dom.js';
 import { declarationName, isBigBet, money } from './format.js';
 import { errorText, language, t } from './i18n.js';
-import { BET_PRESETS, KEYS, LARGER_KEY, SHORTCUT, clampTo, handPot, keyName, keyedAction, preActionOffer, presetTo, shortcutFor, sizeError } from './model.js';
+import { BET_PRESETS, KEYS, LARGER_KEY, SHORTCUT, clampTo, handPot, keyName, keyedAction, preActionOffer, preRaiseLabel, presetTo, shortcutFor, sizeError } from './model.js';
 import { send } from './net.js';
 import { prefs, state } from './state.js';
 
@@ -196,10 +196,14 @@ export function renderPreActions() {
     street: h.view.street, bringInGame: (tb.info?.config.bring_in ?? 0) > 0,
     broughtIn: h.view.current_bet > 0 || h.view.seats.some((s) => s.brought_in), toAct: h.toAct, mySeat: tb.info.your_seat, toCall,
   }) : [];
+  // The bet / raise box says what it would do now: bet, raise, or complete on 3rd street.
+  const raiseLabel = show ? preRaiseLabel({
+    street: h.view.street, bringInGame: (tb.info?.config.bring_in ?? 0) > 0, currentBet: h.view.current_bet, smallBet: tb.info?.config.small_bet ?? 0,
+  }) : null;
   // A ticked box that can no longer happen is no longer ticked.
   if (show && state.pre && !offer.includes(state.pre.kind)) state.pre = null;
   // Drawn again only when something it shows changed (keeps the keyboard focus on a box).
-  const keyOf = () => JSON.stringify([show, offer, toCall, state.pre?.kind ?? null, state.autoBringIn, language()]);
+  const keyOf = () => JSON.stringify([show, offer, toCall, raiseLabel, state.pre?.kind ?? null, state.autoBringIn, language()]);
   const key = keyOf();
   if (box.dataset.key === key) return;
   box.dataset.key = key;
@@ -219,15 +223,15 @@ export function renderPreActions() {
   const box1 = (kind, label, checked, onchange, amount = null) => el('label', { class: 'pre' },
     el('input', { type: 'checkbox', 'data-testid': 'pre-action', 'data-pre': kind, 'data-amount': amount, checked: checked || null, onchange }), ` ${label}`);
   // A tick updates the boxes in place (one of them at most), not by drawing them again.
-  // `amount`: "call this amount" calls only that much (table.js clears it when the bet moves).
+  // `amount`: "call this amount" calls only that much (table.js clears it, and check and
+  // bet / raise, when the bet moves).
   const pick = (kind) => (e) => {
     state.pre = e.target.checked ? { kind, bet: h.view.current_bet, amount: kind === 'call' ? toCall : null } : null;
     for (const input of box.querySelectorAll('input[data-pre]')) if (input.dataset.pre !== 'bring_in') input.checked = input.dataset.pre === state.pre?.kind;
     box.dataset.key = keyOf();
   };
-  const parts = offer.filter((k) => k !== 'bring_in').map((k) => (k === 'call'
-    ? box1(k, t('pre_call', { amount: money(toCall) }), state.pre?.kind === k, pick(k), toCall)
-    : box1(k, t(`pre_${k}`), state.pre?.kind === k, pick(k))));
+  const label = (k) => (k === 'call' ? t('pre_call', { amount: money(toCall) }) : k === 'raise' ? t(raiseLabel) : t(`pre_${k}`));
+  const parts = offer.filter((k) => k !== 'bring_in').map((k) => box1(k, label(k), state.pre?.kind === k, pick(k), k === 'call' ? toCall : null));
   if (offer.includes('bring_in')) {
     parts.push(box1('bring_in', t('pre_bring_in'), state.autoBringIn, (e) => { state.autoBringIn = e.target.checked; box.dataset.key = keyOf(); }));
   }

@@ -27,7 +27,9 @@ export function seatPoint(pos, count) {
 
 /** The action a ticked pre-action box answers a prompt with, or null (show the buttons).
  *  Only ever one of the prompt's own legal actions: the server decides what is legal. `call`
- *  (call this amount) calls only when the prompt's `toCall` is the `amount` ticked. */
+ *  (call this amount) calls only when the prompt's `toCall` is the `amount` ticked; `raise`
+ *  (bet / raise / complete) makes the smallest wager legal (the small bet with an open pair,
+ *  a big-bet range's bottom), and when none is (the betting is capped) shows the buttons. */
 export function preActionChoice(pre, legal, toCall = null, amount = null) {
   const find = (kind) => legal.find((a) => a.kind === kind) ?? null;
   if (legal.some((a) => a.kind === 'show' || a.kind === 'muck' || a.kind === 'declare')) return null;
@@ -36,16 +38,28 @@ export function preActionChoice(pre, legal, toCall = null, amount = null) {
     case 'check': return find('check');
     case 'call': return toCall != null && toCall === amount ? find('call') : null;
     case 'call_any': return find('call') ?? find('check');
+    case 'raise': {
+      const wagers = legal.filter((a) => ['bet', 'raise', 'complete'].includes(a.kind) && a.to != null);
+      return wagers.length ? wagers.reduce((x, y) => (y.to < x.to ? y : x)) : null;
+    }
     case 'bring_in': return find('bring_in');
     default: return null;
   }
+}
+
+/** The words of the bet / raise box (the key of its label): complete on 3rd street while the
+ *  bring-in has not been completed (`currentBet` below the small bet), raise when a bet is in,
+ *  else bet. */
+export function preRaiseLabel({ street, bringInGame, currentBet, smallBet }) {
+  if (street === 'third' && bringInGame && currentBet < smallBet) return 'pre_complete';
+  return currentBet > 0 ? 'pre_raise' : 'pre_bet';
 }
 
 /** The pre-action boxes that can still happen for us, in order (the page offers no other):
  *  - no check (nor check/fold) on 3rd street with a bring-in, where nobody may check, nor
  *    when a bet is already in front of us;
  *  - "call {amount}" only when a bet is in front of us (`toCall`: what calling it costs now);
- *  - fold to any bet and call any, always;
+ *  - fold to any bet, call any and bet / raise (complete on 3rd street), always;
  *  - the auto-posted bring-in only on 3rd street before it is posted and while the seat to bring
  *    in may be ours (not yet known, or us). */
 export function preActionOffer({ street, bringInGame, broughtIn, toAct, mySeat, toCall }) {
@@ -55,7 +69,7 @@ export function preActionOffer({ street, bringInGame, broughtIn, toAct, mySeat, 
   if (!third && !facing) offer.push('check_fold', 'check');
   offer.push('fold_any');
   if (facing) offer.push('call');
-  offer.push('call_any');
+  offer.push('call_any', 'raise');
   if (third && !broughtIn && (toAct == null || toAct === mySeat)) offer.push('bring_in');
   return offer;
 }

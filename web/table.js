@@ -242,9 +242,10 @@ export function onEvent(m, tb) {
     }
   }
   // A ticked "check" no longer means the same once the bet changes; a new street starts fresh.
-  // "Call {amount}" no longer either; "fold to any bet" lasts the hand.
+  // "Call {amount}" and "bet / raise" no longer either (a bet ticked is not a raise, a raise
+  // not a reraise); "fold to any bet" lasts the hand.
   const moved = tb.hand.view.current_bet !== betBefore;
-  if (state.pre && ((ev.event === 'street_started' && state.pre.kind !== 'fold_any') || (moved && ['check', 'call'].includes(state.pre.kind)))) state.pre = null;
+  if (state.pre && ((ev.event === 'street_started' && state.pre.kind !== 'fold_any') || (moved && ['check', 'call', 'raise'].includes(state.pre.kind)))) state.pre = null;
   if (ev.event === 'award') showResult(tb, ev);
   if (ev.event === 'hand_ended') endHand(tb, ev.stacks);
 }

@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, HERE, LIVE_WATCH, ROOT, Failure, PLAYERS, checkAxe, checkLiveRegions, SHOTS, abort, check, fail, checkConsole, checkFrame, eventually, frames, log, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
+import { CHROMIUM, HERE, LIVE_WATCH, ROOT, Failure, PLAYERS, checkAxe, checkLiveRegions, SHOTS, abort, check, fail, checkConsole, checkFrame, clickAction, eventually, frames, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
@@ -160,7 +160,7 @@ class Player {
         try {
           const m = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
           checkFrame(this, 'out', m);
-          if (m.type === 'act') this.acts.push({ seq: m.seq, kind: m.action.kind, at: Date.now() });
+          if (m.type === 'act') this.acts.push({ seq: m.seq, kind: m.action.kind, to: m.action.to ?? null, at: Date.now() });
           if (m.type === 'chat') this.sentChats += 1;
         } catch {
           // not JSON: not ours to check
@@ -200,7 +200,11 @@ class Player {
       case 'event': {
         const h = this.hand(m.hand_id);
         const e = m.event || {};
-        if (e.event === 'street_started') h.street = e.street;
+        if (e.event === 'street_started') {
+          h.street = e.street;
+          h.streetActions = 0; // actions on this street so far
+        }
+        if (['bring_in', 'complete', 'bet', 'raise', 'call', 'check', 'fold'].includes(e.event)) h.streetActions = (h.streetActions ?? 0) + 1;
         if (e.event === 'dealt') h.dealt.push({ seat: e.seat, card: e.card, up: e.up });
         else if (e.event === 'bring_in') h.bringIn = e.seat;
         else if (e.event === 'street_started' && e.street !== 'third') h.bringIn = null;
@@ -391,7 +395,7 @@ async function checkPrompt(p, opp, prompt) {
       const boxes = await opp.page.locator('[data-testid=pre-actions] [data-testid=pre-action]').evaluateAll((xs) => xs.map((x) => x.dataset.pre));
       check(!boxes.includes('bring_in'), `pre-action boxes [${boxes}] offer the auto-posted bring-in while ${p.name} is to act`);
       if (street === 'third') check(!boxes.includes('check') && !boxes.includes('check_fold'), `pre-action boxes [${boxes}] offer a check on 3rd street`);
-      if (boxes.length) check(boxes.includes('fold_any') && boxes.includes('call_any'), `pre-action boxes [${boxes}] lack "fold to any bet" or "call any"`);
+      if (boxes.length) check(boxes.includes('fold_any') && boxes.includes('call_any') && boxes.includes('raise'), `pre-action boxes [${boxes}] lack "fold to any bet", "call any" or "bet / raise"`);
     }, 1500);
     return s;
   });
@@ -595,24 +599,23 @@ async function viewportShowdowns(browser, addr) {
     }
   }
   const play = async (p, seats) => {
+    p.answered = new Set();
     while (!p.stop) {
       if (run.aborted) return;
-      const prompt = p.prompt;
-      const buttons = p.page.locator('[data-testid=actions] [data-testid=action]');
-      if (!prompt || p.promptState !== 'mine' || prompt.seq <= p.clickedSeq || (await buttons.count()) === 0) {
+      const next = p.promptState === 'mine' ? await nextPrompt(p, p.answered) : null;
+      if (!next) {
         await sleep(60);
         continue;
       }
       const key = size.key;
-      if (key && !p.checked.has(key) && !prompt.legal.some((a) => a.kind === 'show' || a.kind === 'muck')) {
+      if (key && !p.checked.has(key) && !next.prompt.legal.some((a) => a.kind === 'show' || a.kind === 'muck')) {
         const [w, h] = key.split('x').map(Number);
         await checkLayout(p, w, h, { seats, resize: false, file: null });
         p.checked.add(key);
       }
-      const kinds = await buttons.evaluateAll((bs) => bs.map((b) => b.getAttribute('data-action')));
-      const pick = ['check', 'call', 'bring_in', 'show'].find((k) => kinds.includes(k)) ?? kinds.find((k) => k !== 'fold' && k !== 'muck') ?? kinds[0];
-      p.clickedSeq = prompt.seq;
-      await p.page.locator(`[data-testid=actions] [data-testid=action][data-action="${pick}"]`).first().click({ timeout: 5000 });
+      p.clickedSeq = next.prompt.seq;
+      p.answered.add(next.key);
+      await clickAction(p, pickButton(next.buttons, ['check', 'call', 'bring_in', 'show']));
     }
   };
   const bots = groups.flatMap((g) => g.players.map((p) => play(p, g.names.length).catch((e) => abort(e instanceof Failure ? new Failure(`${p.name}: ${e.message}`) : e))));
@@ -677,7 +680,10 @@ async function viewportShowdowns(browser, addr) {
 // - at p's bring-in: the opponent ticks "call any"; p brings in; the opponent's page must answer
 //   its next prompt by itself (an act frame no click sent: call or check), and untick the box;
 // - at a prompt where p may bet: the opponent ticks "check"; p bets; the box must be cleared
-//   (the bet changed) and the opponent gets buttons.
+//   (the bet changed) and the opponent gets buttons;
+// - at a prompt where p is first to act after 3rd street and may check: the opponent ticks
+//   "bet / raise" (it says "Bet"); p checks; the opponent's page must bet the smallest legal
+//   bet by itself at its next prompt, and untick the box.
 function preActionTasks(p, opp, done) {
   const box = (kind) => opp.page.locator(`[data-testid=pre-actions] [data-testid=pre-action][data-pre=${kind}]`);
   const callAny = async () => {
@@ -709,7 +715,34 @@ function preActionTasks(p, opp, done) {
       log(`${opp.name}: the "check" box was cleared when ${p.name} bet`);
     })().catch(abort);
   };
-  p.tasks.push(callAny, checkBox);
+  // Bet / raise: at a prompt of p's after 3rd street with no bet in (p may check or bet), the
+  // opponent ticks the box (it says "Bet"); p checks; the opponent's page must answer its next
+  // prompt by itself with the smallest bet legal (an act frame no click sent), then untick it.
+  const raiseBox = async () => {
+    const legal = p.prompt.legal;
+    // p first to act on the street: once p checks, the opponent is to act on it (a check by the
+    // last to act would end the street, and a new street clears the box).
+    const h = p.hands.get(p.current);
+    if (done.raise || p.forcePick || !h?.street || h.street === 'third' || h.streetActions !== 0 || !legal.some((a) => a.kind === 'check') || !legal.some((a) => a.kind === 'bet') || (await box('raise').count()) !== 1) return void p.tasks.push(raiseBox);
+    const label = (await box('raise').locator('xpath=..').textContent()).trim();
+    check(label === 'Bet', `${opp.name}: the bet / raise box says ${JSON.stringify(label)} with no bet in, expected "Bet"`);
+    await box('raise').check();
+    check(await box('raise').isChecked(), `${opp.name}: the "bet / raise" box does not tick`);
+    const before = opp.acts.length;
+    p.forcePick = 'check';
+    (async () => {
+      await until(`${opp.name}: the ticked "Bet" box answers the next prompt by itself`, async () => opp.acts.length > before, 20000);
+      const a = opp.acts[before];
+      const prompt = opp.prompt;
+      const smallest = Math.min(...prompt.legal.filter((x) => x.kind === 'bet').map((x) => x.to));
+      check(!opp.clickedSeqs.has(a.seq) && a.kind === 'bet' && a.seq === prompt.seq, `${opp.name}: after ticking "Bet" the page sent ${JSON.stringify(a)} (clicked: ${opp.clickedSeqs.has(a.seq)}; the prompt: ${JSON.stringify(prompt.legal)})`);
+      check(a.to === smallest, `${opp.name}: the "Bet" box bet to ${a.to}, the smallest legal bet is ${smallest}`);
+      await eventually(`${opp.name}: "bet / raise" unticked once used`, async () => check((await box('raise').count()) === 0 || !(await box('raise').isChecked()), 'the box is still ticked'), 5000);
+      done.raise = true;
+      log(`${opp.name}: the "Bet" box bet ${a.to} by itself`);
+    })().catch(abort);
+  };
+  p.tasks.push(callAny, checkBox, raiseBox);
 }
 
 // LAST HAND at one of p's prompts (issue 31): a panel, not a modal. The action bar stays
@@ -1318,7 +1351,7 @@ async function main() {
     lastHandTasks(a, pre);
     keyboardTasks(a, b, pre);
     const bots = players.map((p, i) => runBot(p, players[1 - i]));
-    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts, the pre-action boxes, LAST HAND and the focus during play checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check && pre.lastHand && pre.bar && pre.typing && b.keyFocused?.length === 2, 240000, 200);
+    await until(`${HANDS} complete hands on both pages (now ${a.results.length} and ${b.results.length}), the layouts, the pre-action boxes, LAST HAND and the focus during play checked`, () => a.results.length >= HANDS && b.results.length >= HANDS && a.shots.play && b.shots.play && a.layoutsDone && pre.callAny && pre.check && pre.raise && pre.lastHand && pre.bar && pre.typing && b.keyFocused?.length === 2, 240000, 200);
     log(`${a.results.length} hands complete; ${a.clicks} + ${b.clicks} actions clicked`);
     // Screen readers hear only news: no live region written again with the same words.
     for (const p of players) {

@@ -154,22 +154,43 @@ test('pre-action boxes answer only with a legal action', () => {
   assert.deepEqual(app.preActionChoice('call', legal('fold', 'call', 'raise'), 40, 40), { kind: 'call' });
   assert.equal(app.preActionChoice('call', legal('fold', 'call', 'raise'), 80, 40), null);
   assert.equal(app.preActionChoice('call', legal('check', 'bet'), null, 40), null);
+  // Bet / raise: the smallest wager legal (bet, raise or complete), else the buttons.
+  const at = (kind, to) => ({ kind, to });
+  assert.deepEqual(app.preActionChoice('raise', [{ kind: 'check' }, at('bet', 40)]), at('bet', 40));
+  assert.deepEqual(app.preActionChoice('raise', [{ kind: 'check' }, at('bet', 80), at('bet', 40)]), at('bet', 40), 'the open pair\'s small bet');
+  assert.deepEqual(app.preActionChoice('raise', [{ kind: 'fold' }, { kind: 'call' }, at('raise', 160)]), at('raise', 160));
+  assert.deepEqual(app.preActionChoice('raise', [{ kind: 'fold' }, { kind: 'call' }, at('complete', 40)]), at('complete', 40));
+  assert.deepEqual(app.preActionChoice('raise', [{ kind: 'bring_in' }, at('complete', 40)]), at('complete', 40), 'the bring-in completes');
+  assert.deepEqual(app.preActionChoice('raise', [{ kind: 'check' }, at('bet', 900), at('bet', 40)]), at('bet', 40), 'a big-bet range\'s bottom');
+  assert.equal(app.preActionChoice('raise', legal('fold', 'call')), null, 'capped: the buttons');
+  assert.equal(app.preActionChoice('raise', [{ kind: 'show' }, { kind: 'muck' }]), null);
 });
 
 test('pre-action boxes offer only what can happen', () => {
   const offer = (o) => app.preActionOffer({ street: 'fourth', bringInGame: true, broughtIn: false, toAct: 2, mySeat: 1, toCall: 0, ...o });
   // 3rd street with a bring-in: nobody checks; the bring-in box only while it may be ours.
-  assert.deepEqual(offer({ street: 'third', toCall: 20 }), ['fold_any', 'call', 'call_any']);
-  assert.deepEqual(offer({ street: 'third', toAct: null }), ['fold_any', 'call_any', 'bring_in']);
-  assert.deepEqual(offer({ street: 'third', toAct: 1 }), ['fold_any', 'call_any', 'bring_in']);
-  assert.deepEqual(offer({ street: 'third', toAct: 2 }), ['fold_any', 'call_any']);
-  assert.deepEqual(offer({ street: 'third', toAct: null, broughtIn: true, toCall: 20 }), ['fold_any', 'call', 'call_any']);
+  assert.deepEqual(offer({ street: 'third', toCall: 20 }), ['fold_any', 'call', 'call_any', 'raise']);
+  assert.deepEqual(offer({ street: 'third', toAct: null }), ['fold_any', 'call_any', 'raise', 'bring_in']);
+  assert.deepEqual(offer({ street: 'third', toAct: 1 }), ['fold_any', 'call_any', 'raise', 'bring_in']);
+  assert.deepEqual(offer({ street: 'third', toAct: 2 }), ['fold_any', 'call_any', 'raise']);
+  assert.deepEqual(offer({ street: 'third', toAct: null, broughtIn: true, toCall: 20 }), ['fold_any', 'call', 'call_any', 'raise']);
   // Later streets: check and check/fold while no bet is in front of us; else call it.
-  assert.deepEqual(offer({}), ['check_fold', 'check', 'fold_any', 'call_any']);
-  assert.deepEqual(offer({ toCall: 80 }), ['fold_any', 'call', 'call_any']);
+  assert.deepEqual(offer({}), ['check_fold', 'check', 'fold_any', 'call_any', 'raise']);
+  assert.deepEqual(offer({ toCall: 80 }), ['fold_any', 'call', 'call_any', 'raise']);
   // A game without a bring-in may check on 3rd street.
-  assert.deepEqual(offer({ street: 'third', bringInGame: false }), ['check_fold', 'check', 'fold_any', 'call_any']);
-  for (const code of Object.keys(app.LANGS)) for (const key of ['pre_fold_any', 'pre_call']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
+  assert.deepEqual(offer({ street: 'third', bringInGame: false }), ['check_fold', 'check', 'fold_any', 'call_any', 'raise']);
+  // The bet / raise box says what it does: complete the bring-in, raise a bet, or bet.
+  const raise = (o) => app.preRaiseLabel({ street: 'fourth', bringInGame: true, currentBet: 0, smallBet: 40, ...o });
+  assert.equal(raise({ street: 'third', currentBet: 0 }), 'pre_complete');
+  assert.equal(raise({ street: 'third', currentBet: 10 }), 'pre_complete', 'the bring-in posted');
+  assert.equal(raise({ street: 'third', currentBet: 40 }), 'pre_raise', 'completed');
+  assert.equal(raise({ street: 'third', bringInGame: false }), 'pre_bet');
+  assert.equal(raise({}), 'pre_bet');
+  assert.equal(raise({ currentBet: 80 }), 'pre_raise');
+  app.setLanguage('it');
+  assert.deepEqual(['pre_bet', 'pre_raise', 'pre_complete'].map((k) => app.t(k)), ['Punta', 'Rilancia', 'Completa']);
+  app.setLanguage('en');
+  for (const code of Object.keys(app.LANGS)) for (const key of ['pre_fold_any', 'pre_call', 'pre_bet', 'pre_raise', 'pre_complete']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
 });
 
 test('lobby: filters and a stable order', () => {
