@@ -74,6 +74,28 @@ export function preActionOffer({ street, bringInGame, broughtIn, toAct, mySeat, 
   return offer;
 }
 
+// ---- the action clock ----------------------------------------------------------------------
+
+/** The clock of the seat to act, the same on every viewer's page (the actor's own and everyone
+ *  else's): `leftMs` to the deadline, the last `bankMs` of which are that player's time bank
+ *  (`time_bank_ms` of `turn`, `your_turn` or the snapshot), `totalMs` the deadline's length when
+ *  it was given. `phase` action or bank; `actionMs` and `bankMs` left of each; `fraction` of the
+ *  bar (the action time, then, refilled, the bank); `words` the i18n key and its parameters:
+ *  "12s + time bank 30s", "time bank 8s", or "12s" without a bank. */
+export function clockFace(leftMs, bankMs, totalMs = null) {
+  const left = Math.max(0, Number(leftMs) || 0);
+  const bank = Math.max(0, Number(bankMs) || 0);
+  const inBank = bank > 0 && left <= bank;
+  const actionMs = inBank ? 0 : left - bank;
+  const span = inBank ? bank : Math.max(1, (Number(totalMs) || left) - bank);
+  const fraction = Math.max(0, Math.min(1, (inBank ? left : actionMs) / Math.max(1, span)));
+  const s = (ms) => Math.ceil(ms / 1000);
+  let words = ['clock', { s: s(left) }];
+  if (inBank) words = ['clock_bank', { s: s(left) }];
+  else if (bank > 0) words = ['clock_split', { s: s(actionMs), b: s(bank) }];
+  return { phase: inBank ? 'bank' : 'action', actionMs, bankMs: inBank ? left : bank, fraction, words };
+}
+
 // ---- keyboard shortcuts --------------------------------------------------------------------
 
 // The first legal action of one of these kinds (a declaration is named `declare:high`, ...: all

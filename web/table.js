@@ -3,10 +3,10 @@
 // bar, the chat, the tournament line, which view is on screen, taking a seat) it reaches
 // through the callbacks app.js passes in (configureTable), never by importing them.
 
-import { $, cardElement, chips, el, notice, now, seconds, setText } from './dom.js';
+import { $, cardElement, chips, el, notice, now, setText } from './dom.js';
 import { amountToBox, bettingName, boxToAmount, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
-import { applyEvent, awardLine, declarationTag, describeEvent, emptyView, lineClass, namer, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
+import { applyEvent, awardLine, clockFace, declarationTag, describeEvent, emptyView, lineClass, namer, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
 import { send, sendHello } from './net.js';
 import { seqDecision } from './protocol.js';
 import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state } from './state.js';
@@ -160,7 +160,8 @@ export function onSnapshot(m) {
   // The snapshot carries our legal actions: a prompt can be rebuilt from it (seq = now).
   const legal = h?.view.legal_actions ?? [];
   if (h && legal.length && h.view.to_act === m.table.your_seat) {
-    const bankMs = state.prompt?.handId === h.hand_id ? state.prompt.bankMs : null;
+    // The bank: the snapshot's (the last `time_bank_ms` of the deadline), as for every viewer.
+    const bankMs = h.time_bank_ms ?? (state.prompt?.handId === h.hand_id ? state.prompt.bankMs : null);
     // The ranges, if the snapshot carries them; else the two ends are buttons, as the legal list says.
     const wagers = h.wagers ?? h.view.wagers ?? null;
     setPrompt({ handId: h.hand_id, seq: m.seq, legal, ...(wagers?.length ? { wagers } : {}), bankMs, toCall: h.to_call ?? null, bringIn: h.bring_in_amount ?? null, sent: false });
@@ -412,6 +413,8 @@ export function seatElement(tb, n, count) {
     el('div', { 'data-testid': 'seat-bet', 'data-amount': bet, class: `bet${bet ? '' : ' zero'}${bet && bet !== tb.bets?.[n] ? ' moved' : ''}` }, bet ? [chips(bet), el('span', { text: money(bet) })] : []),
     el('div', { class: 'seat-foot' }, seatFoot(sv)),
     tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('div', { class: 'timer', 'data-testid': 'seat-timer', 'aria-hidden': 'true' }, el('div', { class: 'timer-fill' })) : null,
+    // "time bank" on the seat to act once its action time is up, on every viewer's page (renderClock).
+    tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('span', { class: 'tag bank-tag', 'data-testid': 'seat-time-bank', hidden: true, text: t('time_bank') }) : null,
   ].filter(Boolean));
   return node;
 }
@@ -469,34 +472,34 @@ export function turnText(tb) {
 }
 
 /** The clock of the seat to act, counting down locally from the last deadline_ms: the text in
- *  the middle and the bar on the seat (another colour once into the time bank). Ours is split
- *  into action time and time bank (the deadline includes the bank). */
+ *  the middle, the bar on the seat (another colour once into the time bank) and the seat's
+ *  "time bank" tag. It reads the same on every page, the actor's and everyone else's (model.js
+ *  clockFace): the action time and the bank ("12s + time bank 30s"), then the bank ("time bank
+ *  8s"); the deadline includes the bank, whose last `time_bank_ms` every frame says. */
 export function renderClock() {
   const clock = $('clock');
   const h = state.table?.hand;
   if (!h || h.toAct == null || h.deadlineAt == null) {
     clock.textContent = '';
     clock.classList.remove('low');
+    delete clock.dataset.phase;
+    delete clock.dataset.seat;
     return;
   }
   const left = Math.max(0, h.deadlineAt - now());
-  const bankMs = state.prompt ? state.prompt.bankMs : h.bankMs;
-  const inBank = bankMs != null && left <= bankMs;
-  if (state.prompt && bankMs != null) {
-    const bank = Math.min(bankMs, left);
-    clock.textContent = left > bank ? t('clock_split', { s: seconds(left - bank), b: seconds(bank) }) : t('clock_bank', { s: seconds(left) });
-  } else {
-    clock.textContent = t('clock', { s: seconds(left) });
-  }
+  const face = clockFace(left, h.bankMs, h.deadlineTotal);
+  setText(clock, t(...face.words));
+  clock.dataset.phase = face.phase;
+  clock.dataset.seat = String(h.toAct);
   clock.classList.toggle('low', left < 5000);
+  clock.classList.toggle('bank', face.phase === 'bank');
   const timer = document.querySelector('[data-testid=seat-timer]');
   if (timer) {
-    // The bar shows the action time, then (refilled, in the bank's colour) the time bank.
-    const span = inBank ? bankMs : Math.max(1, (h.deadlineTotal ?? left) - (bankMs ?? 0));
-    const part = inBank ? left : left - (bankMs ?? 0);
-    timer.dataset.phase = inBank ? 'bank' : 'action';
-    timer.firstElementChild.style.width = `${Math.max(0, Math.min(100, (100 * part) / Math.max(1, span))).toFixed(1)}%`;
+    timer.dataset.phase = face.phase;
+    timer.firstElementChild.style.width = `${(100 * face.fraction).toFixed(1)}%`;
   }
+  const tag = document.querySelector('[data-testid=seat-time-bank]');
+  if (tag) tag.hidden = face.phase !== 'bank';
 }
 
 /** Take a seat (watching) or top up and sit out / in (seated); the sat-out notice. */

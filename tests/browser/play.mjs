@@ -1205,10 +1205,31 @@ async function fastTable(browser, addr) {
   // The clock on the seat to act, seen by both; in the bank's colour on the actor's own page.
   await until('the fast table: a [data-testid=seat-timer] on both pages', async () =>
     (await cat.page.locator('[data-testid=seat-timer]').count()) === 1 && (await dan.page.locator('[data-testid=seat-timer]').count()) === 1, 15000, 50);
-  await until('the fast table: the own seat\'s timer into the time bank ([data-phase=bank])', async () => {
-    for (const p of people) if ((await p.page.locator('[data-testid=seat][data-me=true] [data-testid=seat-timer][data-phase=bank]').count()) === 1) return true;
-    return false;
-  }, 15000, 50);
+  // The clock reads the same on both pages (issue 31): the actor's and the other's clock both
+  // say the action time and the same bank ("2s + time bank 2s"), then both "time bank 1s";
+  // in the bank the actor's seat shows its "time bank" tag and the bank's colour on both pages.
+  const clockSeen = { split: null, bank: null };
+  await until('the fast table: the same clock on both pages, the action time and then the time bank (on the actor\'s seat too)', async () => {
+    const views = await Promise.all(people.map((p) => p.page.evaluate(() => {
+      const clock = document.querySelector('[data-testid=clock]');
+      const seat = clock?.dataset.seat;
+      const actor = seat ? document.querySelector(`[data-testid=seat][data-seat="${seat}"]`) : null;
+      const tag = actor?.querySelector('[data-testid=seat-time-bank]');
+      return {
+        text: clock?.textContent ?? '', phase: clock?.dataset.phase ?? null, seat: seat ?? null, mine: actor?.dataset.me === 'true',
+        timer: actor?.querySelector('[data-testid=seat-timer]')?.dataset.phase ?? null,
+        tag: tag && tag.checkVisibility() ? tag.textContent : null,
+      };
+    })));
+    const [x, y] = views;
+    if (!x.seat || x.seat !== y.seat || x.phase !== y.phase || x.mine === y.mine) return false;
+    const split = views.map((v) => /^(\d+)s \+ time bank (\d+)s$/.exec(v.text));
+    if (x.phase === 'action' && split.every(Boolean) && split[0][2] === split[1][2] && Math.abs(split[0][1] - split[1][1]) <= 1) clockSeen.split ??= views;
+    const bank = views.map((v) => /^time bank (\d+)s$/.exec(v.text));
+    if (x.phase === 'bank' && bank.every(Boolean) && Math.abs(bank[0][1] - bank[1][1]) <= 1 && views.every((v) => v.timer === 'bank' && v.tag === 'time bank')) clockSeen.bank ??= views;
+    return clockSeen.split && clockSeen.bank;
+  }, 15000, 30);
+  log(`the fast table: both pages read the clock alike: ${clockSeen.split.map((v) => `"${v.text}"`).join(' and ')}, then ${clockSeen.bank.map((v) => `"${v.text}" (${v.mine ? 'the actor' : 'the other'}: the seat says "${v.tag}")`).join(' and ')}`);
   // Someone is sat out by the clock: the notice, then "I'm back".
   let out = null;
   await until('the fast table: a [data-testid=sat-out-notice] after a timeout fold', async () => {

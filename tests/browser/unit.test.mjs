@@ -193,6 +193,43 @@ test('pre-action boxes offer only what can happen', () => {
   for (const code of Object.keys(app.LANGS)) for (const key of ['pre_fold_any', 'pre_call', 'pre_bet', 'pre_raise', 'pre_complete']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
 });
 
+test('the action clock reads the same on every page: the action time, then the time bank', () => {
+  app.setLanguage('en');
+  const say = (f) => app.t(...f.words);
+  // 15 s to act + a 30 s bank: 45 s given; 20 s left is 5 s of action time, then the bank.
+  const split = app.clockFace(35_000, 30_000, 45_000);
+  assert.equal(split.phase, 'action');
+  assert.equal(say(split), '5s + time bank 30s');
+  assert.equal(split.actionMs, 5_000);
+  assert.ok(Math.abs(split.fraction - 5 / 15) < 1e-9, 'the bar: the action time left of the action time');
+  const bank = app.clockFace(8_200, 30_000, 45_000);
+  assert.equal(bank.phase, 'bank');
+  assert.equal(say(bank), 'time bank 9s');
+  assert.equal(bank.bankMs, 8_200);
+  assert.ok(Math.abs(bank.fraction - 8.2 / 30) < 1e-9, 'the bar, refilled: the bank left of the bank');
+  assert.equal(app.clockFace(30_000, 30_000, 45_000).phase, 'bank', 'the bank starts when the action time is up');
+  // No bank (a table without one, or spent): seconds only, never "time bank".
+  for (const none of [0, null, undefined]) {
+    const f = app.clockFace(12_000, none, 15_000);
+    assert.equal(f.phase, 'action');
+    assert.equal(say(f), '12s');
+  }
+  assert.equal(say(app.clockFace(-50, 30_000, 45_000)), 'time bank 0s', 'never below zero');
+  // The same clock for the actor (`your_turn`: its whole bank) and everyone else (`turn`: the
+  // bank capped at the deadline), e.g. a player away with only the disconnect grace (5 s).
+  for (const left of [4_900, 2_000, 100]) {
+    const mine = app.clockFace(left, 30_000, 5_000);
+    const theirs = app.clockFace(left, Math.min(30_000, 5_000), 5_000);
+    assert.deepEqual([mine.phase, mine.words], [theirs.phase, theirs.words], `at ${left} ms`);
+  }
+  for (const code of Object.keys(app.LANGS)) {
+    app.setLanguage(code);
+    assert.match(say(split), /5.*30/);
+    assert.notEqual(say(bank), say(app.clockFace(8_200, 0, 45_000)), `${code}: the bank is said`);
+  }
+  app.setLanguage('en');
+});
+
 test('lobby: filters and a stable order', () => {
   const row = (id, name, variant, big, taken) => ({ id, name, variant, config: { big_bet: big }, seats_taken: taken, seats: 8, min_buy_in: big * 10 });
   const tables = [row('b', 'Stud 2', 'stud', 400, 0), row('a', 'Razz 1', 'razz', 200, 3), row('c', 'Stud 1', 'stud', 200, 8)];
