@@ -21,6 +21,7 @@ mod play;
 mod protocol;
 mod sessions;
 mod slowloris;
+mod tournament_bounties;
 mod tournament_play;
 mod tournament_rebuys;
 mod tournaments;

@@ -53,7 +53,7 @@ pub struct LoadArgs {
     idle: usize,
     /// Register `--players` bots for this tournament instead, play until every one is
     /// placed, and print `{"entrants", "hands", "duration_s", "winner", "payouts", "errors",
-    /// "moves", "rebuys", "addons"}` (`--tables`, `--players-per-table`, `--duration` and
+    /// "moves", "rebuys", "addons", "bounties_paid"}` (`--tables`, `--players-per-table`, `--duration` and
     /// `--warmup` do not apply).
     #[arg(long, requires = "players")]
     tournament: Option<Uuid>,

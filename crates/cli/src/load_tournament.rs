@@ -3,10 +3,11 @@
 //! (seeded per bot) and stop when `tournament_placed` tells them their place. When every bot
 //! is placed, the results are read from `GET /api/tournaments/{id}` and one JSON line is
 //! printed: `{"entrants", "hands", "duration_s", "winner", "payouts": [{"place", "amount"}],
-//! "errors", "moves", "rebuys", "addons"}` (the payouts are the prizes above 0 by place; they
+//! "errors", "moves", "rebuys", "addons", "bounties_paid"}` (the payouts are the prizes above 0 by place; they
 //! add up to the prize pool: the entry, rebuy and add-on fees; `moves` counts the balancing
 //! and table-breaking moves the bots were told of; `hands` the distinct hands they saw end;
-//! `rebuys` and `addons` are the tournament's counts). With `--rebuy` the bots buy every
+//! `rebuys` and `addons` are the tournament's counts, `bounties_paid` the cents of bounties
+//! it paid, the winner's own head included: `bounty` x entries at the end). With `--rebuy` the bots buy every
 //! rebuy and add-on they are offered (`tournament_offer`).
 //!
 //! Decisions: `duration_s` runs from the first registration to the last bot's place;
@@ -87,6 +88,7 @@ pub async fn run(url: &str, tournament: Uuid, players: usize, think: Duration, r
             "moves": shared.moves,
             "rebuys": d.rebuys.as_ref().map_or(0, |r| r.rebuys),
             "addons": d.rebuys.as_ref().map_or(0, |r| r.addons),
+            "bounties_paid": d.bounties_paid,
         })
     );
     Ok(())

@@ -231,7 +231,8 @@ fn doubling_levels(hands: u32) -> Vec<String> {
 /// `stud load --tournament ID --players N --rebuy` (issue 30): the bots buy every rebuy and
 /// add-on offered (a rebuy period of one 1-hand level, so the add-on is offered after the
 /// first hand to everyone still in); the line's `rebuys` and `addons` are the tournament's,
-/// and the payouts add up to every fee paid into the pool.
+/// and the payouts add up to every fee paid into the pool. Progressive bounties ride along:
+/// `bounties_paid` is the bounty of every entry.
 #[test]
 fn load_with_rebuy_buys_what_is_offered_and_reports_the_counts() {
     const KEY: &str = "cli-load-rebuy-operator-key-0123456";
@@ -240,7 +241,8 @@ fn load_with_rebuy_buys_what_is_offered_and_reports_the_counts() {
     let body = format!(
         r#"{{"name": "Rebuy load", "variant": "stud", "kind": "sit_and_go", "min_entrants": 2, "max_entrants": 4,
             "seats_per_table": 4, "entry_fee": 1000, "house_fee": 100, "starting_chips": 100,
-            "levels": [{}], "rebuy_until_level": 1, "rebuy_fee": 500, "addon_chips": 200, "addon_fee": 250}}"#,
+            "levels": [{}], "rebuy_until_level": 1, "rebuy_fee": 500, "addon_chips": 200, "addon_fee": 250,
+            "bounty": 300, "progressive_bounty": true}}"#,
         levels.join(",")
     );
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -261,6 +263,10 @@ fn load_with_rebuy_buys_what_is_offered_and_reports_the_counts() {
     assert!(addons >= 1, "the add-on is offered after the first hand to everyone still in: {line}");
     let paid: u64 = line["payouts"].as_array().unwrap().iter().map(|p| p["amount"].as_u64().unwrap()).sum();
     assert_eq!(paid, 4 * 1_000 + 500 * rebuys + 250 * addons, "{line}");
+    // Progressive bounties beside the rebuys: every head is paid once, whatever was rebought.
+    assert_eq!((line["bounties_paid"].as_u64(), d["bounties_paid"].as_u64()), (Some(4 * 300), Some(4 * 300)), "{line}");
+    let won: u64 = d["results"].as_array().unwrap().iter().map(|r| r["bounties_won"].as_u64().unwrap()).sum();
+    assert_eq!(won, 4 * 300, "{d}");
     let pid = server.id().to_string();
     let _ = Command::new("kill").args(["-TERM", &pid]).status();
     let _ = server.wait();

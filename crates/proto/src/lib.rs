@@ -492,6 +492,25 @@ pub enum ServerMsg {
         /// when play resumes, ms since the Unix epoch
         until_ms: u64,
     },
+    /// A knockout tournament paid a bounty: sent to the sockets of the players at the table
+    /// of the player paid (the eliminator) and of the eliminated player. The winner of the
+    /// tournament is sent one for their own head (`eliminated` is then themselves).
+    TournamentBounty {
+        /// the tournament
+        tournament_id: Uuid,
+        /// who is paid
+        player_id: Uuid,
+        /// their display name
+        name: String,
+        /// whose head it was
+        eliminated: Uuid,
+        /// the eliminated player's display name
+        eliminated_name: String,
+        /// cents paid to `player_id`'s account now
+        cents: u64,
+        /// cents now on `player_id`'s own head (a progressive bounty adds the other half to it)
+        head: u64,
+    },
     /// Sent to a tournament player's sockets when something is offered to them until
     /// `until_ms`: a rebuy (they busted in the rebuy period; they are out unless they buy it
     /// in time) or the add-on (the rebuy period is over). Buy with `tournament_rebuy` or
@@ -1244,6 +1263,8 @@ pub enum LedgerLineKind {
     TournamentRebuy,
     /// account to a tournament: the add-on's fee (`table_id` is the tournament)
     TournamentAddon,
+    /// a tournament's bounty to the account (`table_id` is the tournament)
+    TournamentBounty,
     /// the player's result in a hand (won minus put in)
     Hand,
 }

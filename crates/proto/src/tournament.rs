@@ -189,6 +189,17 @@ pub struct CreateTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 60))]
     pub break_minutes: Option<u32>,
+    /// a knockout tournament: cents of each entry (and re-entry) set aside as the bounty on
+    /// its head, paid on top of `entry_fee` and `house_fee` and not in the prize pool. The
+    /// players awarded the last pot a busted player had chips in share its head in
+    /// proportion to what they took from that pot; the winner keeps their own
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = MAX_FEE))]
+    pub bounty: Option<u64>,
+    /// progressive knockout: half of every bounty won is paid, the other half goes onto the
+    /// winner's own head (needs `bounty`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progressive_bounty: Option<bool>,
 }
 
 /// [`CreateTournament::payouts`]: null, or 1 or more percents above 0 and at most 100.
@@ -303,6 +314,12 @@ pub struct TournamentEntrant {
     /// busted in the rebuy period: a rebuy is offered until then (ms since the Unix epoch)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebuy_offer_until: Option<u64>,
+    /// a knockout tournament: cents on this entry's head now (0 once paid)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounty: Option<u64>,
+    /// cents of bounties this entry has won (the winner's own head included)
+    #[serde(default)]
+    pub bounties_won: u64,
 }
 
 /// One tournament table in `GET /api/tournaments/{id}`.
@@ -327,6 +344,9 @@ pub struct TournamentResult {
     pub name: String,
     /// cents (0 outside the money)
     pub prize: u64,
+    /// cents of bounties won
+    #[serde(default)]
+    pub bounties_won: u64,
 }
 
 /// `GET /api/tournaments/{id}` (and the reply to the create call).
@@ -411,6 +431,15 @@ pub struct TournamentDetail {
     /// on a break until then (ms since the Unix epoch): no table deals a new hand
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_break_until: Option<u64>,
+    /// a knockout tournament: cents on each entry's head when it is bought
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounty: Option<u64>,
+    /// progressive knockout: half of each bounty won goes onto the winner's head
+    #[serde(default)]
+    pub progressive_bounty: bool,
+    /// cents of bounties paid so far (at the end: `bounty` x entries)
+    #[serde(default)]
+    pub bounties_paid: u64,
 }
 
 /// A tournament's rebuys and add-on: the settings, what is on sale now, and what was sold.

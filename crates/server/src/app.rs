@@ -652,8 +652,8 @@ impl TableEnv for App {
     fn backlogged(&self) -> bool {
         self.writer.backlogged()
     }
-    fn tournament_hand(&self, tournament: Uuid, table: Uuid, deal: u64, stacks: Vec<(Uuid, Chips)>) {
-        self.tournaments.report(tournament, table, deal, stacks);
+    fn tournament_hand(&self, tournament: Uuid, table: Uuid, report: stud_table::LastReport) {
+        self.tournaments.report(tournament, table, report);
     }
 }
 

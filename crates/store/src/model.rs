@@ -227,6 +227,8 @@ pub enum LedgerKind {
     TournamentRebuy,
     /// account to a tournament: the add-on's fee (into the prize pool)
     TournamentAddon,
+    /// a tournament's bounty to the account (the bounties are set aside from the buy-ins)
+    TournamentBounty,
 }
 
 impl LedgerKind {
@@ -242,6 +244,7 @@ impl LedgerKind {
             LedgerKind::TournamentPrize => "tournament_prize",
             LedgerKind::TournamentRebuy => "tournament_rebuy",
             LedgerKind::TournamentAddon => "tournament_addon",
+            LedgerKind::TournamentBounty => "tournament_bounty",
         }
     }
 }
@@ -272,7 +275,10 @@ impl LedgerEntry {
             | LedgerKind::TournamentEntry
             | LedgerKind::TournamentRebuy
             | LedgerKind::TournamentAddon => (-x, x),
-            LedgerKind::CashOut | LedgerKind::TournamentRefund | LedgerKind::TournamentPrize => (x, -x),
+            LedgerKind::CashOut
+            | LedgerKind::TournamentRefund
+            | LedgerKind::TournamentPrize
+            | LedgerKind::TournamentBounty => (x, -x),
         }
     }
 }

@@ -801,9 +801,9 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     while report.is_none() && now < 200_000 {
         now += 500;
         for o in d.tick(now) {
-            if let Output::TournamentHand { deal, stacks } = o {
-                assert_eq!(deal, 7, "the report carries the number the tournament dealt it with");
-                report = Some(stacks);
+            if let Output::TournamentHand(r) = o {
+                assert_eq!(r.deal, 7, "the report carries the number the tournament dealt it with");
+                report = Some(r.stacks);
             }
         }
     }
@@ -814,7 +814,7 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     assert_eq!(d.core.stacks().len(), 3, "folded by the clock, still seated");
     // The next hand waits for the tournament again.
     assert!(!d.core.deal_pending());
-    assert!(d.tick(now + 60_000).iter().all(|o| !matches!(o, Output::TournamentHand { .. })));
+    assert!(d.tick(now + 60_000).iter().all(|o| !matches!(o, Output::TournamentHand(_))));
     assert!(!d.core.in_play());
     // The tournament moves a player away: the seat empties, no chips to any account.
     let out = d.command(now, Command::TournamentUnseat { player: players[2].player_id });
@@ -844,6 +844,64 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     // The rebuilt table is the same table.
     let now = now + TIMING.hand_pause_ms;
     assert_eq!(d.rebuilt(now).fingerprint(), d.core.fingerprint());
+}
+
+/// Bounties (issue 30): a tournament table's report names, for each busted player, the
+/// players awarded the last pot it had chips in and what each took from it. Three players
+/// all-in on the ante against a bigger stack, Stud Hi/Lo, over many deals (splits included).
+#[test]
+fn a_tournament_report_names_who_took_each_busted_player_s_last_pot() {
+    let (mut busts, mut shared) = (0, 0);
+    for k in 0..40u64 {
+        let mut spec = spec(Variant::Stud8);
+        spec.tournament = Some(Uuid::from_u128(99));
+        let mut d = Driver::with_spec(spec);
+        d.seeds = k * 1_000;
+        let players: Vec<Who> = (1..=4).map(who).collect();
+        for (i, w) in players.iter().enumerate() {
+            let chips = if i == 3 { 60 } else { 20 };
+            d.command(0, Command::TournamentSeat { who: w.clone(), seat: i as u8 + 1, chips });
+        }
+        let ids: Vec<Uuid> = players.iter().map(|w| w.player_id).collect();
+        let config = TableConfig::new(Variant::Stud8, 20, 30, 60, 120);
+        d.command(0, Command::Deal { config, level: 1, players: ids, deal: 1 });
+        let (mut report, mut record) = (None, None);
+        let mut now = 0;
+        while report.is_none() && now < 200_000 {
+            now += 500;
+            for o in d.tick(now) {
+                match o {
+                    Output::TournamentHand(r) => report = Some(r),
+                    Output::Hand(h) => record = Some(h.record),
+                    _ => {}
+                }
+            }
+        }
+        let (report, record) = (report.expect("the hand ended"), record.expect("and was recorded"));
+        let seat_of = |p: Uuid| players.iter().position(|w| w.player_id == p).map(|i| i as u8 + 1).unwrap();
+        let busted: Vec<Uuid> = report.stacks.iter().filter(|(_, c)| *c == 0).map(|(p, _)| *p).collect();
+        assert_eq!(report.knockouts.iter().map(|k| k.0).collect::<Vec<_>>(), busted, "one knockout per bust");
+        let awards = record.result.unwrap().awards;
+        for (player, by) in &report.knockouts {
+            busts += 1;
+            // Each all-in player's only pot is the main pot: its winners, by what each took.
+            let mut expected: Vec<(Uuid, u64)> = Vec::new();
+            for a in awards.iter().filter(|a| a.pot == 0) {
+                let p = players[usize::from(a.seat.number()) - 1].player_id;
+                match expected.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, c)) => *c += a.amount,
+                    None => expected.push((p, a.amount)),
+                }
+            }
+            assert!(!expected.iter().any(|(p, _)| p == player), "a busted player won nothing");
+            assert_eq!(by, &expected, "seat {}", seat_of(*player));
+            assert_eq!(by.iter().map(|b| b.1).sum::<u64>(), 80, "the main pot, all of it to them");
+            assert!(by.iter().all(|(p, _)| report.stacks.iter().any(|(q, c)| q == p && *c > 0)));
+            shared += usize::from(by.len() > 1);
+        }
+        assert_eq!(d.core.last_report(), Some(&report), "kept for a resync, knockouts too");
+    }
+    assert!(busts >= 40 && shared >= 1, "{busts} busts, {shared} shared");
 }
 
 /// Issue 14, mixed games: a cash table rotates Razz, Stud, Stud Hi/Lo, exactly 8 hands each

@@ -4,7 +4,8 @@
 //! registration, unregistration, late registration and re-entry, the start (sit-and-go when
 //! full, scheduled at its time with enough entrants or cancelled), seating at random, levels by
 //! minutes or hands, the mixed-game rotation, balancing and breaking tables (TDA rules),
-//! hand-for-hand at the bubble, eliminations, places and prizes ([`payout`]).
+//! hand-for-hand at the bubble, eliminations, places and prizes ([`payout`]), rebuys, the
+//! add-on, breaks and bounties.
 //!
 //! It must not use tokio, do I/O, read a clock or draw randomness of its own: time comes in
 //! with every call, seeds ([`Draw`]) with the inputs that draw seats, and what the tournament
@@ -37,11 +38,11 @@ pub use draw::Draw;
 pub use floor::{EntryNo, Floor, Move, MoveReason, Spot, Table, TableNo};
 pub use payout::{default_payouts, paid_places, place_group, prizes};
 pub use spec::{
-    AddOn, BasisPoints, Cents, CreateTournament, Game, GameChoice, Games, Kind, Level, LevelLength, LevelRequest,
-    MAX_BREAK_MINUTES, MAX_ENTRANTS, MAX_ENTRIES, MAX_FEE, MAX_ROTATION_GAMES, MAX_STARTING_CHIPS, Millis, ROTATION,
-    Rebuys, RotationGame, SpecError, TournamentSpec,
+    AddOn, BasisPoints, Bounty, Cents, CreateTournament, Game, GameChoice, Games, Kind, Level, LevelLength,
+    LevelRequest, MAX_BREAK_MINUTES, MAX_ENTRANTS, MAX_ENTRIES, MAX_FEE, MAX_ROTATION_GAMES, MAX_STARTING_CHIPS,
+    Millis, ROTATION, Rebuys, RotationGame, SpecError, TournamentSpec,
 };
 pub use tournament::{
-    ADDON_MS, Accepted, Command, Due, Entry, EntryState, HandForHand, Input, Journaled, Offer, Output, Placed,
-    REBUY_OFFER_MS, RestoreError, Status, TOURNAMENT_VERSION, Tournament, TournamentError,
+    ADDON_MS, Accepted, Command, Due, Entry, EntryState, HandForHand, Input, Journaled, Knockout, Offer, Output,
+    Placed, REBUY_OFFER_MS, RestoreError, Status, TOURNAMENT_VERSION, Tournament, TournamentError,
 };

@@ -12,6 +12,10 @@
 //! Every refusal is a [`SpecError`] naming the field (`levels[2].bring_in`, `payouts`), which
 //! the server answers as a 400.
 //!
+//! Issue 30 adds the rebuys (`rebuy_until_level`, `rebuy_chips`, `rebuy_fee`, `max_rebuys`,
+//! `addon_chips`, `addon_fee`), breaks (`break_every_levels`, `break_minutes`) and bounties
+//! (`bounty`, `progressive_bounty`).
+//!
 //! Decisions:
 //! - Money (`entry_fee`, `house_fee`, prizes) is in cents; tournament chips are another unit.
 //! - `start_at` is milliseconds since the Unix epoch, like every time in the table core.
@@ -197,6 +201,14 @@ pub struct CreateTournament {
     /// how long each break lasts, in minutes (needs `break_every_levels`)
     #[serde(default)]
     pub break_minutes: Option<u32>,
+    /// cents of each entry set aside as the bounty on its head, paid to whoever eliminates it
+    /// (on top of `entry_fee` and `house_fee`; not in the prize pool)
+    #[serde(default)]
+    pub bounty: Option<Cents>,
+    /// progressive knockout: half of a head's bounty is paid to the eliminator, the other
+    /// half goes onto the eliminator's own head (needs `bounty`)
+    #[serde(default)]
+    pub progressive_bounty: Option<bool>,
 }
 
 /// One game of a rotation: the variant and, if not the tournament's, its betting structure.
@@ -334,6 +346,18 @@ pub struct TournamentSpec {
     /// breaks: (every this many levels, this many minutes)
     #[serde(default)]
     pub breaks: Option<(u32, u32)>,
+    /// the bounty on each entry's head, when there is one (specs stored before it have none)
+    #[serde(default)]
+    pub bounty: Option<Bounty>,
+}
+
+/// A knockout tournament's bounties (see [`crate::Tournament`] for who is paid what).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bounty {
+    /// cents on each entry's head when it is bought
+    pub cents: Cents,
+    /// half of each bounty won goes onto the winner's own head
+    pub progressive: bool,
 }
 
 /// A tournament's rebuys and add-on (see [`crate::Tournament`] for when each is sold).
@@ -361,9 +385,14 @@ pub struct AddOn {
 }
 
 impl TournamentSpec {
-    /// What a registration costs: entry fee plus house fee.
+    /// What a registration (or a re-entry) costs: entry fee, house fee and the bounty.
     pub fn buy_in(&self) -> Cents {
-        self.entry_fee + self.house_fee
+        self.entry_fee + self.house_fee + self.bounty_cents()
+    }
+
+    /// The bounty on each entry's head when it is bought (0: no bounties).
+    pub fn bounty_cents(&self) -> Cents {
+        self.bounty.map_or(0, |b| b.cents)
     }
 
     /// Every game the tournament plays, in the rotation's order (one for a single game).
@@ -488,6 +517,7 @@ impl CreateTournament {
             rotation_games,
             rebuys: None,
             breaks: None,
+            bounty: None,
         };
         let levels = self.levels(&spec.game_list())?;
         let within = |field: &str, level: Option<u32>| match level {
@@ -534,6 +564,12 @@ impl CreateTournament {
                 return fail("break_minutes", format!("must be 1 to {MAX_BREAK_MINUTES}"));
             }
             (Some(every), Some(minutes)) => Some((every, minutes)),
+        };
+        spec.bounty = match (self.bounty, self.progressive_bounty) {
+            (None, Some(true)) => return fail("progressive_bounty", "needs bounty"),
+            (None, _) => None,
+            (Some(c), _) if c == 0 || c > MAX_FEE => return fail("bounty", format!("must be 1 to {MAX_FEE} cents")),
+            (Some(cents), p) => Some(Bounty { cents, progressive: p.unwrap_or(false) }),
         };
         Ok(spec)
     }

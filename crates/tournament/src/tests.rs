@@ -9,9 +9,9 @@ use stud_engine::{Betting, Chips, Variant};
 use uuid::Uuid;
 
 use crate::{
-    ADDON_MS, Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, LevelRequest,
-    MAX_BREAK_MINUTES, Millis, Offer, Output, REBUY_OFFER_MS, RotationGame, Spot, Status, TableNo, Tournament,
-    TournamentError, TournamentSpec,
+    ADDON_MS, Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, Knockout,
+    LevelRequest, MAX_BREAK_MINUTES, Millis, Offer, Output, REBUY_OFFER_MS, RotationGame, Spot, Status, TableNo,
+    Tournament, TournamentError, TournamentSpec,
 };
 
 fn level(bring_in: u64, minutes: Option<u32>, hands: Option<u32>) -> LevelRequest {
@@ -46,6 +46,8 @@ fn request(kind: Kind, players: u32, seats: u8) -> CreateTournament {
         addon_fee: None,
         break_every_levels: None,
         break_minutes: None,
+        bounty: None,
+        progressive_bounty: None,
     }
 }
 
@@ -98,6 +100,7 @@ impl Driver {
             match o {
                 Output::Refund { player, amount } => *self.accounts.entry(*player).or_default() += *amount as i64,
                 Output::Placed(p) => *self.accounts.entry(p.player_id).or_default() += p.prize as i64,
+                Output::Bounty { player, cents, .. } => *self.accounts.entry(*player).or_default() += *cents as i64,
                 Output::Seat { entry, at, .. } => {
                     assert!(self.mirror.insert(*entry, *at).is_none(), "entry {entry} seated twice");
                 }
@@ -183,10 +186,12 @@ impl Driver {
         }
         *stacks.get_mut(&winner).unwrap() += won;
         let draw = self.draw();
+        let knockouts = losers.iter().map(|p| Knockout { player: *p, by: vec![(winner, won)] }).collect();
         self.command(Command::HandFinished {
             table,
             deal: self.deal_of(table),
             stacks: stacks.into_iter().collect(),
+            knockouts,
             draw,
         })
     }
@@ -602,7 +607,13 @@ fn hand_reports_must_match_the_table() {
     }
     d.tick(0);
     let draw = d.draw();
-    let finish = |stacks: Vec<(Uuid, Chips)>| Command::HandFinished { table: 1, deal: 0, stacks, draw: draw.clone() };
+    let finish = |stacks: Vec<(Uuid, Chips)>| Command::HandFinished {
+        table: 1,
+        deal: 0,
+        stacks,
+        knockouts: Vec::new(),
+        draw: draw.clone(),
+    };
     assert_eq!(d.command(finish(vec![])), Err(TournamentError::NoHand(1)));
     d.start_hand(1).unwrap();
     let (a, b, c) = (player(1), player(2), player(3));
@@ -632,15 +643,35 @@ fn a_stale_report_is_not_taken_for_the_next_hand() {
     assert!(matches!(&out[..], [Output::Deal { deal: 1, .. }]), "{out:?}");
     let draw = d.draw();
     let first = vec![(a, 1_400), (b, 600)];
-    d.command(Command::HandFinished { table: 1, deal: 1, stacks: first.clone(), draw: draw.clone() }).unwrap();
+    d.command(Command::HandFinished {
+        table: 1,
+        deal: 1,
+        stacks: first.clone(),
+        knockouts: Vec::new(),
+        draw: draw.clone(),
+    })
+    .unwrap();
     let out = d.start_hand(1).unwrap();
     assert!(matches!(&out[..], [Output::Deal { deal: 2, .. }]), "{out:?}");
     // Hand 1's report again: same players, same chips as hand 2's start. Refused.
-    let stale = d.command(Command::HandFinished { table: 1, deal: 1, stacks: first.clone(), draw: draw.clone() });
+    let stale = d.command(Command::HandFinished {
+        table: 1,
+        deal: 1,
+        stacks: first.clone(),
+        knockouts: Vec::new(),
+        draw: draw.clone(),
+    });
     assert_eq!(stale, Err(TournamentError::StaleReport { table: 1, reported: 1, in_play: 2 }));
     assert_eq!(d.t.deal_number(1), Some(2), "hand 2 is still in play");
     // Hand 2's own report is taken.
-    d.command(Command::HandFinished { table: 1, deal: 2, stacks: vec![(a, 1_000), (b, 1_000)], draw }).unwrap();
+    d.command(Command::HandFinished {
+        table: 1,
+        deal: 2,
+        stacks: vec![(a, 1_000), (b, 1_000)],
+        knockouts: Vec::new(),
+        draw,
+    })
+    .unwrap();
     assert_eq!(d.t.deal_number(1), None);
     assert_eq!((d.chips(a), d.chips(b)), (1_000, 1_000));
 }
@@ -659,7 +690,8 @@ fn a_report_without_a_player_the_table_could_not_seat_is_taken() {
     d.start_hand(1).unwrap();
     let hands_before = d.t.live_entry(c).unwrap().hands;
     let draw = d.draw();
-    let report = |stacks| Command::HandFinished { table: 1, deal: 1, stacks, draw: draw.clone() };
+    let report =
+        |stacks| Command::HandFinished { table: 1, deal: 1, stacks, knockouts: Vec::new(), draw: draw.clone() };
     // Chips must still add up over the players reported.
     let bad = d.command(report(vec![(a, 1_500), (b, 1_000)]));
     assert!(matches!(bad, Err(TournamentError::BadReport(_))), "{bad:?}");
@@ -684,7 +716,7 @@ fn players_busted_in_one_hand_place_by_their_starting_stacks() {
     d.start_hand(1).unwrap();
     let draw = d.draw();
     let stacks = vec![(a, 1_400), (b, 1_000), (c, 600), (e, 1_000)];
-    d.command(Command::HandFinished { table: 1, deal: 1, stacks, draw }).unwrap();
+    d.command(Command::HandFinished { table: 1, deal: 1, stacks, knockouts: Vec::new(), draw }).unwrap();
     let out = d.bust(1, a, &[c, e]);
     // 4 entries pay 1 place; e (1000 at the start) is 3rd, c (600) is 4th.
     let placed: Vec<(u32, Uuid)> = out
@@ -739,6 +771,7 @@ impl Driver {
             table,
             deal: self.deal_of(table),
             stacks: stacks.into_iter().collect(),
+            knockouts: Vec::new(),
             draw,
         })
         .unwrap()
@@ -873,6 +906,9 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
         r.break_every_levels = Some(2);
         r.break_minutes = Some(1);
     }
+    // Bounties everywhere (progressive on odd seeds): they change no chip and no place.
+    r.bounty = Some(200);
+    r.progressive_bounty = Some(seed % 2 == 1);
     let mut d = Driver::new(r.validate().unwrap());
     for i in 1..=players {
         d.register(i).unwrap();
@@ -955,7 +991,19 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
         *stacks.get_mut(&winner).unwrap() += won;
         let draw = d.draw();
         let deal = d.deal_of(t);
-        d.command(Command::HandFinished { table: t, deal, stacks: stacks.into_iter().collect(), draw }).unwrap();
+        // The table names the winner as every busted player's eliminator, or (now and then, as
+        // a table from before bounties) no one.
+        let knockouts = if dice.below(4) == 0 {
+            Vec::new()
+        } else {
+            stacks
+                .iter()
+                .filter(|(_, c)| **c == 0)
+                .map(|(p, _)| Knockout { player: *p, by: vec![(winner, won)] })
+                .collect()
+        };
+        let stacks = stacks.into_iter().collect();
+        d.command(Command::HandFinished { table: t, deal, stacks, knockouts, draw }).unwrap();
         // Tables between hands are within one player of the smallest table.
         let counts: Vec<(usize, bool)> = d.t.floor().tables().values().map(|t| (t.count(), t.in_hand())).collect();
         let min = counts.iter().map(|c| c.0).min().unwrap_or(0);
@@ -1026,7 +1074,15 @@ fn check_end(d: &Driver) -> Result<(), TestCaseError> {
     let winner = t.entries().iter().find(|e| e.place == Some(1)).unwrap();
     prop_assert_eq!(winner.chips, bought(t, 1_000), "the winner holds every chip");
     prop_assert_eq!(t.live(), 1);
-    // The ledger: what accounts paid = house fees (entries * 100); the pool came back.
+    // Every head was paid once: the bounties add up to the bounty of every entry.
+    let bounty = t.spec().bounty_cents();
+    prop_assert_eq!(t.bounties_paid(), bounty * u64::from(n));
+    prop_assert_eq!(results.iter().map(|p| p.bounties).sum::<u64>(), bounty * u64::from(n));
+    prop_assert!(t.entries().iter().all(|e| e.head == 0), "a head left unpaid");
+    let paid: u64 = d.log.iter().map(|o| if let Output::Bounty { cents, .. } = o { *cents } else { 0 }).sum();
+    prop_assert_eq!(paid, bounty * u64::from(n));
+    // The ledger: what accounts paid = house fees (entries * 100); the pool and the bounties
+    // came back.
     let net: i64 = d.accounts.values().sum();
     prop_assert_eq!(net, -100 * i64::from(n));
     // Ended once, last.
@@ -1413,4 +1469,127 @@ fn a_rebuy_on_an_offer_past_the_rebuy_period_closes_the_field() {
     assert!(d.t.is_closed(), "{out:?}");
     assert!(out.iter().any(|o| matches!(o, Output::RegistrationClosed { entries: 3, pool: 4_000, .. })), "{out:?}");
     assert_eq!(d.replayed(), d.t);
+}
+
+/// A bounty tournament of `n` players (a sit-and-go at one table).
+fn bounty_sng(n: u32, cents: u64, progressive: bool) -> Driver {
+    let mut r = request(Kind::SitAndGo, n, 8);
+    r.bounty = Some(cents);
+    r.progressive_bounty = Some(progressive);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=n {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    d
+}
+
+/// Ends table 1's hand with these stacks after it and these knockouts.
+fn finish_with(d: &mut Driver, after: &[(Uuid, Chips)], knockouts: Vec<Knockout>) -> Vec<Output> {
+    let (deal, draw) = (d.deal_of(1), d.draw());
+    d.command(Command::HandFinished { table: 1, deal, stacks: after.to_vec(), knockouts, draw }).unwrap()
+}
+
+fn bounties(out: &[Output]) -> Vec<(Uuid, EntryNo, u64, u64)> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::Bounty { player, of, cents, head, .. } => Some((*player, *of, *cents, *head)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Issue 30 item 3: the bounty is bought with the entry, paid to whoever took the busted
+/// player's last pot (shared in proportion to what each took from it, the odd cent to the
+/// larger share), to the chip leader when the table names no one, and the winner keeps their
+/// own; the bounties add up to `bounty` x entries and the accounts lose the house fees only.
+#[test]
+fn a_bounty_goes_to_whoever_takes_the_last_pot_shared_by_what_each_took() {
+    let mut d = bounty_sng(4, 500, false);
+    let [a, b, c, e] = [player(1), player(2), player(3), player(4)];
+    assert_eq!(d.t.spec().buy_in(), 1_000 + 100 + 500);
+    assert_eq!(d.accounts[&a], -1_600, "the bounty is paid with the entry");
+    assert_eq!(d.t.pool(), 4_000, "and is not in the prize pool");
+    assert!(d.t.entries().iter().all(|x| x.head == 500));
+    // e busts; a takes 600 of e's last pot and b 400 (a split pot): 300 and 200.
+    d.start_hand(1).unwrap();
+    let out = finish_with(
+        &mut d,
+        &[(a, 1_600), (b, 1_400), (c, 1_000), (e, 0)],
+        vec![Knockout { player: e, by: vec![(a, 600), (b, 400)] }],
+    );
+    assert_eq!(bounties(&out), [(a, 4, 300, 500), (b, 4, 200, 500)]);
+    // c busts; the shares are a third and two thirds of 500: 166 and 333, the odd cent to b.
+    d.start_hand(1).unwrap();
+    let out =
+        finish_with(&mut d, &[(a, 2_100), (b, 1_900), (c, 0)], vec![Knockout { player: c, by: vec![(a, 1), (b, 2)] }]);
+    assert_eq!(bounties(&out), [(a, 3, 166, 500), (b, 3, 334, 500)]);
+    // b busts and the table names no one (or only the busted player): the chip leader takes it.
+    d.start_hand(1).unwrap();
+    let out = finish_with(&mut d, &[(a, 4_000), (b, 0)], vec![Knockout { player: b, by: vec![(b, 5)] }]);
+    // a is paid b's head, then their own as the winner.
+    assert_eq!(bounties(&out), [(a, 2, 500, 500), (a, 1, 500, 0)]);
+    assert!(out.iter().any(|o| matches!(o, Output::Ended { winner } if *winner == a)));
+    let won: Vec<(u32, u64)> = d.t.results().iter().map(|p| (p.place, p.bounties)).collect();
+    assert_eq!(won, [(1, 300 + 166 + 500 + 500), (2, 200 + 334), (3, 0), (4, 0)]);
+    assert_eq!(d.t.bounties_paid(), 4 * 500);
+    let net: i64 = d.accounts.values().sum();
+    assert_eq!(net, -400, "the house fees are all that is gone");
+    assert_eq!(d.replayed(), d.t);
+}
+
+/// Progressive knockout: half of a head is paid, half goes onto the eliminator's head; the
+/// winner is paid the head they built.
+#[test]
+fn a_progressive_bounty_pays_half_and_puts_half_on_the_winner_s_head() {
+    let mut d = bounty_sng(3, 1_000, true);
+    let [a, b, c] = [player(1), player(2), player(3)];
+    let out = d.bust(1, a, &[c]);
+    assert_eq!(bounties(&out), [(a, 3, 500, 1_500)]);
+    assert_eq!(d.t.live_entry(a).unwrap().head, 1_500);
+    // b takes a's 1,500: 750 paid, 750 more on b's head; then b wins and is paid 1,750.
+    let out = d.bust(1, b, &[a]);
+    assert_eq!(bounties(&out), [(b, 1, 750, 1_750), (b, 2, 1_750, 0)]);
+    assert_eq!(d.t.bounties_paid(), 3_000);
+    let net: i64 = d.accounts.values().sum();
+    assert_eq!(net, -300);
+    assert_eq!(d.replayed(), d.t);
+}
+
+/// A bust with a rebuy offer keeps its head until the offer lapses (then the eliminator is
+/// paid); a rebuy keeps the head on. Creating with a bad bounty names the field.
+#[test]
+fn a_bounty_waits_for_the_rebuy_offer_and_a_rebuy_keeps_the_head() {
+    let mut r = request(Kind::SitAndGo, 3, 8);
+    r.rebuy_until_level = Some(1);
+    r.bounty = Some(400);
+    r.progressive_bounty = Some(true);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let [a, b, c] = [player(1), player(2), player(3)];
+    d.now = 1_000;
+    let out = d.bust(1, a, &[b]);
+    assert!(bounties(&out).is_empty(), "not yet: b may buy back in");
+    rebuy(&mut d, b).unwrap();
+    assert_eq!(d.t.live_entry(b).unwrap().head, 400, "bought back in with the head on");
+    d.now = 2_000;
+    d.bust(1, c, &[b]);
+    let out = d.tick(2_000 + REBUY_OFFER_MS);
+    // The offer lapsed: c, the eliminator, is paid half and carries the rest.
+    assert_eq!(bounties(&out), [(c, 2, 200, 600)]);
+    assert_eq!(d.replayed(), d.t);
+
+    for (bounty, progressive, field) in [
+        (Some(0), None, "bounty"),
+        (Some(crate::MAX_FEE + 1), None, "bounty"),
+        (None, Some(true), "progressive_bounty"),
+    ] {
+        let mut r = request(Kind::SitAndGo, 3, 8);
+        r.bounty = bounty;
+        r.progressive_bounty = progressive;
+        assert_eq!(r.validate().unwrap_err().field, field);
+    }
 }

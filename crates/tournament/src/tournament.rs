@@ -35,6 +35,19 @@
 //! - **Re-entry** has no command of its own on the wire: a player whose entry is out
 //!   registers again (`tournament_register`, `POST .../entries`) while re-entry is open, and
 //!   that is a re-entry (a new entry with a starting stack, charged like the first).
+//! - **Bounties** (`bounty`): each entry carries a head of `bounty` cents, bought with it
+//!   (not in the prize pool). A busted entry's head is paid to the players awarded a part of
+//!   the last pot it had chips in (the table names them, [`Knockout`]); several winners of
+//!   that pot (a tie, the halves of hi/lo) share it in proportion to the chips each took from
+//!   it, floored to cents, the cents left over one each to the larger shares first (ties: the
+//!   earlier entry). Each bust in a hand is its own knockout, so one player may take several
+//!   heads in one hand. With `progressive_bounty` each share is split: half onto the
+//!   winner's own head, the rest (the odd cent included) paid now; a winner no longer playing
+//!   when it is paid takes it all in cash. A bust with a rebuy offer is paid when the offer
+//!   lapses (a rebuy keeps the head on). The last entry standing is paid its own head. So
+//!   the bounties paid add up to `bounty` x entries. A report that names no eliminator (a
+//!   table from before bounties) gives the head to the player with the most chips after the
+//!   hand at that table (ties: the earlier entry).
 //! - `max_entrants` caps the players who register; re-entries are not capped by it (a
 //!   re-entry takes the seat count a bust freed) but by [`crate::MAX_ENTRIES`].
 
@@ -112,6 +125,25 @@ pub struct Entry {
     /// busted in the rebuy period: a rebuy is offered until then (ms since the Unix epoch)
     #[serde(default)]
     pub rebuy_offer_until: Option<Millis>,
+    /// cents of bounty on this entry's head (0 once paid, or without bounties)
+    #[serde(default)]
+    pub head: Cents,
+    /// cents of bounties this entry has been paid (its own head included, for the winner)
+    #[serde(default)]
+    pub bounties: Cents,
+    /// busted with a rebuy offer open: who takes its head if the offer lapses
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub knocked_out_by: Vec<(EntryNo, Chips)>,
+}
+
+/// A busted player and who took its last chips: the players awarded a part of the last pot
+/// it had chips in, with the chips each took from that pot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Knockout {
+    /// the busted player
+    pub player: Uuid,
+    /// (winner, chips won from that pot)
+    pub by: Vec<(Uuid, Chips)>,
 }
 
 /// A line of the results.
@@ -129,6 +161,8 @@ pub struct Placed {
     pub prize: Cents,
     /// hands dealt in
     pub hands: u64,
+    /// cents of bounties won
+    pub bounties: Cents,
 }
 
 /// The hand-for-hand state.
@@ -185,6 +219,8 @@ pub enum Command {
         deal: u64,
         /// (player, chips after the hand) for everyone dealt in
         stacks: Vec<(Uuid, Chips)>,
+        /// who took each busted player's last chips
+        knockouts: Vec<Knockout>,
         /// a fresh seed (for breaking tables)
         draw: Draw,
     },
@@ -251,6 +287,9 @@ pub enum Input {
         table: TableNo,
         /// (player, chips after)
         stacks: Vec<(Uuid, Chips)>,
+        /// who took each busted player's last chips (journals from before bounties: none)
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        knockouts: Vec<Knockout>,
         /// breaks tables
         draw: Draw,
     },
@@ -407,6 +446,20 @@ pub enum Output {
     },
     /// The break is over: tables deal again.
     BreakOver,
+    /// A bounty paid: `cents` to `player`'s account for the head of entry `of` (its own, for
+    /// the winner).
+    Bounty {
+        /// who is paid
+        player: Uuid,
+        /// their entry
+        entry: EntryNo,
+        /// the entry whose head it was
+        of: EntryNo,
+        /// cents paid now
+        cents: Cents,
+        /// cents now on the paid entry's head (progressive bounties add to it)
+        head: Cents,
+    },
     /// Offer a player a rebuy or the add-on, until `until` (ms since the Unix epoch).
     Offer {
         /// who
@@ -748,6 +801,11 @@ impl Tournament {
         self.addons
     }
 
+    /// Cents of bounties paid so far.
+    pub fn bounties_paid(&self) -> Cents {
+        self.entries.iter().map(|e| e.bounties).sum()
+    }
+
     /// Everything sold: entries, rebuys and add-ons (capped by [`MAX_ENTRIES`], so every
     /// sum of chips stays inside the engine's limits).
     fn purchases(&self) -> u32 {
@@ -806,6 +864,7 @@ impl Tournament {
             name: e.name.clone(),
             prize: e.prize.unwrap_or(0),
             hands: e.hands,
+            bounties: e.bounties,
         })
     }
 
@@ -1004,9 +1063,9 @@ impl Tournament {
             Command::StartHand { table } => {
                 self.check_start(table).map(|()| Accepted { input: Input::HandStarted { table }, debit: None })
             }
-            Command::HandFinished { table, deal, stacks, draw } => {
+            Command::HandFinished { table, deal, stacks, knockouts, draw } => {
                 self.check_report(table, deal, &stacks)?;
-                Ok(Accepted { input: Input::HandFinished { table, stacks, draw }, debit: None })
+                Ok(Accepted { input: Input::HandFinished { table, stacks, knockouts, draw }, debit: None })
             }
             Command::Cancel => match self.status {
                 Status::Registering => Ok(Accepted { input: Input::Cancel, debit: None }),
@@ -1164,7 +1223,9 @@ impl Tournament {
                 self.next_level(next, &mut out);
             }
             Input::HandStarted { table } => self.hand_started(*table, &mut out),
-            Input::HandFinished { table, stacks, draw } => self.hand_finished(now, *table, stacks, draw, &mut out),
+            Input::HandFinished { table, stacks, knockouts, draw } => {
+                self.hand_finished(now, *table, stacks, knockouts, draw, &mut out);
+            }
             Input::Rebuy { player, draw } => self.rebuy(*player, draw, &mut out),
             Input::AddOn { player } => self.addon(*player, &mut out),
             Input::OffersLapsed => self.lapse(now, &mut out),
@@ -1191,6 +1252,8 @@ impl Tournament {
                 e.state = EntryState::Playing;
                 e.chips = r.chips;
                 e.rebuy_offer_until = None;
+                // Bought back in: the head stays on.
+                e.knocked_out_by.clear();
                 e.rebuys += 1;
                 // Groups not placed yet (none are while rebuys are sold) forget the bust.
                 for group in self.busts.iter_mut().skip(self.placed) {
@@ -1245,10 +1308,15 @@ impl Tournament {
     /// The clock: rebuy offers and the add-on whose time is up lapse; the field may then be
     /// final, or the tournament over.
     fn lapse(&mut self, now: Millis, out: &mut Vec<Output>) {
+        let mut out_for_good = Vec::new();
         for e in &mut self.entries {
             if e.rebuy_offer_until.is_some_and(|t| t <= now) {
                 e.rebuy_offer_until = None;
+                out_for_good.push((e.no, std::mem::take(&mut e.knocked_out_by)));
             }
+        }
+        for (no, by) in out_for_good {
+            self.pay_head(no, &by, out);
         }
         if self.addon_until.is_some_and(|t| t <= now) {
             self.addon_until = None;
@@ -1274,6 +1342,9 @@ impl Tournament {
                     addon: false,
                     pending: 0,
                     rebuy_offer_until: None,
+                    head: self.spec.bounty_cents(),
+                    bounties: 0,
+                    knocked_out_by: Vec::new(),
                 });
             }
             Status::Running => self.add_entry(player, name, draw, out),
@@ -1301,6 +1372,9 @@ impl Tournament {
             addon: false,
             pending: 0,
             rebuy_offer_until: None,
+            head: self.spec.bounty_cents(),
+            bounties: 0,
+            knocked_out_by: Vec::new(),
         });
         let at = self.floor.seat_new(no, &mut Drawer::new(draw));
         out.push(Output::Seat { player, entry: no, at, chips });
@@ -1440,6 +1514,7 @@ impl Tournament {
         now: Millis,
         table: TableNo,
         stacks: &[(Uuid, Chips)],
+        knockouts: &[Knockout],
         draw: &Draw,
         out: &mut Vec<Output>,
     ) {
@@ -1480,6 +1555,7 @@ impl Tournament {
         for &(no, _) in &busted {
             self.floor.remove(no);
             out.push(Output::Eliminated { player: self.player_of(no), entry: no, table });
+            let by = self.eliminators(no, &dealt, &after, knockouts);
             // Busted in the rebuy period, with rebuys left: offered one for a while.
             if let Some(r) = rebuy
                 && let Some(e) = self.entry_mut(no)
@@ -1487,7 +1563,10 @@ impl Tournament {
             {
                 let until = now + REBUY_OFFER_MS;
                 e.rebuy_offer_until = Some(until);
+                e.knocked_out_by = by;
                 out.push(Output::Offer { player: e.player, entry: no, offer: Offer::Rebuy, until });
+            } else {
+                self.pay_head(no, &by, out);
             }
         }
         match &mut self.hand_for_hand {
@@ -1515,6 +1594,60 @@ impl Tournament {
             self.place_groups(out);
         }
         self.check_end(out);
+    }
+
+    /// The entries that busted `no` at this hand, with the chips each took from the last pot
+    /// it had chips in: the table's word for it where it names entries dealt in that still
+    /// have chips, else the entry with the most chips after the hand (ties: the earlier).
+    fn eliminators(
+        &self,
+        no: EntryNo,
+        dealt: &[(EntryNo, Chips)],
+        after: &BTreeMap<Uuid, Chips>,
+        knockouts: &[Knockout],
+    ) -> Vec<(EntryNo, Chips)> {
+        let alive = |e: &EntryNo| *e != no && self.entry(*e).and_then(|x| after.get(&x.player)).is_some_and(|c| *c > 0);
+        let entry_of = |p: Uuid| dealt.iter().map(|(e, _)| *e).find(|e| self.player_of(*e) == p);
+        let busted = self.player_of(no);
+        let mut by: Vec<(EntryNo, Chips)> = Vec::new();
+        for k in knockouts.iter().filter(|k| k.player == busted) {
+            for &(p, chips) in &k.by {
+                let Some(e) = entry_of(p).filter(|e| alive(e) && chips > 0) else { continue };
+                match by.iter_mut().find(|(x, _)| *x == e) {
+                    Some((_, c)) => *c = c.saturating_add(chips),
+                    None => by.push((e, chips)),
+                }
+            }
+        }
+        if by.is_empty() {
+            let leader =
+                dealt.iter().map(|(e, _)| *e).filter(alive).max_by_key(|e| {
+                    (self.entry(*e).and_then(|x| after.get(&x.player)).copied(), std::cmp::Reverse(*e))
+                });
+            by.extend(leader.map(|e| (e, 1)));
+        }
+        by
+    }
+
+    /// Pays the head of entry `no` to `by` (entries, with the chips each took from the pot
+    /// that busted it: the shares' weights; the winner's own head: itself).
+    fn pay_head(&mut self, no: EntryNo, by: &[(EntryNo, Chips)], out: &mut Vec<Output>) {
+        let Some(bounty) = self.spec.bounty else { return };
+        let Some(head) = self.entry_mut(no).map(|e| std::mem::take(&mut e.head)) else { return };
+        for (winner, share) in bounty_shares(head, by) {
+            let playing = winner != no && self.entry(winner).is_some_and(|e| e.state == EntryState::Playing);
+            let onto_head = if bounty.progressive && playing { share / 2 } else { 0 };
+            let Some(e) = self.entry_mut(winner) else { continue };
+            e.head += onto_head;
+            e.bounties += share - onto_head;
+            out.push(Output::Bounty {
+                player: e.player,
+                entry: winner,
+                of: no,
+                cents: share - onto_head,
+                head: e.head,
+            });
+        }
     }
 
     /// One table left, and no late entry can open another.
@@ -1620,6 +1753,8 @@ impl Tournament {
         winner.place = Some(1);
         winner.prize = Some(prize);
         let player = winner.player;
+        let no = winner.no;
+        self.pay_head(no, &[(no, 1)], out);
         if let Some(line) = self.entries.iter().find(|e| e.player == player && e.place == Some(1)) {
             if let Some(line) = self.placed_line(line) {
                 out.push(Output::Placed(line));
@@ -1628,6 +1763,32 @@ impl Tournament {
         self.status = Status::Finished;
         out.push(Output::Ended { winner: player });
     }
+}
+
+/// Splits `head` cents among `by` in proportion to their weights: each share floored, the
+/// cents left over one each to the larger weights first (ties: the order given). Shares of 0
+/// are left out.
+fn bounty_shares(head: Cents, by: &[(EntryNo, Chips)]) -> Vec<(EntryNo, Cents)> {
+    let total: u128 = by.iter().map(|(_, w)| u128::from(*w)).sum();
+    if total == 0 {
+        return Vec::new();
+    }
+    let mut shares: Vec<(EntryNo, Cents)> =
+        by.iter().map(|&(e, w)| (e, (u128::from(head) * u128::from(w) / total) as Cents)).collect();
+    let mut left = head - shares.iter().map(|(_, c)| *c).sum::<Cents>();
+    let mut order: Vec<usize> = (0..by.len()).collect();
+    order.sort_by_key(|&i| by.get(i).map(|&(e, w)| (std::cmp::Reverse(w), e)));
+    for i in order.into_iter().cycle().take(by.len() * 2) {
+        if left == 0 {
+            break;
+        }
+        if let Some((_, c)) = shares.get_mut(i) {
+            *c += 1;
+            left -= 1;
+        }
+    }
+    shares.retain(|(_, c)| *c > 0);
+    shares
 }
 
 /// Whether two invite codes are equal, in a time that does not depend on where they differ

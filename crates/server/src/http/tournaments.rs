@@ -181,7 +181,7 @@ mod tests {
             "rotation_games": [{"variant": "london"}, {"variant": "stud8_declare", "betting": "fixed_limit"},
                                {"variant": "chicago", "betting": "no_limit"}, {"variant": "mississippi"}],
             "rebuy_until_level": 1, "rebuy_chips": 1_000, "rebuy_fee": 500, "max_rebuys": 2, "addon_chips": 2_000,
-            "addon_fee": 700, "break_every_levels": 1, "break_minutes": 5
+            "addon_fee": 700, "break_every_levels": 1, "break_minutes": 5, "bounty": 500, "progressive_bounty": true
         });
         let wire: stud_proto::CreateTournament = serde_json::from_value(full.clone()).unwrap();
         let core: stud_tournament::CreateTournament = serde_json::from_value(full.clone()).unwrap();

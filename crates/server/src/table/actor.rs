@@ -402,9 +402,9 @@ impl Actor {
                     count(self.env.metrics(), m);
                 }
                 Output::Closed => {}
-                Output::TournamentHand { deal, stacks } => {
+                Output::TournamentHand(report) => {
                     if let Some(tournament) = self.core.spec().tournament {
-                        self.env.tournament_hand(tournament, table_id, deal, stacks);
+                        self.env.tournament_hand(tournament, table_id, report);
                     }
                 }
             }

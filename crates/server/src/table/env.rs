@@ -4,6 +4,7 @@ use futures_util::future::BoxFuture;
 use stud_engine::Chips;
 use stud_proto::TableSummary;
 use stud_store::{JournalRow, TableWrites};
+use stud_table::LastReport;
 use uuid::Uuid;
 
 use crate::journal::JournalError;
@@ -42,9 +43,9 @@ pub trait TableEnv: Send + Sync + 'static {
     fn store(&self, writes: TableWrites);
     /// Whether the store writer is too far behind for a new hand.
     fn backlogged(&self) -> bool;
-    /// A tournament table's hand ended: every player dealt in and their chips now (never
-    /// waits; the tournament's task takes it from there).
-    fn tournament_hand(&self, _tournament: Uuid, _table: Uuid, _deal: u64, _stacks: Vec<(Uuid, Chips)>) {}
+    /// A tournament table's hand ended: every player dealt in, their chips now and who
+    /// busted whom (never waits; the tournament's task takes it from there).
+    fn tournament_hand(&self, _tournament: Uuid, _table: Uuid, _report: LastReport) {}
     /// The table has queued every frame of one command (or wake-up) in its subscribers'
     /// outboxes: a cluster worker publishes them now, each frame once per gateway.
     fn sent(&self) {}

@@ -30,8 +30,8 @@ use stud_proto::{SeatReason, ServerMsg, TournamentOfferKind};
 use stud_store::{LedgerEntry, LedgerKind, TournamentCommit};
 use stud_table::Who;
 use stud_tournament::{
-    Command, Draw, Due, EntryState, Input, Journaled, MoveReason, Offer, Output, Status, TOURNAMENT_VERSION, TableNo,
-    Tournament, TournamentError,
+    Command, Draw, Due, EntryState, Input, Journaled, Knockout, MoveReason, Offer, Output, Status, TOURNAMENT_VERSION,
+    TableNo, Tournament, TournamentError,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -183,7 +183,15 @@ impl Actor {
             self.keep(report);
             return;
         };
-        let cmd = Command::HandFinished { table, deal: report.deal, stacks: report.stacks.clone(), draw };
+        let knockouts =
+            report.hand.knockouts.iter().map(|(player, by)| Knockout { player: *player, by: by.clone() }).collect();
+        let cmd = Command::HandFinished {
+            table,
+            deal: report.hand.deal,
+            stacks: report.hand.stacks.clone(),
+            knockouts,
+            draw,
+        };
         match self.core.handle(cmd) {
             Ok(accepted) => {
                 if self.core.hand_for_hand().is_some() {
@@ -321,9 +329,9 @@ impl Actor {
         let Some(state) = self.table_state(no).await else { return };
         match hand_fix(&self.core, no, &state) {
             HandFix::Nothing => {}
-            HandFix::Report(deal, stacks) => {
+            HandFix::Report(hand) => {
                 let table = tables::table_id(self.core.id(), no);
-                self.report(Report { table, deal, stacks }).await;
+                self.report(Report { table, hand }).await;
             }
             HandFix::Deal => self.deal(no).await,
         }
@@ -512,6 +520,7 @@ impl Actor {
                         self.app.players.notify_player(e.player, &frame);
                     }
                 }
+                Output::Bounty { player, entry, of, cents, head } => self.bounty_paid(player, entry, of, cents, head),
                 Output::BreakOver => info!("the break is over"),
                 Output::Cancelled => info!("tournament cancelled"),
                 Output::Level { level } => info!(level, "next level"),
@@ -522,6 +531,37 @@ impl Actor {
                 | Output::HandForHand { .. }
                 | Output::NextRound { .. } => {}
             }
+        }
+    }
+
+    /// Tells a bounty paid to the players at the table of the one paid, and to the one whose
+    /// head it was.
+    fn bounty_paid(
+        &self,
+        player: Uuid,
+        entry: stud_tournament::EntryNo,
+        of: stud_tournament::EntryNo,
+        cents: u64,
+        head: u64,
+    ) {
+        let name = |no| self.core.entries().iter().find(|e| e.no == no).map(|e| (e.player, e.name.clone()));
+        let (Some((_, winner)), Some((eliminated, eliminated_name))) = (name(entry), name(of)) else { return };
+        info!(%player, %eliminated, cents, head, "a bounty paid");
+        let frame = crate::wire::frame(&ServerMsg::TournamentBounty {
+            tournament_id: self.core.id(),
+            player_id: player,
+            name: winner,
+            eliminated,
+            eliminated_name,
+            cents,
+            head,
+        });
+        let mut told: BTreeSet<Uuid> = BTreeSet::from([player, eliminated]);
+        if let Some(t) = self.core.seat_of(player).and_then(|s| self.core.floor().tables().get(&s.table)) {
+            told.extend(t.seats.values().filter_map(|e| self.player_of(*e)));
+        }
+        for p in told {
+            self.app.players.notify_player(p, &frame);
         }
     }
 
@@ -635,6 +675,14 @@ impl Actor {
             })
             .collect();
         ledger.extend(prizes.iter().map(|(p, a)| entry(*p, LedgerKind::TournamentPrize, *a)));
+        let bounties: Vec<(Uuid, u64)> = outputs
+            .iter()
+            .filter_map(|o| match o {
+                Output::Bounty { player, cents, .. } if *cents > 0 => Some((*player, *cents)),
+                _ => None,
+            })
+            .collect();
+        ledger.extend(bounties.iter().map(|(p, a)| entry(*p, LedgerKind::TournamentBounty, *a)));
         let snapshot = (next.status() != self.core.status() || n % SNAPSHOT_EVERY == 0).then(|| next.snapshot());
         let journaled = Journaled { v: TOURNAMENT_VERSION, n, at: now, input };
         let commit = TournamentCommit { tournament_id: id, n, at_ms: now, entry: journaled.encode(), ledger, snapshot };
@@ -646,7 +694,7 @@ impl Actor {
             return Err(Refusal::Unavailable);
         }
         self.core = next;
-        for (player, amount) in refunds.into_iter().chain(prizes) {
+        for (player, amount) in refunds.into_iter().chain(prizes).chain(bounties) {
             self.app.bank.refund(player, amount);
         }
         self.view.send_replace(Arc::new(self.core.clone()));

@@ -8,7 +8,7 @@
 //! [`actor`]). At start every stored tournament is rebuilt from its snapshot and the entries
 //! after it and goes on.
 //!
-//! Money: a registration moves entry fee + house fee from the player's account to the
+//! Money: a registration moves entry fee + house fee (+ the bounty) from the player's account to the
 //! tournament (ledger kind `tournament_entry`, the tournament's id in `table_id`); an
 //! unregistration or a cancellation moves it back (`tournament_refund`). The ledger's totals
 //! count what tournaments hold with the chips on tables, so `issued == balances + on_tables`
@@ -19,7 +19,9 @@
 //! seats and moves players, lets each table deal when the core agrees (levels, hand-for-hand),
 //! and takes each table's report of a finished hand (sent without waiting, through an
 //! unbounded channel: a table never waits for its tournament). A prize is a ledger entry
-//! (`tournament_prize`) stored with the input that placed the player.
+//! (`tournament_prize`) stored with the input that placed the player; a bounty one
+//! (`tournament_bounty`) stored with the input that paid it (a table's report, the clock's
+//! lapse of a rebuy offer).
 
 pub mod actor;
 pub mod resync;
@@ -129,10 +131,8 @@ impl Refusal {
 pub struct Report {
     /// the table
     pub table: Uuid,
-    /// the hand's number at the table, as `Deal` gave it
-    pub deal: u64,
-    /// every player dealt in and their chips after the hand
-    pub stacks: Vec<(Uuid, stud_engine::Chips)>,
+    /// the hand's number, everyone dealt in with their chips after it, and who busted whom
+    pub hand: stud_table::LastReport,
 }
 
 /// The way in to one tournament task, and its latest state.
@@ -232,9 +232,9 @@ impl Tournaments {
     }
 
     /// A table's report of a finished hand (never waits).
-    pub fn report(&self, tournament: Uuid, table: Uuid, deal: u64, stacks: Vec<(Uuid, stud_engine::Chips)>) {
+    pub fn report(&self, tournament: Uuid, table: Uuid, hand: stud_table::LastReport) {
         if let Some(h) = self.get(tournament) {
-            let _ = h.reports.send(Report { table, deal, stacks });
+            let _ = h.reports.send(Report { table, hand });
         }
     }
 

@@ -15,6 +15,7 @@
 //!   (broken before a crash, its close lost), or any of its tables once it is over, is closed.
 
 use stud_engine::Chips;
+use stud_table::LastReport;
 use stud_tournament::{Status, TableNo, Tournament};
 use uuid::Uuid;
 
@@ -26,8 +27,8 @@ use crate::table::TournamentTableState;
 pub enum HandFix {
     /// nothing: no hand in play, or the table is dealing or playing it (its report will come)
     Nothing,
-    /// the table finished it but the report was lost: take this one (deal, stacks)
-    Report(u64, Vec<(Uuid, Chips)>),
+    /// the table finished it but the report was lost: take this one
+    Report(LastReport),
     /// the table never got the `Deal`: send it again
     Deal,
 }
@@ -39,7 +40,7 @@ pub fn hand_fix(core: &Tournament, no: TableNo, state: &TournamentTableState) ->
         return HandFix::Nothing;
     }
     match &state.last_report {
-        Some(r) if r.deal == deal => HandFix::Report(deal, r.stacks.clone()),
+        Some(r) if r.deal == deal => HandFix::Report(r.clone()),
         Some(r) if r.deal != 0 => HandFix::Deal,
         None if deal == 1 => HandFix::Deal,
         // A table from before numbered reports: its stacks now, 0 for whoever left it.
@@ -50,7 +51,7 @@ pub fn hand_fix(core: &Tournament, no: TableNo, state: &TournamentTableState) ->
                 .filter_map(|(e, _)| core.entries().iter().find(|x| x.no == *e).map(|x| x.player))
                 .map(|p| (p, state.stacks.iter().find(|(q, _)| *q == p).map_or(0, |(_, c)| *c)))
                 .collect();
-            HandFix::Report(0, stacks)
+            HandFix::Report(LastReport { deal: 0, stacks, knockouts: Vec::new() })
         }
     }
 }
@@ -116,8 +117,7 @@ pub fn strays(core: &Tournament, open: &[Uuid]) -> Vec<(TableNo, Uuid)> {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
-    use stud_table::LastReport;
-    use stud_tournament::{Command, CreateTournament, Draw, Tournament};
+    use stud_tournament::{Command, CreateTournament, Draw, Knockout, Tournament};
 
     use super::*;
 
@@ -156,19 +156,24 @@ mod tests {
         assert_eq!(t.deal_number(1), Some(1));
         // The table played hand 1: p[2] busted to p[0]; its seat emptied. The report was lost.
         let report = vec![(p[0], 2_000), (p[1], 1_000), (p[2], 0)];
+        let knockouts = vec![(p[2], vec![(p[0], 2_000)])];
         let state = TournamentTableState {
             in_play: false,
             deal_pending: false,
             stacks: vec![(p[0], 2_000), (p[1], 1_000)],
             deal: None,
-            last_report: Some(LastReport { deal: 1, stacks: report.clone() }),
+            last_report: Some(LastReport { deal: 1, stacks: report.clone(), knockouts: knockouts.clone() }),
         };
         // Before the report, the floor still seats p[2] here: comparing seats first would seat
         // them again with the 1,000 chips they started the hand with.
         assert_eq!(seat_fix(&wanted(&t, 1), &state.stacks).seat.len(), 1);
-        let HandFix::Report(deal, stacks) = hand_fix(&t, 1, &state) else { panic!("the report is given again") };
-        assert_eq!((deal, &stacks), (1, &report));
-        apply(&mut t, Command::HandFinished { table: 1, deal, stacks, draw: Draw([3; 32]) });
+        let HandFix::Report(r) = hand_fix(&t, 1, &state) else { panic!("the report is given again") };
+        assert_eq!((r.deal, &r.stacks, &r.knockouts), (1, &report, &knockouts), "the kept report, knockouts too");
+        let knockouts = r.knockouts.iter().map(|(player, by)| Knockout { player: *player, by: by.clone() }).collect();
+        apply(
+            &mut t,
+            Command::HandFinished { table: 1, deal: r.deal, stacks: r.stacks, knockouts, draw: Draw([3; 32]) },
+        );
         assert!(t.live_entry(p[2]).is_none(), "p[2] is out");
         assert_eq!(seat_fix(&wanted(&t, 1), &state.stacks), SeatFix::default());
     }
@@ -191,10 +196,14 @@ mod tests {
         let pending = TournamentTableState { deal_pending: true, deal: Some(1), ..idle(None) };
         assert_eq!(hand_fix(&t, 1, &pending), HandFix::Nothing);
         let stacks = vec![(p[0], 1_200), (p[1], 800)];
-        apply(&mut t, Command::HandFinished { table: 1, deal: 1, stacks: stacks.clone(), draw: Draw([3; 32]) });
+        let knockouts = Vec::new();
+        apply(
+            &mut t,
+            Command::HandFinished { table: 1, deal: 1, stacks: stacks.clone(), knockouts, draw: Draw([3; 32]) },
+        );
         apply(&mut t, Command::StartHand { table: 1 });
         // The table's last report is of hand 1; hand 2's Deal never arrived.
-        let last = Some(LastReport { deal: 1, stacks });
+        let last = Some(LastReport { deal: 1, stacks, knockouts: Vec::new() });
         assert_eq!(hand_fix(&t, 1, &idle(last)), HandFix::Deal);
     }
 

@@ -127,6 +127,7 @@ pub fn ledger_line(l: &stud_store::LedgerLine) -> Option<stud_proto::LedgerLine>
         "tournament_prize" => LedgerLineKind::TournamentPrize,
         "tournament_rebuy" => LedgerLineKind::TournamentRebuy,
         "tournament_addon" => LedgerLineKind::TournamentAddon,
+        "tournament_bounty" => LedgerLineKind::TournamentBounty,
         "hand" => LedgerLineKind::Hand,
         _ => return None,
     };

@@ -151,6 +151,8 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
                     rebuys: e.rebuys,
                     addon: e.addon,
                     rebuy_offer_until: e.rebuy_offer_until,
+                    bounty: spec.bounty.map(|_| e.head),
+                    bounties_won: e.bounties,
                 }
             })
             .collect(),
@@ -170,7 +172,13 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         results: t
             .results()
             .into_iter()
-            .map(|p| TournamentResult { place: p.place, player_id: p.player_id, name: p.name, prize: p.prize })
+            .map(|p| TournamentResult {
+                place: p.place,
+                player_id: p.player_id,
+                name: p.name,
+                prize: p.prize,
+                bounties_won: p.bounties,
+            })
             .collect(),
         rebuys: spec.rebuys.map(|r| TournamentRebuys {
             rebuy_until_level: r.until_level,
@@ -187,5 +195,8 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         break_every_levels: spec.breaks.map(|b| b.0),
         break_minutes: spec.breaks.map(|b| b.1),
         on_break_until: t.break_until(),
+        bounty: spec.bounty.map(|b| b.cents),
+        progressive_bounty: spec.bounty.is_some_and(|b| b.progressive),
+        bounties_paid: t.bounties_paid(),
     }
 }

@@ -222,6 +222,35 @@ impl TableCore {
 
     /// Ends the hand: the result to everyone, the record to the store, stacks back on the seats,
     /// then the rules between hands (sit-outs, busts, leavers, kicks, closing, pending settings).
+    /// Each seat the hand busted (0 chips after it), with the players awarded a part of the
+    /// last pot it had chips in (the highest pot it was eligible for: a busted player won
+    /// nothing, so every chip of that pot it matched went to them) and how many chips each
+    /// took from that pot. A busted seat in no pot gets an empty list (the tournament then
+    /// names the eliminator itself).
+    fn knockouts(
+        &self,
+        stacks: &[(Seat, Chips)],
+        pots: &[Pot],
+        awards: &[stud_engine::record::AwardRecord],
+    ) -> Vec<(Uuid, Vec<(Uuid, Chips)>)> {
+        let mut out = Vec::new();
+        for &(seat, chips) in stacks {
+            let Some(busted) = self.player(seat).filter(|_| chips == 0).map(|p| p.who.player_id) else { continue };
+            let mut by: Vec<(Uuid, Chips)> = Vec::new();
+            if let Some(last) = pots.iter().rposition(|p| p.eligible.contains(&seat)) {
+                for a in awards.iter().filter(|a| a.pot == last && a.seat != seat && a.amount > 0) {
+                    let Some(p) = self.player(a.seat) else { continue };
+                    match by.iter_mut().find(|(q, _)| *q == p.who.player_id) {
+                        Some((_, won)) => *won += a.amount,
+                        None => by.push((p.who.player_id, a.amount)),
+                    }
+                }
+            }
+            out.push((busted, by));
+        }
+        out
+    }
+
     pub(super) fn finish_hand(&mut self, at: Millis, out: &mut Vec<Output>) {
         let Some(live) = self.live.as_mut() else { return };
         live.turn = None;
@@ -229,7 +258,10 @@ impl TableCore {
         let (hand_id, number, started_at_ms, deal) = (live.id, live.number, live.started_at_ms, live.deal);
         let tournament = self.spec.tournament.map(|t| (t, live.level.unwrap_or(0)));
         let stacks: Vec<(Seat, Chips)> = live.hand.stacks().iter().map(|s| (s.seat, s.chips)).collect();
+        // The pots as awarded: who took each busted player's last chips (tournament bounties).
+        let pots = if tournament.is_some() { live.hand.pots() } else { Vec::new() };
         let awards = record.result.as_ref().map(|r| r.awards.clone()).unwrap_or_default();
+        let knockouts = if tournament.is_some() { self.knockouts(&stacks, &pots, &awards) } else { Vec::new() };
         let showdown = record.result.as_ref().is_some_and(|r| !r.showdown.is_empty());
         self.seq += 1;
         self.broadcast_result(out, hand_id, awards, &stacks);
@@ -263,8 +295,9 @@ impl TableCore {
                 .iter()
                 .filter_map(|(seat, chips)| self.player(*seat).map(|p| (p.who.player_id, *chips)))
                 .collect();
-            self.last_report = Some(LastReport { deal, stacks: report.clone() });
-            out.push(Output::TournamentHand { deal, stacks: report });
+            let report = LastReport { deal, stacks: report, knockouts };
+            self.last_report = Some(report.clone());
+            out.push(Output::TournamentHand(report));
             // A player out of chips is out of the tournament: the seat empties.
             for (seat, chips) in &stacks {
                 if *chips == 0 {

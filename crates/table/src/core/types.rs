@@ -303,13 +303,9 @@ pub enum Output {
     Metric(Metric),
     /// The table has closed (everyone was cashed out); stop.
     Closed,
-    /// Tournament tables: a hand ended; every player dealt in and their chips now (0: out).
-    TournamentHand {
-        /// the hand's number, as the tournament's `Deal` gave it
-        deal: u64,
-        /// (player, chips after the hand)
-        stacks: Vec<(Uuid, Chips)>,
-    },
+    /// Tournament tables: a hand ended; every player dealt in and their chips now (0: out),
+    /// and who took each busted player's last chips.
+    TournamentHand(LastReport),
 }
 
 /// Tournament tables: the report of the last hand (kept durable, so a report lost in a crash
@@ -320,6 +316,11 @@ pub struct LastReport {
     pub deal: u64,
     /// (player, chips after the hand) for everyone dealt in
     pub stacks: Vec<(Uuid, Chips)>,
+    /// each player the hand busted, with the players awarded a part of the last pot they had
+    /// chips in and the chips each was awarded from it (the bounty's eliminators; reports
+    /// kept from before bounties have none)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub knockouts: Vec<(Uuid, Vec<(Uuid, Chips)>)>,
 }
 
 /// Tournament tables: the hand the tournament allowed and not yet dealt.
