@@ -20,11 +20,11 @@ import { money, ordinal } from './format.js';
 import { closeLastHands, lastHandsOpen, onHistoryError, onLastHand, onLastHands, refreshLastHands, renderLastHands, renderReport, toggleLastHands } from './history.js';
 import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
 import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament, watch } from './lobby.js';
-import { PAGE_KEYS } from './model.js';
+import { PAGE_KEYS, applyBountyHeads, bountyText } from './model.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store, tournamentTableOf } from './state.js';
 import { renderStatus } from './status.js';
-import { buyInAmount, configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, sitHere } from './table.js';
+import { buyInAmount, configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, showBounty, sitHere } from './table.js';
 import { breakEnded, closeOffer, configureTournament, onBreak, onPurchaseError, onPurchased, purchaseDropped, renderBreak, renderOffer, renderOfferClock, renderTournamentBar, renderTournamentClocks, renderTournamentView, showOffer } from './tournament.js';
 
 // ---- navigation ----------------------------------------------------------------------------
@@ -198,7 +198,26 @@ export const HANDLERS = {
   tournament_offer: onTournamentOffer,
   tournament_break: onTournamentBreak,
   tournament_purchase: onTournamentPurchase,
+  tournament_bounty: onTournamentBounty,
 };
+
+/** A knockout tournament paid a bounty (to us, to a player at our table, or for our own head):
+ *  the heads it names at once (the seats' badges, the view), the words in the hand log and the
+ *  result strip when we are at that tournament's table, else as a notice; the balance again
+ *  when it was paid to us; the tournament's detail again (what was won and paid). */
+export function onTournamentBounty(m) {
+  const entry = state.tdetails.get(m.tournament_id);
+  if (entry) applyBountyHeads(entry.detail, m);
+  if (state.table?.tournamentId === m.tournament_id && !$('table').hidden) showBounty(state.table, m);
+  else notice(bountyText(m, state.me?.player_id));
+  if (m.player_id === state.me?.player_id) sendHello(); // paid into our balance
+  const redraw = () => {
+    renderTable();
+    renderTournamentView();
+  };
+  redraw();
+  fetchTournament(m.tournament_id).then(redraw);
+}
 
 /** A rebuy (we busted in the rebuy period) or the add-on (the period is over) is offered for
  *  a while: the offer box, wherever we are; the tournament's detail again (its counts). */

@@ -54,8 +54,11 @@ export const stakesLine = (c, mode = moneyMode) => t('stakes_line', { ante: mone
 /** The table's display setting, if the server sends one (TableState/TableSummary `display`). */
 export const displayOf = (x) => (x?.display === 'chips' || x?.chips_display === true ? 'chips' : 'cash');
 
-/** "$10 + $1 fee": a tournament's entry (to the prize pool) and the house fee, in play money. */
-export const feeText = (x) => t('t_fee', { entry: money(x.entry_fee, 'cash'), fee: money(x.house_fee, 'cash') });
+/** "$10 + $1 fee": a tournament's entry (to the prize pool) and the house fee, in play money;
+ *  a knockout tournament's bounty between them: "$10 + $5 bounty + $1 fee". */
+export const feeText = (x) => (x.bounty
+  ? t('t_fee_bounty', { entry: money(x.entry_fee, 'cash'), bounty: money(x.bounty, 'cash'), fee: money(x.house_fee, 'cash') })
+  : t('t_fee', { entry: money(x.entry_fee, 'cash'), fee: money(x.house_fee, 'cash') }));
 
 /** The games a table deals (the server's `Variant`, proto/PROTOCOL.md), in the lobby's order. */
 export const VARIANTS = ['stud', 'stud8', 'razz', 'london', 'stud8_declare', 'chicago', 'mississippi'];

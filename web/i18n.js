@@ -119,6 +119,14 @@ export const EN = {
   t_breaks: '{minutes}-minute break every {n} levels', t_breaks_every: '{minutes}-minute break after every level',
   t_on_break: 'On a break: play resumes in {time}', break_region: 'Tournament break', break_title: 'Break',
   break_resumes: 'play resumes in {time}', break_said: 'Tournament break: play resumes at {time}.',
+  // Bounties (knockout tournaments): the buy-in, the view's line and columns, the seat's badge,
+  // the notice of a bounty paid.
+  t_fee_bounty: '{entry} + {bounty} bounty + {fee} fee', t_knockout: 'Knockout: {bounty} on each head', t_knockout_progressive: 'Progressive knockout: {bounty} on each head',
+  t_bounties_paid: 'bounties paid: {paid}', t_col_bounty: 'Bounty', t_bounties_won: 'won {amount}', t_col_bounties: 'Bounties',
+  seat_bounty: 'bounty {amount}',
+  bounty_won: '{who} won {amount} for knocking out {out}', bounty_won_you: 'You won {amount} for knocking out {out}',
+  bounty_won_on_you: '{who} won {amount} for knocking you out',
+  bounty_own: '{who} won {amount}: the bounty on their own head', bounty_own_you: 'You won {amount}: the bounty on your own head',
 };
 
 export const IT = {
@@ -231,6 +239,12 @@ export const IT = {
   t_breaks: 'Pausa di {minutes} min ogni {n} livelli', t_breaks_every: 'Pausa di {minutes} min dopo ogni livello',
   t_on_break: 'In pausa: si riprende tra {time}', break_region: 'Pausa del torneo', break_title: 'Pausa',
   break_resumes: 'si riprende tra {time}', break_said: 'Pausa del torneo: si riprende alle {time}.',
+  t_fee_bounty: '{entry} + {bounty} di taglia + {fee} di commissione', t_knockout: 'Knockout: taglia di {bounty} su ogni giocatore', t_knockout_progressive: 'Knockout progressivo: taglia di {bounty} su ogni giocatore',
+  t_bounties_paid: 'taglie pagate: {paid}', t_col_bounty: 'Taglia', t_bounties_won: 'vinte {amount}', t_col_bounties: 'Taglie',
+  seat_bounty: 'taglia {amount}',
+  bounty_won: '{who} ha vinto {amount} per aver eliminato {out}', bounty_won_you: 'Hai vinto {amount} per aver eliminato {out}',
+  bounty_won_on_you: '{who} ha vinto {amount} per averti eliminato',
+  bounty_own: '{who} ha vinto {amount}: la taglia sulla propria testa', bounty_own_you: 'Hai vinto {amount}: la taglia sulla tua testa',
 };
 
 export const HU = {
@@ -343,6 +357,12 @@ export const HU = {
   t_breaks: '{minutes} perces szünet minden {n}. szint után', t_breaks_every: '{minutes} perces szünet minden szint után',
   t_on_break: 'Szünet: a játék {time} múlva folytatódik', break_region: 'Versenyszünet', break_title: 'Szünet',
   break_resumes: 'a játék {time} múlva folytatódik', break_said: 'Versenyszünet: a játék {time}-kor folytatódik.',
+  t_fee_bounty: '{entry} + {bounty} fejpénz + {fee} díj', t_knockout: 'Knockout: {bounty} fejpénz minden játékoson', t_knockout_progressive: 'Progresszív knockout: {bounty} fejpénz minden játékoson',
+  t_bounties_paid: 'kifizetett fejpénz: {paid}', t_col_bounty: 'Fejpénz', t_bounties_won: 'nyert {amount}', t_col_bounties: 'Fejpénz',
+  seat_bounty: 'fejpénz {amount}',
+  bounty_won: '{who} {amount} fejpénzt nyert {out} kiejtéséért', bounty_won_you: '{amount} fejpénzt nyertél {out} kiejtéséért',
+  bounty_won_on_you: '{who} {amount} fejpénzt nyert a kiejtésedért',
+  bounty_own: '{who} {amount} összeget nyert: a saját fejpénzét', bounty_own_you: '{amount} összeget nyertél: a saját fejpénzedet',
 };
 
 export const DICTS = { en: EN, it: IT, hu: HU };

@@ -493,6 +493,53 @@ export function breakNow({ frameUntil = null, detailUntil = null, endedUntil = n
   return ms > 0 ? { until, ms } : null;
 }
 
+// ---- bounties (knockout tournaments) -------------------------------------------------------
+
+/** A knockout tournament's bounty, from its detail: `{bounty, progressive, paid}` (cents on each
+ *  head when an entry is bought, progressive knockout or not, cents paid so far), or null when
+ *  the tournament has no bounties. */
+export function bountyPlan(detail) {
+  const bounty = Number(detail?.bounty) || 0;
+  return bounty > 0 ? { bounty, progressive: detail.progressive_bounty === true, paid: Number(detail.bounties_paid) || 0 } : null;
+}
+
+/** The bounty on a player's head now (cents, their latest entry's), or null when the tournament
+ *  has no bounties or the player holds no entry in it. */
+export function headOf(detail, playerId) {
+  if (!bountyPlan(detail) || playerId == null) return null;
+  return myEntry(detail, playerId)?.bounty ?? null;
+}
+
+/** A `tournament_bounty` frame applied to the tournament's detail as far as it can be without
+ *  counting anything twice (the detail may have been fetched after the payment): the heads it
+ *  names, which are absolute (the paid player's is `head`, the eliminated player's is 0). What
+ *  was won and paid in all comes with the next fetch. False when the detail has no bounties. */
+export function applyBountyHeads(detail, m) {
+  if (!bountyPlan(detail)) return false;
+  if (m.eliminated !== m.player_id) {
+    const out = myEntry(detail, m.eliminated);
+    if (out) out.bounty = 0;
+  }
+  const paid = myEntry(detail, m.player_id);
+  if (paid) paid.bounty = m.head;
+  return true;
+}
+
+/** A `tournament_bounty` frame in words for the viewer `me` (a player id): the key and its
+ *  parameters. "Ann won $2.50 for knocking out Bob"; the viewer's own: "You won ...", "Ann won
+ *  $2.50 for knocking you out"; the winner's own head (`eliminated` is the one paid): "Ann won
+ *  $5: the bounty on their own head". Money in dollars (a bounty is money, not chips). */
+export function bountyWords(m, me) {
+  const amount = money(m.cents, 'cash');
+  if (m.eliminated === m.player_id) return m.player_id === me ? ['bounty_own_you', { amount }] : ['bounty_own', { who: m.name, amount }];
+  if (m.player_id === me) return ['bounty_won_you', { amount, out: m.eliminated_name }];
+  if (m.eliminated === me) return ['bounty_won_on_you', { who: m.name, amount }];
+  return ['bounty_won', { who: m.name, amount, out: m.eliminated_name }];
+}
+
+/** bountyWords in the page's language of the moment. */
+export const bountyText = (m, me) => t(...bountyWords(m, me));
+
 /** The lobby's tournaments: open ones first (registering, then running), then the finished
  *  and cancelled; soonest start, then name, then id (a stable order). */
 export function tournamentOrder(list) {

@@ -6,10 +6,10 @@
 import { $, cardElement, chips, el, notice, now, setText } from './dom.js';
 import { amountToBox, bettingName, boxToAmount, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
-import { applyEvent, awardLine, clockFace, declarationTag, describeEvent, emptyView, lineClass, namer, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
+import { applyEvent, awardLine, bountyText, clockFace, declarationTag, describeEvent, emptyView, headOf, lineClass, namer, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
 import { send, sendHello } from './net.js';
 import { seqDecision } from './protocol.js';
-import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state } from './state.js';
+import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state, tournamentDetail } from './state.js';
 
 const hooks = {
   renderActions: () => {},     // the prompt changed (or the table did): the action bar again
@@ -198,15 +198,19 @@ export function onHandStarted(m, tb) {
   state.pre = null;
   state.timedOut = false;
   setPrompt(null);
-  // The last result stays up at least RESULT_HOLD_MS.
+  // The last result stays up at least RESULT_HOLD_MS (from its last line: a bounty paid for
+  // it may come after this hand was dealt).
   const r = tb.result;
   if (r) {
-    setTimeout(() => {
+    const hide = () => {
       if (tb.result !== r) return;
+      const left = r.at + RESULT_HOLD_MS - now();
+      if (left > 0) return setTimeout(hide, left);
       tb.result = null;
       $('result').hidden = true;
       $('result').dataset.hiddenAt = String(Date.now());
-    }, Math.max(0, r.at + RESULT_HOLD_MS - now()));
+    };
+    setTimeout(hide, Math.max(0, r.at + RESULT_HOLD_MS - now()));
   }
   addLog(() => `${t('log_hand', { number: m.number })} · ${m.commitment.slice(0, 12)}…`, 'hand-start');
   // A new level applies from a new hand: the tournament's level and clock again, and a
@@ -329,9 +333,29 @@ export function renderResult(tb) {
     const decl = sv?.declaration ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(sv)) }) : null;
     return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat, 'data-half': a.half ?? null }, el('span', { text: awardLine(a, who, sv?.declaration ?? null)() }), decl, cards);
   });
+  // Bounties paid for players knocked out in it (showBounty): the log says them to a screen
+  // reader, so here they are only seen.
+  const me = state.me?.player_id;
+  const bounties = (r.bounties ?? []).map((m) => el('div', {
+    class: 'result-line bounty', 'data-testid': 'result-bounty', 'data-player-id': m.player_id, 'data-eliminated': m.eliminated,
+    'data-cents': m.cents, 'aria-hidden': 'true', text: bountyText(m, me),
+  }));
   // A live region: drawn again only when what it says changed (the table redraws often).
-  if (box.innerHTML !== el('div', {}, lines).innerHTML) box.replaceChildren(...lines);
+  if (box.innerHTML !== el('div', {}, lines, bounties).innerHTML) box.replaceChildren(...lines, ...bounties);
   box.hidden = false;
+}
+
+/** A bounty paid in the tournament of the table on screen (`tournament_bounty`): a line in the
+ *  hand log, which is a live region (so a screen reader hears it once), and the same words in
+ *  the result strip of the hand that knocked the player out, where they are only seen. */
+export function showBounty(tb, m) {
+  addLog(() => bountyText(m, state.me?.player_id), 'bounty', { kind: 'bounty', playerId: m.player_id, eliminated: m.eliminated, cents: String(m.cents) });
+  // The strip of the hand just played (a bounty is paid as it ends); without one, a strip of
+  // its own.
+  if (!tb.result) tb.result = { handId: tb.hand?.view.phase === 'over' ? tb.hand.id : 'bounty', awards: [], at: now() };
+  (tb.result.bounties ??= []).push(m);
+  tb.result.at = now();
+  renderResult(tb);
 }
 
 // ---- drawing the table ---------------------------------------------------------------------
@@ -386,6 +410,9 @@ export function seatElement(tb, n, count) {
   }
   const stack = live ? sv.stack : (info?.stack ?? sv.stack);
   const bet = live ? sv.bet : 0;
+  // A knockout tournament: the bounty on the player's head (the tournament's detail, its heads
+  // updated by each `tournament_bounty`), a badge on the seat's top edge that moves nothing.
+  const head = tb.tournamentId && info ? headOf(tournamentDetail(tb.tournamentId), info.player_id) : null;
   const tags = [];
   if (info && !info.connected) tags.push(t('away'));
   if (info?.sitting_out) tags.push(t('sitting_out'));
@@ -415,6 +442,7 @@ export function seatElement(tb, n, count) {
     tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('div', { class: 'timer', 'data-testid': 'seat-timer', 'aria-hidden': 'true' }, el('div', { class: 'timer-fill' })) : null,
     // "time bank" on the seat to act once its action time is up, on every viewer's page (renderClock).
     tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('span', { class: 'tag bank-tag', 'data-testid': 'seat-time-bank', hidden: true, text: t('time_bank') }) : null,
+    head > 0 ? el('span', { class: 'tag bounty-tag', 'data-testid': 'seat-bounty', 'data-amount': head, text: t('seat_bounty', { amount: money(head, 'cash') }) }) : null,
   ].filter(Boolean));
   return node;
 }
@@ -566,11 +594,12 @@ export function renderStrength(tb) {
 
 // ---- the hand log --------------------------------------------------------------------------
 
-export function addLog(fn, cls = '') {
+export function addLog(fn, cls = '', data = {}) {
   const tb = state.table;
   const log = $('log');
   const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 20; // follow unless scrolled up
   const line = el('div', { 'data-testid': 'log-line', class: `log-line ${cls}`, text: fn() });
+  Object.assign(line.dataset, data);
   line.render = fn;
   log.append(line);
   while (log.childElementCount > LOG_LINES_KEPT) log.firstElementChild.remove();

@@ -9,7 +9,7 @@
 import { $, el, now, setText } from './dom.js';
 import { clockText, feeText, limits, money, ordinal, timeOfDay, variantName } from './format.js';
 import { purchaseErrorText, t } from './i18n.js';
-import { breakNow, breakPlan, levelMsLeft, levelNow, myEntry, nextGame, offerMsLeft, purchaseButtons, registrationButtons, standing } from './model.js';
+import { bountyPlan, breakNow, breakPlan, levelMsLeft, levelNow, myEntry, nextGame, offerMsLeft, purchaseButtons, registrationButtons, standing } from './model.js';
 import { send } from './net.js';
 import { registeredIn, state, tournamentDetail, tournamentTableOf } from './state.js';
 
@@ -82,7 +82,9 @@ export function renderTournamentView() {
   $('tournament-name').textContent = x.name;
   $('tournament-status').textContent = t(`t_status_${x.status}`);
   $('tournament').dataset.status = x.status;
-  $('tournament-fee').textContent = feeText(x);
+  const fee = $('tournament-fee');
+  fee.textContent = feeText(x);
+  Object.assign(fee.dataset, { entry: String(x.entry_fee), bounty: String(x.bounty ?? ''), fee: String(x.house_fee) });
   if (!d) return;
   const { n } = levelNow(d);
   const lvl = $('tournament-level');
@@ -121,11 +123,14 @@ export function renderTournamentView() {
       error ? el('p', { class: 't-error', 'data-testid': 'tournament-error', 'data-code': error.code, role: 'alert', text: error.text }) : null,
     ].filter(Boolean));
   }
+  // A knockout tournament: its bounty line, and the bounty columns of the results and entrants.
+  const bounty = renderBounty(d);
   // Results, best place first; the finishing places as they come.
   $('tournament-results').replaceChildren(...d.results.map((r) => el('tr', {
     'data-testid': 'tournament-result', 'data-place': r.place, 'data-player-id': r.player_id, 'data-prize': r.prize,
     class: r.player_id === state.me?.player_id ? 'me' : null,
-  }, el('td', { class: 'num', text: ordinal(r.place) }), el('td', { text: r.name }), el('td', { class: 'num', text: money(r.prize, 'cash') }))));
+  }, el('td', { class: 'num', text: ordinal(r.place) }), el('td', { text: r.name }), el('td', { class: 'num', text: money(r.prize, 'cash') }),
+  bounty ? el('td', { class: 'num', 'data-testid': 'result-bounties', 'data-amount': r.bounties_won ?? 0, text: money(r.bounties_won ?? 0, 'cash') }) : null)));
   $('tournament-no-results').hidden = d.results.length > 0;
   $('tournament-levels').replaceChildren(...d.levels.map((l, i) => el('tr', {
     'data-testid': 'tournament-level-row', 'data-level': i + 1,
@@ -137,6 +142,7 @@ export function renderTournamentView() {
     'data-rebuys': d.rebuys ? e.rebuys ?? 0 : null, 'data-addon': d.rebuys ? String(Boolean(e.addon)) : null,
     class: e.player_id === state.me?.player_id ? 'me' : null,
   }, el('td', {}, e.name, ...buysMark(e)), el('td', { class: 'num', text: e.state === 'out' ? '' : money(e.chips, 'chips') }),
+  ...(bounty ? bountyCells(e) : []),
   el('td', { text: whereText(d, e) }),
   el('td', { class: 'num', text: e.place ? ordinal(e.place) : '' }))));
   const names = Object.fromEntries(d.entrants.map((e) => [e.player_id, e.name]));
@@ -151,6 +157,36 @@ export function renderTournamentView() {
   breaks.hidden = !plan;
   breaks.textContent = plan ? t(plan.every === 1 ? 't_breaks_every' : 't_breaks', { minutes: plan.minutes, n: plan.every }) : '';
   renderTournamentClocks();
+}
+
+/** A knockout tournament's line ("Progressive knockout: $5 on each head · bounties paid: $2.50")
+ *  and its columns' headers, shown only when it has bounties; its plan (model.js bountyPlan). */
+function renderBounty(d) {
+  const plan = bountyPlan(d);
+  const line = $('tournament-bounty');
+  line.hidden = !plan;
+  for (const id of ['t-col-bounty', 't-col-result-bounties']) $(id).hidden = !plan;
+  if (!plan) {
+    setText(line, '');
+    for (const k of ['bounty', 'progressive', 'paid']) delete line.dataset[k];
+    return null;
+  }
+  const terms = t(plan.progressive ? 't_knockout_progressive' : 't_knockout', { bounty: money(plan.bounty, 'cash') });
+  setText(line, `${terms} · ${t('t_bounties_paid', { paid: money(plan.paid, 'cash') })}`);
+  Object.assign(line.dataset, { bounty: String(plan.bounty), progressive: String(plan.progressive), paid: String(plan.paid) });
+  return plan;
+}
+
+/** An entrant's bounty cell, in dollars: the bounty on their head now (while registered or
+ *  playing) and under it what they have won ("won $2.50"); one narrow column, so the table
+ *  fits a phone's width. */
+function bountyCells(e) {
+  const head = e.bounty ?? 0;
+  const won = e.bounties_won ?? 0;
+  const inPlay = e.state === 'registered' || e.state === 'playing';
+  return [el('td', { class: 'num t-bounty' },
+    el('span', { 'data-testid': 'entrant-bounty', 'data-amount': head, text: inPlay ? money(head, 'cash') : '' }),
+    el('span', { 'data-testid': 'entrant-bounties-won', class: 'muted', 'data-amount': won, text: t('t_bounties_won', { amount: money(won, 'cash') }) }))];
 }
 
 /** Where an entrant is: their table and seat while it runs, else registered / out / won (out

@@ -494,6 +494,72 @@ test('breaks: the structure\'s line, the break from the frame or the detail, ove
   }
 });
 
+test('bounties: the plan, the heads, a frame applied to the detail, the words of a bounty paid', () => {
+  const ANN = 'a1';
+  const BOB = 'b2';
+  const CID = 'c3';
+  const detail = () => ({
+    bounty: 500, progressive_bounty: true, bounties_paid: 0,
+    entrants: [
+      { entry: 1, player_id: ANN, state: 'playing', bounty: 500, bounties_won: 0 },
+      { entry: 2, player_id: BOB, state: 'out', bounty: 500, bounties_won: 0 },
+      { entry: 3, player_id: BOB, state: 'playing', bounty: 500, bounties_won: 0 }, // a re-entry: the latest counts
+      { entry: 4, player_id: CID, state: 'playing', bounty: 500, bounties_won: 0 },
+    ],
+  });
+  assert.deepEqual(app.bountyPlan({ bounty: 500, progressive_bounty: true, bounties_paid: 250 }), { bounty: 500, progressive: true, paid: 250 });
+  assert.deepEqual(app.bountyPlan({ bounty: 500 }), { bounty: 500, progressive: false, paid: 0 });
+  assert.equal(app.bountyPlan({ bounty: null, progressive_bounty: false }), null, 'no bounties');
+  assert.equal(app.bountyPlan({}), null);
+  assert.equal(app.bountyPlan(null), null);
+  const d = detail();
+  assert.equal(app.headOf(d, ANN), 500);
+  assert.equal(app.headOf(d, 'nobody'), null);
+  assert.equal(app.headOf({ entrants: d.entrants }, ANN), null, 'not a knockout tournament');
+  // Ann knocks Bob out (progressive: $2.50 paid, $2.50 onto her head): heads only, absolute, so
+  // applying it twice (a detail fetched after the payment) changes nothing.
+  const frame = { tournament_id: 't', player_id: ANN, name: 'Ann', eliminated: BOB, eliminated_name: 'Bob', cents: 250, head: 750 };
+  assert.equal(app.applyBountyHeads(d, frame), true);
+  assert.equal(app.headOf(d, ANN), 750);
+  assert.equal(app.headOf(d, BOB), 0);
+  assert.equal(d.entrants[1].bounty, 500, 'the earlier entry stays as it was');
+  assert.equal(d.entrants[0].bounties_won, 0, 'what was won comes with the next fetch');
+  assert.equal(d.bounties_paid, 0);
+  app.applyBountyHeads(d, frame);
+  assert.equal(app.headOf(d, ANN), 750);
+  assert.equal(app.applyBountyHeads({ entrants: [] }, frame), false);
+  // The winner's own head: eliminated is the one paid.
+  const own = { ...frame, eliminated: ANN, eliminated_name: 'Ann', cents: 750, head: 0 };
+  app.applyBountyHeads(d, own);
+  assert.equal(app.headOf(d, ANN), 0);
+  // The words: another's, ours, on us, the winner's own head; money in dollars, in every language.
+  app.setLanguage('en');
+  assert.equal(app.bountyText(frame, CID), 'Ann won $2.50 for knocking out Bob');
+  assert.equal(app.bountyText(frame, ANN), 'You won $2.50 for knocking out Bob');
+  assert.equal(app.bountyText(frame, BOB), 'Ann won $2.50 for knocking you out');
+  assert.equal(app.bountyText(own, CID), 'Ann won $7.50: the bounty on their own head');
+  assert.equal(app.bountyText(own, ANN), 'You won $7.50: the bounty on your own head');
+  assert.equal(app.bountyText({ ...frame, cents: 500 }, undefined), 'Ann won $5 for knocking out Bob');
+  assert.equal(app.feeText({ entry_fee: 1000, house_fee: 100, bounty: 500 }), '$10 + $5 bounty + $1 fee');
+  assert.equal(app.feeText({ entry_fee: 1000, house_fee: 100, bounty: null }), '$10 + $1 fee');
+  assert.equal(app.t('t_knockout_progressive', { bounty: app.money(500, 'cash') }), 'Progressive knockout: $5 on each head');
+  assert.equal(app.t('seat_bounty', { amount: app.money(750, 'cash') }), 'bounty $7.50');
+  app.setLanguage('it');
+  assert.equal(nbsp(app.bountyText(frame, CID)), 'Ann ha vinto 2,50 $ per aver eliminato Bob');
+  assert.equal(nbsp(app.bountyText(frame, ANN)), 'Hai vinto 2,50 $ per aver eliminato Bob');
+  assert.equal(nbsp(app.feeText({ entry_fee: 1000, house_fee: 100, bounty: 500 })), '10 $ + 5 $ di taglia + 1 $ di commissione');
+  app.setLanguage('hu');
+  assert.equal(nbsp(app.bountyText(frame, BOB)), 'Ann 2,50 $ fejpénzt nyert a kiejtésedért');
+  app.setLanguage('en');
+  const keys = ['t_fee_bounty', 't_knockout', 't_knockout_progressive', 't_bounties_paid', 't_col_bounty', 't_bounties_won', 't_col_bounties', 'seat_bounty', 'bounty_won', 'bounty_won_you', 'bounty_won_on_you', 'bounty_own', 'bounty_own_you'];
+  for (const code of Object.keys(app.LANGS)) {
+    for (const key of keys) {
+      assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
+      if (code !== 'en' && key !== 't_knockout') assert.notEqual(app.DICTS[code][key], app.EN[key], `${code}: ${key} untranslated`);
+    }
+  }
+});
+
 test('bet sizing: the pot fraction formula, presets clamped to the range, typed sizes checked', () => {
   // BARGE's pot-limit example (RULES.md 10.5): pot 950, call 150: a pot raise is to 1250.
   const barge = { pot: 950, toCall: 150, streetBet: 0, min: 300, max: 1250 };
