@@ -24,6 +24,7 @@ mod slowloris;
 mod tournament_bounties;
 mod tournament_play;
 mod tournament_rebuys;
+mod tournament_series;
 mod tournaments;
 mod view;
 mod web;

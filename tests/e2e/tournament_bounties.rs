@@ -23,15 +23,17 @@ const BOUNTY: u64 = 500;
 
 /// What one bot saw.
 #[derive(Debug, Default)]
-struct Seen {
-    me: Uuid,
+pub(crate) struct Seen {
+    pub(crate) me: Uuid,
     /// `tournament_bounty` frames: (paid, eliminated, cents, head)
     bounties: Vec<(Uuid, Uuid, u64, u64)>,
-    placed: Option<(u32, u64)>,
-    errors: Vec<String>,
+    pub(crate) placed: Option<(u32, u64)>,
+    /// a satellite's ticket, with the place
+    pub(crate) ticket_for: Option<Uuid>,
+    pub(crate) errors: Vec<String>,
 }
 
-async fn hunter(addr: String, token: String, me: Uuid, tournament: Uuid, seed: u64) -> Seen {
+pub(crate) async fn hunter(addr: String, token: String, me: Uuid, tournament: Uuid, seed: u64) -> Seen {
     let mut s = Seen { me, ..Seen::default() };
     let mut rng = Bot::new(seed);
     let mut c = Client::connect(&addr, &token).await.unwrap().0;
@@ -59,8 +61,9 @@ async fn hunter(addr: String, token: String, me: Uuid, tournament: Uuid, seed: u
                 assert_eq!(tournament_id, tournament);
                 s.bounties.push((player_id, eliminated, cents, head));
             }
-            ServerMsg::TournamentPlaced { tournament_id, place, prize } if tournament_id == tournament => {
+            ServerMsg::TournamentPlaced { tournament_id, place, prize, ticket_for } if tournament_id == tournament => {
                 s.placed = Some((place, prize));
+                s.ticket_for = ticket_for;
             }
             ServerMsg::Error { code, message, .. } if code != stud_proto::ErrorCode::Stale => {
                 s.errors.push(format!("{code:?}: {message}"));

@@ -141,7 +141,7 @@ async fn bot(addr: Arc<Mutex<String>>, token: String, tournament: Uuid, seed: u6
                 seen.snapshots += 1;
                 seen.levels.extend(table.tournament_level);
             }
-            ServerMsg::TournamentPlaced { tournament_id, place, prize } if tournament_id == tournament => {
+            ServerMsg::TournamentPlaced { tournament_id, place, prize, .. } if tournament_id == tournament => {
                 seen.placed = Some((place, prize));
                 return seen;
             }

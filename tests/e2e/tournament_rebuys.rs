@@ -84,7 +84,7 @@ async fn buyer(addr: String, token: String, tournament: Uuid, seed: u64) -> Boug
                 };
                 let _ = c.send(&act).await;
             }
-            ServerMsg::TournamentPlaced { tournament_id, place, prize } if tournament_id == tournament => {
+            ServerMsg::TournamentPlaced { tournament_id, place, prize, .. } if tournament_id == tournament => {
                 b.placed = Some((place, prize));
                 return b;
             }

@@ -552,7 +552,7 @@ async fn tournament_bot(addr: String, token: String, id: Uuid, seed: u64, seen: 
                     let action = bots::choose(&legal, rng % 10 < 3, rng % 10 >= 8);
                     let _ = client.send(&bots::act(table_id, hand_id, seq, action)).await;
                 }
-                ServerMsg::TournamentPlaced { tournament_id, place, prize } if tournament_id == id => {
+                ServerMsg::TournamentPlaced { tournament_id, place, prize, .. } if tournament_id == id => {
                     seen.lock().unwrap().placed = Some((place, prize));
                 }
                 ServerMsg::Error { code, message, .. } if code != ErrorCode::Stale => {

@@ -476,6 +476,10 @@ pub enum ServerMsg {
         place: u32,
         /// cents paid to the account
         prize: u64,
+        /// a satellite's ticket: the prize entered the player in this tournament (if its
+        /// registration refused them, the prize stays in the account)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ticket_for: Option<Uuid>,
     },
     /// A `tournament_rebuy` or `tournament_addon` succeeded.
     TournamentPurchase {

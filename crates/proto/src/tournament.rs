@@ -200,6 +200,21 @@ pub struct CreateTournament {
     /// winner's own head (needs `bounty`)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progressive_bounty: Option<bool>,
+    /// a satellite for this tournament (which must be taking registrations): the first
+    /// places win tickets, each worth its buy-in (the prize is paid and the player registered
+    /// there with it), as many as the pool buys; the money left is paid by `payouts`
+    /// (default: all of it to the next place)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub satellite_for: Option<Uuid>,
+    /// a satellite: at most this many tickets (needs `satellite_for`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub tickets: Option<u32>,
+    /// scheduled only: once it starts (or is cancelled), the same tournament is scheduled
+    /// again this many minutes after its start (1 to 40,320), and so on
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 40_320))]
+    pub repeat_minutes: Option<u32>,
 }
 
 /// [`CreateTournament::payouts`]: null, or 1 or more percents above 0 and at most 100.
@@ -347,6 +362,9 @@ pub struct TournamentResult {
     /// cents of bounties won
     #[serde(default)]
     pub bounties_won: u64,
+    /// a satellite's ticket: the prize is an entry to this tournament
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ticket_for: Option<Uuid>,
 }
 
 /// `GET /api/tournaments/{id}` (and the reply to the create call).
@@ -440,6 +458,22 @@ pub struct TournamentDetail {
     /// cents of bounties paid so far (at the end: `bounty` x entries)
     #[serde(default)]
     pub bounties_paid: u64,
+    /// a satellite: the tournament its tickets enter
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub satellite_for: Option<Uuid>,
+    /// a satellite: the tickets the field as it stands wins (each worth `ticket` cents)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tickets: Option<u32>,
+    /// a satellite: cents a ticket is worth (the target's buy-in)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ticket: Option<u64>,
+    /// scheduled again this many minutes after its start, once it starts
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_minutes: Option<u32>,
+    /// a repeating tournament that has started (or was cancelled at its start time for too
+    /// few entrants): the next one's id, once scheduled
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_id: Option<Uuid>,
 }
 
 /// A tournament's rebuys and add-on: the settings, what is on sale now, and what was sold.

@@ -329,6 +329,11 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
             Err(e) => tracing::error!(tournament_id = %stored.id, error = %e, "a tournament could not be rebuilt"),
         }
     }
+    // A repeating tournament that started (or was cancelled) just before a stop whose next
+    // one was not scheduled yet: it is now (its id is derived, so none is scheduled twice).
+    for handle in app.tournaments.handles() {
+        tournament::actor::schedule_next(app.clone(), handle.now()).await;
+    }
     // Before anyone can connect: the resumed tables' players reconnect all at once, and each
     // `hello` would read its session and balance from the store.
     let warm_started = std::time::Instant::now();

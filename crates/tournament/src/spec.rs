@@ -14,7 +14,8 @@
 //!
 //! Issue 30 adds the rebuys (`rebuy_until_level`, `rebuy_chips`, `rebuy_fee`, `max_rebuys`,
 //! `addon_chips`, `addon_fee`), breaks (`break_every_levels`, `break_minutes`) and bounties
-//! (`bounty`, `progressive_bounty`).
+//! (`bounty`, `progressive_bounty`), satellites (`satellite_for`, `tickets`) and schedules
+//! (`repeat_minutes`).
 //!
 //! Decisions:
 //! - Money (`entry_fee`, `house_fee`, prizes) is in cents; tournament chips are another unit.
@@ -41,6 +42,7 @@
 use serde::{Deserialize, Serialize};
 use stud_engine::{Betting, Chips, TableConfig, Variant};
 use thiserror::Error;
+use uuid::Uuid;
 
 /// Money: play-money cents (the ledger's unit). Tournament chips are [`Chips`].
 pub type Cents = u64;
@@ -70,6 +72,9 @@ pub const MAX_STARTING_CHIPS: Chips = 1_000_000_000;
 
 /// The longest break, in minutes.
 pub const MAX_BREAK_MINUTES: u32 = 60;
+
+/// The longest time between the starts of a repeating tournament, in minutes (four weeks).
+pub const MAX_REPEAT_MINUTES: u32 = 40_320;
 
 /// The most seats at a stud table.
 pub const MAX_SEATS: u8 = 8;
@@ -209,6 +214,17 @@ pub struct CreateTournament {
     /// half goes onto the eliminator's own head (needs `bounty`)
     #[serde(default)]
     pub progressive_bounty: Option<bool>,
+    /// a satellite: its prizes are entries (tickets) to this tournament, each worth that
+    /// tournament's buy-in, as many as the pool buys (the rest is money, see `payouts`)
+    #[serde(default)]
+    pub satellite_for: Option<Uuid>,
+    /// a satellite: at most this many tickets (absent: as many as the pool buys)
+    #[serde(default)]
+    pub tickets: Option<u32>,
+    /// scheduled: a copy of this tournament is scheduled this many minutes after its start,
+    /// once it starts (or is cancelled), and so on
+    #[serde(default)]
+    pub repeat_minutes: Option<u32>,
 }
 
 /// One game of a rotation: the variant and, if not the tournament's, its betting structure.
@@ -349,6 +365,24 @@ pub struct TournamentSpec {
     /// the bounty on each entry's head, when there is one (specs stored before it have none)
     #[serde(default)]
     pub bounty: Option<Bounty>,
+    /// a satellite's tickets, when it pays them
+    #[serde(default)]
+    pub satellite: Option<Satellite>,
+    /// scheduled: the next one starts this many minutes after this one's start
+    #[serde(default)]
+    pub repeat_minutes: Option<u32>,
+}
+
+/// A satellite: its first places win entries to another tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Satellite {
+    /// the tournament the tickets enter
+    pub target: Uuid,
+    /// cents a ticket is worth: the target's buy-in (set when the satellite is created, from
+    /// the target; [`TournamentSpec::with_ticket`])
+    pub ticket: Cents,
+    /// at most this many tickets (none: as many as the pool buys)
+    pub tickets: Option<u32>,
 }
 
 /// A knockout tournament's bounties (see [`crate::Tournament`] for who is paid what).
@@ -388,6 +422,15 @@ impl TournamentSpec {
     /// What a registration (or a re-entry) costs: entry fee, house fee and the bounty.
     pub fn buy_in(&self) -> Cents {
         self.entry_fee + self.house_fee + self.bounty_cents()
+    }
+
+    /// The spec with a satellite's ticket worth `cents` (its target's buy-in, which only the
+    /// server can look up).
+    pub fn with_ticket(mut self, cents: Cents) -> TournamentSpec {
+        if let Some(s) = &mut self.satellite {
+            s.ticket = cents;
+        }
+        self
     }
 
     /// The bounty on each entry's head when it is bought (0: no bounties).
@@ -518,6 +561,8 @@ impl CreateTournament {
             rebuys: None,
             breaks: None,
             bounty: None,
+            satellite: None,
+            repeat_minutes: None,
         };
         let levels = self.levels(&spec.game_list())?;
         let within = |field: &str, level: Option<u32>| match level {
@@ -570,6 +615,22 @@ impl CreateTournament {
             (None, _) => None,
             (Some(c), _) if c == 0 || c > MAX_FEE => return fail("bounty", format!("must be 1 to {MAX_FEE} cents")),
             (Some(cents), p) => Some(Bounty { cents, progressive: p.unwrap_or(false) }),
+        };
+        spec.satellite = match (self.satellite_for, self.tickets) {
+            (None, Some(_)) => return fail("tickets", "needs satellite_for"),
+            (None, None) => None,
+            (Some(_), Some(0)) => return fail("tickets", "must be at least 1"),
+            (Some(target), tickets) => Some(Satellite { target, ticket: 0, tickets }),
+        };
+        spec.repeat_minutes = match self.repeat_minutes {
+            None => None,
+            Some(_) if self.kind != Kind::Scheduled => {
+                return fail("repeat_minutes", "only a scheduled tournament repeats");
+            }
+            Some(m) if m == 0 || m > MAX_REPEAT_MINUTES => {
+                return fail("repeat_minutes", format!("must be 1 to {MAX_REPEAT_MINUTES}"));
+            }
+            Some(m) => Some(m),
         };
         Ok(spec)
     }

@@ -48,6 +48,9 @@ fn request(kind: Kind, players: u32, seats: u8) -> CreateTournament {
         break_minutes: None,
         bounty: None,
         progressive_bounty: None,
+        satellite_for: None,
+        tickets: None,
+        repeat_minutes: None,
     }
 }
 
@@ -909,7 +912,9 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
     // Bounties everywhere (progressive on odd seeds): they change no chip and no place.
     r.bounty = Some(200);
     r.progressive_bounty = Some(seed % 2 == 1);
-    let mut d = Driver::new(r.validate().unwrap());
+    // A satellite now and then: tickets worth 1,500 and the rest in money.
+    r.satellite_for = (seed % 3 == 1).then_some(Uuid::from_u128(77));
+    let mut d = Driver::new(r.validate().unwrap().with_ticket(1_500));
     for i in 1..=players {
         d.register(i).unwrap();
     }
@@ -993,7 +998,7 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
         let deal = d.deal_of(t);
         // The table names the winner as every busted player's eliminator, or (now and then, as
         // a table from before bounties) no one.
-        let knockouts = if dice.below(4) == 0 {
+        let knockouts = if deal % 4 == 0 {
             Vec::new()
         } else {
             stacks
@@ -1011,7 +1016,7 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
         if counts.iter().all(|c| !c.1) && d.t.status() == Status::Running {
             prop_assert_eq!(counts.len(), d.t.floor().tables_needed(d.t.live()).max(1), "too many tables");
             // Between rounds, hand-for-hand is on exactly at the bubble with two tables or more.
-            let paid = d.t.payout_table().len();
+            let paid = d.t.prizes().len();
             let bubble = d.t.is_closed() && d.t.live() == paid + 1 && counts.len() >= 2;
             // Eliminations wait for the round's end only while a table has still to deal in it.
             if let Some(h) = d.t.hand_for_hand().filter(|h| !h.pending.is_empty()) {
@@ -1592,4 +1597,70 @@ fn a_bounty_waits_for_the_rebuy_offer_and_a_rebuy_keeps_the_head() {
         r.progressive_bounty = progressive;
         assert_eq!(r.validate().unwrap_err().field, field);
     }
+}
+
+/// A satellite of `n` with `entry_fee` cents for a target whose buy-in is 1,100.
+fn satellite(n: u32, entry_fee: u64, tickets: Option<u32>) -> Driver {
+    let mut r = request(Kind::SitAndGo, n, 8);
+    r.entry_fee = entry_fee;
+    r.satellite_for = Some(Uuid::from_u128(77));
+    r.tickets = tickets;
+    let mut d = Driver::new(r.validate().unwrap().with_ticket(1_100));
+    for i in 1..=n {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    d
+}
+
+/// Issue 30 item 6: a satellite's first places win tickets (each the target's buy-in), as
+/// many as the pool buys; the money left goes to the next place; the bubble is the last paid
+/// place; everything adds up to the pool and the accounts lose the house fees only.
+#[test]
+fn a_satellite_pays_tickets_and_the_rest_in_money() {
+    let mut d = satellite(5, 500, None);
+    let [a, b, c, x, y] = [player(1), player(2), player(3), player(4), player(5)];
+    assert_eq!((d.t.pool(), d.t.tickets()), (2_500, 2));
+    assert_eq!(d.t.prizes(), [1_100, 1_100, 300]);
+    d.bust(1, a, &[y]);
+    d.bust(1, a, &[x]);
+    let out = d.bust(1, b, &[c]);
+    let line = |out: &[Output]| out.iter().find_map(|o| if let Output::Placed(p) = o { Some(p.clone()) } else { None });
+    let third = line(&out).unwrap();
+    assert_eq!((third.place, third.prize, third.ticket), (3, 300, None), "the money after the tickets");
+    let out = d.bust(1, a, &[b]);
+    let placed: Vec<(u32, u64, Option<Uuid>)> = out
+        .iter()
+        .filter_map(|o| if let Output::Placed(p) = o { Some((p.place, p.prize, p.ticket)) } else { None })
+        .collect();
+    let target = Some(Uuid::from_u128(77));
+    assert_eq!(placed, [(2, 1_100, target), (1, 1_100, target)]);
+    assert_eq!(d.t.results().iter().map(|p| p.prize).sum::<u64>(), 2_500);
+    let net: i64 = d.accounts.values().sum();
+    assert_eq!(net, -500, "the house fees are all that is gone (the tickets are paid as prizes)");
+    assert_eq!(d.replayed(), d.t);
+
+    // At most `tickets`: the rest, even above a ticket's worth, is money.
+    let d = satellite(5, 500, Some(1));
+    assert_eq!((d.t.tickets(), d.t.prizes()), (1, vec![1_100, 1_400]));
+    // A pool that buys no ticket pays money only.
+    let d = satellite(2, 100, None);
+    assert_eq!((d.t.tickets(), d.t.prizes()), (0, vec![200]));
+
+    for (satellite_for, tickets, repeat, kind, field) in [
+        (None, Some(1), None, Kind::SitAndGo, "tickets"),
+        (Some(Uuid::from_u128(77)), Some(0), None, Kind::SitAndGo, "tickets"),
+        (None, None, Some(60), Kind::SitAndGo, "repeat_minutes"),
+        (None, None, Some(0), Kind::Scheduled, "repeat_minutes"),
+        (None, None, Some(crate::MAX_REPEAT_MINUTES + 1), Kind::Scheduled, "repeat_minutes"),
+    ] {
+        let mut r = request(kind, 3, 8);
+        r.satellite_for = satellite_for;
+        r.tickets = tickets;
+        r.repeat_minutes = repeat;
+        assert_eq!(r.validate().unwrap_err().field, field);
+    }
+    let mut r = request(Kind::Scheduled, 3, 8);
+    r.repeat_minutes = Some(60);
+    assert_eq!(r.validate().unwrap().repeat_minutes, Some(60));
 }

@@ -48,6 +48,13 @@
 //!   the bounties paid add up to `bounty` x entries. A report that names no eliminator (a
 //!   table from before bounties) gives the head to the player with the most chips after the
 //!   hand at that table (ties: the earlier entry).
+//! - **Satellites** (`satellite_for`): the first places win tickets, each the target's
+//!   buy-in in cents, as many as the pool buys (at most `tickets`, at most the entries); the
+//!   pool left over is money, paid by `payouts` (default: all of it to the next place). The
+//!   core pays a ticket as a prize like any other and marks it ([`Placed::ticket`]); the
+//!   server then registers the player in the target with it. Places tied across the last
+//!   ticket share its money and get no ticket. The bubble of hand-for-hand is the last
+//!   paid place, ticket or money.
 //! - `max_entrants` caps the players who register; re-entries are not capped by it (a
 //!   re-entry takes the seat count a bust freed) but by [`crate::MAX_ENTRIES`].
 
@@ -163,6 +170,9 @@ pub struct Placed {
     pub hands: u64,
     /// cents of bounties won
     pub bounties: Cents,
+    /// a satellite's ticket: the prize is an entry to this tournament (the server pays the
+    /// prize and registers the player there with it)
+    pub ticket: Option<Uuid>,
 }
 
 /// The hand-for-hand state.
@@ -839,14 +849,38 @@ impl Tournament {
         self.closed
     }
 
-    /// The payout table for the current field (final once closed).
+    /// The payout table for the current field (final once closed); a satellite's, for the
+    /// money left after its tickets (default: all of it to one place).
     pub fn payout_table(&self) -> Vec<BasisPoints> {
-        self.spec.payouts.clone().unwrap_or_else(|| default_payouts(self.entry_count()))
+        let default = || match self.spec.satellite {
+            Some(_) => vec![crate::spec::WHOLE],
+            None => default_payouts(self.entry_count()),
+        };
+        self.spec.payouts.clone().unwrap_or_else(default)
     }
 
-    /// The prize of each place for the current field.
+    /// The prize of each place for the current field. A satellite's first places are its
+    /// tickets (each worth the target's buy-in); what the pool has left is paid as money by
+    /// the payout table (by default all of it to the next place).
     pub fn prizes(&self) -> Vec<Cents> {
-        prizes(self.pool(), &self.payout_table())
+        let Some(s) = self.spec.satellite.filter(|s| s.ticket > 0) else {
+            return prizes(self.pool(), &self.payout_table());
+        };
+        let tickets = self.tickets();
+        let rest = self.pool() - s.ticket * Cents::from(tickets);
+        let mut out = vec![s.ticket; tickets as usize];
+        if rest > 0 {
+            out.extend(prizes(rest, &self.payout_table()));
+        }
+        out
+    }
+
+    /// A satellite's tickets for the current field: as many as the pool buys, at most the
+    /// operator's number and the entries (0 for a tournament that pays money only).
+    pub fn tickets(&self) -> u32 {
+        let Some(s) = self.spec.satellite.filter(|s| s.ticket > 0) else { return 0 };
+        let bought = u32::try_from(self.pool() / s.ticket).unwrap_or(u32::MAX);
+        bought.min(s.tickets.unwrap_or(u32::MAX)).min(self.entry_count())
     }
 
     /// The results so far, best place first.
@@ -865,7 +899,16 @@ impl Tournament {
             prize: e.prize.unwrap_or(0),
             hands: e.hands,
             bounties: e.bounties,
+            ticket: self.ticket_of(e),
         })
+    }
+
+    /// The target of the ticket an entry won: a ticket place paid exactly a ticket (places
+    /// tied across the last ticket share the money instead).
+    fn ticket_of(&self, e: &Entry) -> Option<Uuid> {
+        let s = self.spec.satellite.filter(|s| s.ticket > 0)?;
+        let won = e.place.is_some_and(|p| p <= self.tickets()) && e.prize == Some(s.ticket);
+        won.then_some(s.target)
     }
 
     /// The game and stakes of a table's next hand.
@@ -1661,6 +1704,9 @@ impl Tournament {
     }
 
     fn paid_places(&self) -> usize {
+        if self.spec.satellite.is_some_and(|s| s.ticket > 0) {
+            return self.prizes().len();
+        }
         self.payout_table().len()
     }
 

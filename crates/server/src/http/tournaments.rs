@@ -65,7 +65,17 @@ async fn create(
                 .into(),
         ));
     }
-    let spec = request.validate().map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let mut spec = request.validate().map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    if let Some(s) = spec.satellite {
+        // A ticket is worth the target's buy-in, and can only enter a tournament that takes
+        // registrations.
+        let target = app.tournaments.get(s.target).map(|h| h.now());
+        match target {
+            Some(t) if t.status() == stud_tournament::Status::Registering => spec = spec.with_ticket(t.spec().buy_in()),
+            Some(_) => return Err(ApiError::BadRequest(format!("satellite_for: tournament {} has started", s.target))),
+            None => return Err(ApiError::BadRequest(format!("satellite_for: no tournament {}", s.target))),
+        }
+    }
     let id = Uuid::new_v4();
     let core = Tournament::new(id, spec);
     let _one_at_a_time = app.admin_lock.lock().await;
@@ -101,7 +111,12 @@ async fn list(State(app): State<Arc<App>>) -> Json<Vec<TournamentSummary>> {
 }
 
 async fn one(State(app): State<Arc<App>>, PathId(id): PathId) -> Result<Json<TournamentDetail>, ApiError> {
-    Ok(Json(view::detail(&find(&app, id)?.now(), stud_store::now_ms())))
+    let t = find(&app, id)?.now();
+    let mut detail = view::detail(&t, stud_store::now_ms());
+    // A repeating tournament's next one, once it is scheduled.
+    detail.next_id =
+        tournament::successor(&t).map(|(next, _)| next).filter(|next| app.tournaments.get(*next).is_some());
+    Ok(Json(detail))
 }
 
 #[derive(Deserialize)]
@@ -181,7 +196,8 @@ mod tests {
             "rotation_games": [{"variant": "london"}, {"variant": "stud8_declare", "betting": "fixed_limit"},
                                {"variant": "chicago", "betting": "no_limit"}, {"variant": "mississippi"}],
             "rebuy_until_level": 1, "rebuy_chips": 1_000, "rebuy_fee": 500, "max_rebuys": 2, "addon_chips": 2_000,
-            "addon_fee": 700, "break_every_levels": 1, "break_minutes": 5, "bounty": 500, "progressive_bounty": true
+            "addon_fee": 700, "break_every_levels": 1, "break_minutes": 5, "bounty": 500, "progressive_bounty": true,
+            "satellite_for": "6f0c3a52-3c1e-4f7a-9a53-6a7c8d2e1f00", "tickets": 2, "repeat_minutes": 1440
         });
         let wire: stud_proto::CreateTournament = serde_json::from_value(full.clone()).unwrap();
         let core: stud_tournament::CreateTournament = serde_json::from_value(full.clone()).unwrap();

@@ -53,6 +53,29 @@ pub fn open(app: &Arc<App>, core: Tournament) -> tokio::task::JoinHandle<()> {
     tokio::spawn(run(app.clone(), core, view_tx, rx, reports_rx))
 }
 
+/// Schedules the next one of a repeating tournament `t` that has started or been cancelled,
+/// unless it is scheduled already (after a restart too: its id is derived from `t`'s). A
+/// start that has passed (the server was down) moves on by whole repeats.
+pub async fn schedule_next(app: Arc<App>, t: Arc<Tournament>) {
+    let Some((id, mut spec)) = super::successor(&t) else { return };
+    if app.tournaments.get(id).is_some() || app.shutting_down() {
+        return;
+    }
+    let now = stud_store::now_ms();
+    let step = u64::from(spec.repeat_minutes.unwrap_or(1)).max(1) * 60_000;
+    if let Some(start) = spec.start_at.filter(|s| *s <= now) {
+        spec.start_at = Some(start + (now - start) / step * step + step);
+    }
+    let core = Tournament::new(id, spec);
+    if let Err(e) = app.store.tournament_create(id, now, &core.snapshot()).await {
+        warn!(previous = %t.id(), next = %id, error = %e, "the next tournament of a series was not scheduled");
+        return;
+    }
+    info!(previous = %t.id(), next = %id, start_at = core.spec().start_at, "the next tournament of a series is scheduled");
+    let task = open(&app, core);
+    app.track(task);
+}
+
 /// A snapshot is stored at least every this many inputs (and whenever the status changes).
 const SNAPSHOT_EVERY: u64 = 64;
 /// Wait before retrying what the clock could not store.
@@ -127,6 +150,21 @@ pub async fn run(
                 actor.pump().await;
             }
         }
+    }
+}
+
+/// A satellite's ticket: the prize (paid to the account) registers the player in `target`.
+/// If that registration is refused (it has started, is full, the player is registered
+/// already), the prize stays in the account as money.
+async fn use_ticket(app: Arc<App>, target: Uuid, player: Uuid, name: String) {
+    let Some(handle) = app.tournaments.get(target) else {
+        warn!(%target, %player, "a satellite ticket for a tournament that is gone: paid as money");
+        return;
+    };
+    let code = handle.now().spec().invite_code.clone();
+    match handle.register(player, name, code).await {
+        Ok(()) => info!(%target, %player, "a satellite ticket entered its winner"),
+        Err(e) => warn!(%target, %player, error = ?e, "a satellite ticket could not be used: paid as money"),
     }
 }
 
@@ -418,6 +456,7 @@ impl Actor {
             match o {
                 Output::Started { entries, tables } => {
                     info!(entries, tables = tables.len(), "tournament started");
+                    tokio::spawn(schedule_next(self.app.clone(), Arc::new(self.core.clone())));
                     for no in tables {
                         self.table(no).await;
                     }
@@ -466,8 +505,12 @@ impl Actor {
                         tournament_id: tid,
                         place: p.place,
                         prize: p.prize,
+                        ticket_for: p.ticket,
                     });
                     self.app.players.notify_player(p.player_id, &frame);
+                    if let Some(target) = p.ticket {
+                        tokio::spawn(use_ticket(self.app.clone(), target, p.player_id, p.name));
+                    }
                 }
                 Output::Ended { winner } => {
                     let hands: u64 = self.core.entries().iter().map(|e| e.hands).sum();
@@ -522,7 +565,14 @@ impl Actor {
                 }
                 Output::Bounty { player, entry, of, cents, head } => self.bounty_paid(player, entry, of, cents, head),
                 Output::BreakOver => info!("the break is over"),
-                Output::Cancelled => info!("tournament cancelled"),
+                Output::Cancelled => {
+                    info!("tournament cancelled");
+                    // Cancelled at its start time (too few entrants): the series goes on. An
+                    // operator's cancellation before then ends it.
+                    if self.core.spec().start_at.is_some_and(|at| stud_store::now_ms() >= at) {
+                        tokio::spawn(schedule_next(self.app.clone(), Arc::new(self.core.clone())));
+                    }
+                }
                 Output::Level { level } => info!(level, "next level"),
                 Output::Refund { .. }
                 | Output::FinalTable { .. }

@@ -29,10 +29,32 @@ pub mod tables;
 
 use std::sync::{Arc, PoisonError, RwLock};
 
+use sha2::{Digest, Sha256};
 use stud_proto::ErrorCode;
-use stud_tournament::{Journaled, Tournament, TournamentError};
+use stud_tournament::{Journaled, Status, Tournament, TournamentError, TournamentSpec};
 use tokio::sync::{mpsc, oneshot, watch};
 use uuid::Uuid;
+
+/// The next one of a repeating tournament that has started or been cancelled: its id (derived
+/// from this one's, so a restart finds it instead of scheduling another) and its spec (this
+/// one's, starting `repeat_minutes` after this one's start; the scheduler moves a start that
+/// has passed on by whole repeats).
+pub fn successor(t: &Tournament) -> Option<(Uuid, TournamentSpec)> {
+    let minutes = t.spec().repeat_minutes?;
+    let start = t.spec().start_at?;
+    if t.status() == Status::Registering {
+        return None;
+    }
+    let digest = Sha256::new().chain_update(b"stud tournament repeat").chain_update(t.id().as_bytes()).finalize();
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    // A version-8 (custom) UUID of the RFC 9562 variant.
+    bytes[6] = (bytes[6] & 0x0f) | 0x80;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let mut spec = t.spec().clone();
+    spec.start_at = Some(start + u64::from(minutes) * 60_000);
+    Some((Uuid::from_bytes(bytes), spec))
+}
 
 /// A request to a tournament task.
 pub enum TournamentCmd {

@@ -178,6 +178,7 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
                 name: p.name,
                 prize: p.prize,
                 bounties_won: p.bounties,
+                ticket_for: p.ticket,
             })
             .collect(),
         rebuys: spec.rebuys.map(|r| TournamentRebuys {
@@ -198,5 +199,10 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         bounty: spec.bounty.map(|b| b.cents),
         progressive_bounty: spec.bounty.is_some_and(|b| b.progressive),
         bounties_paid: t.bounties_paid(),
+        satellite_for: spec.satellite.map(|s| s.target),
+        tickets: spec.satellite.map(|_| t.tickets()),
+        ticket: spec.satellite.map(|s| s.ticket),
+        repeat_minutes: spec.repeat_minutes,
+        next_id: None,
     }
 }
