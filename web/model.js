@@ -307,6 +307,163 @@ export const declarationTag = (d) => (d?.declaration ? t('declared_as', { declar
 /** A seat's name for the log: the name, else "Seat 3". */
 export const namer = (names) => (seat) => names?.[seat] ?? t('seat_n', { n: seat });
 
+// ---- the five cards that made a hand -------------------------------------------------------
+// The server names a shown hand (`hand_code`: its category and ranks) but not which five of the
+// cards made it. The page finds them with this small evaluator (RULES.md 5.1: stud's high hand,
+// razz's ace-to-five low, stud8's eight-or-better low) and shows them only when they make the
+// very hand the server named (playedCards): it never names a hand of its own.
+
+const HIGH_CATEGORIES = ['high_card', 'one_pair', 'two_pair', 'three_of_a_kind', 'straight', 'flush', 'full_house', 'four_of_a_kind', 'straight_flush'];
+const LOW_CATEGORIES = ['high_card', 'one_pair', 'two_pair', 'three_of_a_kind', 'full_house', 'four_of_a_kind'];
+const RANK_ORDER = '23456789TJQKA';
+const highValue = (card) => RANK_ORDER.indexOf(card[0]) + 2; // 2 .. 14 (ace high)
+const lowValue = (card) => (card[0] === 'A' ? 1 : highValue(card)); // 1 (ace low) .. 13
+const symbol = (v) => (v === 1 || v === 14 ? 'A' : RANK_ORDER[v - 2]);
+
+/** The five cards' ranks grouped: [value, count] with the most of a kind first, then the
+ *  greater value. */
+function groupsOf(five, value) {
+  const counts = new Map();
+  for (const c of five) counts.set(value(c), (counts.get(value(c)) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0]);
+}
+
+/** A high hand of exactly five cards: `{key, code}`, `key` compared element by element (the
+ *  greater the better), `code` as the server writes it (`{category, ranks}`: a straight by its
+ *  top card, the wheel's a five; four of a kind and a full house by their two ranks; three of a
+ *  kind and two pair by three; a pair by four; a flush and high card by all five). */
+function rateHigh(five) {
+  const groups = groupsOf(five, highValue);
+  const flush = five.every((c) => c[1] === five[0][1]);
+  const values = groups.map((g) => g[0]);
+  let top = 0;
+  if (groups.length === 5) {
+    if (values[0] - values[4] === 4) [top] = values;
+    else if (values.join() === '14,5,4,3,2') top = 5; // A-2-3-4-5, the lowest straight
+  }
+  const shape = groups.map((g) => g[1]).join('');
+  let cat;
+  if (top && flush) cat = 8;
+  else if (shape === '41') cat = 7;
+  else if (shape === '32') cat = 6;
+  else if (flush) cat = 5;
+  else if (top) cat = 4;
+  else if (shape === '311') cat = 3;
+  else if (shape === '221') cat = 2;
+  else if (shape === '2111') cat = 1;
+  else cat = 0;
+  const ranks = top ? [top] : values;
+  return { key: [cat, ...ranks], code: { category: HIGH_CATEGORIES[cat], ranks: ranks.map(symbol).join('') } };
+}
+
+/** An ace-to-five low of exactly five cards (straights and flushes do not count, pairs are
+ *  bad): `{key, code}`, `key` the smaller the better; `code` as the server writes a low (the
+ *  ranks as the low reads, highest first and the ace last: "8642A"; a paired low by its groups,
+ *  "Pair of Twos, K-Q-J" is "2KQJ"). */
+function rateLow(five) {
+  const groups = groupsOf(five, lowValue);
+  const cat = { 11111: 0, 2111: 1, 221: 2, 311: 3, 32: 4, 41: 5 }[groups.map((g) => g[1]).join('')];
+  const values = groups.map((g) => g[0]);
+  return { key: [cat, ...values], code: { category: LOW_CATEGORIES[cat], ranks: values.map(symbol).join('') } };
+}
+
+/** Every five of `cards`, in order (the first cards first). */
+function fives(cards) {
+  const out = [];
+  const n = cards.length;
+  for (let a = 0; a < n; a += 1) for (let b = a + 1; b < n; b += 1) for (let c = b + 1; c < n; c += 1) {
+    for (let d = c + 1; d < n; d += 1) for (let e = d + 1; e < n; e += 1) out.push([cards[a], cards[b], cards[c], cards[d], cards[e]]);
+  }
+  return out;
+}
+
+const compare = (x, y) => {
+  for (let i = 0; i < Math.max(x.length, y.length); i += 1) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+};
+
+/** The five in the order the hand reads: the groups first (a pair before its kickers), then
+ *  the greater rank; a straight from its top (the wheel 5-4-3-2-A); a low from its highest
+ *  card, the ace last. */
+function readOrder(five, value, wheel = false) {
+  const groups = new Map(groupsOf(five, value));
+  const v = (c) => (wheel && value(c) === 14 ? 1 : value(c));
+  return [...five].sort((a, b) => groups.get(value(b)) - groups.get(value(a)) || v(b) - v(a));
+}
+
+/** The best high hand of five among `cards` (card codes like "Ah"; five or more):
+ *  `{cards, code}` (the five in the order the hand reads), or null with fewer than five. Of
+ *  equal hands, the one of the earliest cards. */
+export function bestHigh(cards) {
+  let best = null;
+  for (const five of fives(cards)) {
+    const r = rateHigh(five);
+    if (!best || compare(r.key, best.key) > 0) best = { ...r, five };
+  }
+  if (!best) return null;
+  return { cards: readOrder(best.five, highValue, best.code.ranks === '5' && /straight/.test(best.code.category)), code: best.code };
+}
+
+/** The best ace-to-five low of five among `cards` (razz, RULES.md 5.1: every hand has one);
+ *  with `eight` (stud8's low) only five different ranks all 8 or lower qualify, and null when
+ *  none do. `{cards, code}` as bestHigh. */
+export function bestLow(cards, eight = false) {
+  let best = null;
+  for (const five of fives(cards)) {
+    if (eight && (new Set(five.map(lowValue)).size < 5 || five.some((c) => lowValue(c) > 8))) continue;
+    const r = rateLow(five);
+    if (!best || compare(r.key, best.key) < 0) best = { ...r, five };
+  }
+  if (!best) return null;
+  return { cards: readOrder(best.five, lowValue), code: best.code };
+}
+
+/** What `cards` (a player's own cards and any community card) make in `variant`, each half's
+ *  five: `{high, low}` (each `{cards, code}` or null). Stud, Chicago and Mississippi play high;
+ *  razz and London Lowball the ace-to-five low; the hi/lo games both, the low only when it
+ *  qualifies (eight or better). Null with fewer than five cards or a card not known. */
+export function madeHands(variant, cards) {
+  if (cards.length < 5 || cards.some((c) => typeof c !== 'string' || c.length !== 2)) return null;
+  const low = variant === 'razz' || variant === 'london';
+  const hilo = variant === 'stud8' || variant === 'stud8_declare';
+  return { high: low ? null : bestHigh(cards), low: low ? bestLow(cards) : hilo ? bestLow(cards, true) : null };
+}
+
+const sameCode = (a, b) => Boolean(a && b && a.category === b.category && a.ranks === b.ranks);
+
+/** The cards that made a shown hand, as the page marks them: `{high, low}` (card codes, each
+ *  half's five in the order the hand reads), each only when it makes the very hand the server
+ *  named for that half (`code`: the `shown` event's `hand_code`), else null; null without that
+ *  code or with nothing to mark (the page never decides a hand). `seen`: the seat's cards
+ *  ({card, up}); `community`: the community card, if dealt (it may be one of the five);
+ *  `declaration` (the declare game): a player who declared one half plays only that one. */
+export function playedCards(variant, seen, community, code, declaration = null) {
+  if (!code || !Array.isArray(seen)) return null;
+  const own = seen.map((c) => c?.card ?? null);
+  const made = madeHands(variant, community ? [...own, community] : own);
+  if (!made) return null;
+  const high = made.high && sameCode(made.high.code, code.high) && declaration !== 'low' ? made.high.cards : null;
+  const low = made.low && sameCode(made.low.code, code.low) && declaration !== 'high' ? made.low.cards : null;
+  return high || low ? { high, low } : null;
+}
+
+/** What a card is in a marked hand (playedCards): 'high', 'low', 'high low' (in both fives), or
+ *  '' when it plays in neither; null when nothing is marked. */
+export function cardPart(played, card) {
+  if (!played) return null;
+  return ['high', 'low'].filter((h) => played[h]?.includes(card)).join(' ');
+}
+
+/** Which half's five an award was won with: 'high' or 'low' ('whole': the low in razz and
+ *  London, in the declare game the half declared; else the high), null for Chicago's spade
+ *  half (a card, not five). */
+export function awardHalf(award, variant, declaration = null) {
+  if (award.half === 'high' || award.half === 'low') return award.half;
+  if (award.half === 'spade') return null;
+  if (variant === 'razz' || variant === 'london') return 'low';
+  return declaration === 'low' ? 'low' : 'high';
+}
+
 // ---- the replayer --------------------------------------------------------------------------
 
 /** A finished hand's events cut into steps a player steps through, street by street: each

@@ -4,9 +4,9 @@
 // through the callbacks app.js passes in (configureTable), never by importing them.
 
 import { $, cardElement, chips, el, notice, now, setText } from './dom.js';
-import { amountToBox, bettingName, boxToAmount, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
+import { amountToBox, bettingName, boxToAmount, displayOf, isHiLo, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
-import { applyEvent, awardLine, bountyText, clockFace, declarationTag, describeEvent, emptyView, headOf, lineClass, namer, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
+import { applyEvent, awardHalf, awardLine, bountyText, cardPart, clockFace, declarationTag, describeEvent, emptyView, headOf, lineClass, namer, playedCards, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
 import { send, sendHello } from './net.js';
 import { seqDecision } from './protocol.js';
 import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state, tournamentDetail } from './state.js';
@@ -140,6 +140,14 @@ export function onSnapshot(m) {
     for (const s of h.view.seats) s.brought_in = s.seat === h.view.bring_in;
   } else if (h && old?.id === h.hand_id && h.view.street === 'third') {
     for (const s of h.view.seats) s.brought_in = old.view.seats.find((x) => x.seat === s.seat)?.brought_in ?? false;
+  }
+  // Nor does it carry a shown hand's code (only its English name): keep what the `shown` event
+  // said (the five cards that made it are marked from it).
+  if (h && old?.id === h.hand_id) {
+    for (const s of h.view.seats) {
+      const code = old.view.seats.find((x) => x.seat === s.seat)?.handCode;
+      if (code && s.shown) s.handCode = code;
+    }
   }
   if (fresh) {
     // Joining mid-hand (or after a reload): the hand so far, if the server sends its events
@@ -328,7 +336,13 @@ export function renderResult(tb) {
   }
   const lines = r.awards.map((a) => {
     const sv = view?.seats.find((s) => s.seat === a.seat);
-    const cards = sv?.shown ? el('span', { class: 'mini-cards' }, sv.cards.map((c) => cardElement({ card: c.card, up: true }, 'mini'))) : null;
+    // The five cards the award was won with (that half's), with their suits, in the order the
+    // hand reads; all the cards shown when the page cannot tell which five (see playedCards).
+    const played = sv?.shown ? shownHand(view, sv) : null;
+    const half = awardHalf(a, view?.variant, sv?.declaration ?? null);
+    const five = half ? played?.[half] : null;
+    const shown = five ?? (sv?.shown ? sv.cards.map((c) => c.card) : null);
+    const cards = shown ? el('span', { class: 'mini-cards' }, shown.map((c) => markCard(cardElement({ card: c, up: true }, 'mini'), five ? half : null, view.variant))) : null;
     // The declare game: what the winner declared (revealed by now) beside the award.
     const decl = sv?.declaration ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(sv)) }) : null;
     return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat, 'data-half': a.half ?? null }, el('span', { text: awardLine(a, who, sv?.declaration ?? null)() }), decl, cards);
@@ -410,6 +424,8 @@ export function seatElement(tb, n, count) {
   }
   const stack = live ? sv.stack : (info?.stack ?? sv.stack);
   const bet = live ? sv.bet : 0;
+  // A shown hand: the five cards that made it (both fives in hi/lo) marked.
+  const played = sv?.shown ? shownHand(tb.hand.view, sv) : null;
   // A knockout tournament: the bounty on the player's head (the tournament's detail, its heads
   // updated by each `tournament_bounty`), a badge on the seat's top edge that moves nothing.
   const head = tb.tournamentId && info ? headOf(tournamentDetail(tb.tournamentId), info.player_id) : null;
@@ -434,7 +450,7 @@ export function seatElement(tb, n, count) {
       tags.map((tag) => el('span', { class: 'tag', text: tag })),
       sv?.brought_in ? el('span', { class: 'tag bring-in', 'data-testid': 'bring-in-tag', text: t('bring_in_tag') }) : null,
       declTag) : null,
-    el('div', { class: 'cards' }, (sv?.cards ?? []).map((c, i) => cardElement(c, i >= (tb.drawn?.[`${tb.hand?.id}:${n}`] ?? 0) ? 'new' : ''))),
+    el('div', { class: 'cards' }, (sv?.cards ?? []).map((c, i) => markCard(cardElement(c, i >= (tb.drawn?.[`${tb.hand?.id}:${n}`] ?? 0) ? 'new' : ''), cardPart(played, c.card), tb.hand.view.variant))),
     // data-committed (on the stack): chips this seat has in the hand (antes included), so
     // stack + committed is what the seat had when the hand began.
     el('div', { 'data-testid': 'seat-bet', 'data-amount': bet, class: `bet${bet ? '' : ' zero'}${bet && bet !== tb.bets?.[n] ? ' moved' : ''}` }, bet ? [chips(bet), el('span', { text: money(bet) })] : []),
@@ -444,6 +460,26 @@ export function seatElement(tb, n, count) {
     tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('span', { class: 'tag bank-tag', 'data-testid': 'seat-time-bank', hidden: true, text: t('time_bank') }) : null,
     head > 0 ? el('span', { class: 'tag bounty-tag', 'data-testid': 'seat-bounty', 'data-amount': head, text: t('seat_bounty', { amount: money(head, 'cash') }) }) : null,
   ].filter(Boolean));
+  return node;
+}
+
+/** The five cards that made a seat's shown hand (model.js playedCards: each half's five, only
+ *  when they make the hand the server named), or null. */
+function shownHand(view, sv) {
+  return playedCards(view.variant, sv.cards, view.community ?? null, sv.handCode ?? null, sv.declaration ?? null);
+}
+
+/** Marks a card of a shown hand (issue 31 item 2): `data-hand` high, low, "high low" (in both
+ *  fives), or empty when it plays in neither (style.css rings the high five, underlines the
+ *  low five and dims the rest: shapes, not only colours), and says so in its label. `part` null:
+ *  nothing marked. */
+function markCard(node, part, variant) {
+  if (part == null) return node;
+  node.dataset.hand = part;
+  if (!part) return node;
+  const words = t(!isHiLo(variant) ? 'in_hand' : part === 'high low' ? 'in_both' : `in_${part}`);
+  node.setAttribute('aria-label', `${node.getAttribute('aria-label')}, ${words}`);
+  node.title = `${node.title}, ${words}`;
   return node;
 }
 

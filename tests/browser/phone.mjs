@@ -183,8 +183,9 @@ async function checkShowdown(p, where) {
   check(r.outside.length === 0, `${p.name}: at a showdown ${where} cards stick out of their seat: ${r.outside.join(', ')}`);
   check(r.minis > 0 && r.suitless.length === 0, `${p.name}: the result strip's cards show no suit ${where}: ${r.suitless.join(', ')}`);
   check(!/\bT-|-T\b/.test(r.strip), `${p.name}: the result strip writes a ten as T: ${r.strip}`);
-  // What the protocol says of the hand at a showdown (the report's note: no frame names the five
-  // cards that made a hand, only all the cards shown and the hand's category and ranks).
+  // What the protocol says of the hand at a showdown: no frame names the five cards that made a
+  // hand, only all the cards shown and the hand's category and ranks (the page finds the five
+  // itself and marks them only when they make that hand: showdown.mjs checks it).
   log(`${p.name}: hand_result ${JSON.stringify(p.lastResult)}; shown ${JSON.stringify(p.lastEvents?.shown)}; award ${JSON.stringify(p.lastEvents?.award)}`);
   await p.page.screenshot({ path: path.join(SHOTS, `phone-showdown-${where.replace(/\W+/g, '-')}.png`) });
   log(`${p.name}: showdown ${where}: no overlap, ${r.sevens} seat(s) of seven cards inside their boxes, ${r.minis} strip cards with suits ("${r.strip.slice(0, 80)}")`);

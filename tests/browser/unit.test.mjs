@@ -560,6 +560,70 @@ test('bounties: the plan, the heads, a frame applied to the detail, the words of
   }
 });
 
+test('the five cards that made a hand: stud high, the ace-to-five low, the eight-or-better low (RULES.md 5.1)', () => {
+  const cards = (s) => s.split(' ');
+  const high = (s) => app.bestHigh(cards(s));
+  const low = (s, eight = false) => app.bestLow(cards(s), eight);
+  // Each category, its code as the server writes it (the naming ranks; a straight by its top),
+  // the five in the order the hand reads.
+  assert.deepEqual(high('As Ks Qs Js Ts 2c 3d'), { cards: cards('As Ks Qs Js Ts'), code: { category: 'straight_flush', ranks: 'A' } });
+  assert.deepEqual(high('Ah 2h 3h 4h 5h 6c 7c'), { cards: cards('5h 4h 3h 2h Ah'), code: { category: 'straight_flush', ranks: '5' } }, 'the steel wheel');
+  assert.deepEqual(high('9c 9d 9h 9s Kc Kd 2h'), { cards: cards('9c 9d 9h 9s Kc'), code: { category: 'four_of_a_kind', ranks: '9K' } });
+  assert.deepEqual(high('Kc Kd Kh 7s 7c 7d 2h'), { cards: cards('Kc Kd Kh 7s 7c'), code: { category: 'full_house', ranks: 'K7' } }, 'the better full house of two trips');
+  assert.deepEqual(high('2h 9h Jh Kh 5h Ac Ad'), { cards: cards('Kh Jh 9h 5h 2h'), code: { category: 'flush', ranks: 'KJ952' } });
+  assert.deepEqual(high('As 2d 3h 4c 5d Kh Kd'), { cards: cards('5d 4c 3h 2d As'), code: { category: 'straight', ranks: '5' } }, 'the wheel beats a pair');
+  assert.deepEqual(high('6s 7d 8h 9c Tc 2d 5h'), { cards: cards('Tc 9c 8h 7d 6s'), code: { category: 'straight', ranks: 'T' } }, 'the higher straight of six in a row');
+  assert.deepEqual(high('Qc Qd Qh 2s 7c 9d 4h'), { cards: cards('Qc Qd Qh 9d 7c'), code: { category: 'three_of_a_kind', ranks: 'Q97' } });
+  assert.deepEqual(high('Kh Kd 5c 5s 9h 2c 3d'), { cards: cards('Kh Kd 5c 5s 9h'), code: { category: 'two_pair', ranks: 'K59' } });
+  assert.deepEqual(high('Kh Kd 5c 5s 3h 3c 9d'), { cards: cards('Kh Kd 5c 5s 9d'), code: { category: 'two_pair', ranks: 'K59' } }, 'three pairs: the best two and the best kicker');
+  assert.deepEqual(high('Jh Jd 2c 5s 9h Ac 3d'), { cards: cards('Jh Jd Ac 9h 5s'), code: { category: 'one_pair', ranks: 'JA95' } });
+  assert.deepEqual(high('2c 5d 9h Jc Ks 3d 7h'), { cards: cards('Ks Jc 9h 7h 5d'), code: { category: 'high_card', ranks: 'KJ975' } });
+  assert.equal(high('As Kd Qh Jc'), null, 'fewer than five cards');
+  // Ace-to-five (razz, London): aces low, straights and flushes do not count, pairs are bad.
+  assert.deepEqual(low('5c 4c 3c 2c Ac Kd Kh'), { cards: cards('5c 4c 3c 2c Ac'), code: { category: 'high_card', ranks: '5432A' } }, 'the wheel, a flush that does not count');
+  assert.deepEqual(low('8c 6d 4h 2s Ac Kd Qh'), { cards: cards('8c 6d 4h 2s Ac'), code: { category: 'high_card', ranks: '8642A' } });
+  assert.deepEqual(low('Kc Qd 9h 7s 6c 3d 2h'), { cards: cards('9h 7s 6c 3d 2h'), code: { category: 'high_card', ranks: '97632' } });
+  assert.deepEqual(low('Kc Kd Qh Qs Jc Jd 2h'), { cards: cards('Jc Jd Kc Qh 2h'), code: { category: 'one_pair', ranks: 'JKQ2' } }, 'a pair is forced: the lowest pair');
+  assert.deepEqual(low('Ac Ad 2h 2s 3c 3d 4h'), { cards: cards('Ac Ad 4h 3c 2h'), code: { category: 'one_pair', ranks: 'A432' } }, 'one pair, not two: the aces, the lowest pair');
+  // Eight or better: five different ranks, all 8 or lower, else none.
+  assert.deepEqual(low('8c 6d 4h 2s Ac Kd Qh', true), { cards: cards('8c 6d 4h 2s Ac'), code: { category: 'high_card', ranks: '8642A' } });
+  assert.deepEqual(low('8c 7d 6h 5s 4c Kd Kh', true).code, { category: 'high_card', ranks: '87654' }, 'the worst low that qualifies');
+  assert.equal(low('9c 9d Kh Qs Jc Jd Th', true), null);
+  assert.equal(low('Ac Ad 2h 2s 3c 3d 9h', true), null, 'four ranks of 8 or lower: no low');
+  // What a seat's cards make in each game; the server's code decides what is marked.
+  const seen = (s) => cards(s).map((card, i) => ({ card, up: i >= 2 && i <= 5 }));
+  const stud8 = seen('As 2d 3h 8c Kh Kd 5d');
+  const made = app.madeHands('stud8', cards('As 2d 3h 8c Kh Kd 5d'));
+  assert.deepEqual(made.high.cards, cards('Kh Kd As 8c 5d'));
+  assert.deepEqual(made.low.cards, cards('8c 5d 3h 2d As'));
+  const code = { high: made.high.code, low: made.low.code };
+  const played = app.playedCards('stud8', stud8, null, code);
+  assert.deepEqual(played, { high: made.high.cards, low: made.low.cards });
+  assert.equal(app.cardPart(played, 'As'), 'high low', 'an ace in both fives');
+  assert.equal(app.cardPart(played, 'Kh'), 'high');
+  assert.equal(app.cardPart(played, '2d'), 'low');
+  assert.equal(app.cardPart(null, 'As'), null, 'nothing marked');
+  assert.equal(app.cardPart({ high: cards('Kh Kd As 8c 5d'), low: null }, '3h'), '', 'a card in neither five');
+  assert.equal(app.playedCards('stud8', stud8, null, null), null, 'no code from the server: nothing marked');
+  assert.equal(app.playedCards('stud8', stud8, null, { high: { category: 'one_pair', ranks: 'QA85' }, low: null }), null, 'the server named another hand: nothing marked');
+  assert.deepEqual(app.playedCards('stud8', stud8, null, { high: code.high, low: null }), { high: made.high.cards, low: null }, 'no low named: the high five only');
+  assert.deepEqual(app.playedCards('stud8_declare', stud8, null, code, 'low'), { high: null, low: made.low.cards }, 'declared low: the low five only');
+  assert.deepEqual(app.playedCards('razz', seen('Kc Qd 9h 7s 6c 3d 2h'), null, { high: null, low: { category: 'high_card', ranks: '97632' } }), { high: null, low: cards('9h 7s 6c 3d 2h') });
+  assert.equal(app.playedCards('stud', [{ card: null, up: false }, ...seen('Kh Kd 5c 5s 9h 2c')], null, { high: { category: 'two_pair', ranks: 'K59' } }), null, 'a card not known');
+  // The community card (RULES.md 3.5) may be one of the five.
+  const withCommunity = app.playedCards('stud', seen('Kh 2d 5c 7s 9h Jc'), 'Kd', { high: { category: 'one_pair', ranks: 'KJ97' }, low: null });
+  assert.deepEqual(withCommunity.high, cards('Kh Kd Jc 9h 7s'));
+  // Which five an award was won with.
+  assert.equal(app.awardHalf({ half: 'high' }, 'stud8'), 'high');
+  assert.equal(app.awardHalf({ half: 'low' }, 'stud8'), 'low');
+  assert.equal(app.awardHalf({ half: 'whole' }, 'stud8'), 'high', 'no low qualified');
+  assert.equal(app.awardHalf({ half: 'whole' }, 'razz'), 'low');
+  assert.equal(app.awardHalf({ half: 'whole' }, 'london'), 'low');
+  assert.equal(app.awardHalf({ half: 'whole' }, 'stud8_declare', 'low'), 'low');
+  assert.equal(app.awardHalf({ half: 'spade' }, 'chicago'), null);
+  for (const code of Object.keys(app.LANGS)) for (const key of ['in_hand', 'in_high', 'in_low', 'in_both']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
+});
+
 test('bet sizing: the pot fraction formula, presets clamped to the range, typed sizes checked', () => {
   // BARGE's pot-limit example (RULES.md 10.5): pot 950, call 150: a pot raise is to 1250.
   const barge = { pot: 950, toCall: 150, streetBet: 0, min: 300, max: 1250 };

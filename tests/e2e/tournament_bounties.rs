@@ -85,6 +85,9 @@ async fn every_head_is_paid_once_told_to_the_table_and_in_the_ledger() {
     let id = create(&addr, &body).await;
     let d = detail(&addr, id).await;
     assert_eq!((d.bounty, d.progressive_bounty, d.bounties_paid), (Some(BOUNTY), true, 0));
+    let (_, lobby) = stud_client::http(&addr, "GET", "/api/tournaments", None).await.unwrap();
+    let lobby: Vec<stud_proto::TournamentSummary> = serde_json::from_str(&lobby).unwrap();
+    assert_eq!(lobby.iter().find(|t| t.id == id).and_then(|t| t.bounty), Some(BOUNTY), "the lobby says it");
 
     let mut bots = Vec::new();
     for i in 0..4u64 {

@@ -39,6 +39,9 @@ async fn a_satellite_s_winners_are_entered_in_its_target_and_the_rest_is_money()
     let sat = create(&addr, &body).await;
     let d = detail(&addr, sat).await;
     assert_eq!((d.satellite_for, d.ticket, d.tickets), (Some(target), Some(1_100), Some(0)));
+    // The lobby says what it qualifies for.
+    let row = list(&addr).await.into_iter().find(|t| t["id"] == sat.to_string()).unwrap();
+    assert_eq!(row["satellite_for"], target.to_string(), "{row}");
     // A satellite for a tournament that does not exist is refused, naming the field.
     let bad = body.replace(&target.to_string(), &Uuid::new_v4().to_string());
     let (status, text) = http_as(&addr, "POST", "/api/admin/tournaments", Some(&bad), Some(KEY)).await.unwrap();

@@ -403,7 +403,10 @@ fn ops() -> Vec<Op> {
                       bring_in at most its small_bet, in fixed limit small_bet at most big_bet, minutes or hands \
                       (one of them); payouts with at most two decimals, not more than the place above, adding to \
                       100, no more places than the fewest entrants; late registration (scheduled only) and \
-                      re-entry before the last level; rotation_hands and rotation_games for a rotation only.",
+                      re-entry before the last level; rotation_hands and rotation_games for a rotation only; \
+                      the rebuy and add-on fields with rebuy_until_level, before the last level; break_every_levels \
+                      with break_minutes; progressive_bounty with bounty; tickets with satellite_for, which must \
+                      name a tournament taking registrations; repeat_minutes for scheduled tournaments only.",
             auth: Operator,
             params: &[],
             body: Some(schema::<CreateTournament>),

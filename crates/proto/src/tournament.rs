@@ -297,6 +297,12 @@ pub struct TournamentSummary {
     pub registration_open: bool,
     /// entries still in (seated and playing; before the start, the registered ones)
     pub players_left: u32,
+    /// a knockout tournament: cents on each entry's head when it is bought
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounty: Option<u64>,
+    /// a satellite: the tournament its tickets enter
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub satellite_for: Option<Uuid>,
 }
 
 /// One entry in `GET /api/tournaments/{id}`.

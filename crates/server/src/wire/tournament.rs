@@ -75,6 +75,8 @@ pub fn summary(t: &Tournament) -> TournamentSummary {
             entrants(t).filter(|e| matches!(e.state, EntryState::Registered | EntryState::Playing)).count(),
         )
         .unwrap_or(u32::MAX),
+        bounty: spec.bounty.map(|b| b.cents),
+        satellite_for: spec.satellite.map(|s| s.target),
     }
 }
 
