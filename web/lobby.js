@@ -286,8 +286,13 @@ export function renderTournaments() {
     q('tournament-row-entrants').textContent = t('t_entrants', { n: x.entrants, max: x.max_entrants });
     q('tournament-row-entrants').dataset.entrants = String(x.entrants);
     const fee = q('tournament-row-buy-in');
-    fee.textContent = feeText(x);
-    Object.assign(fee.dataset, { entry: String(x.entry_fee), fee: String(x.house_fee) });
+    fee.textContent = feeText(x); // a knockout tournament's bounty in it: "$10 + $5 bounty + $1 fee"
+    Object.assign(fee.dataset, { entry: String(x.entry_fee), bounty: String(x.bounty ?? ''), fee: String(x.house_fee) });
+    // A knockout tournament says so (progressive: known from its detail, fetched for open ones).
+    const ko = q('tournament-row-knockout');
+    ko.hidden = !x.bounty;
+    ko.textContent = x.bounty ? t(d?.progressive_bounty ? 't_row_knockout_progressive' : 't_row_knockout') : '';
+    ko.dataset.progressive = String(Boolean(x.bounty && d?.progressive_bounty));
     q('tournament-row-start').textContent = x.status === 'registering' ? startText(x) : '';
     const lvl = q('tournament-row-level');
     lvl.textContent = x.status === 'running' ? t('t_row_level', { n: x.level, left: x.players_left }) : '';
@@ -332,6 +337,7 @@ export function tournamentRow(x) {
     el('div', { class: 't-row-facts' },
       el('span', { 'data-testid': 'tournament-row-game' }),
       el('span', { 'data-testid': 'tournament-row-kind' }),
+      el('span', { 'data-testid': 'tournament-row-knockout', class: 't-knockout', hidden: true }),
       el('span', { 'data-testid': 'tournament-row-entrants', class: 'num' }),
       el('span', { 'data-testid': 'tournament-row-buy-in', class: 'num' }),
       el('span', { 'data-testid': 'tournament-row-start' }),

@@ -45,6 +45,7 @@ const WORDS = {
   en: {
     money: cash('en-US'),
     fee: '$10 + $5 bounty + $1 fee',
+    knockout: 'Progressive knockout',
     line: (paid) => `Progressive knockout: $5 on each head · bounties paid: ${paid}`,
     badge: (amount) => `bounty ${amount}`,
     wonShort: (amount) => `won ${amount}`,
@@ -57,6 +58,7 @@ const WORDS = {
   it: {
     money: cash('it-IT'),
     fee: '10 $ + 5 $ di taglia + 1 $ di commissione',
+    knockout: 'Knockout progressivo',
     line: (paid) => `Knockout progressivo: taglia di 5 $ su ogni giocatore · taglie pagate: ${paid}`,
     badge: (amount) => `taglia ${amount}`,
     wonShort: (amount) => `vinte ${amount}`,
@@ -69,6 +71,7 @@ const WORDS = {
   hu: {
     money: cash('hu-HU'),
     fee: '10 $ + 5 $ fejpénz + 1 $ díj',
+    knockout: 'Progresszív knockout',
     line: (paid) => `Progresszív knockout: 5 $ fejpénz minden játékoson · kifizetett fejpénz: ${paid}`,
     badge: (amount) => `fejpénz ${amount}`,
     wonShort: (amount) => `nyert ${amount}`,
@@ -406,9 +409,22 @@ async function main() {
     for (const p of players) await enter(p, url);
     const byId = (pid) => players.find((p) => p.playerId === pid);
 
-    // 1. Before the start: the view says the bounty in the buy-in and the knockout line; Ann's
-    //    entry, once registered, has the bounty on its head.
-    await until(`${a.name}: the tournament's row`, async () => a.row(id).isVisible(), 10000);
+    // 1. Before the start: each lobby row says the bounty in the buy-in and that it is a
+    //    progressive knockout; the view says the bounty in the buy-in and the knockout line;
+    //    Ann's entry, once registered, has the bounty on its head.
+    for (const p of players) {
+      await until(`${p.name}: the tournament's row`, async () => p.row(id).isVisible(), 10000);
+      await eventually(`${p.name}: the lobby row of a knockout tournament`, async () => {
+        const fee = p.row(id).locator('[data-testid=tournament-row-buy-in]');
+        const ko = p.row(id).locator('[data-testid=tournament-row-knockout]');
+        check(nb(await fee.textContent()) === p.w.fee, `the row's buy-in says ${JSON.stringify(nb(await fee.textContent()))}`);
+        check((await fee.getAttribute('data-bounty')) === String(BOUNTY), `the row's buy-in has data-bounty ${await fee.getAttribute('data-bounty')}`);
+        check(await ko.isVisible(), 'no [data-testid=tournament-row-knockout] in the row');
+        check(nb(await ko.textContent()) === p.w.knockout && (await ko.getAttribute('data-progressive')) === 'true', `the row's knockout tag says ${JSON.stringify(nb(await ko.textContent()))} (data-progressive ${await ko.getAttribute('data-progressive')})`);
+      }, 8000);
+    }
+    await checkAxe(b, 'in the lobby with a knockout tournament (390 px)');
+    log(`the lobby rows say "${await a.row(id).locator('[data-testid=tournament-row-buy-in]').textContent()}" and "${await a.row(id).locator('[data-testid=tournament-row-knockout]').textContent()}"`);
     await a.row(id).locator('[data-testid=tournament-open]').click();
     await a.page.locator('[data-testid=tournament] [data-testid=tournament-register]').click();
     await until(`${a.name}: registered from the view`, async () => (await a.page.locator('[data-testid=tournament] [data-testid=tournament-unregister]').count()) === 1, 5000);
