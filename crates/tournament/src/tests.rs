@@ -1334,6 +1334,15 @@ fn max_rebuys_and_the_offer_clock_end_a_busted_player_s_tournament() {
     let net: i64 = d.accounts.values().sum();
     assert_eq!(net, -200, "the house fees are all that is gone");
 
+    // Busted again with every rebuy used while the period lasts: told so, not "lapsed".
+    let mut d = rebuy_sng(3, Some(1));
+    d.bust(1, a, &[b]);
+    rebuy(&mut d, b).unwrap();
+    d.bust(1, a, &[b]);
+    assert!(d.t.rebuy_open());
+    let refused = rebuy(&mut d, b).unwrap_err();
+    assert_eq!(refused, TournamentError::NotOffered("this entry has bought every rebuy the tournament allows"));
+
     // An offer that is not taken lapses on the clock, and then the tournament ends.
     let mut d = rebuy_sng(2, None);
     d.now = 2_000;

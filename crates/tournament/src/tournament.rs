@@ -1133,6 +1133,10 @@ impl Tournament {
             // Busted in the rebuy period: while the offer lasts (it may outlast the period).
             EntryState::Out if e.rebuy_offer_until.is_some() => {}
             EntryState::Out if self.rebuy_open() => {
+                // Busted with every rebuy used: no offer was made, so none lapsed.
+                if r.max.is_some_and(|m| e.rebuys >= m) {
+                    return Err(TournamentError::NotOffered("this entry has bought every rebuy the tournament allows"));
+                }
                 return Err(TournamentError::NotOffered("the rebuy offer has lapsed: the entry is out"));
             }
             EntryState::Playing if self.rebuy_open() => {

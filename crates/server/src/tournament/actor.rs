@@ -179,6 +179,9 @@ fn fresh_draw() -> Result<Draw, Refusal> {
 
 impl Actor {
     async fn command(&mut self, cmd: TournamentCmd) {
+        // What the clock wants first: a purchase that comes after its offer's end (before the
+        // clock woke for it) meets the lapse, not the offer.
+        self.on_clock().await;
         let (cmd, reply) = match cmd {
             TournamentCmd::Register { player, name, invite_code, reply } => match fresh_draw() {
                 Ok(draw) => (Command::Register { player, name, invite_code, draw }, reply),
