@@ -140,6 +140,7 @@ class Player {
     this.sentChats = 0; // `chat` frames the page sent
     this.pauses = []; // ms from a showdown hand's result to the next hand's start (the server's pause)
     this.lastShowdownResultAt = null;
+    this.socketOpenedAt = 0;
 
     page.on('console', (m) => {
       if (m.type() !== 'error') return;
@@ -155,6 +156,7 @@ class Player {
     page.on('pageerror', (e) => this.errors.push(`uncaught exception: ${e.stack || e.message}`));
     page.on('websocket', (ws) => {
       this.sockets += 1;
+      this.socketOpenedAt = Date.now();
       ws.on('framereceived', ({ payload }) => this.frame(typeof payload === 'string' ? payload : payload.toString('utf8')));
       ws.on('framesent', ({ payload }) => {
         try {
@@ -241,7 +243,10 @@ class Player {
         })().catch(() => {});
         this.hand(m.hand_id).ended = true;
         this.lastResultAt = Date.now();
-        this.lastShowdownResultAt = this.hand(m.hand_id).showdown ? Date.now() : null;
+        // A result that comes right after a socket opened may be one the server gives again to a
+        // reconnecting page (the hand ended while it was offline): its arrival says nothing of
+        // when the hand ended, so no pause is measured from it.
+        this.lastShowdownResultAt = this.hand(m.hand_id).showdown && Date.now() - this.socketOpenedAt > 2000 ? Date.now() : null;
         this.results.push(m.hand_id);
         this.promptState = 'none';
         break;
