@@ -25,7 +25,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, checkLiveRegions, clickAction, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, checkLiveRegions, clickAction, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage, operatorApi, enterLobby, openPanel, closePanel } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-bounty-operator-key-0123456789';
 const OVERALL_MS = 6 * 60 * 1000;
@@ -88,20 +88,7 @@ const eventually = (desc, fn, timeoutMs = 5000) => harness.eventually(desc, fn, 
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'stud-bounty-'));
 let ADDR = null;
-async function api(method, route, body, token = OPERATOR_KEY) {
-  const res = await fetch(`http://${ADDR}${route}`, {
-    method, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, json, text };
-}
+const api = operatorApi(() => ADDR, OPERATOR_KEY);
 
 // Every text the page's notice line showed (it goes after 6 s, and a later notice replaces it).
 const NOTICE_WATCH = `(() => {
@@ -238,41 +225,7 @@ async function settle(players) {
   await until('the bots\' clicks under way done', () => players.every((p) => !p.clicking), 6000, 20);
 }
 
-async function enter(p, url) {
-  await p.page.goto(url);
-  await p.q('lobby').waitFor({ state: 'visible', timeout: 10000 });
-  if (p.lang !== 'en') await p.q('lang').selectOption(p.lang);
-  await p.q('name').fill(p.name);
-  await p.q('start').click();
-  await until(`${p.name}: the balance after starting`, async () => (await p.balance()) === STARTING_BALANCE, 10000);
-}
-
-/** Opens the tournament view as a panel at the table (its button; again if it did not open). */
-async function openPanel(p) {
-  let clicked = 0;
-  await until(`${p.name}: the tournament panel open at the table`, async () => {
-    if ((await p.q('tournament').isVisible()) && (await p.attr('tournament', 'data-mode')) === 'panel') return true;
-    if (Date.now() - clicked > 1000) {
-      clicked = Date.now();
-      await p.q('tournament-table-open').click();
-    }
-    return false;
-  }, 8000);
-}
-
-/** Closes the tournament panel: its Close button, else Escape. */
-async function closePanel(p) {
-  await p.q('tournament-close').click({ timeout: 2000 }).catch(() => {});
-  let pressed = Date.now();
-  await until(`${p.name}: the tournament panel closed`, async () => {
-    if (!(await p.q('tournament').isVisible())) return true;
-    if (Date.now() - pressed > 1000) {
-      pressed = Date.now();
-      await p.page.keyboard.press('Escape');
-    }
-    return false;
-  }, 5000);
-}
+const enter = (p, url) => enterLobby(p, url, STARTING_BALANCE);
 
 /** Every seat's bounty badge: visible on the seat's edge (nothing lies over it), and moving
  *  nothing: the seat and everything in it are where they are without the badge. */

@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, checkLiveRegions, clickAction, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, checkLiveRegions, clickAction, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage, operatorApi, enterLobby, openPanel, closePanel } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-breaks-operator-key-0123456789';
 const OVERALL_MS = 5 * 60 * 1000;
@@ -52,20 +52,7 @@ const eventually = (desc, fn, timeoutMs = 5000) => harness.eventually(desc, fn, 
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'stud-breaks-'));
 let ADDR = null;
-async function api(method, route, body, token = OPERATOR_KEY) {
-  const res = await fetch(`http://${ADDR}${route}`, {
-    method, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, json, text };
-}
+const api = operatorApi(() => ADDR, OPERATOR_KEY);
 
 // ---------------------------------------------------------------------------------------------
 // A player: a browser context and page, the frames it receives, the errors it logs.
@@ -185,41 +172,7 @@ async function hold(p) {
   await until(`${p.name}: the bot's click under way done`, () => !p.clicking, 6000, 20);
 }
 
-async function enter(p, url) {
-  await p.page.goto(url);
-  await p.q('lobby').waitFor({ state: 'visible', timeout: 10000 });
-  if (p.lang !== 'en') await p.q('lang').selectOption(p.lang);
-  await p.q('name').fill(p.name);
-  await p.q('start').click();
-  await until(`${p.name}: the balance after starting`, async () => Number(await p.attr('balance', 'data-amount')) === STARTING_BALANCE, 10000);
-}
-
-/** Opens the tournament view as a panel at the table (its button; again if it did not open). */
-async function openPanel(p) {
-  let clicked = 0;
-  await until(`${p.name}: the tournament panel open at the table`, async () => {
-    if ((await p.q('tournament').isVisible()) && (await p.attr('tournament', 'data-mode')) === 'panel') return true;
-    if (Date.now() - clicked > 1000) {
-      clicked = Date.now();
-      await p.q('tournament-table-open').click();
-    }
-    return false;
-  }, 8000);
-}
-
-/** Closes the tournament panel: its Close button, else Escape. */
-async function closePanel(p) {
-  await p.q('tournament-close').click({ timeout: 2000 }).catch(() => {});
-  let pressed = Date.now();
-  await until(`${p.name}: the tournament panel closed`, async () => {
-    if (!(await p.q('tournament').isVisible())) return true;
-    if (Date.now() - pressed > 1000) {
-      pressed = Date.now();
-      await p.page.keyboard.press('Escape');
-    }
-    return false;
-  }, 5000);
-}
+const enter = (p, url) => enterLobby(p, url, STARTING_BALANCE);
 
 /** The break notice on `p`'s page says the break `brk` (the frame): its tournament and end, the
  *  words "Break — play resumes in m:ss", in the page's flow, over nothing, without the focus,

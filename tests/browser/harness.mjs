@@ -243,6 +243,65 @@ export function clickAction(p, choice) {
 export const launchChromium = () =>
   chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 
+/** A caller of the API of the server at `addrOf()` (known once it has started), with the
+ *  operator key `key` unless another token is given: `{ status, json, text }` (json null when
+ *  the body is not JSON). */
+export function operatorApi(addrOf, key) {
+  return async (method, route, body, token = key) => {
+    const res = await fetch(`http://${addrOf()}${route}`, {
+      method, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, json, text };
+  };
+}
+
+/** Opens the lobby at `url` as player `p` (its language unless English, its name), starts,
+ *  and waits for the starting `balance` (cents). */
+export async function enterLobby(p, url, balance) {
+  await p.page.goto(url);
+  await p.q('lobby').waitFor({ state: 'visible', timeout: 10000 });
+  if (p.lang !== 'en') await p.q('lang').selectOption(p.lang);
+  await p.q('name').fill(p.name);
+  await p.q('start').click();
+  await until(`${p.name}: the balance after starting`, async () => Number(await p.attr('balance', 'data-amount')) === balance, 10000);
+}
+
+/** Opens the tournament view as a panel at the table (its button; again if it did not open). */
+export async function openPanel(p) {
+  let clicked = 0;
+  await until(`${p.name}: the tournament panel open at the table`, async () => {
+    if ((await p.q('tournament').isVisible()) && (await p.attr('tournament', 'data-mode')) === 'panel') return true;
+    if (Date.now() - clicked > 1000) {
+      clicked = Date.now();
+      await p.q('tournament-table-open').click();
+    }
+    return false;
+  }, 8000);
+}
+
+/** Closes the tournament panel: its Close button (a notice may lie over it a moment), else
+ *  Escape. */
+export async function closePanel(p) {
+  await p.q('tournament-close').click({ timeout: 2000 }).catch(() => {});
+  let pressed = Date.now();
+  await until(`${p.name}: the tournament panel closed`, async () => {
+    if (!(await p.q('tournament').isVisible())) return true;
+    if (Date.now() - pressed > 1000) {
+      pressed = Date.now();
+      await p.page.keyboard.press('Escape');
+    }
+    return false;
+  }, 5000);
+}
+
 /** `POST /api/admin/tables` with the operator key `key`: the response and its JSON body (null
  *  when it is not JSON). */
 export async function createTable(addr, key, settings) {

@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, checkFrame, checkLiveRegions, clickAction, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, checkFrame, checkLiveRegions, clickAction, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage, operatorApi, enterLobby, openPanel, closePanel } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-rebuy-operator-key-0123456789';
 const OVERALL_MS = 5 * 60 * 1000;
@@ -81,20 +81,7 @@ const eventually = (desc, fn, timeoutMs = 5000) => harness.eventually(desc, fn, 
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'stud-rebuy-'));
 let ADDR = null;
-async function api(method, route, body, token = OPERATOR_KEY) {
-  const res = await fetch(`http://${ADDR}${route}`, {
-    method, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, json, text };
-}
+const api = operatorApi(() => ADDR, OPERATOR_KEY);
 
 // ---------------------------------------------------------------------------------------------
 // A player: a browser context and page, the frames it receives, the errors it logs.
@@ -268,43 +255,7 @@ async function runBot(p) {
   }
 }
 
-async function enter(p, url) {
-  await p.page.goto(url);
-  await p.q('lobby').waitFor({ state: 'visible', timeout: 10000 });
-  if (p.lang !== 'en') await p.q('lang').selectOption(p.lang);
-  await p.q('name').fill(p.name);
-  await p.q('start').click();
-  await until(`${p.name}: the balance after starting`, async () => (await p.balance()) === STARTING_BALANCE, 10000);
-}
-
-/** Opens the tournament view as a panel at the table (the button; clicked again if a seat
- *  notice took the page back to its table first). */
-async function openPanel(p) {
-  let clicked = 0;
-  await until(`${p.name}: the tournament panel open at the table`, async () => {
-    if ((await p.q('tournament').isVisible()) && (await p.attr('tournament', 'data-mode')) === 'panel') return true;
-    if (Date.now() - clicked > 1000) {
-      clicked = Date.now();
-      await p.q('tournament-table-open').click();
-    }
-    return false;
-  }, 8000);
-}
-
-/** Closes the tournament panel: its Close button, else Escape (a prompt arriving can put its
- *  "Your turn" button where Close was, on a phone, as the click lands). */
-async function closePanel(p) {
-  await p.q('tournament-close').click({ timeout: 2000 }).catch(() => {}); // the notice may lie over it a moment
-  let pressed = Date.now();
-  await until(`${p.name}: the tournament panel closed`, async () => {
-    if (!(await p.q('tournament').isVisible())) return true;
-    if (Date.now() - pressed > 1000) {
-      pressed = Date.now();
-      await p.page.keyboard.press('Escape');
-    }
-    return false;
-  }, 5000);
-}
+const enter = (p, url) => enterLobby(p, url, STARTING_BALANCE);
 
 /** What every page received: rebuys and add-ons bought (tournament_purchase frames). */
 const sold = (players, kind) => players.reduce((n, p) => n + p.purchases.filter((x) => x.kind === kind).length, 0);

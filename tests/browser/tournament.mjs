@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, checkAxe, checkLiveRegions, ROOT, SHOTS, abort, check, checkConsole, clickAction, frames, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, LIVE_WATCH, PLAYERS, checkAxe, checkLiveRegions, ROOT, SHOTS, abort, check, checkConsole, clickAction, frames, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage, operatorApi } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-tournament-operator-key-0123456789';
 const OVERALL_MS = 4 * 60 * 1000;
@@ -38,20 +38,7 @@ const eventually = (desc, fn, timeoutMs = 5000) => harness.eventually(desc, fn, 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'stud-tournament-'));
 
 let ADDR = null;
-async function api(method, route, body, token = OPERATOR_KEY) {
-  const res = await fetch(`http://${ADDR}${route}`, {
-    method, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, json, text };
-}
+const api = operatorApi(() => ADDR, OPERATOR_KEY);
 
 // ---------------------------------------------------------------------------------------------
 // A player: a browser context and page, the frames it receives, the errors it logs.
