@@ -28,6 +28,7 @@ export const LAYERS = {
   'table.js': 5,
   'tournament.js': 5,
   'app.js': 6,   // the entry: frame dispatch, navigation, wiring
+  'admin.js': 6, // the operator console's entry (admin.html): its own page, imports format.js only
 };
 export const PURE = ['i18n.js', 'protocol.js', 'format.js', 'model.js'];
 export const VIEW_LAYER = 5;

@@ -3,7 +3,7 @@
 //! rebuilding.
 //!
 //! Every file of `web/` is served at its path (`web/app.js` at `/app.js`, `web/ui/seat.js` at
-//! `/ui/seat.js`; `index.html` also at `/`), so the page can be split into ES modules. The
+//! `/ui/seat.js`; `index.html` also at `/`, `admin.html`, the operator console, also at `/admin`), so the page can be split into ES modules. The
 //! files are listed in [`FILES`]: a test fails when `web/` has a file the list lacks (or the
 //! list one `web/` lacks), so adding a module is adding one line here.
 
@@ -15,6 +15,9 @@ use axum::routing::get;
 /// Every file of `web/`, by its path there, embedded.
 const FILES: &[(&str, &[u8])] = &[
     ("actions.js", include_bytes!("../../../../web/actions.js")),
+    ("admin.css", include_bytes!("../../../../web/admin.css")),
+    ("admin.html", include_bytes!("../../../../web/admin.html")),
+    ("admin.js", include_bytes!("../../../../web/admin.js")),
     ("app.js", include_bytes!("../../../../web/app.js")),
     ("chat.js", include_bytes!("../../../../web/chat.js")),
     ("dom.js", include_bytes!("../../../../web/dom.js")),
@@ -126,8 +129,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
             async move { file(&prepared, &request) }
         };
         router = router.route(&format!("/{name}"), get(serve.clone()));
-        if name == "index.html" {
-            router = router.route("/", get(serve));
+        match name {
+            "index.html" => router = router.route("/", get(serve)),
+            // The operator console (issue 30): its own page, signed in with an operator key.
+            "admin.html" => router = router.route("/admin", get(serve)),
+            _ => {}
         }
     }
     router
