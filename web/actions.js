@@ -1,11 +1,11 @@
 // Acting: the action buttons, pre-action boxes, the keyboard, the your-turn alert.
 
-import { $, el, isTyping, notice, setText } from './dom.js';
+import { $, el, isTyping, notice, playSound, setText } from './dom.js';
 import { declarationName, isBigBet, money } from './format.js';
 import { errorText, language, t } from './i18n.js';
 import { BET_PRESETS, KEYS, LARGER_KEY, SHORTCUT, clampTo, handPot, keyName, keyedAction, preActionOffer, preRaiseLabel, presetTo, shortcutFor, sizeError } from './model.js';
 import { send } from './net.js';
-import { prefs, state } from './state.js';
+import { state, turnPending } from './state.js';
 
 // ---- acting --------------------------------------------------------------------------------
 
@@ -240,24 +240,26 @@ export function renderPreActions() {
   keep();
 }
 
-export function act(action) {
-  const tb = state.table;
-  const p = state.prompt;
+/** Answers the prompt of a table (the one on screen unless `tb` says another: a ticked
+ *  pre-action box answers at a table in the background too). */
+export function act(action, tb = state.table) {
+  const p = tb?.prompt;
   if (!tb || !p || p.sent) return;
   // The key names the intended action: a repeat (after a dropped socket) is not applied twice.
   const msg = { type: 'act', table_id: tb.id, hand_id: p.handId, seq: p.seq, idempotency_key: `${p.handId}:${p.seq}`, action };
-  if (!send(msg, { kind: 'act', seq: p.seq })) return notice(t('reconnect_try'));
+  if (!send(msg, { kind: 'act', seq: p.seq, tableId: tb.id })) return notice(t('reconnect_try'));
   p.sent = true;
-  renderActions();
+  if (tb === state.table) renderActions();
 }
 
 export function onActError(m, req) {
-  const p = state.prompt;
+  const tb = state.tables.get(req.tableId) ?? state.table;
+  const p = tb?.prompt;
   if (m.code === 'illegal_action' && p && p.seq === req.seq) {
     p.sent = false; // still our turn: offer the actions again
-    renderActions();
-  } else if (state.table) {
-    send({ type: 'snapshot', table_id: state.table.id }); // stale or not our turn: catch up
+    if (tb === state.table) renderActions();
+  } else if (tb) {
+    send({ type: 'snapshot', table_id: tb.id }); // stale or not our turn: catch up
   }
   notice(errorText(m));
 }
@@ -286,24 +288,20 @@ export function onKey(e) {
 
 // ---- your turn: a sound and the title ------------------------------------------------------
 
-let audio = null;
 let titleTimer = null;
-export const baseTitle = () => (state.table?.info ? `${state.table.info.name} · stud` : 'stud');
+/** The page's title: the table on screen, or the turn waiting at another table ("Your turn at
+ *  Razz 1 · stud"), so a player at several tables sees it in the browser's tab too. */
+export function baseTitle() {
+  const elsewhere = [...state.tables.values()].filter((tb) => turnPending(tb) && !onScreen(tb));
+  if (elsewhere.length) return `${t('turn_title_at', { table: elsewhere.map((tb) => tb.info?.name ?? '').join(', ') })} · stud`;
+  return state.table?.info ? `${state.table.info.name} · stud` : 'stud';
+}
+
+/** Whether a table is the one on screen (the table view showing it). */
+export const onScreen = (tb) => Boolean(tb) && tb === state.table && typeof document !== 'undefined' && !$('table').hidden;
 
 export function yourTurnAlert() {
-  if (prefs.sound) {
-    try {
-      audio ??= new AudioContext();
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.frequency.value = 880;
-      gain.gain.setValueAtTime(0.08, audio.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
-      osc.connect(gain).connect(audio.destination);
-      osc.start();
-      osc.stop(audio.currentTime + 0.25);
-    } catch { /* no audio: the title still flashes */ }
-  }
+  playSound('turn');
   stopTitleFlash();
   // The focus to the action bar, unless the player is typing (chat, an amount): not taken away.
   if (!isTyping(document.activeElement)) focusActions();
@@ -314,6 +312,11 @@ export function yourTurnAlert() {
     on = !on;
     document.title = on ? t('turn_title') : baseTitle();
   }, 1000);
+}
+
+/** The title again (a turn elsewhere came or went), unless our turn here is flashing in it. */
+export function refreshTitle() {
+  if (!titleTimer && typeof document !== 'undefined') document.title = baseTitle();
 }
 
 export function stopTitleFlash() {

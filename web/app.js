@@ -13,7 +13,7 @@
 // function in (configureTable, configureLobby, configureTournament), and it alone gives net.js
 // its callbacks.
 
-import { act, focusActions, onActError, onKey, promptAnnouncement, renderActions, renderPreActions, yourTurnAlert } from './actions.js';
+import { act, focusActions, onActError, onKey, promptAnnouncement, refreshTitle, renderActions, renderPreActions, stopTitleFlash, yourTurnAlert } from './actions.js';
 import { clearChat, onChat, renderChat, sendChat } from './chat.js';
 import { $, el, isTyping, notice } from './dom.js';
 import { money, ordinal } from './format.js';
@@ -22,9 +22,9 @@ import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n
 import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament, watch } from './lobby.js';
 import { PAGE_KEYS, applyBountyHeads, bountyText } from './model.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
-import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, state, store, tournamentTableOf } from './state.js';
+import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, soundOn, state, store, tournamentTableOf } from './state.js';
 import { renderStatus } from './status.js';
-import { buyInAmount, configureTable, enterTable, forTable, leaveTable, onEvent, onHandResult, onHandStarted, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, showBounty, sitHere } from './table.js';
+import { buyInAmount, configureTable, enterTable, forTable, forgetTable, leaveTable, onEvent, onHandResult, onHandStarted, onScreen, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, renderTurns, showBounty, sitHere } from './table.js';
 import { breakEnded, closeOffer, configureTournament, onBreak, onPurchaseError, onPurchased, purchaseDropped, renderBreak, renderOffer, renderOfferClock, renderTournamentBar, renderTournamentClocks, renderTournamentView, showOffer } from './tournament.js';
 
 // ---- navigation ----------------------------------------------------------------------------
@@ -38,6 +38,10 @@ export function showView(name) {
   $('action-bar').hidden = name !== 'table';
   document.body.dataset.view = name;
   if (name === 'lobby') refreshLobby();
+  renderTurns(); // the tables' tabs (one table: shown while it is not on screen)
+  // Away from the table, its turn is one waiting elsewhere: the title says where, unflashing.
+  if (name !== 'table') stopTitleFlash();
+  else refreshTitle();
 }
 
 /** A tournament's view: drawn from what we have, then again once its detail is fetched. At a
@@ -123,12 +127,12 @@ configureNet({
   onFrame,
   // No reply to our action (or purchase) will come on a closed socket: offer it again once back.
   onClose: () => {
-    if (state.prompt) state.prompt.sent = false;
+    for (const tb of state.tables.values()) if (tb.prompt) tb.prompt.sent = false;
     purchaseDropped();
   },
   onStatus: renderStatus,
 });
-configureLobby({ showView, openTournament });
+configureLobby({ showView, openTournament, openTable: (id) => enterTable(id) });
 configureTournament({
   register: registerTournament,
   unregister: unregisterTournament,
@@ -143,6 +147,7 @@ configureTable({
   },
   act,
   yourTurnAlert,
+  turnsChanged,
   clearChat,
   showView,
   openTournament,
@@ -150,6 +155,14 @@ configureTable({
   takeSeat,
   turnDetail: promptAnnouncement,
 });
+
+/** The tables we are at, or where our turn waits, changed: the title, the sound switch (its
+ *  default follows whether we hold a seat), the lobby's marks. */
+function turnsChanged() {
+  refreshTitle();
+  renderSoundToggle();
+  if (!$('lobby').hidden) renderLobby();
+}
 
 // ---- frames --------------------------------------------------------------------------------
 
@@ -163,7 +176,8 @@ export function onFrame(text) {
     // A frame our copy of the table cannot take (it missed something): start again from a
     // snapshot rather than break the page.
     console.debug('stud: resyncing after', msg.type, err);
-    if (state.table) send({ type: 'snapshot', table_id: state.table.id });
+    const tb = state.tables.get(msg.table_id) ?? state.table;
+    if (tb) send({ type: 'snapshot', table_id: tb.id });
   }
 }
 
@@ -176,7 +190,8 @@ export const HANDLERS = {
   hand_started: (m) => {
     forTable(m, onHandStarted);
     // A hand dealt at a tournament's table: its break, if one is shown, is over.
-    if (state.table?.id === m.table_id && state.table.tournamentId) breakEnded(state.table.tournamentId);
+    const tid = state.tables.get(m.table_id)?.tournamentId;
+    if (tid) breakEnded(tid);
   },
   event: (m) => forTable(m, onEvent),
   turn: (m) => forTable(m, onTurn),
@@ -208,8 +223,10 @@ export const HANDLERS = {
 export function onTournamentBounty(m) {
   const entry = state.tdetails.get(m.tournament_id);
   if (entry) applyBountyHeads(entry.detail, m);
-  if (state.table?.tournamentId === m.tournament_id && !$('table').hidden) showBounty(state.table, m);
-  else notice(bountyText(m, state.me?.player_id));
+  // The log of its table (the one on screen, else one in the background and a notice too).
+  const tb = onScreen(state.table) && state.table.tournamentId === m.tournament_id ? state.table : [...state.tables.values()].find((x) => x.tournamentId === m.tournament_id);
+  if (tb) showBounty(tb, m);
+  if (!onScreen(tb)) notice(bountyText(m, state.me?.player_id));
   if (m.player_id === state.me?.player_id) sendHello(); // paid into our balance
   const redraw = () => {
     renderTable();
@@ -275,6 +292,9 @@ export function onTournamentSeat(m) {
   for (const [table, tid] of Object.entries(state.tournamentTables)) if (tid === m.tournament_id) delete state.tournamentTables[table];
   state.tournamentTables[m.table_id] = m.tournament_id;
   saveTournamentTables();
+  // The table it moved us from deals us no more hands; the one it seats us at starts afresh.
+  if (m.from_table_id) forgetTable(m.from_table_id);
+  forgetTable(m.table_id);
   enterTable(m.table_id);
   send({ type: 'join_table', table_id: m.table_id, invite_code: null }, { kind: 'rejoin', tableId: m.table_id });
   if (m.reason === 'rebuy') rebuyNotice(m.tournament_id, 'seat', t('tournament_seat_rebuy', { table: m.table_no, seat: m.seat }));
@@ -314,16 +334,16 @@ export function onWelcome(m) {
 /** After a reconnect: a seated player is put back by the server (snapshot, then the prompt);
  *  we ask for a snapshot anyway in case the seat is gone. An observer joins again. */
 export function resubscribe() {
-  const t = state.table;
-  if (!t) return;
-  if (t.info?.your_seat) send({ type: 'snapshot', table_id: t.id });
-  else send({ type: 'join_table', table_id: t.id, invite_code: t.code ?? null }, { kind: 'rejoin', tableId: t.id });
+  for (const t of state.tables.values()) {
+    if (t.info?.your_seat) send({ type: 'snapshot', table_id: t.id });
+    else send({ type: 'join_table', table_id: t.id, invite_code: t.code ?? null }, { kind: 'rejoin', tableId: t.id });
+  }
 }
 
 export function onAck(m) {
   const req = takeRequest(m.request_id);
   if (!req) return;
-  if (req.kind === 'sit' && state.table?.id !== req.tableId) enterTable(req.tableId, req.code);
+  if (req.kind === 'sit' && !onScreen(state.tables.get(req.tableId))) enterTable(req.tableId, req.code);
   if (['sit', 'leave', 'top_up'].includes(req.kind)) sendHello(); // the balance changed
 }
 
@@ -337,18 +357,20 @@ export function onError(m) {
   }
   if (req.kind === 'purchase') return onPurchaseError(m, req);
   if (req.kind === 'sit' && m.code === 'already_seated') {
-    if (state.table?.id !== req.tableId) enterTable(req.tableId, req.code);
+    if (!onScreen(state.tables.get(req.tableId))) enterTable(req.tableId, req.code);
     send({ type: 'snapshot', table_id: req.tableId });
     return;
   }
-  if (req.kind === 'sit' && state.table?.id !== req.tableId) {
+  if (req.kind === 'sit' && !state.tables.has(req.tableId)) {
     // `sit` subscribed this socket to the table first: stop watching it again.
     send({ type: 'leave', table_id: req.tableId });
   }
   if (req.kind === 'watch') state.pending = null;
-  if (req.kind === 'rejoin' && state.table?.id === req.tableId) {
-    state.table = null; // the table is gone (closed, or we may no longer watch it)
-    showView('lobby');
+  if (req.kind === 'rejoin' && state.tables.has(req.tableId)) {
+    // The table is gone (closed, or we may no longer watch it).
+    const shown = onScreen(state.tables.get(req.tableId));
+    forgetTable(req.tableId);
+    if (shown) showView('lobby');
   }
   if (req.kind === 'history') return onHistoryError(m, req);
   notice(errorText(m));
@@ -364,9 +386,11 @@ export function onSessionError(m) {
     welcomed(false);
   } else if (m.code === 'unavailable' && !state.me) {
     setTimeout(sendHello, 2000);
-  } else if (m.code === 'rate_limited' && state.prompt?.sent) {
-    state.prompt.sent = false; // our action was dropped: offer it again
+  } else if (m.code === 'rate_limited') {
+    // An action of ours may have been dropped: offer it again.
+    for (const tb of state.tables.values()) if (tb.prompt?.sent) tb.prompt.sent = false;
     renderActions();
+    renderTurns();
   }
   notice(errorText(m));
 }
@@ -380,12 +404,20 @@ export function applyTranslations() {
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
   for (const node of document.querySelectorAll('[data-i18n-placeholder]')) node.placeholder = t(node.dataset.i18nPlaceholder);
   for (const node of document.querySelectorAll('[data-i18n-aria]')) node.setAttribute('aria-label', t(node.dataset.i18nAria));
+  for (const node of document.querySelectorAll('[data-i18n-title]')) node.title = t(node.dataset.i18nTitle);
   $('lang').setAttribute('aria-label', t('language'));
-  const sound = $('sound-toggle');
-  sound.setAttribute('aria-pressed', String(prefs.sound));
-  sound.title = prefs.sound ? t('sound_on') : t('sound_off');
-  sound.classList.toggle('muted-sound', !prefs.sound);
+  renderSoundToggle();
   renderStatus(status());
+}
+
+/** The sound switch: on or off as the sounds are now (the player's choice, else on while
+ *  seated at a table and off for an observer). */
+export function renderSoundToggle() {
+  const on = soundOn();
+  const sound = $('sound-toggle');
+  sound.setAttribute('aria-pressed', String(on));
+  sound.title = on ? t('sound_on') : t('sound_off');
+  sound.classList.toggle('muted-sound', !on);
 }
 
 export function switchLanguage(code) {
@@ -427,9 +459,9 @@ export function init() {
     document.body.classList.toggle('four-colour', prefs.fourColour);
   });
   $('sound-toggle').addEventListener('click', () => {
-    prefs.sound = !prefs.sound;
+    prefs.sound = !soundOn();
     savePrefs();
-    applyTranslations();
+    renderSoundToggle();
   });
   for (const [id, key] of [['filter-variant', 'variant'], ['filter-stakes', 'stakes'], ['filter-players', 'players']]) {
     $(id).addEventListener('change', (e) => {
@@ -447,9 +479,11 @@ export function init() {
     const id = $('invite-table').value.trim();
     if (id) watch(id, $('invite-code').value.trim());
   });
-  $('leave').addEventListener('click', leaveTable);
+  $('leave').addEventListener('click', () => leaveTable());
+  // The lobby while seated: every seat is kept, and the socket keeps every table's frames.
+  $('to-lobby').addEventListener('click', () => showView('lobby'));
   $('logout').addEventListener('click', () => {
-    leaveTable(); // the table on screen first (nothing when there is none)
+    for (const tb of [...state.tables.values()]) leaveTable(tb); // every table we are at first
     closeOffer();
     state.breaks = {};
     renderBreak();
@@ -487,13 +521,13 @@ export function init() {
     const boxes = h('sat-out') + (h('sat-out') ? 8 : 0) + h('tournament-out') + (h('tournament-out') ? 8 : 0);
     // The offer box and the break notice are in the flow above the views (each with its
     // margin: 8 px above it).
-    const offer = h('tournament-offer') + (h('tournament-offer') ? 8 : 0) + h('tournament-break') + (h('tournament-break') ? 8 : 0);
+    const offer = h('tournament-offer') + (h('tournament-offer') ? 8 : 0) + h('tournament-break') + (h('tournament-break') ? 8 : 0) + h('table-tabs') + (h('table-tabs') ? 8 : 0);
     root.setProperty('--top-h', `${Math.ceil(document.querySelector('.topbar').getBoundingClientRect().height + h('banner') + offer + boxes)}px`);
     root.setProperty('--head-h', `${Math.ceil(document.querySelector('.table-head').getBoundingClientRect().height || 40)}px`);
     root.setProperty('--bar-h', `${Math.ceil(h('action-bar') || 56)}px`);
   };
   const observer = new ResizeObserver(measure);
-  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('tournament-offer'), $('tournament-break'), $('sat-out'), $('tournament-out')]) observer.observe(node);
+  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('tournament-offer'), $('tournament-break'), $('table-tabs'), $('sat-out'), $('tournament-out')]) observer.observe(node);
   window.addEventListener('resize', measure);
   measure();
   setInterval(() => {

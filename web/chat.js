@@ -10,11 +10,12 @@ import { state } from './state.js';
 /** Chat lines kept on screen. */
 const KEPT = 100;
 
-/** A `chat` frame: a line for the table on screen. */
+/** A `chat` frame: a line in its table's chat (each table the page is at keeps its own lines;
+ *  the table on screen's are in the page). */
 export function onChat(m) {
-  const tb = state.table;
-  if (!tb || tb.id !== m.table_id) return;
-  const list = $('chat-lines');
+  const tb = state.tables.get(m.table_id);
+  if (!tb) return;
+  const list = tb.chatEl ?? $('chat-lines');
   const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 20;
   const mine = m.player_id === state.me?.player_id;
   list.append(el('li', { class: `chat-line${mine ? ' mine' : ''}`, 'data-testid': 'chat-line', 'data-seat': m.seat, 'data-player-id': m.player_id, 'data-at': m.at_ms },

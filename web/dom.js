@@ -3,6 +3,8 @@
 
 import { SUIT_SYMBOLS, cardLabel, cardName } from './format.js';
 import { t } from './i18n.js';
+import { SOUNDS } from './model.js';
+import { soundOn } from './state.js';
 
 export const $ = (id) => document.getElementById(id);
 /** Creates an element. `attrs`: text, class, on<event> handlers, anything else as an attribute
@@ -74,4 +76,38 @@ export function cardElement(seen, size = '') {
 export function chips(amount) {
   const n = Math.max(1, Math.min(5, Math.ceil(Math.log10(Math.max(10, amount)) - 0.5)));
   return el('span', { class: 'chips', 'aria-hidden': 'true' }, Array.from({ length: n }, (_, i) => el('i', { class: `chip c${i % 3}` })));
+}
+
+// ---- sounds --------------------------------------------------------------------------------
+
+let audio = null;
+const lastPlayed = {}; // kind -> performance.now() of its last play
+/** Plays one of the short synthesized sounds (model.js SOUNDS: deal, chips, turn, win) with the
+ *  Web Audio API, only while the sounds are on (state.js soundOn). A burst of frames (a street's
+ *  cards, the antes) makes one sound of a kind, not one per frame. */
+export function playSound(kind) {
+  const notes = SOUNDS[kind];
+  if (!notes || !soundOn()) return false;
+  const at = now();
+  if (at - (lastPlayed[kind] ?? -Infinity) < 120) return false;
+  lastPlayed[kind] = at;
+  try {
+    audio ??= new AudioContext();
+    if (audio.state === 'suspended') audio.resume().catch(() => {});
+    const t0 = audio.currentTime;
+    for (const [freq, start, length, wave, level] of notes) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = wave;
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(level, t0 + start);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + start + length);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t0 + start);
+      osc.stop(t0 + start + length + 0.02);
+    }
+    return true;
+  } catch {
+    return false; // no audio here: the page says everything in words too
+  }
 }

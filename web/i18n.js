@@ -7,6 +7,10 @@ export const LANGS = { en: 'English', it: 'Italiano', hu: 'Magyar' };
 export const LOCALES = { en: 'en-US', it: 'it-IT', hu: 'hu-HU' };
 
 export const EN = {
+  col_hands_per_hour: 'Hands/h', col_average_pot: 'Avg pot', col_waiting: 'Waiting',
+  your_tables: 'Your tables', watching: 'watching', seated_here: 'seated', turn_at: 'Your turn at {table}', turn_title_at: '● Your turn at {table}',
+  to_lobby: 'Lobby', to_lobby_title: 'The lobby (you keep your seat here)', open_table: 'Open', open_table_n: 'Open {name}',
+  auto_muck: 'Auto-muck', auto_muck_title: 'Muck a losing hand at the showdown without asking',
   betting_pot_limit: 'Pot limit', betting_no_limit: 'No limit', min_bet: 'min bet {amount}',
   bet_size: 'Bet size', bet_amount: 'Amount in chips', bet_slider: 'Bet size slider', preset_min: 'Min', preset_half: '½ pot',
   preset_three_quarters: '¾ pot', preset_pot: 'Pot', preset_max: 'Max', bet_size_range: 'Choose an amount from {min} to {max}.',
@@ -131,6 +135,10 @@ export const EN = {
 };
 
 export const IT = {
+  col_hands_per_hour: 'Mani/h', col_average_pot: 'Piatto medio', col_waiting: 'In attesa',
+  your_tables: 'I tuoi tavoli', watching: 'osservi', seated_here: 'seduto', turn_at: 'Tocca a te a {table}', turn_title_at: '● Tocca a te a {table}',
+  to_lobby: 'Lobby', to_lobby_title: 'La lobby (il posto a questo tavolo resta tuo)', open_table: 'Apri', open_table_n: 'Apri {name}',
+  auto_muck: 'Scarto automatico', auto_muck_title: 'Scarta la mano perdente allo showdown senza chiedere',
   betting_pot_limit: 'Pot limit', betting_no_limit: 'No limit', min_bet: 'puntata minima {amount}',
   bet_size: 'Importo della puntata', bet_amount: 'Importo in fiches', bet_slider: 'Cursore della puntata', preset_min: 'Min', preset_half: '½ piatto',
   preset_three_quarters: '¾ piatto', preset_pot: 'Piatto', preset_max: 'Max', bet_size_range: 'Scegli un importo da {min} a {max}.',
@@ -250,6 +258,10 @@ export const IT = {
 };
 
 export const HU = {
+  col_hands_per_hour: 'Leosztás/óra', col_average_pot: 'Átlagkassza', col_waiting: 'Várakozók',
+  your_tables: 'Asztalaid', watching: 'nézed', seated_here: 'ülsz', turn_at: 'Te következel itt: {table}', turn_title_at: '● Te következel: {table}',
+  to_lobby: 'Lobbi', to_lobby_title: 'A lobbi (a helyed itt megmarad)', open_table: 'Megnyitás', open_table_n: '{name} megnyitása',
+  auto_muck: 'Automatikus bedobás', auto_muck_title: 'A vesztes lapokat a leleplezésnél kérdés nélkül bedobja',
   betting_pot_limit: 'Pot limit', betting_no_limit: 'No limit', min_bet: 'minimális tét {amount}',
   bet_size: 'Tét mérete', bet_amount: 'Összeg zsetonban', bet_slider: 'Tét csúszka', preset_min: 'Min', preset_half: '½ kassza',
   preset_three_quarters: '¾ kassza', preset_pot: 'Kassza', preset_max: 'Max', bet_size_range: 'Válassz összeget {min} és {max} között.',

@@ -6,13 +6,14 @@
 import { $, el, notice, now, setText } from './dom.js';
 import { VARIANTS, bettingName, displayOf, feeText, limits, money, stakesLine, startTime, variantName } from './format.js';
 import { t, tournamentErrorText } from './i18n.js';
-import { lobbyView, nextGame, registrationButtons, tournamentOrder } from './model.js';
+import { ariaSort, lobbyColumns, lobbySortClick, lobbyView, nextGame, registrationButtons, tournamentOrder } from './model.js';
 import { connect, disconnect, isOpen, send, sendHello, whenWelcomed } from './net.js';
-import { TOKEN_KEY, prefs, registeredIn, savePrefs, savePrivates, state, store, tournamentDetail } from './state.js';
+import { TOKEN_KEY, prefs, registeredIn, savePrefs, savePrivates, state, store, tournamentDetail, turnPending } from './state.js';
 
 const hooks = {
   showView: () => {},       // (name): lobby, tournament or table on screen
   openTournament: () => {}, // (id): the tournament's view
+  openTable: () => {},      // (id): a table the page is at, on screen
 };
 
 /** app.js's part: navigation. */
@@ -131,23 +132,20 @@ export function lobbyTables() {
   return list;
 }
 
-export const LOBBY_COLUMNS = [
-  { key: 'name', label: 'col_table' },
-  { key: 'variant', label: 'col_game' },
-  { key: 'stakes', label: 'col_stakes' },
-  { key: 'seats', label: 'col_seats' },
-  { key: 'buy_in', label: 'col_buy_in' },
-];
+/** The lobby's columns now (model.js lobbyColumns: the activity columns the server sends). */
+export const lobbyColumnsNow = () => lobbyColumns(lobbyTables());
 
+let headKey = '';
 export function renderLobbyHead() {
   const o = prefs.lobby;
-  $('lobby-head').replaceChildren(...LOBBY_COLUMNS.map((c) => el('th', {
-    scope: 'col', 'aria-sort': o.sort === c.key ? (o.dir > 0 ? 'ascending' : 'descending') : 'none',
+  const columns = lobbyColumnsNow();
+  headKey = columns.map((c) => c.key).join();
+  $('lobby-head').replaceChildren(...columns.map((c) => el('th', {
+    scope: 'col', 'aria-sort': ariaSort(o, c.key), class: c.num ? 'num' : null, 'data-col': c.key,
   }, el('button', {
     type: 'button', class: 'sort', 'data-testid': 'lobby-sort', 'data-key': c.key,
     onclick: () => {
-      o.dir = o.sort === c.key ? -o.dir : 1;
-      o.sort = c.key;
+      Object.assign(o, lobbySortClick(o, c));
       savePrefs();
       renderLobbyHead();
       renderLobby();
@@ -164,29 +162,63 @@ export function renderLobbyHead() {
   fill('filter-players', [['all', t('all')], ['some', t('players_some')], ['free', t('players_free')], ['empty', t('players_empty')]], o.players);
 }
 
-/** Updates the table rows in place, so a buy-in being typed is not lost on a refresh. */
+/** Updates the table rows in place, so a buy-in being typed is not lost on a refresh. A row of
+ *  a table the page is at says so (seated or watching, and "Your turn" when its prompt waits
+ *  for us) and opens it in place of Sit and Watch: the seat was kept. */
 export function renderLobby() {
+  const columns = lobbyColumnsNow();
+  if (columns.map((c) => c.key).join() !== headKey) {
+    // A column came (or went) with the server's rows: the head and the rows again.
+    renderLobbyHead();
+    $('table-rows').replaceChildren();
+  }
   const body = $('table-rows');
   const old = new Map([...body.children].map((row) => [row.dataset.tableId, row]));
   const shown = lobbyView(lobbyTables(), prefs.lobby);
   const rows = shown.map((x) => {
-    const row = old.get(x.id) || tableRow(x);
+    const row = old.get(x.id) || tableRow(x, columns);
     old.delete(x.id);
-    const cells = row.children;
-    cells[0].textContent = x.code ? `${x.name} (${t('private')})` : x.name;
-    cells[0].title = cells[0].textContent;
+    const cell = (key) => row.querySelector(`td[data-col="${key}"]`);
+    const at = state.tables.get(x.id);
+    const name = cell('name');
+    const turn = turnPending(at);
+    name.replaceChildren(x.code ? `${x.name} (${t('private')})` : x.name,
+      ...(at ? [' ', el('span', { class: 'tag', 'data-testid': 'lobby-at-table', 'data-seated': at.info?.your_seat != null, text: at.info?.your_seat != null ? t('seated_here') : t('watching') })] : []),
+      ...(turn ? [' ', el('span', { class: 'badge turn-badge', 'data-testid': 'lobby-turn', text: t('your_turn') })] : []));
+    name.title = x.name;
+    row.dataset.yourTurn = String(turn);
     // The game; a big-bet table says its structure beside it (fixed limit: the game alone).
     const structure = bettingName(x.config);
-    cells[1].replaceChildren(variantName(x.variant), ...(structure ? [' ', el('span', { class: 'betting', 'data-testid': 'betting-structure', 'data-betting': x.config.betting, text: structure })] : []));
+    cell('variant').replaceChildren(variantName(x.variant), ...(structure ? [' ', el('span', { class: 'betting', 'data-testid': 'betting-structure', 'data-betting': x.config.betting, text: structure })] : []));
     const mode = displayOf(x);
-    cells[2].textContent = limits(x.config, mode);
-    cells[2].title = stakesLine(x.config, mode);
-    cells[3].textContent = `${x.seats_taken}/${x.seats ?? 8}`;
-    cells[3].title = (x.players || []).join(', ');
+    cell('stakes').textContent = limits(x.config, mode);
+    cell('stakes').title = stakesLine(x.config, mode);
+    cell('seats').textContent = `${x.seats_taken}/${x.seats ?? 8}`;
+    cell('seats').title = (x.players || []).join(', ');
+    // The activity columns: hands per hour, the average pot (money), the players waiting.
+    const figure = (key, text) => {
+      const c = cell(key);
+      if (!c) return;
+      const v = x[key];
+      c.dataset.value = v == null ? '' : String(v);
+      c.dataset.label = t(columns.find((col) => col.key === key).label);
+      c.textContent = v == null ? '–' : text(v);
+    };
+    figure('hands_per_hour', (v) => String(Math.round(v)));
+    figure('average_pot', (v) => money(v, mode));
+    figure('waiting', (v) => String(v));
     row.querySelector('.range').textContent = ` (${money(x.min_buy_in, mode)}–${money(x.max_buy_in, mode)})`;
     setText(row.querySelector('.as-money'), ` = ${money(Number(row.querySelector('[data-testid=buy-in]').value), mode)}`);
-    row.querySelector('[data-testid=sit]').textContent = t('sit');
-    row.querySelector('[data-testid=watch]').textContent = t('watch');
+    const sit = row.querySelector('[data-testid=sit]');
+    const watchButton = row.querySelector('[data-testid=watch]');
+    const open = row.querySelector('[data-testid=lobby-open]');
+    sit.textContent = t('sit');
+    watchButton.textContent = t('watch');
+    open.textContent = t('open_table');
+    open.setAttribute('aria-label', t('open_table_n', { name: x.name }));
+    sit.hidden = Boolean(at);
+    watchButton.hidden = Boolean(at);
+    open.hidden = !at;
     row.querySelector('[data-testid=buy-in]').setAttribute('aria-label', `${t('buy_in')} ${x.name}`);
     return row;
   });
@@ -196,19 +228,24 @@ export function renderLobby() {
   if (rows.length !== body.children.length || rows.some((row, i) => body.children[i] !== row)) body.replaceChildren(...rows);
 }
 
-export function tableRow(x) {
+/** A table's row: a cell per column (`data-col`: the column's key), then its buttons. */
+export function tableRow(x, columns = lobbyColumnsNow()) {
   // The buy-in is typed in chips (cents), as the protocol counts; its money value is shown beside.
   const buyIn = el('input', {
     'data-testid': 'buy-in', type: 'number', min: x.min_buy_in, max: x.max_buy_in, step: 1, value: x.min_buy_in,
     'aria-label': t('buy_in'),
     oninput: (e) => setText(e.target.nextElementSibling, ` = ${money(Number(e.target.value), displayOf(x))}`),
   });
+  const testids = { hands_per_hour: 'table-row-hands-per-hour', average_pot: 'table-row-average-pot', waiting: 'table-row-waiting' };
+  const cells = columns.map((c) => (c.key === 'buy_in'
+    ? el('td', { 'data-col': 'buy_in' }, buyIn, el('span', { class: 'as-money', 'aria-live': 'polite' }), el('span', { class: 'range' }))
+    : el('td', { 'data-col': c.key, class: ['stakes', 'seats'].includes(c.key) || c.num ? 'num' : null, 'data-testid': testids[c.key] ?? null, 'data-label': c.num ? t(c.label) : null })));
   return el('tr', { 'data-testid': 'table-row', 'data-table-id': x.id, 'data-variant': x.variant },
-    el('td'), el('td'), el('td', { class: 'num' }), el('td', { class: 'num' }),
-    el('td', {}, buyIn, el('span', { class: 'as-money', 'aria-live': 'polite' }), el('span', { class: 'range' })),
+    ...cells,
     el('td', { class: 'row-buttons' },
       el('button', { 'data-testid': 'sit', type: 'button', text: t('sit'), onclick: () => takeSeat(x.id, Number(buyIn.value), x.code) }),
-      el('button', { 'data-testid': 'watch', type: 'button', text: t('watch'), onclick: () => watch(x.id, x.code) })));
+      el('button', { 'data-testid': 'watch', type: 'button', text: t('watch'), onclick: () => watch(x.id, x.code) }),
+      el('button', { 'data-testid': 'lobby-open', type: 'button', text: t('open_table'), hidden: true, onclick: () => hooks.openTable(x.id) })));
 }
 
 /** `sit` with no seat number: the first free seat. We switch to the table on the ack. */

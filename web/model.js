@@ -508,6 +508,70 @@ export function replayState(events, count, variant = 'stud', pots = []) {
 }
 
 
+/** What each lobby column sorts on. The activity columns (hands per hour, the average pot, the
+ *  players waiting) count a row without the figure as 0. */
+export const LOBBY_SORT = {
+  name: (x) => x.name.toLowerCase(), variant: (x) => x.variant, stakes: (x) => x.config.big_bet,
+  seats: (x) => x.seats_taken, buy_in: (x) => x.min_buy_in,
+  hands_per_hour: (x) => Number(x.hands_per_hour) || 0, average_pot: (x) => Number(x.average_pot) || 0,
+  waiting: (x) => Number(x.waiting) || 0,
+};
+
+/** The lobby's columns for these rows (GET /api/tables): the fixed ones, then the activity
+ *  columns the server sends: hands per hour, the average pot (`average_pot`) and the players
+ *  waiting (`waiting`), each only when some row carries it. `first`: the direction of a first
+ *  click on the column (the busiest tables first for the activity columns). */
+export function lobbyColumns(tables) {
+  const has = (key) => tables.some((x) => x[key] !== undefined && x[key] !== null);
+  return [
+    { key: 'name', label: 'col_table', first: 1 },
+    { key: 'variant', label: 'col_game', first: 1 },
+    { key: 'stakes', label: 'col_stakes', first: 1 },
+    { key: 'seats', label: 'col_seats', first: 1 },
+    ...(has('hands_per_hour') ? [{ key: 'hands_per_hour', label: 'col_hands_per_hour', first: -1, num: true }] : []),
+    ...(has('average_pot') ? [{ key: 'average_pot', label: 'col_average_pot', first: -1, num: true }] : []),
+    ...(has('waiting') ? [{ key: 'waiting', label: 'col_waiting', first: -1, num: true }] : []),
+    { key: 'buy_in', label: 'col_buy_in', first: 1 },
+  ];
+}
+
+/** A click on a lobby column: the order it asks for (`{sort, dir}`): the other way when it is
+ *  the column sorted on, else the column's first direction. */
+export function lobbySortClick(order, column) {
+  return order.sort === column.key ? { sort: column.key, dir: -order.dir } : { sort: column.key, dir: column.first ?? 1 };
+}
+
+/** `aria-sort` of a lobby column's header. */
+export const ariaSort = (order, key) => (order.sort === key ? (order.dir > 0 ? 'ascending' : 'descending') : 'none');
+
+// ---- sounds --------------------------------------------------------------------------------
+
+/** The sound a table frame makes (when sounds are on): `deal` for a card dealt, `chips` for
+ *  chips put in (antes, the bring-in, bets, calls) or a pot pushed to another player, `win` for
+ *  a pot pushed to us (`mySeat`), `turn` for our prompt; null for anything else. A table not on
+ *  screen (`onScreen` false) makes only the turn's sound. */
+export function soundFor(msg, mySeat, onScreen = true) {
+  if (msg?.type === 'your_turn') return 'turn';
+  if (!onScreen || msg?.type !== 'event' || !msg.event) return null;
+  const ev = msg.event;
+  switch (ev.event) {
+    case 'dealt': return 'deal';
+    case 'ante': case 'bring_in': case 'complete': case 'bet': case 'raise': case 'call': return 'chips';
+    case 'award': return mySeat != null && ev.seat === mySeat ? 'win' : 'chips';
+    default: return null;
+  }
+}
+
+/** The synthesized tones of each sound (dom.js plays them with the Web Audio API, no file):
+ *  each is a list of notes `[frequency Hz, start s, length s, wave, gain]`. Every kind starts
+ *  with a frequency of its own (a test tells them apart by it). */
+export const SOUNDS = {
+  deal: [[1400, 0, 0.05, 'triangle', 0.06]],
+  chips: [[2200, 0, 0.04, 'square', 0.025], [2900, 0.05, 0.04, 'square', 0.02]],
+  turn: [[880, 0, 0.25, 'sine', 0.08]],
+  win: [[523, 0, 0.12, 'sine', 0.07], [659, 0.1, 0.12, 'sine', 0.07], [784, 0.2, 0.25, 'sine', 0.07]],
+};
+
 /** The lobby's filters and order, kept in the preferences (so the order stays put). */
 export function lobbyView(tables, opts) {
   const big = (x) => x.config.big_bet;
@@ -520,10 +584,7 @@ export function lobbyView(tables, opts) {
       || (opts.players === 'some' && x.seats_taken > 0)
       || (opts.players === 'free' && x.seats_taken < (x.seats ?? 8))
       || (opts.players === 'empty' && x.seats_taken === 0)));
-  const value = {
-    name: (x) => x.name.toLowerCase(), variant: (x) => x.variant, stakes: big,
-    seats: (x) => x.seats_taken, buy_in: (x) => x.min_buy_in,
-  }[opts.sort] ?? ((x) => x.name);
+  const value = LOBBY_SORT[opts.sort] ?? ((x) => x.name);
   // A stable sort with the table id as the last key: the order never jumps between refreshes.
   return keep.sort((a, b) => {
     const [va, vb] = [value(a), value(b)];

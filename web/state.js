@@ -5,6 +5,8 @@ export const PROTOCOL_VERSION = 1;
 export const TOKEN_KEY = 'stud.token';
 export const PRIVATE_KEY = 'stud.private'; // private tables joined with a code: {table id: {code, summary}}
 export const PREFS_KEY = 'stud.prefs'; // {lang, fourColour, sound, lobby: {sort, dir, variant, stakes, players}}
+// sound: true / false once the player has chosen; null (not chosen) means on while seated at a
+// table and off otherwise (an observer's page makes no sound until asked to).
 export const LOBBY_REFRESH_MS = 5000;
 export const TOURNAMENT_TABLES_KEY = 'stud.tournament-tables'; // {table id: tournament id}: the tables tournaments seated us at
 export const TOURNAMENT_REFRESH_MS = 2000; // the tournament on screen (view or table) is fetched again this often
@@ -19,7 +21,7 @@ export const readJson = (key, fallback) => {
 
 // ---- state ---------------------------------------------------------------------------------
 
-export const prefs = { lang: null, fourColour: false, sound: true, lobby: { sort: 'name', dir: 1, variant: 'all', stakes: 'all', players: 'all' }, ...readJson(PREFS_KEY, {}) };
+export const prefs = { lang: null, fourColour: false, sound: null, lobby: { sort: 'name', dir: 1, variant: 'all', stakes: 'all', players: 'all' }, ...readJson(PREFS_KEY, {}) };
 export const savePrefs = () => store.setItem(PREFS_KEY, JSON.stringify(prefs));
 
 export const state = {
@@ -29,14 +31,11 @@ export const state = {
   privates: readJson(PRIVATE_KEY, {}),
   pending: null,            // {tableId, code}: a watch waiting for its first snapshot
   left: new Set(),          // tables left on this page: never pulled back into them
-  table: null,              // the table on screen, see enterTable()
-  prompt: null,             // our turn: {handId, seq, legal, bankMs, sent}
-  pre: null,                // the ticked pre-action box: {kind, bet} (bet: the bet level when ticked)
-  autoBringIn: false,       // the "auto-post bring-in" box (kept across hands)
+  tables: new Map(),        // table id -> every table this page is at (seated or watching), see enterTable()
+  table: null,              // the table on screen (or the last one shown, while the lobby is), one of `tables`
   lastHands: [],            // the LAST HAND list
   report: null,             // the LAST HAND report on screen, with its replay position
   historyWait: null,        // {handId, tries}: LAST HAND asked again until its list holds the hand that just ended
-  timedOut: false,          // the clock acted for us in the hand just played
   tournaments: [],          // GET /api/tournaments
   tdetails: new Map(),      // tournament id -> {detail: GET /api/tournaments/{id}, at: performance.now() when it came}
   tview: null,              // the tournament shown in the tournament view
@@ -47,7 +46,28 @@ export const state = {
   offer: null,              // the open `tournament_offer`: {tournamentId, offer, chips, fee, untilMs, busy, error}
   perrors: {},              // tournament id -> a refused rebuy / add-on bought from its view: {code, text}
   breaks: {},               // tournament id -> {frameUntil: `tournament_break`'s until_ms, endedUntil: the break a hand was dealt after}
+  // The table on screen's own parts (each table keeps its own: see enterTable):
+  // prompt: our turn {handId, seq, legal, bankMs, sent}; pre: the ticked pre-action box {kind,
+  // bet} (bet: the bet level when ticked); autoBringIn: the "auto-post bring-in" box (kept
+  // across hands); timedOut: the clock acted for us in the hand just played.
+  get prompt() { return this.table?.prompt ?? null; },
+  set prompt(v) { if (this.table) this.table.prompt = v; },
+  get pre() { return this.table?.pre ?? null; },
+  set pre(v) { if (this.table) this.table.pre = v; },
+  get autoBringIn() { return this.table?.autoBringIn ?? false; },
+  set autoBringIn(v) { if (this.table) this.table.autoBringIn = v; },
+  get timedOut() { return this.table?.timedOut ?? false; },
+  set timedOut(v) { if (this.table) this.table.timedOut = v; },
 };
+
+/** Whether the page holds a seat at any of its tables (its sounds are on by default then). */
+export const seatedAnywhere = () => [...state.tables.values()].some((tb) => tb.info?.your_seat != null);
+
+/** Whether the sounds are on: the player's choice, else on while seated and off otherwise. */
+export const soundOn = () => prefs.sound ?? seatedAnywhere();
+
+/** Our prompt at a table, not yet answered (its turn is ours). */
+export const turnPending = (tb) => Boolean(tb?.prompt && !tb.prompt.sent);
 
 export const savePrivates = () => store.setItem(PRIVATE_KEY, JSON.stringify(state.privates));
 export const saveTournamentTables = () => store.setItem(TOURNAMENT_TABLES_KEY, JSON.stringify(state.tournamentTables));

@@ -3,18 +3,18 @@
 // bar, the chat, the tournament line, which view is on screen, taking a seat) it reaches
 // through the callbacks app.js passes in (configureTable), never by importing them.
 
-import { $, cardElement, chips, el, notice, now, setText } from './dom.js';
+import { $, cardElement, chips, el, notice, now, playSound, setText } from './dom.js';
 import { amountToBox, bettingName, boxToAmount, displayOf, isHiLo, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
-import { applyEvent, awardHalf, awardLine, bountyText, cardPart, clockFace, declarationTag, describeEvent, emptyView, headOf, lineClass, namer, playedCards, preActionChoice, seatDeclaration, seatPoint, seatPosition, streetName } from './model.js';
+import { applyEvent, awardHalf, awardLine, bountyText, cardPart, clockFace, declarationTag, describeEvent, emptyView, headOf, lineClass, namer, playedCards, preActionChoice, seatDeclaration, seatPoint, seatPosition, soundFor, streetName } from './model.js';
 import { send, sendHello } from './net.js';
 import { seqDecision } from './protocol.js';
-import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state, tournamentDetail } from './state.js';
+import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state, tournamentDetail, turnPending } from './state.js';
 
 const hooks = {
   renderActions: () => {},     // the prompt changed (or the table did): the action bar again
   drawn: () => {},             // (tb): the table was drawn: the pre-action boxes, chat, tournament line
-  act: () => {},               // (action): a ticked pre-action box answers the prompt
+  act: () => {},               // (action, tb): a ticked pre-action box answers the prompt
   yourTurnAlert: () => {},     // a new prompt: the sound and the title
   clearChat: () => {},         // a new table on screen
   showView: () => {},          // (name)
@@ -22,6 +22,7 @@ const hooks = {
   refreshTournament: () => {}, // (id): fetch the tournament again, then its line at the table
   takeSeat: () => {},          // (tableId, buyIn, code, seat)
   turnDetail: () => '',        // our turn in words: the amount to call, the legal actions
+  turnsChanged: () => {},      // the tables we are at, or whose turn is ours, changed: the lobby's marks, the title
 };
 
 /** app.js's part: what the table view asks of the other views. */
@@ -29,62 +30,142 @@ export function configureTable(options) {
   Object.assign(hooks, options);
 }
 
-/** Our prompt (or none); the action bar is drawn again only when it changed. */
-export function setPrompt(prompt) {
-  const same = JSON.stringify(prompt) === JSON.stringify(state.prompt);
-  state.prompt = prompt;
-  if (!same) hooks.renderActions();
+/** A table's prompt (or none); the action bar is drawn again only when the prompt of the table
+ *  on screen changed. */
+export function setPrompt(prompt, tb = state.table) {
+  if (!tb) return;
+  const same = JSON.stringify(prompt) === JSON.stringify(tb.prompt);
+  tb.prompt = prompt;
+  if (!same && tb === state.table) hooks.renderActions();
 }
 
-// ---- the table: state from snapshots and events --------------------------------------------
+// ---- the tables: state from snapshots and events -------------------------------------------
+//
+// Multi-tabling (issue 31 item 8): one socket joins every table the page is at (seated or
+// watching; the server keeps each subscription), and the page keeps a copy of each of them
+// (state.tables), fed by its frames whether it is on screen or not: its hand, prompt,
+// pre-action boxes, hand log and chat lines. One of them is drawn (state.table); the others
+// are tabs above it (table-tabs), each saying when its turn is ours, as do the title, a live
+// region and the lobby's rows. Going to the lobby keeps every seat.
 
+/** Whether a table is the one on screen. */
+export const onScreen = (tb) => Boolean(tb) && tb === state.table && !$('table').hidden;
+
+/** A page region of a table of its own (its hand log, its chat lines): a copy of the element
+ *  on screen without its children; one table's is in the page at a time (showTable). */
+const regionLike = (id) => {
+  const node = $(id).cloneNode(false);
+  node.replaceChildren();
+  return node;
+};
+
+function newTable(id, code) {
+  // tournamentId: the tournament whose table this is (remembered from its `tournament_seat`).
+  return {
+    id, code: code ?? null, seq: 0, info: null, hand: null, resyncing: false, log: { deals: [], entries: [] }, result: null,
+    tournamentId: state.tournamentTables[id] ?? null, prompt: null, pre: null, autoBringIn: false, timedOut: false,
+    logEl: regionLike('log'), chatEl: regionLike('chat-lines'),
+  };
+}
+
+/** The table `id` on screen: the one the page is at already, else a new one (a fresh copy
+ *  that its snapshot fills). */
 export function enterTable(id, code) {
   state.pending = null;
-  state.prompt = null;
-  state.pre = null;
-  state.timedOut = false;
-  // tournamentId: the tournament whose table this is (remembered from its `tournament_seat`).
-  state.table = { id, code: code ?? null, seq: 0, info: null, hand: null, resyncing: false, log: { deals: [], entries: [] }, result: null, tournamentId: state.tournamentTables[id] ?? null };
-  $('log').replaceChildren();
-  hooks.clearChat();
-  $('table-buy-in').value = '';
-  delete $('table-buy-in').dataset.mode;
-  $('result').hidden = true;
-  hooks.renderActions();
-  $('table').dataset.tableId = id;
-  hooks.showView('table');
+  let tb = state.tables.get(id);
+  if (!tb) {
+    tb = newTable(id, code);
+    state.tables.set(id, tb);
+  } else if (code && !tb.code) {
+    tb.code = code;
+  }
+  showTable(tb);
 }
 
-export function leaveTable() {
-  const t = state.table;
-  if (!t) return;
-  send({ type: 'leave', table_id: t.id }, { kind: 'leave' });
-  state.left.add(t.id);
-  state.table = null;
-  state.prompt = null;
+/** Puts a table the page is at on screen: its log and chat lines in place of the last one's,
+ *  its result strip, its prompt in the action bar. */
+export function showTable(tb) {
+  const before = state.table;
+  state.table = tb;
+  if (tb.info) setMoneyMode(displayOf(tb.info));
+  swapRegion('log', tb.logEl, t('hand_log'));
+  swapRegion('chat-lines', tb.chatEl, t('chat'));
+  relabelLog();
+  tb.logEl.scrollTop = tb.logEl.scrollHeight;
+  if (before !== tb) {
+    $('table-buy-in').value = '';
+    delete $('table-buy-in').dataset.mode;
+  }
+  $('result').hidden = true;
   hooks.renderActions();
-  hooks.showView('lobby');
+  $('table').dataset.tableId = tb.id;
+  hooks.showView('table');
+  if (tb.info) {
+    tb.quiet = true; // what it shows now is no news: nothing moves
+    try {
+      renderTable();
+    } finally {
+      tb.quiet = false;
+    }
+    if (tb.result) renderResult(tb);
+  }
+  renderTurns();
+}
+
+/** Puts a table's own region (hand log, chat lines) in the page where the one of that id is. */
+function swapRegion(id, node, label) {
+  const current = $(id);
+  node.setAttribute('aria-label', label);
+  if (current === node) return;
+  node.id = id;
+  current.replaceWith(node);
+}
+
+/** Forgets a table (left, closed, or the tournament moved us): no more of its frames are read. */
+export function forgetTable(id) {
+  const tb = state.tables.get(id);
+  if (!tb) return null;
+  state.tables.delete(id);
+  if (state.table === tb) {
+    state.table = null;
+    hooks.renderActions();
+  }
+  renderTurns();
+  return tb;
+}
+
+/** Leaves a table (the one on screen unless another is given): its seat is cashed out once any
+ *  hand in play is over. */
+export function leaveTable(tb = state.table) {
+  if (!tb) return;
+  send({ type: 'leave', table_id: tb.id }, { kind: 'leave' });
+  state.left.add(tb.id);
+  const shown = tb === state.table;
+  forgetTable(tb.id);
+  if (shown) hooks.showView('lobby');
 }
 
 export function onTableClosed(m) {
-  if (state.table?.id !== m.table_id) return;
-  const tournament = state.table.tournamentId;
-  state.table = null;
-  state.prompt = null;
-  hooks.renderActions();
+  const tb = state.tables.get(m.table_id);
+  if (!tb) return;
+  const shown = onScreen(tb);
+  forgetTable(tb.id);
   sendHello();
   // A tournament's table closes when it breaks (its players were moved first) or at the end:
   // the tournament's view, with its results.
-  if (tournament) return hooks.openTournament(tournament);
+  if (shown && tb.tournamentId) return hooks.openTournament(tb.tournamentId);
+  if (tb.tournamentId) return;
   notice(t('table_closed'));
-  hooks.showView('lobby');
+  if (shown) hooks.showView('lobby');
 }
 
-/** Frames about the table on screen, in sequence: a gap means we missed a broadcast, so we ask
- *  for a fresh snapshot (and apply what comes meanwhile; the snapshot overrides it). */
+/** Frames about a table the page is at, in sequence: a gap means we missed a broadcast, so we
+ *  ask for a fresh snapshot (and apply what comes meanwhile; the snapshot overrides it). The
+ *  frame's sound (model.js soundFor: the table on screen's cards, chips and wins; our turn's
+ *  is the alert's). */
 export function forTable(m, handler) {
-  const tb = state.table;
-  if (!tb || tb.id !== m.table_id) return;
+  const tb = state.tables.get(m.table_id);
+  if (!tb) return;
   // A prompt may come again with the same seq (re-sent after reconnecting).
   const decision = seqDecision(tb.seq, m.seq, m.type === 'your_turn');
   if (decision === 'duplicate') return;
@@ -93,8 +174,22 @@ export function forTable(m, handler) {
     send({ type: 'snapshot', table_id: tb.id });
   }
   tb.seq = Math.max(tb.seq, m.seq);
-  handler(m, tb);
-  renderTable();
+  inMoneyOf(tb, () => handler(m, tb));
+  const sound = soundFor(m, tb.info?.your_seat ?? null, onScreen(tb));
+  if (sound && sound !== 'turn') playSound(sound);
+  if (tb === state.table) renderTable();
+  renderTurns();
+}
+
+/** Runs `fn` with the money shown as `tb`'s table shows it (cash or chips: the log's lines of a
+ *  table in the background say its own amounts), then as the table on screen's again. */
+function inMoneyOf(tb, fn) {
+  if (tb.info) setMoneyMode(displayOf(tb.info));
+  try {
+    return fn();
+  } finally {
+    if (state.table?.info) setMoneyMode(displayOf(state.table.info));
+  }
 }
 
 /** The names of the seats: the hand's (as they were when it began), then the table's. */
@@ -106,13 +201,18 @@ export function seatNames(tb) {
 export const whoAt = (tb) => (seat) => namer(seatNames(tb))(seat);
 
 export function onSnapshot(m) {
-  let tb = state.table;
-  const adopt = !tb && !state.left.has(m.table_id) && m.table.your_seat != null; // after a page reload
-  if (!tb && (state.pending?.tableId === m.table_id || adopt)) {
+  let tb = state.tables.get(m.table_id);
+  // A seat the server put us back at (after a page reload, or one held in another tab): on
+  // screen when no table is, else a table in the background.
+  const adopt = !tb && !state.left.has(m.table_id) && m.table.your_seat != null;
+  if (state.pending?.tableId === m.table_id || (adopt && !state.table)) {
     enterTable(m.table_id, state.pending?.code ?? state.privates[m.table_id]?.code);
     tb = state.table;
+  } else if (!tb && adopt) {
+    tb = newTable(m.table_id, state.privates[m.table_id]?.code);
+    state.tables.set(tb.id, tb);
   }
-  if (!tb || tb.id !== m.table_id) {
+  if (!tb) {
     // A table we left during a hand: the seat stays until the hand is over (and a `hello`
     // subscribes a held seat again). Once it is cashed out, stop watching and get the balance.
     if (state.left.has(m.table_id) && m.table.your_seat == null) {
@@ -124,7 +224,13 @@ export function onSnapshot(m) {
   tb.seq = m.seq;
   tb.resyncing = false;
   tb.info = m.table;
-  setMoneyMode(displayOf(m.table));
+  inMoneyOf(tb, () => takeSnapshot(m, tb));
+  if (tb.code) rememberPrivate(tb);
+  if (tb === state.table) renderTable();
+  renderTurns();
+}
+
+function takeSnapshot(m, tb) {
   const h = m.table.hand;
   const fresh = h && tb.loggedHand !== h.hand_id && h.view.phase !== 'over';
   const old = tb.hand;
@@ -153,10 +259,10 @@ export function onSnapshot(m) {
     // Joining mid-hand (or after a reload): the hand so far, if the server sends its events
     // (`HandState.events`, redacted for this viewer), else a line saying it is in progress.
     tb.loggedHand = h.hand_id;
-    addLog(() => t('log_hand_progress', { number: h.number }), 'hand-start');
+    addLog(() => t('log_hand_progress', { number: h.number }), 'hand-start', {}, tb);
     if (Array.isArray(h.events)) {
       const ctx = { deals: [] };
-      for (const ev of h.events) for (const line of describeEvent(ev, ctx, whoAt(tb))) addLog(line, lineClass(ev));
+      for (const ev of h.events) for (const line of describeEvent(ev, ctx, whoAt(tb))) addLog(line, lineClass(ev), {}, tb);
       tb.log.deals = ctx.deals;
       tb.log.declarations = ctx.declarations ?? null;
     }
@@ -169,16 +275,13 @@ export function onSnapshot(m) {
   const legal = h?.view.legal_actions ?? [];
   if (h && legal.length && h.view.to_act === m.table.your_seat) {
     // The bank: the snapshot's (the last `time_bank_ms` of the deadline), as for every viewer.
-    const bankMs = h.time_bank_ms ?? (state.prompt?.handId === h.hand_id ? state.prompt.bankMs : null);
+    const bankMs = h.time_bank_ms ?? (tb.prompt?.handId === h.hand_id ? tb.prompt.bankMs : null);
     // The ranges, if the snapshot carries them; else the two ends are buttons, as the legal list says.
     const wagers = h.wagers ?? h.view.wagers ?? null;
-    setPrompt({ handId: h.hand_id, seq: m.seq, legal, ...(wagers?.length ? { wagers } : {}), bankMs, toCall: h.to_call ?? null, bringIn: h.bring_in_amount ?? null, sent: false });
+    setPrompt({ handId: h.hand_id, seq: m.seq, legal, ...(wagers?.length ? { wagers } : {}), bankMs, toCall: h.to_call ?? null, bringIn: h.bring_in_amount ?? null, sent: false }, tb);
   } else {
-    setPrompt(null);
+    setPrompt(null, tb);
   }
-  const me = m.table.seats.find((s) => s.seat === m.table.your_seat);
-  if (tb.code) rememberPrivate(tb);
-  renderTable();
 }
 
 export const nameMap = (seats) => Object.fromEntries((seats ?? []).map((s) => [s.seat, s.name]));
@@ -203,9 +306,9 @@ export function onHandStarted(m, tb) {
   tb.loggedHand = m.hand_id;
   tb.log.deals = [];
   tb.log.declarations = null;
-  state.pre = null;
-  state.timedOut = false;
-  setPrompt(null);
+  tb.pre = null;
+  tb.timedOut = false;
+  setPrompt(null, tb);
   // The last result stays up at least RESULT_HOLD_MS (from its last line: a bounty paid for
   // it may come after this hand was dealt).
   const r = tb.result;
@@ -215,12 +318,13 @@ export function onHandStarted(m, tb) {
       const left = r.at + RESULT_HOLD_MS - now();
       if (left > 0) return setTimeout(hide, left);
       tb.result = null;
+      if (tb !== state.table) return;
       $('result').hidden = true;
       $('result').dataset.hiddenAt = String(Date.now());
     };
     setTimeout(hide, Math.max(0, r.at + RESULT_HOLD_MS - now()));
   }
-  addLog(() => `${t('log_hand', { number: m.number })} · ${m.commitment.slice(0, 12)}…`, 'hand-start');
+  addLog(() => `${t('log_hand', { number: m.number })} · ${m.commitment.slice(0, 12)}…`, 'hand-start', {}, tb);
   // A new level applies from a new hand: the tournament's level and clock again, and a
   // snapshot for the stakes and the game (a level, or a rotation, changes the table's config,
   // which `hand_started` does not carry).
@@ -241,7 +345,7 @@ export function onEvent(m, tb) {
     send({ type: 'snapshot', table_id: tb.id }); // an event for a seat we do not know: resync
     return;
   }
-  for (const line of describeEvent(ev, tb.log, whoAt(tb))) addLog(line, lineClass(ev));
+  for (const line of describeEvent(ev, tb.log, whoAt(tb))) addLog(line, lineClass(ev), {}, tb);
   // Someone acted (or the clock did for them): nobody is to act until the next prompt.
   if (ACTION_EVENTS.includes(ev.event)) {
     if (tb.hand.toAct === ev.seat) {
@@ -250,15 +354,15 @@ export function onEvent(m, tb) {
     }
     if (ev.seat === tb.info?.your_seat) {
       // Our prompt was still open and unanswered: the clock acted for us.
-      if (state.prompt && !state.prompt.sent && ev.event !== 'shown') state.timedOut = true;
-      setPrompt(null);
+      if (tb.prompt && !tb.prompt.sent && ev.event !== 'shown') tb.timedOut = true;
+      setPrompt(null, tb);
     }
   }
   // A ticked "check" no longer means the same once the bet changes; a new street starts fresh.
   // "Call {amount}" and "bet / raise" no longer either (a bet ticked is not a raise, a raise
   // not a reraise); "fold to any bet" lasts the hand.
   const moved = tb.hand.view.current_bet !== betBefore;
-  if (state.pre && ((ev.event === 'street_started' && state.pre.kind !== 'fold_any') || (moved && ['check', 'call', 'raise'].includes(state.pre.kind)))) state.pre = null;
+  if (tb.pre && ((ev.event === 'street_started' && tb.pre.kind !== 'fold_any') || (moved && ['check', 'call', 'raise'].includes(tb.pre.kind)))) tb.pre = null;
   if (ev.event === 'award') showResult(tb, ev);
   if (ev.event === 'hand_ended') endHand(tb, ev.stacks);
 }
@@ -269,7 +373,7 @@ export function onTurn(m, tb) {
   tb.hand.deadlineAt = now() + m.deadline_ms;
   tb.hand.deadlineTotal = m.deadline_ms;
   tb.hand.bankMs = m.time_bank_ms ?? null;
-  if (m.seat !== tb.info?.your_seat) setPrompt(null);
+  if (m.seat !== tb.info?.your_seat) setPrompt(null, tb);
 }
 
 export function onYourTurn(m, tb) {
@@ -279,15 +383,20 @@ export function onYourTurn(m, tb) {
   tb.hand.deadlineTotal = m.deadline_ms;
   tb.hand.bankMs = m.time_bank_ms;
   if (m.hand_strength) tb.hand.strength = m.hand_strength;
-  const fresh = state.prompt?.seq !== m.seq;
+  const fresh = tb.prompt?.seq !== m.seq;
   // `wagers` (big-bet tables only): each bet or raise's range, drawn as a size control.
-  setPrompt({ handId: m.hand_id, seq: m.seq, legal: m.legal, ...(m.wagers?.length ? { wagers: m.wagers } : {}), bankMs: m.time_bank_ms, toCall: m.to_call ?? null, bringIn: m.bring_in_amount ?? null, sent: false });
-  // A ticked box answers at once with one of the legal actions; else the buttons, a sound.
-  const auto = (state.autoBringIn && preActionChoice('bring_in', m.legal)) || (state.pre && preActionChoice(state.pre.kind, m.legal, m.to_call ?? null, state.pre.amount));
+  setPrompt({ handId: m.hand_id, seq: m.seq, legal: m.legal, ...(m.wagers?.length ? { wagers: m.wagers } : {}), bankMs: m.time_bank_ms, toCall: m.to_call ?? null, bringIn: m.bring_in_amount ?? null, sent: false }, tb);
+  // A ticked box answers at once with one of the legal actions (at a table in the background
+  // too); else the buttons, a sound.
+  const auto = (tb.autoBringIn && preActionChoice('bring_in', m.legal)) || (tb.pre && preActionChoice(tb.pre.kind, m.legal, m.to_call ?? null, tb.pre.amount));
   // Used (or not usable here): unticked; "fold to any bet" stays while it only checked.
-  if (state.pre && !(state.pre.kind === 'fold_any' && auto?.kind === 'check')) state.pre = null;
-  if (auto) return hooks.act(auto);
-  if (fresh) hooks.yourTurnAlert();
+  if (tb.pre && !(tb.pre.kind === 'fold_any' && auto?.kind === 'check')) tb.pre = null;
+  if (auto) return hooks.act(auto, tb);
+  if (!fresh) return;
+  // Our turn at the table on screen: the alert (the sound, the title, the focus); at another
+  // table: the sound, and renderTurns says it (its tab, the title, a live region, the lobby).
+  if (onScreen(tb)) hooks.yourTurnAlert();
+  else playSound('turn');
 }
 
 export function onHandResult(m, tb) {
@@ -300,12 +409,13 @@ export function endHand(tb, stacks) {
     tb.hand.toAct = null;
     tb.hand.deadlineAt = null;
   }
-  state.pre = null;
-  setPrompt(null);
+  tb.pre = null;
+  setPrompt(null, tb);
   if (tb.result && tb.result.handId === tb.hand?.id) {
     // data-ended-at / data-hidden-at (ms since the epoch) show how long the result stayed up.
     tb.result.at = now();
-    $('result').dataset.endedAt = String(Date.now());
+    tb.result.endedAt = Date.now();
+    if (tb === state.table) $('result').dataset.endedAt = String(tb.result.endedAt);
   }
   for (const [seat, stack] of stacks) {
     const info = tb.info?.seats.find((s) => s.seat === seat);
@@ -326,13 +436,14 @@ export function showResult(tb, award) {
 export function renderResult(tb) {
   const r = tb.result;
   const box = $('result');
-  if (!r) return;
+  if (!r || tb !== state.table) return;
   const who = whoAt(tb);
   const view = tb.hand?.id === r.handId ? tb.hand.view : null;
   if (box.dataset.handId !== r.handId) {
     box.dataset.handId = r.handId;
     delete box.dataset.hiddenAt;
     delete box.dataset.endedAt;
+    if (r.endedAt) box.dataset.endedAt = String(r.endedAt);
   }
   const lines = r.awards.map((a) => {
     const sv = view?.seats.find((s) => s.seat === a.seat);
@@ -363,7 +474,7 @@ export function renderResult(tb) {
  *  hand log, which is a live region (so a screen reader hears it once), and the same words in
  *  the result strip of the hand that knocked the player out, where they are only seen. */
 export function showBounty(tb, m) {
-  addLog(() => bountyText(m, state.me?.player_id), 'bounty', { kind: 'bounty', playerId: m.player_id, eliminated: m.eliminated, cents: String(m.cents) });
+  addLog(() => bountyText(m, state.me?.player_id), 'bounty', { kind: 'bounty', playerId: m.player_id, eliminated: m.eliminated, cents: String(m.cents) }, tb);
   // The strip of the hand just played (a bounty is paid as it ends); without one, a strip of
   // its own.
   if (!tb.result) tb.result = { handId: tb.hand?.view.phase === 'over' ? tb.hand.id : 'bounty', awards: [], at: now() };
@@ -377,6 +488,7 @@ export function showBounty(tb, m) {
 export function renderTable() {
   const tb = state.table;
   if (!tb || !tb.info) return;
+  setMoneyMode(displayOf(tb.info));
   $('table-name').textContent = tb.info.name;
   $('table-name').title = tb.info.name;
   $('table-stakes').textContent = `${variantName(tb.info.config.variant)} ${limits(tb.info.config)} · ${stakesLine(tb.info.config)}`;
@@ -386,17 +498,49 @@ export function renderTable() {
   $('table-betting').hidden = !structure;
   $('table-betting').dataset.betting = tb.info.config.betting ?? 'fixed_limit';
   const count = tb.info.seat_count ?? state.lobby.find((x) => x.id === tb.id)?.seats ?? 8;
+  if (tb.motionHand !== (tb.hand?.id ?? null)) {
+    tb.motionHand = tb.hand?.id ?? null;
+    tb.seen = new Map();
+  }
   const seats = [];
   for (let n = 1; n <= count; n += 1) seats.push(seatElement(tb, n, count));
   $('seats').replaceChildren(...seats);
-  // What is on screen now: only cards dealt and bets made after this are animated.
-  tb.drawn = Object.fromEntries((tb.hand?.view.seats ?? []).map((s) => [`${tb.hand.id}:${s.seat}`, s.cards.length]));
-  tb.bets = Object.fromEntries((tb.hand?.view.seats ?? []).map((s) => [s.seat, s.bet]));
   renderCenter(tb);
   renderSeatBar(tb);
   renderStrength(tb);
   hooks.drawn(tb);
   renderClock();
+}
+
+// ---- motion: cards dealt, chips to the pot and to a winner ---------------------------------
+// The table is drawn again at every frame, each element made anew; an animation lasts across
+// those redraws by starting as far in as it has run (a negative delay), so a burst of frames
+// neither restarts nor cuts it. A browser that prefers reduced motion runs none (style.css).
+
+const DEAL_MS = 250;
+const CHIPS_MS = 350;
+const WIN_MS = 500;
+
+/** How long ago (ms) this thing (`key`) came to be as it is (`value`) on the table on screen,
+ *  while that is under `ms`; else null. Whatever is on a table when it is put on screen is
+ *  not new (tb.quiet). */
+function motionAge(tb, key, value, ms) {
+  const at = now();
+  let seen = tb.seen.get(key);
+  if (!seen || seen.value !== value) {
+    seen = { value, at: tb.quiet ? -Infinity : at };
+    tb.seen.set(key, seen);
+  }
+  const age = at - seen.at;
+  return age < ms ? age : null;
+}
+
+/** Marks an element moving (`cls`) for `age` ms already (null: not moving). */
+function moving(node, age, cls = 'new') {
+  if (age == null) return node;
+  node.classList.add(cls);
+  node.style.setProperty('--motion-delay', `${-Math.round(age)}ms`);
+  return node;
 }
 
 export function seatElement(tb, n, count) {
@@ -450,11 +594,11 @@ export function seatElement(tb, n, count) {
       tags.map((tag) => el('span', { class: 'tag', text: tag })),
       sv?.brought_in ? el('span', { class: 'tag bring-in', 'data-testid': 'bring-in-tag', text: t('bring_in_tag') }) : null,
       declTag) : null,
-    el('div', { class: 'cards' }, (sv?.cards ?? []).map((c, i) => markCard(cardElement(c, i >= (tb.drawn?.[`${tb.hand?.id}:${n}`] ?? 0) ? 'new' : ''), cardPart(played, c.card), tb.hand.view.variant))),
+    el('div', { class: 'cards' }, (sv?.cards ?? []).map((c, i) => markCard(moving(cardElement(c), motionAge(tb, `card:${n}:${i}`, 1, DEAL_MS)), cardPart(played, c.card), tb.hand.view.variant))),
     // data-committed (on the stack): chips this seat has in the hand (antes included), so
     // stack + committed is what the seat had when the hand began.
-    el('div', { 'data-testid': 'seat-bet', 'data-amount': bet, class: `bet${bet ? '' : ' zero'}${bet && bet !== tb.bets?.[n] ? ' moved' : ''}` }, bet ? [chips(bet), el('span', { text: money(bet) })] : []),
-    el('div', { class: 'seat-foot' }, seatFoot(sv)),
+    moving(el('div', { 'data-testid': 'seat-bet', 'data-amount': bet, class: `bet${bet ? '' : ' zero'}` }, bet ? [chips(bet), el('span', { text: money(bet) })] : []), bet ? motionAge(tb, `bet:${n}`, bet, CHIPS_MS) : null, 'moved'),
+    el('div', { class: 'seat-foot' }, seatFoot(sv, sv?.won > 0 ? motionAge(tb, `won:${n}`, sv.won, WIN_MS) : null)),
     tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('div', { class: 'timer', 'data-testid': 'seat-timer', 'aria-hidden': 'true' }, el('div', { class: 'timer-fill' })) : null,
     // "time bank" on the seat to act once its action time is up, on every viewer's page (renderClock).
     tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('span', { class: 'tag bank-tag', 'data-testid': 'seat-time-bank', hidden: true, text: t('time_bank') }) : null,
@@ -483,13 +627,14 @@ function markCard(node, part, variant) {
   return node;
 }
 
-/** Under the cards: the hand's name when visible, what was won, mucked. */
-export function seatFoot(sv) {
+/** Under the cards: the hand's name when visible, what was won (`wonAge`: ms since it was
+ *  won, while its chips move there from the middle; else null), mucked. */
+export function seatFoot(sv, wonAge = null) {
   if (!sv) return [];
   const parts = [];
   if (sv.hand) parts.push(el('span', { class: 'hand-name', 'data-testid': 'seat-hand', text: sv.handCode ? strengthName(sv.handCode) : translateHand(sv.hand) }));
   if (sv.mucked) parts.push(el('span', { class: 'tag', text: t('mucked') }));
-  if (sv.won > 0) parts.push(el('span', { class: 'won', text: t('wins', { amount: money(sv.won) }) }));
+  if (sv.won > 0) parts.push(moving(el('span', { class: 'won', 'data-testid': 'seat-won', 'data-amount': sv.won }, chips(sv.won), t('wins', { amount: money(sv.won) })), wonAge));
   return parts;
 }
 
@@ -505,7 +650,9 @@ export function renderCenter(tb) {
     'data-testid': i === 0 ? null : 'side-pot', 'data-amount': p.amount, class: 'side-pot',
     text: `${i === 0 ? t('main_pot') : t('side_pot', { n: i })}: ${money(p.amount)} (${p.eligible.map(who).join(', ')})`,
   })) : [];
-  pot.replaceChildren(el('span', { class: 'pot-main' }, total ? chips(total) : null, el('span', { class: 'pot-label', text: `${t('pot')} ` }), el('span', { class: 'pot-amount', text: money(total) })), ...listed);
+  // Chips put in move into the pot.
+  const grew = total ? motionAge(tb, 'pot', total, CHIPS_MS) : null;
+  pot.replaceChildren(moving(el('span', { class: 'pot-main' }, total ? chips(total) : null, el('span', { class: 'pot-label', text: `${t('pot')} ` }), el('span', { class: 'pot-amount', text: money(total) })), grew, 'grew'), ...listed);
   $('community').replaceChildren(...(view?.community ? [el('span', { class: 'label', text: t('community') }), cardElement({ card: view.community, up: true })] : []));
   renderTurn(tb);
   if (tb.result) renderResult(tb);
@@ -628,11 +775,54 @@ export function renderStrength(tb) {
   box.textContent = text ? t('strength', { hand: text }) : '';
 }
 
+// ---- the tables we are at: tabs, and our turn at any of them -------------------------------
+
+let turnsKey = '';
+/** The tabs of the tables the page is at (shown with two or more, or with one while the lobby
+ *  or a tournament's view is on screen): each its name, our stack and a "Your turn" badge when
+ *  its prompt is waiting for us; a live region saying where our turn waits (not for the table
+ *  on screen, whose turn line says it); then app.js's part (the lobby's marks, the title).
+ *  Drawn again only when something it shows changed. */
+export function renderTurns() {
+  const tables = [...state.tables.values()];
+  const tableShown = !$('table').hidden;
+  const elsewhere = tables.filter((tb) => turnPending(tb) && !onScreen(tb));
+  const tabs = tables.map((tb) => {
+    const me = tb.info?.seats.find((x) => x.seat === tb.info.your_seat);
+    const sv = tb.hand?.view.seats.find((x) => x.seat === tb.info?.your_seat);
+    const stack = me ? (tb.hand && tb.hand.view.phase !== 'over' && sv ? sv.stack : me.stack) : null;
+    return { id: tb.id, name: tb.info?.name ?? '', seated: Boolean(me), stack: stack == null ? '' : money(stack, displayOf(tb.info)), turn: turnPending(tb), current: onScreen(tb) };
+  });
+  const key = JSON.stringify([tabs, tableShown, elsewhere.map((tb) => tb.id), t('your_turn')]);
+  if (key === turnsKey) return;
+  turnsKey = key;
+  const nav = $('table-tabs');
+  nav.hidden = !(tables.length >= 2 || (tables.length === 1 && !tableShown));
+  nav.setAttribute('aria-label', t('your_tables'));
+  // A tab with the focus keeps it when the tabs are drawn again.
+  const focused = $('table-tab-list').contains(document.activeElement) ? document.activeElement.dataset.tableId : null;
+  $('table-tab-list').replaceChildren(...tabs.map((x) => el('li', {},
+    el('button', {
+      type: 'button', class: `table-tab${x.turn ? ' turn' : ''}`, 'data-testid': 'table-tab', 'data-table-id': x.id,
+      'data-your-turn': x.turn, 'data-seated': x.seated, 'aria-current': x.current ? 'page' : null,
+      onclick: () => enterTable(x.id),
+    },
+    // Its name is its words: the table, our stack (or "watching"), "Your turn".
+    el('span', { class: 'tab-name', text: x.name }), ' ',
+    x.seated ? el('span', { class: 'tab-stack', 'data-testid': 'table-tab-stack', text: x.stack }) : el('span', { class: 'tab-stack muted', text: t('watching') }),
+    x.turn ? ' ' : null,
+    x.turn ? el('span', { class: 'badge turn-badge', 'data-testid': 'table-tab-turn', text: t('your_turn') }) : null))));
+  if (focused) $('table-tab-list').querySelector(`[data-table-id="${focused}"]`)?.focus();
+  // Said once when it changes: where our turn waits (nothing when it waits nowhere else).
+  setText($('turn-elsewhere'), elsewhere.length ? t('turn_at', { table: elsewhere.map((tb) => tb.info?.name ?? '').join(', ') }) : '');
+  $('turn-elsewhere').dataset.tables = elsewhere.map((tb) => tb.id).join(' ');
+  hooks.turnsChanged();
+}
+
 // ---- the hand log --------------------------------------------------------------------------
 
-export function addLog(fn, cls = '', data = {}) {
-  const tb = state.table;
-  const log = $('log');
+export function addLog(fn, cls = '', data = {}, tb = state.table) {
+  const log = tb?.logEl ?? $('log');
   const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 20; // follow unless scrolled up
   const line = el('div', { 'data-testid': 'log-line', class: `log-line ${cls}`, text: fn() });
   Object.assign(line.dataset, data);

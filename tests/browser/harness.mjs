@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { chromium } from 'playwright-core';
+import { SOUNDS } from '../../web/model.js';
 
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..', '..');
@@ -158,6 +159,31 @@ export async function checkLiveRegions(p, where) {
   check(same.length === 0, `${p.name}: live regions written again with the same words ${where} (a screen reader says them again): ${same.map(([k, n]) => `${k} ${n}x ${JSON.stringify(r.texts[k])}`).join('; ')}`);
   check(r.clocks.length === 0, `${p.name}: a ticking clock inside a live region ${where}: ${r.clocks.join(', ')}`);
   return r.writes;
+}
+
+// Sounds (issue 31 item 12): installed in a page before its scripts
+// (`context.addInitScript(SOUND_WATCH)`), this records every oscillator the page starts, with
+// its frequency and the moment (Date.now()); `soundsOf` names them by kind: each sound's first
+// note has a frequency of its own (web/model.js SOUNDS).
+export const SOUND_WATCH = `(() => {
+  const list = window.__sounds = [];
+  const Base = window.AudioContext;
+  if (!Base) return;
+  window.AudioContext = class extends Base {
+    createOscillator() {
+      const osc = super.createOscillator();
+      const start = osc.start.bind(osc);
+      osc.start = (...a) => { list.push({ f: osc.frequency.value, at: Date.now() }); return start(...a); };
+      return osc;
+    }
+  };
+})();`;
+const FIRST_NOTE = Object.fromEntries(Object.entries(SOUNDS).map(([kind, notes]) => [notes[0][0], kind]));
+/** The sounds `p.page` has played (SOUND_WATCH): [{kind, at}], kind deal / chips / turn / win. */
+export async function soundsOf(p) {
+  const list = await p.page.evaluate(() => window.__sounds ?? null);
+  check(list, `${p.name}: the sound watch is not installed in the page`);
+  return list.filter((s) => FIRST_NOTE[s.f]).map((s) => ({ kind: FIRST_NOTE[s.f], at: s.at }));
 }
 
 // The run: its first failure anywhere (bots run concurrently with the main flow) stops it; the

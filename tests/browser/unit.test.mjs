@@ -243,6 +243,74 @@ test('lobby: filters and a stable order', () => {
   assert.deepEqual(ids({ sort: 'stakes' }), ['a', 'c', 'b']);
 });
 
+test('lobby: the activity columns (hands per hour, average pot, players waiting) shown when sent, sorted on, busiest first', () => {
+  const row = (id, name, hph, pot, waiting) => ({ id, name, variant: 'stud', config: { big_bet: 400 }, seats_taken: 1, seats: 8, min_buy_in: 4000, hands_per_hour: hph, ...(pot === undefined ? {} : { average_pot: pot }), ...(waiting === undefined ? {} : { waiting }) });
+  const keys = (tables) => app.lobbyColumns(tables).map((c) => c.key);
+  // The server sends hands_per_hour always; average_pot and waiting only once it has them.
+  assert.deepEqual(keys([row('a', 'A', 10)]), ['name', 'variant', 'stakes', 'seats', 'hands_per_hour', 'buy_in']);
+  assert.deepEqual(keys([row('a', 'A', 10, 300), row('b', 'B', 0)]), ['name', 'variant', 'stakes', 'seats', 'hands_per_hour', 'average_pot', 'buy_in']);
+  assert.deepEqual(keys([row('a', 'A', 10, 300, 2)]), ['name', 'variant', 'stakes', 'seats', 'hands_per_hour', 'average_pot', 'waiting', 'buy_in']);
+  assert.deepEqual(keys([]), ['name', 'variant', 'stakes', 'seats', 'buy_in']);
+  for (const code of Object.keys(app.LANGS)) for (const key of ['col_hands_per_hour', 'col_average_pot', 'col_waiting']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
+  // Sorted on each: a row without the figure counts as 0; ties keep the table id's order.
+  const tables = [row('a', 'A', 40, 900, 1), row('b', 'B', 120, 300, 0), row('c', 'C', 0, undefined, 3), row('d', 'D', 40, 1500, undefined)];
+  const ids = (sort, dir) => app.lobbyView(tables, { sort, dir, variant: 'all', stakes: 'all', players: 'all' }).map((x) => x.id);
+  assert.deepEqual(ids('hands_per_hour', -1), ['b', 'a', 'd', 'c']);
+  assert.deepEqual(ids('hands_per_hour', 1), ['c', 'a', 'd', 'b']);
+  assert.deepEqual(ids('average_pot', -1), ['d', 'a', 'b', 'c']);
+  assert.deepEqual(ids('average_pot', 1), ['c', 'b', 'a', 'd']);
+  assert.deepEqual(ids('waiting', -1), ['c', 'a', 'b', 'd']);
+  // A click: a new activity column sorts busiest first, the same column again the other way;
+  // the other columns start ascending, as before.
+  const cols = Object.fromEntries(app.lobbyColumns(tables).map((c) => [c.key, c]));
+  assert.deepEqual(app.lobbySortClick({ sort: 'name', dir: 1 }, cols.average_pot), { sort: 'average_pot', dir: -1 });
+  assert.deepEqual(app.lobbySortClick({ sort: 'average_pot', dir: -1 }, cols.average_pot), { sort: 'average_pot', dir: 1 });
+  assert.deepEqual(app.lobbySortClick({ sort: 'average_pot', dir: -1 }, cols.variant), { sort: 'variant', dir: 1 });
+  assert.deepEqual(app.lobbySortClick({ sort: 'variant', dir: 1 }, cols.variant), { sort: 'variant', dir: -1 });
+  assert.equal(app.ariaSort({ sort: 'waiting', dir: -1 }, 'waiting'), 'descending');
+  assert.equal(app.ariaSort({ sort: 'waiting', dir: 1 }, 'waiting'), 'ascending');
+  assert.equal(app.ariaSort({ sort: 'waiting', dir: 1 }, 'name'), 'none');
+});
+
+test('sounds: which frame makes which sound, and each sound starts with a frequency of its own', () => {
+  const ev = (event, extra = {}) => ({ type: 'event', table_id: 'T', seq: 1, hand_id: 'H', event: { event, ...extra } });
+  assert.equal(app.soundFor(ev('dealt', { seat: 2, card: null, up: false }), 1), 'deal');
+  for (const kind of ['ante', 'bring_in', 'complete', 'bet', 'raise', 'call']) assert.equal(app.soundFor(ev(kind, { seat: 2, amount: 40 }), 1), 'chips', kind);
+  assert.equal(app.soundFor(ev('award', { seat: 1, amount: 180 }), 1), 'win');
+  assert.equal(app.soundFor(ev('award', { seat: 2, amount: 180 }), 1), 'chips');
+  assert.equal(app.soundFor(ev('award', { seat: 2, amount: 180 }), null), 'chips'); // an observer
+  for (const kind of ['check', 'fold', 'street_started', 'street_ended', 'showdown', 'shown', 'hand_ended', 'hand_started']) assert.equal(app.soundFor(ev(kind, { seat: 1 }), 1), null, kind);
+  assert.equal(app.soundFor({ type: 'your_turn', seq: 3 }, 1), 'turn');
+  for (const type of ['turn', 'hand_started', 'hand_result', 'snapshot', 'chat']) assert.equal(app.soundFor({ type }, 1), null, type);
+  // A table in the background makes only its turn's sound.
+  assert.equal(app.soundFor(ev('dealt', { seat: 1 }), 1, false), null);
+  assert.equal(app.soundFor(ev('award', { seat: 1 }), 1, false), null);
+  assert.equal(app.soundFor({ type: 'your_turn' }, 1, false), 'turn');
+  // Each kind is a few short notes; its first frequency is its own, and no note lasts 0.3 s.
+  const first = Object.entries(app.SOUNDS).map(([kind, notes]) => [kind, notes[0][0]]);
+  assert.deepEqual(first.map(([k]) => k).sort(), ['chips', 'deal', 'turn', 'win']);
+  assert.equal(new Set(first.map(([, f]) => f)).size, 4);
+  for (const [kind, notes] of Object.entries(app.SOUNDS)) {
+    for (const [freq, start, length, wave, gain] of notes) {
+      assert.ok(freq > 100 && freq < 5000 && start >= 0 && length > 0 && length <= 0.3 && gain > 0 && gain <= 0.1, kind);
+      assert.ok(['sine', 'square', 'triangle', 'sawtooth'].includes(wave), kind);
+    }
+    // Its first frequency is the first of no other kind's notes (a test tells them apart by it).
+    for (const [other, notes2] of Object.entries(app.SOUNDS)) if (other !== kind) assert.ok(!notes2.some((n) => n[0] === notes[0][0]), `${kind} vs ${other}`);
+  }
+});
+
+test('multi-tabling: the words of a turn waiting at another table, in every language', () => {
+  for (const code of Object.keys(app.LANGS)) {
+    for (const key of ['your_tables', 'watching', 'seated_here', 'to_lobby', 'to_lobby_title', 'open_table', 'open_table_n']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
+    app.setLanguage(code);
+    assert.match(app.t('turn_at', { table: 'Razz 1' }), /Razz 1/);
+    assert.match(app.t('turn_title_at', { table: 'Razz 1' }), /^● .*Razz 1/);
+  }
+  app.setLanguage('en');
+  assert.equal(app.t('turn_at', { table: 'Razz 1, Stud 1' }), 'Your turn at Razz 1, Stud 1');
+});
+
 test('hand codes from the server in words, in every language', () => {
   const two = { high: { category: 'two_pair', ranks: 'QT9' } };
   assert.equal(app.strengthName({ high: { category: 'two_pair', ranks: 'Q95' } }, 'stud', 'en'), 'Two pair, Queens and Nines');
