@@ -20,9 +20,9 @@ import { money, ordinal } from './format.js';
 import { closeLastHands, lastHandsOpen, onHistoryError, onLastHand, onLastHands, refreshLastHands, renderLastHands, renderReport, toggleLastHands } from './history.js';
 import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
 import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament, watch } from './lobby.js';
-import { PAGE_KEYS, applyBountyHeads, bountyText } from './model.js';
+import { PAGE_KEYS, applyBountyHeads, bountyText, nextTurnTable } from './model.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
-import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, soundOn, state, store, tournamentTableOf } from './state.js';
+import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, soundOn, state, store, tournamentTableOf, turnPending } from './state.js';
 import { renderStatus } from './status.js';
 import { buyInAmount, configureTable, enterTable, forTable, forgetTable, leaveTable, onEvent, onHandResult, onHandStarted, onScreen, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, renderTurns, showBounty, sitHere } from './table.js';
 import { breakEnded, closeOffer, configureTournament, onBreak, onPurchaseError, onPurchased, purchaseDropped, renderBreak, renderOffer, renderOfferClock, renderTournamentBar, renderTournamentClocks, renderTournamentView, showOffer } from './tournament.js';
@@ -106,6 +106,15 @@ export function onPageKey(e) {
       if (!atTable || !state.table.tournamentId) return false;
       if (!closeTournamentPanel()) openTournament(state.table.tournamentId);
       return done();
+    case 'next_table': {
+      // From anywhere (the lobby too): the next table where our turn waits, on screen.
+      const ids = [...state.tables.keys()];
+      const waiting = new Set(ids.filter((id) => turnPending(state.tables.get(id)) && !onScreen(state.tables.get(id))));
+      const next = nextTurnTable(ids, onScreen(state.table) ? state.table.id : null, waiting);
+      if (!next) return false;
+      enterTable(next);
+      return done();
+    }
     default:
       return false;
   }

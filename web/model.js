@@ -108,9 +108,22 @@ export const SHORTCUT = { fold: 'F', check: 'C', call: 'C', bet: 'B', raise: 'B'
 export const LARGER_KEY = 'P';
 
 // The page's own keys, at a table or anywhere (not actions): LAST HAND (V: view the last
-// hands), sitting out and in again (O), the tournament panel at a tournament table (T); Escape
-// closes the panel on top. None of them is an action key.
-export const PAGE_KEYS = { v: 'last_hands', o: 'sit_out', t: 'tournament' };
+// hands), sitting out and in again (O), the tournament panel at a tournament table (T), the
+// next table where our turn waits (N); Escape closes the panel on top. None of them is an
+// action key.
+export const PAGE_KEYS = { v: 'last_hands', o: 'sit_out', t: 'tournament', n: 'next_table' };
+
+/** Multi-tabling: the table the N key goes to: of the tables in tab order (`ids`), the first
+ *  after `current` (wrapping round) whose turn waits for us (`waiting`: a Set of ids), never
+ *  `current` itself; null when our turn waits nowhere else. */
+export function nextTurnTable(ids, current, waiting) {
+  const at = ids.indexOf(current);
+  for (let i = 1; i <= ids.length; i += 1) {
+    const id = ids[(Math.max(at, -1) + i + ids.length) % ids.length];
+    if (id !== current && waiting.has(id)) return id;
+  }
+  return null;
+}
 
 /** An action's name for the keys: its kind, a declaration's `declare:high`. */
 export const keyName = (a) => (a.kind === 'declare' ? `declare:${a.declaration}` : a.kind);

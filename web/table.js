@@ -804,7 +804,7 @@ export function renderTurns() {
   $('table-tab-list').replaceChildren(...tabs.map((x) => el('li', {},
     el('button', {
       type: 'button', class: `table-tab${x.turn ? ' turn' : ''}`, 'data-testid': 'table-tab', 'data-table-id': x.id,
-      'data-your-turn': x.turn, 'data-seated': x.seated, 'aria-current': x.current ? 'page' : null,
+      'data-your-turn': x.turn, 'data-seated': x.seated, 'aria-current': x.current ? 'page' : null, 'aria-keyshortcuts': x.turn && !x.current ? 'N' : null,
       onclick: () => enterTable(x.id),
     },
     // Its name is its words: the table, our stack (or "watching"), "Your turn".

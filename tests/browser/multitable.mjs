@@ -266,7 +266,12 @@ async function main() {
       if (there && !here) {
         await checkAnnounced(ann, there.id, names);
         announced += 1;
-        await ann.page.locator(`[data-testid=table-tab][data-table-id="${there.id}"]`).click();
+        // By its tab, or (every other time) by the N key: the next table where her turn waits.
+        if (switches % 2 === 0) await ann.page.locator(`[data-testid=table-tab][data-table-id="${there.id}"]`).click();
+        else {
+          await ann.page.locator('[data-testid=log]').focus();
+          await ann.page.keyboard.press('n');
+        }
         await until(`Ann: ${names[there.id]} on screen`, async () => (await onScreenTable(ann)) === there.id, 5000, 30);
         await checkOwnTable(ann, there.id, names, there.id === A ? ['Cat'] : ['Bob']);
         switches += 1;
@@ -276,7 +281,7 @@ async function main() {
       if (here) await actOnScreen(ann, here.id, names);
       return count(A) >= ACTS && count(B) >= ACTS && (ann.results.get(A)?.length ?? 0) >= 1 && (ann.results.get(B)?.length ?? 0) >= 1 && announced >= 2;
     }, 150000, 50);
-    log(`Ann: ${count(A)} actions at Multi Stud, ${count(B)} at Multi Razz; the other table's turn announced ${announced} times (tab badge, live region, title, sound); ${switches} switches by tab`);
+    log(`Ann: ${count(A)} actions at Multi Stud, ${count(B)} at Multi Razz; the other table's turn announced ${announced} times (tab badge, live region, title, sound); ${switches} switches by tab or the N key`);
 
     // 5. To the lobby again: her turn waiting at a table is said there (its row, the live
     // region, the title, the sound); its row's Open button takes her back, seat and all.

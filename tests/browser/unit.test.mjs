@@ -300,6 +300,18 @@ test('sounds: which frame makes which sound, and each sound starts with a freque
   }
 });
 
+test('multi-tabling: N goes to the next table (in tab order, wrapping) where our turn waits', () => {
+  const ids = ['a', 'b', 'c', 'd'];
+  assert.equal(app.nextTurnTable(ids, 'b', new Set(['d', 'a'])), 'd');
+  assert.equal(app.nextTurnTable(ids, 'd', new Set(['b', 'c'])), 'b');
+  assert.equal(app.nextTurnTable(ids, 'c', new Set(['c'])), null); // only here: nowhere else
+  assert.equal(app.nextTurnTable(ids, 'c', new Set()), null);
+  assert.equal(app.nextTurnTable(ids, null, new Set(['c', 'b'])), 'b'); // from the lobby: the first
+  assert.equal(app.nextTurnTable([], null, new Set()), null);
+  assert.equal(app.PAGE_KEYS.n, 'next_table');
+  for (const code of Object.keys(app.LANGS)) assert.ok(app.DICTS[code].key_next_table, `${code} lacks key_next_table`);
+});
+
 test('multi-tabling: the words of a turn waiting at another table, in every language', () => {
   for (const code of Object.keys(app.LANGS)) {
     for (const key of ['your_tables', 'watching', 'seated_here', 'to_lobby', 'to_lobby_title', 'open_table', 'open_table_n']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
