@@ -294,7 +294,7 @@ let titleTimer = null;
 export function baseTitle() {
   const elsewhere = [...state.tables.values()].filter((tb) => turnPending(tb) && !onScreen(tb));
   if (elsewhere.length) return `${t('turn_title_at', { table: elsewhere.map((tb) => tb.info?.name ?? '').join(', ') })} · stud`;
-  return state.table?.info ? `${state.table.info.name} · stud` : 'stud';
+  return onScreen(state.table) && state.table.info ? `${state.table.info.name} · stud` : 'stud';
 }
 
 /** Whether a table is the one on screen (the table view showing it). */

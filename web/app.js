@@ -14,7 +14,7 @@
 // its callbacks.
 
 import { act, focusActions, onActError, onKey, promptAnnouncement, refreshTitle, renderActions, renderPreActions, stopTitleFlash, yourTurnAlert } from './actions.js';
-import { clearChat, onChat, renderChat, sendChat } from './chat.js';
+import { onChat, renderChat, sendChat } from './chat.js';
 import { $, el, isTyping, notice } from './dom.js';
 import { money, ordinal } from './format.js';
 import { closeLastHands, lastHandsOpen, onHistoryError, onLastHand, onLastHands, refreshLastHands, renderLastHands, renderReport, toggleLastHands } from './history.js';
@@ -157,7 +157,6 @@ configureTable({
   act,
   yourTurnAlert,
   turnsChanged,
-  clearChat,
   showView,
   openTournament,
   refreshTournament: (id) => fetchTournament(id).then(() => renderTournamentBar()),

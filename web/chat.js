@@ -36,11 +36,6 @@ export function renderChat(tb) {
   $('chat-note').textContent = mode === 'read' ? t('chat_observer') : '';
 }
 
-/** A new table on screen: no lines from the last one. */
-export function clearChat() {
-  $('chat-lines').replaceChildren();
-}
-
 /** The chat box's submit: the message, if it fits; errors come back typed (chat_off,
  *  too_long, rate_limited, not_seated, forbidden) and show as a notice. */
 export function sendChat(e) {

@@ -16,7 +16,6 @@ const hooks = {
   drawn: () => {},             // (tb): the table was drawn: the pre-action boxes, chat, tournament line
   act: () => {},               // (action, tb): a ticked pre-action box answers the prompt
   yourTurnAlert: () => {},     // a new prompt: the sound and the title
-  clearChat: () => {},         // a new table on screen
   showView: () => {},          // (name)
   openTournament: () => {},    // (id): the tournament's view (its table closed)
   refreshTournament: () => {}, // (id): fetch the tournament again, then its line at the table
