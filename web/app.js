@@ -19,7 +19,7 @@ import { $, el, isTyping, notice } from './dom.js';
 import { money, ordinal } from './format.js';
 import { closeLastHands, lastHandsOpen, onHistoryError, onLastHand, onLastHands, refreshLastHands, renderLastHands, renderReport, toggleLastHands } from './history.js';
 import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
-import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament, watch } from './lobby.js';
+import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, openPrivate, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament } from './lobby.js';
 import { PAGE_KEYS, applyBountyHeads, bountyText, nextTurnTable } from './model.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, soundOn, state, store, tournamentTableOf, turnPending } from './state.js';
@@ -484,8 +484,8 @@ export function init() {
   });
   $('private').addEventListener('submit', (e) => {
     e.preventDefault();
-    const id = $('invite-table').value.trim();
-    if (id) watch(id, $('invite-code').value.trim());
+    // A tournament's id shows its lobby row (the code in its box); else a table, watched.
+    openPrivate($('invite-table').value.trim(), $('invite-code').value.trim());
   });
   $('leave').addEventListener('click', () => leaveTable());
   // The lobby while seated: every seat is kept, and the socket keeps every table's frames.

@@ -6,9 +6,9 @@
 import { $, el, notice, now, setText } from './dom.js';
 import { VARIANTS, bettingName, displayOf, feeText, limits, money, stakesLine, startTime, variantName } from './format.js';
 import { t, tournamentErrorText } from './i18n.js';
-import { ariaSort, lobbyColumns, lobbySortClick, lobbyView, nextGame, registrationButtons, tournamentOrder } from './model.js';
+import { ariaSort, lobbyColumns, lobbySortClick, lobbyView, nextGame, registrationButtons, tournamentOrder, withRemembered } from './model.js';
 import { connect, disconnect, isOpen, send, sendHello, whenWelcomed } from './net.js';
-import { TOKEN_KEY, prefs, registeredIn, savePrefs, savePrivates, state, store, tournamentDetail, turnPending } from './state.js';
+import { TOKEN_KEY, prefs, registeredIn, savePrefs, savePrivateTournaments, savePrivates, state, store, tournamentCode, tournamentDetail, turnPending } from './state.js';
 
 const hooks = {
   showView: () => {},       // (name): lobby, tournament or table on screen
@@ -83,6 +83,9 @@ export function logout() {
   state.me = null;
   state.privates = {};
   savePrivates();
+  state.tprivates = {};
+  savePrivateTournaments();
+  state.tcodes = {};
   disconnect();
   renderMe();
   hooks.showView('lobby');
@@ -266,26 +269,60 @@ export async function watch(tableId, code) {
 // ---- tournaments ---------------------------------------------------------------------------
 
 /** GET /api/tournaments, then the detail of each open one (whether we are registered, the
- *  game a rotation plays now): the summaries do not say either. */
+ *  game a rotation plays now): the summaries do not say either. A private tournament is listed
+ *  only to a player registered in it, so the request carries our session token; one reached
+ *  by its id and code (the private form) is drawn from its detail until then. */
 export async function refreshTournaments() {
   let list;
   try {
-    const res = await fetch('/api/tournaments');
+    const res = await fetch('/api/tournaments', state.token ? { headers: { Authorization: `Bearer ${state.token}` } } : {});
     if (!res.ok) return;
     list = await res.json();
   } catch {
     return; // offline: keep the last list
   }
-  state.tournaments = list;
+  const missing = Object.keys(state.tprivates).filter((id) => !list.some((x) => x.id === id));
+  await Promise.all(missing.map((id) => fetchTournament(id)));
+  // The remembered ones as they are now (one may have been added, or forgotten, meanwhile).
+  state.tournaments = withRemembered(list, Object.keys(state.tprivates).map(tournamentDetail));
   const open = list.filter((x) => x.status === 'registering' || x.status === 'running').slice(0, 20);
   await Promise.all(open.map((x) => fetchTournament(x.id)));
   renderTournaments();
 }
 
-/** GET /api/tournaments/{id}, kept with the moment it came (the level clock counts from it). */
+/** The private form's id: a tournament (its detail answers) is remembered with the code and
+ *  its lobby row shown, the code in its box, the focus on Register (or on Open when there is
+ *  nothing to register for); anything else is a table to watch with that code, as before. */
+export async function openPrivate(id, code) {
+  if (!id) return;
+  const d = /^[0-9a-f-]{36}$/i.test(id) ? await fetchTournament(id) : null;
+  if (!d) return watch(id, code);
+  if (d.private) {
+    state.tprivates[id] = { code };
+    savePrivateTournaments();
+  }
+  state.tcodes[id] = code;
+  state.tournaments = withRemembered(state.tournaments, [d]);
+  renderTournaments();
+  $('invite-table').value = '';
+  $('invite-code').value = '';
+  const row = $('tournament-list').querySelector(`[data-tournament-id="${id}"]`);
+  if (!row) return;
+  row.querySelector('[data-testid=tournament-code]').value = code;
+  row.scrollIntoView({ block: 'nearest' });
+  const register = row.querySelector('[data-testid=tournament-register]');
+  (register.hidden ? row.querySelector('[data-testid=tournament-open]') : register).focus();
+}
+
+/** GET /api/tournaments/{id}, kept with the moment it came (the level clock counts from it).
+ *  A remembered private tournament the server no longer knows (404) is forgotten. */
 export async function fetchTournament(id) {
   try {
     const res = await fetch(`/api/tournaments/${id}`);
+    if (res.status === 404 && state.tprivates[id]) {
+      delete state.tprivates[id];
+      savePrivateTournaments();
+    }
     if (!res.ok) return null;
     const detail = await res.json();
     state.tdetails.set(id, { detail, at: now() });
@@ -365,7 +402,7 @@ export function renderTournaments() {
 export function tournamentRow(x) {
   const code = el('input', {
     'data-testid': 'tournament-code', autocomplete: 'off', maxlength: 64, class: 't-code',
-    value: state.tcodes[x.id] ?? '', oninput: (e) => { state.tcodes[x.id] = e.target.value; },
+    value: tournamentCode(x.id), oninput: (e) => { state.tcodes[x.id] = e.target.value; },
   });
   return el('li', { 'data-testid': 'tournament-row', 'data-tournament-id': x.id, class: 't-row' },
     el('div', { class: 't-row-head' },
@@ -393,7 +430,7 @@ export function tournamentRow(x) {
 export async function registerTournament(id) {
   if (!(await ensureSession())) return;
   delete state.terrors[id];
-  const code = (state.tcodes[id] ?? '').trim();
+  const code = tournamentCode(id).trim();
   send({ type: 'tournament_register', tournament_id: id, invite_code: code || null }, { kind: 'tournament', tournamentId: id });
 }
 

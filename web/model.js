@@ -771,6 +771,26 @@ export function bountyWords(m, me) {
 /** bountyWords in the page's language of the moment. */
 export const bountyText = (m, me) => t(...bountyWords(m, me));
 
+/** A tournament's lobby summary (as `GET /api/tournaments` lists it) made from its detail
+ *  (`GET /api/tournaments/{id}`): a private tournament reached by its id is not listed to a
+ *  player who has not registered, yet its lobby row is drawn all the same. */
+export function tournamentSummary(d) {
+  const keys = ['id', 'name', 'status', 'kind', 'variant', 'betting', 'start_at', 'min_entrants', 'max_entrants', 'entry_fee', 'house_fee',
+    'private', 'seats_per_table', 'starting_chips', 'level', 'registration_open', 'bounty', 'rotation_games', 'satellite_for'];
+  const summary = Object.fromEntries(keys.filter((k) => d[k] !== undefined).map((k) => [k, d[k]]));
+  const entrants = d.entrants ?? [];
+  summary.entrants = entrants.length;
+  summary.players_left = entrants.filter((e) => e.state === 'registered' || e.state === 'playing').length;
+  return summary;
+}
+
+/** The lobby's tournaments: the listed ones, then each private one remembered (`remembered`:
+ *  its details by id) that the list does not hold. */
+export function withRemembered(list, remembered) {
+  const ids = new Set(list.map((x) => x.id));
+  return [...list, ...remembered.filter((d) => d && !ids.has(d.id)).map(tournamentSummary)];
+}
+
 /** The lobby's tournaments: open ones first (registering, then running), then the finished
  *  and cancelled; soonest start, then name, then id (a stable order). */
 export function tournamentOrder(list) {

@@ -4,6 +4,7 @@
 export const PROTOCOL_VERSION = 1;
 export const TOKEN_KEY = 'stud.token';
 export const PRIVATE_KEY = 'stud.private'; // private tables joined with a code: {table id: {code, summary}}
+export const PRIVATE_TOURNAMENTS_KEY = 'stud.private-tournaments'; // private tournaments reached by id and code: {tournament id: {code}}
 export const PREFS_KEY = 'stud.prefs'; // {lang, fourColour, sound, lobby: {sort, dir, variant, stakes, players}}
 // sound: true / false once the player has chosen; null (not chosen) means on while seated at a
 // table and off otherwise (an observer's page makes no sound until asked to).
@@ -29,6 +30,7 @@ export const state = {
   me: null,                 // the last `welcome`: player_id, session_id, name, balance
   lobby: [],                // GET /api/tables
   privates: readJson(PRIVATE_KEY, {}),
+  tprivates: readJson(PRIVATE_TOURNAMENTS_KEY, {}), // private tournaments reached by id and code (the lobby lists them only to their players)
   pending: null,            // {tableId, code}: a watch waiting for its first snapshot
   left: new Set(),          // tables left on this page: never pulled back into them
   tables: new Map(),        // table id -> every table this page is at (seated or watching), see enterTable()
@@ -41,7 +43,7 @@ export const state = {
   tview: null,              // the tournament shown in the tournament view
   tournamentTables: readJson(TOURNAMENT_TABLES_KEY, {}),
   placed: {},               // tournament id -> {place, prize}: our `tournament_placed`
-  tcodes: {},               // tournament id -> the invite code typed in the lobby
+  tcodes: {},               // tournament id -> the invite code typed in the lobby (else the remembered one: tournamentCode)
   terrors: {},              // tournament id -> the last refusal's text, shown in its row
   offer: null,              // the open `tournament_offer`: {tournamentId, offer, chips, fee, untilMs, busy, error}
   perrors: {},              // tournament id -> a refused rebuy / add-on bought from its view: {code, text}
@@ -70,6 +72,7 @@ export const soundOn = () => prefs.sound ?? seatedAnywhere();
 export const turnPending = (tb) => Boolean(tb?.prompt && !tb.prompt.sent);
 
 export const savePrivates = () => store.setItem(PRIVATE_KEY, JSON.stringify(state.privates));
+export const savePrivateTournaments = () => store.setItem(PRIVATE_TOURNAMENTS_KEY, JSON.stringify(state.tprivates));
 export const saveTournamentTables = () => store.setItem(TOURNAMENT_TABLES_KEY, JSON.stringify(state.tournamentTables));
 
 // ---- what the state says -------------------------------------------------------------------
@@ -84,6 +87,10 @@ export function registeredIn(id) {
   if (!d || !me) return null;
   return d.entrants.some((e) => e.player_id === me && (e.state === 'registered' || e.state === 'playing'));
 }
+
+/** A tournament's invite code: the one typed in its row (even emptied), else the one it was
+ *  reached with from the private form, else none. */
+export const tournamentCode = (id) => state.tcodes[id] ?? state.tprivates[id]?.code ?? '';
 
 /** The table a tournament seated us at (from its `tournament_seat`), if any. */
 export const tournamentTableOf = (id) => Object.entries(state.tournamentTables).find(([, tid]) => tid === id)?.[0] ?? null;

@@ -220,7 +220,8 @@ async function enter(p, url, lang) {
 // The lobby's rows, the refusals (no balance, no invite code), register and unregister with
 // the refund, the tournament view before the start.
 async function lobbyChecks(a, ids) {
-  await until(`${a.name}: three tournament rows`, async () => (await a.q('tournament-row').count()) === 3, 10000);
+  // The private one is not listed to a stranger (issue 31): two rows, not three.
+  await until(`${a.name}: two tournament rows`, async () => (await a.q('tournament-row').count()) === 2, 10000);
   const row = a.row(ids.sng);
   const rq = (id) => row.locator(`[data-testid=${id}]`);
   await eventually(`${a.name}: the sit-and-go's row`, async () => {
@@ -237,13 +238,28 @@ async function lobbyChecks(a, ids) {
     check(await rq('tournament-register').isVisible(), 'no register button');
     check(!(await rq('tournament-unregister').isVisible()), 'an unregister button before registering');
   });
-  // The scheduled, private one: a start time and an invite code box.
+  // The scheduled, private one: not in a stranger's lobby (the list does not hold it either);
+  // its id and code in the private form show its row, with a start time and the code in its
+  // box, the focus on its Register button.
   const club = a.row(ids.club);
+  check((await club.count()) === 0, 'the private tournament\'s row is shown to a stranger');
+  const listed = await (await fetch(`http://${ADDR}/api/tournaments`)).json();
+  check(!listed.some((x) => x.id === ids.club), 'GET /api/tournaments lists the private tournament to anyone');
+  check((await a.page.locator('#private-h').textContent()) === 'Private table or tournament', 'the private form\'s heading');
+  check((await a.q('invite-table').getAttribute('placeholder')) === 'table or tournament id', `the id box says ${await a.q('invite-table').getAttribute('placeholder')}`);
+  await a.q('invite-table').fill(ids.club);
+  await a.q('invite-code').fill('SECRET7-CLUB');
+  await a.q('join-private').click();
   await eventually(`${a.name}: the private tournament's row`, async () => {
     check((await club.locator('[data-testid=tournament-row-name]').textContent()) === 'Club Night (private)', 'the private name');
     check(/^starts [A-Z][a-z]{2} \d+, \d{4}/.test(await club.locator('[data-testid=tournament-row-start]').textContent()), `the start says ${await club.locator('[data-testid=tournament-row-start]').textContent()}`);
     check(await club.locator('[data-testid=tournament-code]').isVisible(), 'no invite code box');
+    check((await club.locator('[data-testid=tournament-code]').inputValue()) === 'SECRET7-CLUB', `the code box holds ${await club.locator('[data-testid=tournament-code]').inputValue()}`);
+    check(await club.locator('[data-testid=tournament-register]').evaluate((b) => b === document.activeElement), 'the focus is not on its Register button');
+    check((await a.q('invite-table').inputValue()) === '' && (await a.q('invite-code').inputValue()) === '', 'the private form was not cleared');
+    check(!(await a.q('table').isVisible()), 'a tournament id was taken for a table');
   });
+  check((await a.q('tournament-row').count()) === 3, `${await a.q('tournament-row').count()} tournament rows with the private one`);
   await a.page.setViewportSize({ width: 390, height: 844 });
   await eventually(`${a.name}: the lobby at 390 px`, () => checkFits(a, 'in the lobby at 390 px'));
   await a.shot('tournament-lobby-390.png');
@@ -260,7 +276,9 @@ async function lobbyChecks(a, ids) {
     check((await e.textContent()) === 'Your balance is too small for the entry and the fee.', `the error says ${await e.textContent()}`);
   });
   check((await a.balance()) === STARTING_BALANCE, 'the refused registration changed the balance');
-  // Refused: a private tournament without its code; then with it, and unregistered (refunded).
+  // Refused: a private tournament without its code (the box emptied); then with it, and
+  // unregistered (refunded).
+  await club.locator('[data-testid=tournament-code]').fill('');
   await club.locator('[data-testid=tournament-register]').click();
   await eventually(`${a.name}: the refusal without an invite code`, async () => {
     const e = club.locator('[data-testid=tournament-error]');
@@ -275,13 +293,28 @@ async function lobbyChecks(a, ids) {
     check(!(await club.locator('[data-testid=tournament-error]').isVisible()), 'the old error is still shown');
     check((await a.balance()) === STARTING_BALANCE - 220, `the balance is ${await a.balance()}, expected ${STARTING_BALANCE - 220} (entry + fee taken)`);
   });
+  // A reload: the lobby asks GET /api/tournaments with the session's token, and the server
+  // lists the private tournament to its registered player; the row stays, registered.
+  const token = await a.page.evaluate(() => localStorage.getItem('stud.token'));
+  const asked = a.page.waitForResponse(async (r) => {
+    if (new URL(r.url()).pathname !== '/api/tournaments' || !r.ok()) return false;
+    return (await r.request().headerValue('authorization')) === `Bearer ${token}`;
+  }, { timeout: 15000 });
+  await a.page.reload();
+  const answer = await (await asked).json();
+  check(answer.some((x) => x.id === ids.club), 'GET /api/tournaments with the token does not list the private tournament to its registered player');
+  await eventually(`${a.name}: the private row after a reload`, async () => {
+    check((await a.balance()) === STARTING_BALANCE - 220, `the balance after the reload is ${await a.balance()}`);
+    check((await club.getAttribute('data-registered')) === 'true', 'the row is not data-registered="true" after the reload');
+    check((await club.locator('[data-testid=tournament-row-name]').textContent()) === 'Club Night (private)', 'the private name after the reload');
+  }, 10000);
   await club.locator('[data-testid=tournament-unregister]').click();
   await eventually(`${a.name}: unregistered, refunded`, async () => {
     check((await club.getAttribute('data-registered')) === 'false', 'still data-registered');
     check((await a.balance()) === STARTING_BALANCE, `the balance is ${await a.balance()} after unregistering, expected the refund`);
   });
   check(a.registrations.length === 2 && a.registrations[1].registration.registered === false, `${a.name}: ${a.registrations.length} tournament_registration frames`);
-  log(`${a.name}: lobby rows, refusals (insufficient_balance, invite_required), register + unregister with refund checked`);
+  log(`${a.name}: lobby rows, the private one hidden from a stranger and reached by id and code, refusals (insufficient_balance, invite_required), register, listed after a reload (token sent), unregister with refund checked`);
 
   // The tournament view before the start: the structure, no results yet.
   await row.locator('[data-testid=tournament-open]').click();
@@ -309,7 +342,8 @@ async function lobbyChecks(a, ids) {
 async function main() {
   mkdirSync(SHOTS, { recursive: true });
   check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-  ADDR = await startServer(tmp, { STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '1000', STUD_OPERATOR_KEY: OPERATOR_KEY });
+  // The house sit-and-go stays closed: the lobby holds this test's tournaments only.
+  ADDR = await startServer(tmp, { STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '1000', STUD_OPERATOR_KEY: OPERATOR_KEY, STUD_HOUSE_SIT_AND_GO: 'false' });
   log(`server listening on http://${ADDR}`);
   const ids = await createTournaments();
   log(`tournaments created: ${JSON.stringify(ids)}`);

@@ -459,6 +459,25 @@ test('the lobby\'s tournaments: open first, then soonest, then name', () => {
   assert.deepEqual(order.map((t) => t.id), ['5', '3', '4', '7', '2', '1', '6']);
 });
 
+test('a private tournament reached by its id: its lobby summary from its detail, after the listed ones', () => {
+  const detail = {
+    id: 'c', name: 'Club Night', status: 'registering', kind: 'scheduled', variant: 'razz', betting: 'fixed_limit', start_at: 5000,
+    min_entrants: 2, max_entrants: 8, seats_per_table: 8, entry_fee: 200, house_fee: 20, starting_chips: 1000, private: true,
+    levels: [{ ante: 5 }], level: 1, game: 'razz', registration_open: true, hand_for_hand: false, tables: [], pool: 400, payouts: [100], prizes: [400], results: [],
+    entrants: [{ entry: 1, player_id: 'p1', name: 'Ann', state: 'registered', chips: 1000 }, { entry: 2, player_id: 'p2', name: 'Bob', state: 'out', chips: 0 }],
+  };
+  const s = app.tournamentSummary(detail);
+  assert.deepEqual(s, {
+    id: 'c', name: 'Club Night', status: 'registering', kind: 'scheduled', variant: 'razz', betting: 'fixed_limit', start_at: 5000,
+    min_entrants: 2, max_entrants: 8, entry_fee: 200, house_fee: 20, private: true, seats_per_table: 8, starting_chips: 1000, level: 1,
+    registration_open: true, entrants: 2, players_left: 1,
+  });
+  assert.equal(app.feeText(s), app.feeText(detail));
+  const listed = [{ id: 'a', name: 'A' }, { id: 'c', name: 'listed' }];
+  assert.deepEqual(app.withRemembered(listed, [detail, null]).map((x) => x.name), ['A', 'listed'], 'a listed one is not drawn twice; a forgotten one (null) not at all');
+  assert.deepEqual(app.withRemembered([{ id: 'a' }], [detail]).map((x) => x.id), ['a', 'c']);
+});
+
 test('a tournament\'s fee and a game\'s name in words (format.js, shared by the lobby and the tournament view)', () => {
   app.setLanguage('en');
   assert.equal(app.feeText({ entry_fee: 1000, house_fee: 100 }), '$10 + $1 fee');
