@@ -120,6 +120,27 @@ export function onPageKey(e) {
   }
 }
 
+/** Auto-muck on or off for our seat at the table on screen: `auto_muck`; the box shows what we
+ *  asked for until the answer. */
+export function setAutoMuck(on) {
+  const tb = state.table;
+  if (!tb?.info?.your_seat) return;
+  if (!send({ type: 'auto_muck', table_id: tb.id, on }, { kind: 'auto_muck', tableId: tb.id, on })) {
+    notice(t('reconnect_try'));
+    return renderTable();
+  }
+  tb.autoMuckWant = on;
+}
+
+/** The answer to an `auto_muck`: taken (the seat's setting is now `on`), or refused (said). */
+function autoMuckAnswered(req, taken) {
+  const tb = state.tables.get(req.tableId);
+  if (!tb) return;
+  delete tb.autoMuckWant;
+  if (taken && tb.info) tb.info.auto_muck = req.on;
+  if (tb === state.table) renderTable();
+}
+
 /** Sit out, or in again (`sitIn` true: in; null: the other way from now). */
 export function sitToggle(sitIn) {
   const tb = state.table;
@@ -353,6 +374,7 @@ export function onAck(m) {
   if (!req) return;
   if (req.kind === 'sit' && !onScreen(state.tables.get(req.tableId))) enterTable(req.tableId, req.code);
   if (['sit', 'leave', 'top_up'].includes(req.kind)) sendHello(); // the balance changed
+  if (req.kind === 'auto_muck') autoMuckAnswered(req, true);
 }
 
 export function onError(m) {
@@ -364,6 +386,7 @@ export function onError(m) {
     return renderTournamentView();
   }
   if (req.kind === 'purchase') return onPurchaseError(m, req);
+  if (req.kind === 'auto_muck') autoMuckAnswered(req, false);
   if (req.kind === 'sit' && m.code === 'already_seated') {
     if (!onScreen(state.tables.get(req.tableId))) enterTable(req.tableId, req.code);
     send({ type: 'snapshot', table_id: req.tableId });
@@ -499,6 +522,7 @@ export function init() {
   });
   $('chat-form').addEventListener('submit', sendChat);
   $('sit-toggle').addEventListener('click', () => sitToggle(null));
+  $('auto-muck').addEventListener('change', (e) => setAutoMuck(e.target.checked));
   $('im-back').addEventListener('click', () => sitToggle(true));
   $('table-sit').addEventListener('click', () => sitHere(null));
   $('top-up').addEventListener('click', () => {

@@ -724,6 +724,10 @@ export function renderSeatBar(tb) {
   $('sit-toggle').hidden = !seated || !cash;
   $('table-buy-in').parentElement.hidden = !cash;
   renderBuyIn(tb);
+  // Auto-muck (the seat's setting, in our snapshot): what we asked for while the answer is
+  // awaited, else the server's word.
+  $('auto-muck-box').hidden = !seated;
+  $('auto-muck').checked = tb.autoMuckWant ?? Boolean(tb.info.auto_muck);
   $('sit-toggle').textContent = me?.sitting_out ? t('sit_in') : t('sit_out');
   const out = Boolean(me?.sitting_out);
   $('sat-out').hidden = !out;

@@ -44,16 +44,29 @@ class Player {
     this.results = []; // hand_result frames
     this.awards = []; // {seat, at}: award events
     this.seat = null;
+    this.autoMuck = null; // our last snapshot's auto_muck (absent: false)
+    this.mucks = []; // {at}: our seat's `mucked` events
+    this.showMuck = []; // {at}: our prompts offering show or muck
+    this.acks = []; // ack frames
+    this.sentMucks = []; // auto_muck frames sent
     this.stop = false;
     PLAYERS.push(this);
-    watchPage(this, page);
+    watchPage(this, page, (m) => {
+      if (m.type === 'auto_muck') this.sentMucks.push(m);
+    });
   }
 
   frame(text) {
     const m = receivedFrame(this, text);
     if (!m) return;
     if (m.type === 'your_turn') this.prompt = m;
-    if (m.type === 'snapshot' && m.table.your_seat != null) this.seat = m.table.your_seat;
+    if (m.type === 'your_turn' && m.legal.some((a) => a.kind === 'muck')) this.showMuck.push({ at: Date.now() });
+    if (m.type === 'snapshot' && m.table.your_seat != null) {
+      this.seat = m.table.your_seat;
+      this.autoMuck = m.table.auto_muck ?? false;
+    }
+    if (m.type === 'ack') this.acks.push(m);
+    if (m.type === 'event' && m.event.event === 'mucked' && m.event.seat === this.seat) this.mucks.push({ at: Date.now() });
     if (m.type === 'hand_result') this.results.push({ ...m, at: Date.now() });
     if (m.type === 'event' && m.event.event === 'award') this.awards.push({ seat: m.event.seat, at: Date.now() });
   }
@@ -255,6 +268,29 @@ async function main() {
     check((await motion(bob)).length === 0, 'Bob\'s page ran an animation after the reload');
     log('Bob: the switch stays off after a reload; still no sound, no motion');
     await checkAxe(ann, 'at the table with the sound switch');
+
+    // 6. Auto-muck: Bob ticks the box at the table; from then on a losing hand of his at a
+    // showdown is mucked by the table without a prompt (Ann, without it, is still asked).
+    check(await bob.q('auto-muck').isVisible() && !(await bob.q('auto-muck').isChecked()), 'Bob (seated) has no unticked auto-muck box');
+    check(!(await olga.q('auto-muck').isVisible()), 'Olga (watching) has an auto-muck box');
+    await bob.q('auto-muck').check();
+    const ticked = Date.now();
+    await until('Bob: auto-muck on, answered', async () => bob.sentMucks.length === 1 && bob.acks.some((a) => a.request_id === bob.sentMucks[0].request_id), 5000, 30);
+    check(bob.sentMucks[0].on === true && bob.sentMucks[0].table_id === tableId, `the auto_muck frame: ${JSON.stringify(bob.sentMucks[0])}`);
+    log(`Bob: auto_muck on, answered ${JSON.stringify(bob.acks.find((a) => a.request_id === bob.sentMucks[0].request_id).detail)}`);
+    await until('Bob: a losing hand mucked at a showdown without a prompt', async () => bob.mucks.some((x) => x.at > ticked), 150000, 100);
+    check(!bob.showMuck.some((x) => x.at > ticked), 'Bob was offered show or muck with auto-muck on');
+    check(bob.autoMuck === true, 'Bob\'s snapshot does not say auto_muck: true');
+    check(await bob.q('auto-muck').isChecked(), 'Bob\'s auto-muck box is no longer ticked');
+    // After a reload the box is ticked from the snapshot alone.
+    await bob.page.reload();
+    await until('Bob: the table after a reload, auto-muck ticked', async () => (await bob.page.locator('[data-testid=seat][data-me=true]').count()) === 1 && bob.q('auto-muck').isChecked(), 15000);
+    await bob.q('auto-muck').uncheck();
+    await until('Bob: auto-muck off, answered', async () => bob.sentMucks.length === 2 && bob.acks.some((a) => a.request_id === bob.sentMucks[1].request_id), 5000, 30);
+    check(bob.sentMucks[1].on === false, `the second auto_muck frame: ${JSON.stringify(bob.sentMucks[1])}`);
+    await hands(bob, 1, 'after auto-muck is off');
+    check(bob.autoMuck === false && !(await bob.q('auto-muck').isChecked()), 'auto-muck still on after Bob unticked it');
+    log('auto-muck: Bob\'s losing hand mucked at a showdown with no prompt; the box follows the snapshot (after a reload too) and turns it off');
 
     for (const p of [ann, bob]) p.stop = true;
     await Promise.all(bots);
