@@ -25,7 +25,7 @@ import { configure as configureNet, connect, gotPong, send, sendHello, status, t
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, soundOn, state, store, tournamentTableOf, turnPending } from './state.js';
 import { renderStatus } from './status.js';
 import { buyInAmount, configureTable, enterTable, forTable, forgetTable, leaveTable, onEvent, onHandResult, onHandStarted, onScreen, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, renderTurns, showBounty, sitHere } from './table.js';
-import { breakEnded, closeOffer, configureTournament, onBreak, onPurchaseError, onPurchased, purchaseDropped, renderBreak, renderOffer, renderOfferClock, renderTournamentBar, renderTournamentClocks, renderTournamentView, showOffer } from './tournament.js';
+import { breakEnded, closeOffer, configureTournament, dealDropped, dealHandChanged, dealPaidText, onBreak, onDeal, onDealError, onPaused, onPurchaseError, onPurchased, proposeDeal, purchaseDropped, renderBreak, renderDeal, renderDealClock, renderOffer, renderOfferClock, renderTournamentBar, renderTournamentClocks, renderTournamentView, showOffer } from './tournament.js';
 
 // ---- navigation ----------------------------------------------------------------------------
 
@@ -159,6 +159,7 @@ configureNet({
   onClose: () => {
     for (const tb of state.tables.values()) if (tb.prompt) tb.prompt.sent = false;
     purchaseDropped();
+    dealDropped();
   },
   onStatus: renderStatus,
 });
@@ -220,13 +221,19 @@ export const HANDLERS = {
     forTable(m, onHandStarted);
     // A hand dealt at a tournament's table: its break, if one is shown, is over.
     const tid = state.tables.get(m.table_id)?.tournamentId;
-    if (tid) breakEnded(tid);
+    if (tid) {
+      breakEnded(tid);
+      dealHandChanged(tid); // Accept is held back while the hand is played
+    }
   },
   event: (m) => forTable(m, onEvent),
   turn: (m) => forTable(m, onTurn),
   your_turn: (m) => forTable(m, onYourTurn),
   hand_result: (m) => {
     forTable(m, onHandResult);
+    // At a tournament's final table: an open deal may be accepted now.
+    const tid = state.tables.get(m.table_id)?.tournamentId;
+    if (tid) dealHandChanged(tid);
     if (state.table?.id === m.table_id) refreshLastHands(m.hand_id); // LAST HAND open: the new hand in it
   },
   table_closed: onTableClosed,
@@ -243,7 +250,32 @@ export const HANDLERS = {
   tournament_break: onTournamentBreak,
   tournament_purchase: onTournamentPurchase,
   tournament_bounty: onTournamentBounty,
+  tournament_deal: onTournamentDeal,
+  tournament_paused: onTournamentPaused,
 };
+
+/** A deal at the final table of a tournament we play in: proposed, accepted by one more, its
+ *  figures moved by a hand, made or off (also the reply to our proposal or answer). The box
+ *  and the view show it; the detail again (the results, once made). */
+export function onTournamentDeal(m) {
+  const reply = Boolean(m.request_id && takeRequest(m.request_id));
+  onDeal(m, reply);
+  if (m.deal.state === 'made') sendHello(); // the deal paid into our balance
+  fetchTournament(m.tournament_id).then(() => {
+    renderTournamentView();
+    renderTournamentBar();
+  });
+}
+
+/** An operator paused (or resumed) a tournament we play in: said in its view and at its table
+ *  until it is resumed. */
+export function onTournamentPaused(m) {
+  onPaused(m);
+  fetchTournament(m.tournament_id).then(() => {
+    renderTournamentView();
+    renderTournamentBar();
+  });
+}
 
 /** A knockout tournament paid a bounty (to us, to a player at our table, or for our own head):
  *  the heads it names at once (the seats' badges, the view), the words in the hand log and the
@@ -336,7 +368,8 @@ export function onTournamentSeat(m) {
 export function onTournamentPlaced(m) {
   state.placed[m.tournament_id] = { place: m.place, prize: m.prize };
   closeOffer(m.tournament_id); // nothing more to buy there
-  notice(t('tournament_placed', { place: ordinal(m.place), prize: money(m.prize, 'cash') }));
+  const paid = dealPaidText(m.tournament_id); // a deal made paid us besides the prize
+  notice(`${t('tournament_placed', { place: ordinal(m.place), prize: money(m.prize, 'cash') })}${paid ? ` ${paid}` : ''}`);
   sendHello(); // the balance changed
   renderTournamentBar();
   fetchTournament(m.tournament_id).then(() => {
@@ -386,6 +419,7 @@ export function onError(m) {
     return renderTournamentView();
   }
   if (req.kind === 'purchase') return onPurchaseError(m, req);
+  if (req.kind === 'deal') return onDealError(m, req);
   if (req.kind === 'auto_muck') autoMuckAnswered(req, false);
   if (req.kind === 'sit' && m.code === 'already_seated') {
     if (!onScreen(state.tables.get(req.tableId))) enterTable(req.tableId, req.code);
@@ -464,6 +498,7 @@ export function switchLanguage(code) {
   renderTournamentBar();
   renderOffer();
   renderBreak();
+  renderDeal();
   renderMe();
   relabelLog();
   renderTable();
@@ -518,6 +553,8 @@ export function init() {
     closeOffer();
     state.breaks = {};
     renderBreak();
+    Object.assign(state, { dealFrames: {}, dealClosed: {}, dealBusy: null, dealErrors: {}, pausedFrames: {} });
+    renderDeal();
     logout();
   });
   $('chat-form').addEventListener('submit', sendChat);
@@ -536,6 +573,16 @@ export function init() {
     showView('lobby');
   });
   $('tournament-my-table').addEventListener('click', () => toTournamentTable(state.tview));
+  $('deal-propose').addEventListener('submit', (e) => {
+    e.preventDefault();
+    proposeDeal(state.tview);
+  });
+  // At the final table: the tournament panel, at its deal form.
+  $('tournament-table-deal').addEventListener('click', () => {
+    if (!state.table?.tournamentId) return;
+    openTournament(state.table.tournamentId);
+    if (!$('deal-propose').hidden) $('deal-method').focus();
+  });
   for (const id of ['tournament-table-open', 'tournament-out-open']) $(id).addEventListener('click', () => state.table?.tournamentId && openTournament(state.table.tournamentId));
   $('last-hand-close').addEventListener('click', closeLastHands);
   $('tournament-close').addEventListener('click', closeTournamentPanel);
@@ -553,13 +600,13 @@ export function init() {
     const boxes = h('sat-out') + (h('sat-out') ? 8 : 0) + h('tournament-out') + (h('tournament-out') ? 8 : 0);
     // The offer box and the break notice are in the flow above the views (each with its
     // margin: 8 px above it).
-    const offer = h('tournament-offer') + (h('tournament-offer') ? 8 : 0) + h('tournament-break') + (h('tournament-break') ? 8 : 0) + h('table-tabs') + (h('table-tabs') ? 8 : 0);
+    const offer = h('tournament-offer') + (h('tournament-offer') ? 8 : 0) + h('tournament-break') + (h('tournament-break') ? 8 : 0) + h('tournament-deal') + (h('tournament-deal') ? 8 : 0) + h('table-tabs') + (h('table-tabs') ? 8 : 0);
     root.setProperty('--top-h', `${Math.ceil(document.querySelector('.topbar').getBoundingClientRect().height + h('banner') + offer + boxes)}px`);
     root.setProperty('--head-h', `${Math.ceil(document.querySelector('.table-head').getBoundingClientRect().height || 40)}px`);
     root.setProperty('--bar-h', `${Math.ceil(h('action-bar') || 56)}px`);
   };
   const observer = new ResizeObserver(measure);
-  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('tournament-offer'), $('tournament-break'), $('table-tabs'), $('sat-out'), $('tournament-out')]) observer.observe(node);
+  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('tournament-offer'), $('tournament-break'), $('tournament-deal'), $('table-tabs'), $('sat-out'), $('tournament-out')]) observer.observe(node);
   window.addEventListener('resize', measure);
   measure();
   setInterval(() => {
@@ -569,6 +616,7 @@ export function init() {
   setInterval(renderTournamentClocks, 250);
   setInterval(renderOfferClock, 250);
   setInterval(renderBreak, 250);
+  setInterval(renderDealClock, 250);
   // The tournament on screen (its view, or the one whose table we are at), fetched again.
   setInterval(() => {
     const id = $('tournament').hidden ? null : state.tview;

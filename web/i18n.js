@@ -132,6 +132,22 @@ export const EN = {
   bounty_won: '{who} won {amount} for knocking out {out}', bounty_won_you: 'You won {amount} for knocking out {out}',
   bounty_won_on_you: '{who} won {amount} for knocking you out',
   bounty_own: '{who} won {amount}: the bounty on their own head', bounty_own_you: 'You won {amount}: the bounty on your own head',
+  // Deals at the final table, and the operator's pause.
+  deal_region: 'Deal', deal_title_proposed: 'Deal proposed', deal_title_made: 'Deal made', deal_open: 'Deal',
+  deal_text: '{who} proposes a deal by {method}: {shared} shared, {leave} left to play for.',
+  deal_text_you: 'You propose a deal by {method}: {shared} shared, {leave} left to play for.',
+  deal_made_text: 'Deal made by {method}: {shared} shared, each share paid; {leave} left to play for.',
+  deal_made_end: 'Deal made by {method}: {shared} shared, each share paid. The tournament ends here.',
+  deal_method_icm: 'ICM', deal_method_chip_chop: 'chip chop', deal_ends_in: 'lapses in {time}',
+  deal_col_chips: 'Chips', deal_col_icm: 'ICM', deal_col_chip_chop: 'Chip chop', deal_col_accepted: 'Accepted', deal_col_paid: 'Paid',
+  deal_accepted: 'accepted', deal_waiting: 'waiting', deal_accept: 'Accept', deal_decline: 'Decline',
+  deal_wait_hand: 'Accept once this hand has ended: its result may change the figures.', deal_off: 'The deal is off.',
+  deal_propose: 'Propose a deal', deal_method: 'Method', deal_leave: 'Left to play for ($)', deal_leave_bad: 'Enter an amount in dollars, 0 or more.',
+  t_deal_proposed: '{who} proposed a deal by {method} · waiting for {names}', t_deal_made: 'Deal made by {method}: {paid}',
+  t_col_deal: 'Deal', t_deal_paid_you: 'The deal paid you {amount}.', t_paused: 'Paused by the operator',
+  nd_no_deals: 'This tournament takes no deals.', nd_final: 'Deals are made at the final table, once the field is final.',
+  nd_made: 'A deal has been made.', nd_proposed: 'A deal is already proposed.', nd_leave: 'More is left to play for than first place pays.',
+  nd_share: 'The prizes left cannot be shared.', nd_none: 'No deal is proposed.', nd_hand: 'Accept once the hand in play has ended.',
 };
 
 export const IT = {
@@ -255,6 +271,21 @@ export const IT = {
   bounty_won: '{who} ha vinto {amount} per aver eliminato {out}', bounty_won_you: 'Hai vinto {amount} per aver eliminato {out}',
   bounty_won_on_you: '{who} ha vinto {amount} per averti eliminato',
   bounty_own: '{who} ha vinto {amount}: la taglia sulla propria testa', bounty_own_you: 'Hai vinto {amount}: la taglia sulla tua testa',
+  deal_region: 'Accordo', deal_title_proposed: 'Accordo proposto', deal_title_made: 'Accordo fatto', deal_open: 'Accordo',
+  deal_text: '{who} propone un accordo con {method}: {shared} da dividere, {leave} ancora in palio.',
+  deal_text_you: 'Proponi un accordo con {method}: {shared} da dividere, {leave} ancora in palio.',
+  deal_made_text: 'Accordo fatto con {method}: {shared} diviso, ogni quota pagata; {leave} ancora in palio.',
+  deal_made_end: 'Accordo fatto con {method}: {shared} diviso, ogni quota pagata. Il torneo finisce qui.',
+  deal_method_icm: 'ICM', deal_method_chip_chop: 'chip chop', deal_ends_in: 'scade tra {time}',
+  deal_col_chips: 'Fiches', deal_col_icm: 'ICM', deal_col_chip_chop: 'Chip chop', deal_col_accepted: 'Accettato', deal_col_paid: 'Pagato',
+  deal_accepted: 'accettato', deal_waiting: 'in attesa', deal_accept: 'Accetta', deal_decline: 'Rifiuta',
+  deal_wait_hand: 'Accetta quando questa mano è finita: il suo esito può cambiare le cifre.', deal_off: 'L’accordo è saltato.',
+  deal_propose: 'Proponi un accordo', deal_method: 'Metodo', deal_leave: 'Ancora in palio ($)', deal_leave_bad: 'Inserisci un importo in dollari, 0 o più.',
+  t_deal_proposed: '{who} ha proposto un accordo con {method} · in attesa di {names}', t_deal_made: 'Accordo fatto con {method}: {paid}',
+  t_col_deal: 'Accordo', t_deal_paid_you: 'L’accordo ti ha pagato {amount}.', t_paused: 'Sospeso dall’operatore',
+  nd_no_deals: 'Questo torneo non prevede accordi.', nd_final: 'Gli accordi si fanno al tavolo finale, a iscrizioni chiuse.',
+  nd_made: 'Un accordo è già stato fatto.', nd_proposed: 'Un accordo è già proposto.', nd_leave: 'Resterebbe in palio più di quanto paga il primo posto.',
+  nd_share: 'I premi rimasti non si possono dividere.', nd_none: 'Nessun accordo è proposto.', nd_hand: 'Accetta quando la mano in corso è finita.',
 };
 
 export const HU = {
@@ -378,6 +409,21 @@ export const HU = {
   bounty_won: '{who} {amount} fejpénzt nyert {out} kiejtéséért', bounty_won_you: '{amount} fejpénzt nyertél {out} kiejtéséért',
   bounty_won_on_you: '{who} {amount} fejpénzt nyert a kiejtésedért',
   bounty_own: '{who} {amount} összeget nyert: a saját fejpénzét', bounty_own_you: '{amount} összeget nyertél: a saját fejpénzedet',
+  deal_region: 'Megegyezés', deal_title_proposed: 'Megegyezési javaslat', deal_title_made: 'Megegyezés létrejött', deal_open: 'Megegyezés',
+  deal_text: '{who} megegyezést javasol ({method}): {shared} felosztása, {leave} marad játékban.',
+  deal_text_you: 'Megegyezést javasolsz ({method}): {shared} felosztása, {leave} marad játékban.',
+  deal_made_text: 'Megegyezés ({method}): {shared} felosztva, minden rész kifizetve; {leave} marad játékban.',
+  deal_made_end: 'Megegyezés ({method}): {shared} felosztva, minden rész kifizetve. A verseny itt véget ér.',
+  deal_method_icm: 'ICM', deal_method_chip_chop: 'zsetonarányos', deal_ends_in: 'lejár {time} múlva',
+  deal_col_chips: 'Zseton', deal_col_icm: 'ICM', deal_col_chip_chop: 'Zsetonarányos', deal_col_accepted: 'Elfogadta', deal_col_paid: 'Kifizetve',
+  deal_accepted: 'elfogadta', deal_waiting: 'vár', deal_accept: 'Elfogadom', deal_decline: 'Elutasítom',
+  deal_wait_hand: 'A leosztás végén fogadhatod el: az eredménye módosíthatja az összegeket.', deal_off: 'A megegyezés meghiúsult.',
+  deal_propose: 'Megegyezés javaslata', deal_method: 'Módszer', deal_leave: 'Játékban marad ($)', deal_leave_bad: 'Adj meg egy dollárösszeget (0 vagy több).',
+  t_deal_proposed: '{who} megegyezést javasolt ({method}) · várakozás: {names}', t_deal_made: 'Megegyezés ({method}): {paid}',
+  t_col_deal: 'Megegyezés', t_deal_paid_you: 'A megegyezés {amount} összeget fizetett neked.', t_paused: 'Az üzemeltető szüneteltette',
+  nd_no_deals: 'Ebben a versenyben nincs megegyezés.', nd_final: 'Megegyezni a döntőasztalnál lehet, ha a mezőny már végleges.',
+  nd_made: 'A megegyezés már létrejött.', nd_proposed: 'Már van javasolt megegyezés.', nd_leave: 'Több maradna játékban, mint amennyit az első hely fizet.',
+  nd_share: 'A maradék díjak nem oszthatók fel.', nd_none: 'Nincs javasolt megegyezés.', nd_hand: 'A folyamatban lévő leosztás végén fogadhatod el.',
 };
 
 export const DICTS = { en: EN, it: IT, hu: HU };
@@ -426,6 +472,32 @@ export const NOT_OFFERED = {
   'rebuys are closed': 'np_rebuy_closed',
   'the add-on is not on offer': 'np_addon_closed',
 };
+
+// A deal's refusal (`not_now`): the server's reason in the page's words; one this page does not
+// know yet as sent.
+export const NO_DEAL = {
+  'this tournament takes no deals': 'nd_no_deals',
+  'deals are made at the final table, once the field is final': 'nd_final',
+  'a deal has been made': 'nd_made',
+  'a deal is already proposed': 'nd_proposed',
+  'more is left to play for than first place pays': 'nd_leave',
+  'the prizes left cannot be shared': 'nd_share',
+  'no deal is proposed': 'nd_none',
+  'no deal': 'nd_none',
+  'accept once the hand in play has ended': 'nd_hand',
+};
+
+/** A refused deal proposal or answer in words: `not_now` says why (translated when known, else
+ *  the server's own words), any other code as any error. */
+export const noDealKey = (message) => NO_DEAL[String(message ?? '').trim().toLowerCase().replace(/\.$/, '')] ?? null;
+
+export function dealErrorText(m) {
+  if (m.code === 'not_now') {
+    const key = noDealKey(m.message);
+    return key ? t(key) : m.message || errorText(m);
+  }
+  return errorText(m);
+}
 
 /** A refused rebuy or add-on in words: `not_offered` says why (the server's reason, translated
  *  when known), a purchase's own wording where the code means something else elsewhere (the

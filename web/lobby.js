@@ -317,6 +317,7 @@ export async function openPrivate(id, code) {
 /** GET /api/tournaments/{id}, kept with the moment it came (the level clock counts from it).
  *  A remembered private tournament the server no longer knows (404) is forgotten. */
 export async function fetchTournament(id) {
+  const asked = now(); // news older than this (a deal's or a pause's frame) is the detail's to say
   try {
     const res = await fetch(`/api/tournaments/${id}`);
     if (res.status === 404 && state.tprivates[id]) {
@@ -325,7 +326,7 @@ export async function fetchTournament(id) {
     }
     if (!res.ok) return null;
     const detail = await res.json();
-    state.tdetails.set(id, { detail, at: now() });
+    state.tdetails.set(id, { detail, at: now(), asked });
     return detail;
   } catch {
     return null;

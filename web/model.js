@@ -802,6 +802,68 @@ export function tournamentOrder(list) {
     || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+// ---- deals at the final table and the operator's pause -------------------------------------
+
+/** The deal a tournament has as the page knows it: from the last `tournament_deal` frame
+ *  (`frame`: {deal, at}) or the detail's `deal` (`entry`: {detail, asked}), whichever is the
+ *  newer news (`at`: when the frame came, `asked`: when the detail was asked for, on the same
+ *  clock); a made deal from either is final. Null when there is none, or it is off. */
+export function dealNow(frame, entry) {
+  const fromFrame = frame?.deal ?? null;
+  const fromDetail = entry?.detail?.deal ?? null;
+  if (fromFrame?.state === 'made') return fromFrame;
+  if (fromDetail?.state === 'made') return fromDetail;
+  const deal = frame && !(entry?.asked > frame.at) ? fromFrame : fromDetail;
+  return deal && deal.state !== 'off' ? deal : null;
+}
+
+/** Whether a proposed deal is still open at `now` (ms since the epoch): it lapses at `until_ms`. */
+export const dealOpen = (deal, now) => deal?.state === 'proposed' && (deal.until_ms == null || deal.until_ms > now);
+
+/** Milliseconds an open deal has left at `now`, never below zero (null without a clock). */
+export const dealMsLeft = (deal, now) => (deal?.until_ms == null ? null : Math.max(0, deal.until_ms - now));
+
+/** Whether the viewer (`playerId`) may propose a deal, as far as the page can tell (the server
+ *  decides, and says why not): the tournament runs, takes deals (`deals` not false) and is at
+ *  its final table (one table, registration closed), nothing is proposed or made (`deal`: as
+ *  dealNow gives it), and the viewer is one of the two or more still playing. */
+export function canProposeDeal(detail, playerId, deal, now) {
+  if (detail?.status !== 'running' || detail.deals === false || detail.registration_open !== false) return false;
+  if ((detail.tables ?? []).length !== 1 || deal?.state === 'made' || dealOpen(deal, now)) return false;
+  const playing = (detail.entrants ?? []).filter((e) => e.state === 'playing');
+  return playing.length >= 2 && playing.some((e) => e.player_id === playerId);
+}
+
+/** The deal box's buttons for the viewer: Accept (not accepted yet) and Decline while the deal
+ *  is open and the viewer is in it; `wait`: Accept is held back while a hand is in play at the
+ *  final table (the server takes an acceptance only between hands: the figures are final). */
+export function dealButtons(deal, playerId, handInPlay, now) {
+  const me = deal?.players?.find((p) => p.player_id === playerId);
+  if (!me || !dealOpen(deal, now)) return { accept: false, decline: false, wait: false };
+  return { accept: !me.accepted, decline: true, wait: !me.accepted && handInPlay };
+}
+
+/** What the deal gives a player: once made, what it paid; while proposed, the figure of its
+ *  method (the other is shown beside it). */
+export const dealFigure = (deal, p) => (deal.state === 'made' ? p.paid ?? (deal.method === 'chip_chop' ? p.chip_chop : p.icm) : deal.method === 'chip_chop' ? p.chip_chop : p.icm);
+
+/** The names of the players a proposed deal still waits for. */
+export const dealWaiting = (deal) => (deal?.players ?? []).filter((p) => !p.accepted).map((p) => p.name);
+
+/** Whether the result lines have deal money to show (a column of their own): a deal was made,
+ *  or a line says it was paid by one. */
+export const resultsHaveDeal = (detail) => detail?.deal?.state === 'made' || (detail?.results ?? []).some((r) => (r.deal ?? 0) > 0);
+
+/** Whether an operator has the tournament paused, as the page knows it: the last
+ *  `tournament_paused` frame (`frame`: {paused, at}) or the detail's `paused_since` (`entry`:
+ *  {detail, asked}), whichever is the newer news; never once it is not running. */
+export function pausedNow(frame, entry) {
+  const d = entry?.detail;
+  if (d && d.status !== 'running') return false;
+  if (frame && !(entry?.asked > frame.at)) return frame.paused === true;
+  return d?.paused_since != null;
+}
+
 // ---- bet sizing (pot limit, no limit) ------------------------------------------------------
 
 /** The preset buttons of a ranged wager, in the order shown. */

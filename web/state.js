@@ -48,6 +48,11 @@ export const state = {
   offer: null,              // the open `tournament_offer`: {tournamentId, offer, chips, fee, untilMs, busy, error}
   perrors: {},              // tournament id -> a refused rebuy / add-on bought from its view: {code, text}
   breaks: {},               // tournament id -> {frameUntil: `tournament_break`'s until_ms, endedUntil: the break a hand was dealt after}
+  dealFrames: {},           // tournament id -> {deal: the last `tournament_deal`'s deal, at: performance.now() when it came}
+  dealClosed: {},           // tournament id -> true: the made deal's box was closed
+  dealBusy: null,           // {tournamentId, accept}: a deal's answer awaiting its reply (or sent again once the hand ends)
+  dealErrors: {},           // tournament id -> {code, text, where: 'box' | 'view'}: a refused proposal or answer
+  pausedFrames: {},         // tournament id -> {paused: the last `tournament_paused`'s, at: performance.now() when it came}
   // The table on screen's own parts (each table keeps its own: see enterTable):
   // prompt: our turn {handId, seq, legal, bankMs, sent}; pre: the ticked pre-action box {kind,
   // bet} (bet: the bet level when ticked); autoBringIn: the "auto-post bring-in" box (kept

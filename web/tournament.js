@@ -2,14 +2,16 @@
 // payouts, results, registering, rebuys and the add-on) and its line at one of its tables
 // (level, clock, game, players left, our place once out); the offer box (a rebuy offered
 // after a bust, the add-on at the end of the rebuy period) with its clock; and the notice of a
-// break with its countdown to the resume. It draws the
+// break with its countdown to the resume; a deal at the final table (the view's form to
+// propose one, the deal box with every player's figures, Accept / Decline) and an operator's
+// pause ("Paused by the operator" in the view and at the table). It draws the
 // details lobby.js fetched into state; registering is the lobby's (the session), passed in by
 // app.js (configureTournament); a purchase is sent from here (the session is there already).
 
-import { $, el, now, setText } from './dom.js';
-import { clockText, feeText, limits, money, ordinal, timeOfDay, variantName } from './format.js';
-import { purchaseErrorText, t } from './i18n.js';
-import { bountyPlan, breakNow, breakPlan, levelMsLeft, levelNow, myEntry, nextGame, offerMsLeft, purchaseButtons, registrationButtons, standing } from './model.js';
+import { $, el, notice, now, setText } from './dom.js';
+import { boxToAmount, clockText, feeText, limits, money, ordinal, timeOfDay, variantName } from './format.js';
+import { dealErrorText, noDealKey, purchaseErrorText, t } from './i18n.js';
+import { bountyPlan, breakNow, breakPlan, canProposeDeal, dealButtons, dealFigure, dealMsLeft, dealNow, dealOpen, dealWaiting, levelMsLeft, levelNow, myEntry, nextGame, offerMsLeft, pausedNow, purchaseButtons, registrationButtons, resultsHaveDeal, standing } from './model.js';
 import { send } from './net.js';
 import { registeredIn, state, tournamentDetail, tournamentTableOf } from './state.js';
 
@@ -36,7 +38,8 @@ function clockLine(id) {
   const entry = state.tdetails.get(id);
   const d = entry?.detail;
   if (!d || d.status !== 'running') return { text: '', ms: null };
-  const ms = levelMsLeft(d, entry.at, now());
+  // Paused by an operator: every clock stands (as the detail last said it).
+  const ms = levelMsLeft(d, entry.at, pausedOf(id) ? entry.at : now());
   if (ms != null) return { text: t('t_next_level_in', { time: clockText(ms) }), ms };
   const { level, last } = levelNow(d);
   if (last) return { text: t('t_last_level'), ms: null };
@@ -125,11 +128,15 @@ export function renderTournamentView() {
   }
   // A knockout tournament: its bounty line, and the bounty columns of the results and entrants.
   const bounty = renderBounty(d);
-  // Results, best place first; the finishing places as they come.
+  // Results, best place first; the finishing places as they come. A deal made: what it paid
+  // each, in a column of its own beside the prize.
+  const dealt = resultsHaveDeal(d);
+  $('t-col-result-deal').hidden = !dealt;
   $('tournament-results').replaceChildren(...d.results.map((r) => el('tr', {
-    'data-testid': 'tournament-result', 'data-place': r.place, 'data-player-id': r.player_id, 'data-prize': r.prize,
+    'data-testid': 'tournament-result', 'data-place': r.place, 'data-player-id': r.player_id, 'data-prize': r.prize, 'data-deal': dealt ? r.deal ?? 0 : null,
     class: r.player_id === state.me?.player_id ? 'me' : null,
   }, el('td', { class: 'num', text: ordinal(r.place) }), el('td', { text: r.name }), el('td', { class: 'num', text: money(r.prize, 'cash') }),
+  dealt ? el('td', { class: 'num', 'data-testid': 'result-deal', 'data-amount': r.deal ?? 0, text: money(r.deal ?? 0, 'cash') }) : null,
   bounty ? el('td', { class: 'num', 'data-testid': 'result-bounties', 'data-amount': r.bounties_won ?? 0, text: money(r.bounties_won ?? 0, 'cash') }) : null)));
   $('tournament-no-results').hidden = d.results.length > 0;
   $('tournament-levels').replaceChildren(...d.levels.map((l, i) => el('tr', {
@@ -151,6 +158,8 @@ export function renderTournamentView() {
   $('tournament-payouts').replaceChildren(...d.payouts.map((pct, i) => el('tr', { 'data-testid': 'tournament-payout', 'data-place': i + 1, 'data-prize': d.prizes[i] ?? 0 },
     el('td', { class: 'num', text: ordinal(i + 1) }), el('td', { class: 'num', text: `${pct}%` }), el('td', { class: 'num', text: money(d.prizes[i] ?? 0, 'cash') }))));
   renderRebuys(id, d);
+  renderPaused($('tournament-paused'), pausedOf(id));
+  renderDealView(id, d);
   // The breaks in the structure: "5-minute break every 2 levels".
   const plan = breakPlan(d);
   const breaks = $('tournament-breaks');
@@ -358,7 +367,14 @@ export function renderOffer() {
 export function renderOfferClock() {
   const o = state.offer;
   if (!o) return;
-  const ms = offerMsLeft(o.untilMs, Date.now());
+  // Paused by an operator: the offer's clock stands (the server's too), counting on from where
+  // it stood once resumed.
+  if (pausedOf(o.tournamentId)) o.frozenMs ??= offerMsLeft(o.untilMs, Date.now());
+  else if (o.frozenMs != null) {
+    o.untilMs = Date.now() + o.frozenMs;
+    delete o.frozenMs;
+  }
+  const ms = o.frozenMs ?? offerMsLeft(o.untilMs, Date.now());
   if (ms <= 0) return closeOffer();
   const clock = $('tournament-offer-clock');
   setText(clock, t('offer_ends_in', { time: clockText(ms) }));
@@ -385,13 +401,18 @@ export function renderTournamentBar() {
   out.hidden = !placed;
   if (placed) {
     const key = placed.place === 1 ? 't_winner' : placed.prize > 0 ? 't_out_prize' : 't_out_none';
-    setText($('tournament-out-text'), t(key, { place: ordinal(placed.place), prize: money(placed.prize, 'cash') }));
+    const paid = dealPaidText(id);
+    setText($('tournament-out-text'), `${t(key, { place: ordinal(placed.place), prize: money(placed.prize, 'cash') })}${paid ? ` ${paid}` : ''}`);
     Object.assign(out.dataset, { place: String(placed.place), prize: String(placed.prize) });
   }
+  renderDeal();
+  renderPaused($('tournament-table-paused'), Boolean(id) && pausedOf(id));
   if (!id) return;
   const d = tournamentDetail(id);
   const lvl = $('tournament-table-level');
   if (!d) return;
+  // Propose a deal (the final table): the tournament panel's form.
+  $('tournament-table-deal').hidden = !canProposeDeal(d, state.me?.player_id, dealOf(id), Date.now());
   const { n, level } = levelNow(d);
   lvl.textContent = level ? t('t_level_stakes', { n, limits: limits(level, 'chips'), ante: money(level.ante, 'chips') }) : '';
   lvl.dataset.level = String(n);
@@ -471,4 +492,308 @@ export function renderBreak() {
   setText(clock, t('break_resumes', { time: clockText(b.ms) }));
   clock.dataset.ms = String(Math.round(b.ms));
   setText(said, t('break_said', { time: timeOfDay(b.until) }));
+}
+
+// ---- deals at the final table --------------------------------------------------------------
+
+/** The deal tournament `id` has now, as far as the page knows (model.js dealNow: the last
+ *  `tournament_deal` frame or the detail's `deal`, whichever is newer); null when none or off. */
+export const dealOf = (id) => dealNow(state.dealFrames[id], state.tdetails.get(id));
+
+/** Whether an operator has tournament `id` paused now (model.js pausedNow). */
+export const pausedOf = (id) => pausedNow(state.pausedFrames[id], state.tdetails.get(id));
+
+/** Whether a hand is in play at tournament `id`'s table (the one we are at): the server takes an
+ *  acceptance only between hands. */
+function handInPlay(id) {
+  const tb = [...state.tables.values()].find((x) => x.tournamentId === id);
+  return Boolean(tb?.hand && tb.hand.view.phase !== 'over');
+}
+
+const methodName = (method) => t(method === 'chip_chop' ? 'deal_method_chip_chop' : 'deal_method_icm');
+
+/** Who proposed a deal, by name (the deal's players, else the tournament's entrants). */
+function proposerName(id, deal) {
+  return deal.players.find((p) => p.player_id === deal.by)?.name
+    ?? tournamentDetail(id)?.entrants.find((e) => e.player_id === deal.by)?.name ?? '?';
+}
+
+/** "The deal paid you $38.39." once a deal made in tournament `id` paid us; '' otherwise. */
+export function dealPaidText(id) {
+  const deal = dealOf(id);
+  const mine = deal?.state === 'made' ? deal.players.find((p) => p.player_id === state.me?.player_id) : null;
+  const paid = mine ? dealFigure(deal, mine) : 0;
+  return paid > 0 ? t('t_deal_paid_you', { amount: money(paid, 'cash') }) : '';
+}
+
+/** The tournament whose deal the box shows, with the deal: an open one we are in, else one
+ *  made while this page watched (its frame came) that we were in and have not closed. */
+function dealShown() {
+  const me = state.me?.player_id;
+  if (!me) return null;
+  const ids = [...new Set([...Object.keys(state.dealFrames), state.table?.tournamentId, ...[...state.tables.values()].map((x) => x.tournamentId)])].filter(Boolean);
+  const at = Date.now();
+  let made = null;
+  for (const id of ids) {
+    const deal = dealOf(id);
+    if (!deal?.players.some((p) => p.player_id === me)) continue;
+    if (dealOpen(deal, at)) return [id, deal];
+    if (deal.state === 'made' && state.dealFrames[id]?.deal.state === 'made' && !state.dealClosed[id]) made ??= [id, deal];
+  }
+  return made;
+}
+
+/** The deal box (under the top bar, in the page's flow like the offer box; it takes no focus):
+ *  proposed, every player's chips and both figures (the deal's method marked), who has
+ *  accepted, the clock, Accept (held back while a hand is in play) and Decline; made, what each
+ *  was paid, and Close. Redrawn only where it changed (its status line is a live region). */
+export function renderDeal() {
+  const box = $('tournament-deal');
+  const focused = box.contains(document.activeElement) ? document.activeElement : null;
+  const found = dealShown();
+  if (!found) {
+    if (box.hidden) return;
+    box.hidden = true;
+    setText($('deal-text'), '');
+    for (const k of ['tournamentId', 'state', 'method', 'leave', 'shared', 'until']) delete box.dataset[k];
+    if (focused) {
+      // Not left on a hidden button (it would be in the box again when the next deal shows).
+      focused.blur();
+      hooks.refocus();
+    }
+    return;
+  }
+  const [id, deal] = found;
+  const me = state.me?.player_id;
+  const made = deal.state === 'made';
+  box.hidden = false;
+  Object.assign(box.dataset, { tournamentId: id, state: deal.state, method: deal.method, leave: String(deal.leave), shared: String(deal.shared), until: String(deal.until_ms ?? '') });
+  box.setAttribute('aria-label', t('deal_region'));
+  setText($('deal-title'), t(made ? 'deal_title_made' : 'deal_title_proposed'));
+  const words = { who: proposerName(id, deal), method: methodName(deal.method), shared: money(deal.shared, 'cash'), leave: money(deal.leave, 'cash') };
+  setText($('deal-text'), made ? t(deal.leave > 0 ? 'deal_made_text' : 'deal_made_end', words) : t(deal.by === me ? 'deal_text_you' : 'deal_text', words));
+  // The players' lines, drawn again only when the deal (or the language) changed.
+  const key = JSON.stringify([deal, me, t('deal_col_chips')]);
+  const body = $('deal-players');
+  if (body.dataset.key !== key) {
+    body.dataset.key = key;
+    const cols = made ? ['chips', 'paid'] : ['chips', 'icm', 'chip_chop', 'accepted'];
+    $('deal-head').replaceChildren(el('th', { scope: 'col', text: t('t_col_player') }), ...cols.map((c) => el('th', {
+      scope: 'col', class: c === 'accepted' ? null : `num${c === deal.method ? ' chosen' : ''}`, text: t(`deal_col_${c}`),
+    })));
+    const figure = (c, p) => el('td', { class: `num${c === deal.method ? ' chosen' : ''}`, 'data-testid': `deal-${c.replace('_', '-')}`, 'data-amount': p[c] ?? 0, text: money(p[c] ?? 0, 'cash') });
+    body.replaceChildren(...deal.players.map((p) => el('tr', {
+      'data-testid': 'deal-player', 'data-player-id': p.player_id, 'data-chips': p.chips, 'data-icm': p.icm, 'data-chip-chop': p.chip_chop,
+      'data-accepted': String(Boolean(p.accepted)), 'data-paid': made ? dealFigure(deal, p) : null, class: p.player_id === me ? 'me' : null,
+    }, el('th', { scope: 'row', text: p.name }),
+    el('td', { class: 'num', 'data-testid': 'deal-chips', text: money(p.chips, 'chips') }),
+    ...(made
+      ? [el('td', { class: 'num chosen', 'data-testid': 'deal-paid', 'data-amount': dealFigure(deal, p), text: money(dealFigure(deal, p), 'cash') })]
+      : [figure('icm', p), figure('chip_chop', p),
+        el('td', { 'data-testid': 'deal-accepted', class: p.accepted ? 'accepted' : 'muted', text: p.accepted ? `✓ ${t('deal_accepted')}` : t('deal_waiting') })]))));
+  }
+  // The viewer's buttons: Accept held back (aria-disabled, keeping the focus) while a hand is
+  // in play or an answer is awaited.
+  const b = dealButtons(deal, me, handInPlay(id), Date.now());
+  const busy = state.dealBusy?.tournamentId === id;
+  const accept = $('deal-accept');
+  accept.hidden = !b.accept;
+  accept.setAttribute('aria-disabled', String(b.wait || busy));
+  accept.onclick = () => { if (accept.getAttribute('aria-disabled') !== 'true') answerDeal(id, true); };
+  const decline = $('deal-decline');
+  decline.hidden = !b.decline;
+  decline.setAttribute('aria-disabled', String(busy));
+  decline.onclick = () => { if (decline.getAttribute('aria-disabled') !== 'true') answerDeal(id, false); };
+  const close = $('deal-close');
+  close.hidden = !made;
+  close.onclick = () => {
+    state.dealClosed[id] = true;
+    renderDeal();
+  };
+  const wait = $('deal-wait');
+  wait.hidden = !b.wait;
+  setText(wait, b.wait ? t('deal_wait_hand') : '');
+  if (b.wait) accept.setAttribute('aria-describedby', 'deal-wait');
+  else accept.removeAttribute('aria-describedby');
+  const error = state.dealErrors[id]?.where === 'box' ? state.dealErrors[id] : null;
+  const errorBox = $('deal-error');
+  errorBox.hidden = !error;
+  setText(errorBox, error?.text ?? '');
+  if (error) errorBox.dataset.code = error.code;
+  else delete errorBox.dataset.code;
+  renderDealClock();
+  // A button that had the focus went: Accept once accepted (the box itself, not Decline, which
+  // a second Enter would press), Accept or Decline once made (Close).
+  if (focused && (focused.hidden || !box.contains(focused))) {
+    if (!close.hidden) close.focus();
+    else {
+      box.tabIndex = -1;
+      box.focus();
+    }
+  }
+}
+
+/** Every 250 ms: the open deal's clock (no live region); at 0:00 the box goes (the server says
+ *  it is off). */
+export function renderDealClock() {
+  const box = $('tournament-deal');
+  const clock = $('deal-clock');
+  if (box.hidden) return;
+  const id = box.dataset.tournamentId;
+  const deal = dealOf(id);
+  if (deal?.state === 'made') {
+    setText(clock, '');
+    delete clock.dataset.ms;
+    return;
+  }
+  const ms = dealMsLeft(deal, Date.now());
+  if (ms != null && ms <= 0) return renderDeal();
+  setText(clock, ms == null ? '' : t('deal_ends_in', { time: clockText(ms) }));
+  if (ms == null) delete clock.dataset.ms;
+  else clock.dataset.ms = String(Math.round(ms));
+}
+
+/** `tournament_deal` (broadcast, or the reply to ours): the deal as it stands. Off after being
+ *  open: said once as a notice (the box goes for everyone). */
+export function onDeal(m, reply) {
+  const id = m.tournament_id;
+  const before = dealOf(id);
+  state.dealFrames[id] = { deal: m.deal, at: now() };
+  if (reply && state.dealBusy?.tournamentId === id) state.dealBusy = null;
+  if (m.deal.state !== 'proposed') {
+    if (state.dealBusy?.tournamentId === id) state.dealBusy = null;
+    delete state.dealErrors[id];
+  }
+  if (m.deal.state === 'off' && before?.state === 'proposed') notice(t('deal_off'));
+  renderDeal();
+  renderTournamentView();
+  renderTournamentBar();
+}
+
+/** `tournament_deal_propose` from the tournament view's form: the method and the amount left
+ *  to play for (dollars typed; cents sent). A refusal is said under the form. */
+export function proposeDeal(id) {
+  if (!id) return;
+  const leave = boxToAmount($('deal-leave').value.trim() || '0', 'cash');
+  if (Number.isNaN(leave) || leave < 0) {
+    state.dealErrors[id] = { code: 'local', text: t('deal_leave_bad'), where: 'view' };
+    renderTournamentView();
+    $('deal-leave').focus();
+    return;
+  }
+  delete state.dealErrors[id];
+  const method = $('deal-method').value === 'chip_chop' ? 'chip_chop' : 'icm';
+  if (!send({ type: 'tournament_deal_propose', tournament_id: id, method, leave }, { kind: 'deal', tournamentId: id, propose: true })) {
+    state.dealErrors[id] = { code: 'offline', text: t('err_p_offline'), where: 'view' };
+  }
+  renderTournamentView();
+}
+
+/** `tournament_deal_answer`: accept (between hands) or decline the open deal. */
+export function answerDeal(id, accept, tries = 0) {
+  delete state.dealErrors[id];
+  if (!send({ type: 'tournament_deal_answer', tournament_id: id, accept }, { kind: 'deal', tournamentId: id, accept })) {
+    state.dealBusy = null;
+    state.dealErrors[id] = { code: 'offline', text: t('err_p_offline'), where: 'box' };
+  } else {
+    state.dealBusy = { tournamentId: id, accept, tries };
+  }
+  renderDeal();
+}
+
+/** A refused proposal or answer, in words where it was made. An acceptance refused because
+ *  the hand had not ended yet for the tournament (its result reaches the tournament a moment
+ *  after our page shows it) is sent again shortly while the deal is open, a few times. */
+export function onDealError(m, req) {
+  const id = req.tournamentId;
+  const tries = state.dealBusy?.tournamentId === id ? state.dealBusy.tries : 0;
+  if (state.dealBusy?.tournamentId === id) state.dealBusy = null;
+  if (req.accept === true && m.code === 'not_now' && noDealKey(m.message) === 'nd_hand' && tries < 8 && dealOpen(dealOf(id), Date.now())) {
+    state.dealBusy = { tournamentId: id, accept: true, tries: tries + 1 };
+    setTimeout(() => {
+      if (state.dealBusy?.tournamentId !== id || !dealOpen(dealOf(id), Date.now())) return;
+      if (handInPlay(id)) {
+        // Sent again when the hand's result comes (dealHandEnded).
+        state.dealBusy = { ...state.dealBusy, afterHand: true };
+        return renderDeal();
+      }
+      answerDeal(id, true, tries + 1);
+    }, 400);
+    return renderDeal();
+  }
+  state.dealErrors[id] = { code: m.code, text: dealErrorText(m), where: req.propose ? 'view' : 'box' };
+  renderDeal();
+  renderTournamentView();
+}
+
+/** A hand ended (or began) at tournament `id`'s table: Accept is offered again (or held back);
+ *  an acceptance waiting for the hand's end is sent. */
+export function dealHandChanged(id) {
+  const b = state.dealBusy;
+  if (b?.tournamentId === id && b.afterHand && !handInPlay(id) && dealOpen(dealOf(id), Date.now())) answerDeal(id, true, b.tries);
+  renderDeal();
+}
+
+/** The socket closed: no reply to an answer will come; the buttons work again. */
+export function dealDropped() {
+  if (state.dealBusy) {
+    state.dealBusy = null;
+    renderDeal();
+  }
+}
+
+/** `tournament_paused`: an operator paused or resumed a tournament we play in. */
+export function onPaused(m) {
+  state.pausedFrames[m.tournament_id] = { paused: m.paused, at: now() };
+  renderTournamentView();
+  renderTournamentBar();
+}
+
+/** "Paused by the operator" (a status, written only when it changes: shown before its words
+ *  are written, hidden before they go). */
+function renderPaused(node, paused) {
+  if (paused) {
+    node.hidden = false;
+    setText(node, t('t_paused'));
+  } else {
+    node.hidden = true;
+    setText(node, '');
+  }
+}
+
+/** The tournament view's deal: where it stands (proposed: by whom, how, who it waits for;
+ *  made: what each was paid), and the form to propose one while one can be (model.js
+ *  canProposeDeal; the server decides and says why not). */
+function renderDealView(id, d) {
+  const section = $('tournament-deal-view');
+  const deal = dealOf(id);
+  const me = state.me?.player_id;
+  const at = Date.now();
+  const can = canProposeDeal(d, me, deal, at);
+  const line = $('tournament-deal-line');
+  let text = '';
+  if (dealOpen(deal, at)) text = t('t_deal_proposed', { who: proposerName(id, deal), method: methodName(deal.method), names: dealWaiting(deal).join(', ') });
+  else if (deal?.state === 'made') text = t('t_deal_made', { method: methodName(deal.method), paid: deal.players.map((p) => `${p.name} ${money(dealFigure(deal, p), 'cash')}`).join(' · ') });
+  line.hidden = !text;
+  setText(line, text);
+  line.dataset.state = text ? deal.state : '';
+  const form = $('deal-propose');
+  const hadFocus = form.contains(document.activeElement);
+  form.hidden = !can;
+  const select = $('deal-method');
+  if (!select.options.length) select.append(el('option', { value: 'icm' }), el('option', { value: 'chip_chop' }));
+  for (const o of select.options) setText(o, methodName(o.value));
+  const error = state.dealErrors[id]?.where === 'view' ? state.dealErrors[id] : null;
+  const errorBox = $('deal-propose-error');
+  errorBox.hidden = !error;
+  setText(errorBox, error?.text ?? '');
+  if (error) errorBox.dataset.code = error.code;
+  else delete errorBox.dataset.code;
+  section.hidden = !text && !can && !error;
+  // Proposed: the form goes; the focus to the line that says so.
+  if (hadFocus && form.hidden) {
+    line.tabIndex = -1;
+    if (!line.hidden) line.focus();
+    else hooks.refocus();
+  }
 }

@@ -558,6 +558,90 @@ test('a refused rebuy or add-on says why, in every language', () => {
   app.setLanguage('en');
 });
 
+test('deals at the final table: the deal now, who may propose, the box\'s buttons, the figures', () => {
+  const NOW = 1_700_000_000_000;
+  const player = (id, chips, icm, chop, accepted = false, paid = undefined) => ({ player_id: id, name: id.toUpperCase(), chips, icm, chip_chop: chop, accepted, ...(paid === undefined ? {} : { paid }) });
+  const proposed = { state: 'proposed', by: 'a', method: 'icm', leave: 0, shared: 3000, until_ms: NOW + 120_000, players: [player('a', 970, 990, 970, true), player('b', 1015, 1005, 1015), player('c', 1015, 1005, 1015)] };
+  const made = { ...proposed, state: 'made', until_ms: null, players: proposed.players.map((p) => ({ ...p, accepted: true, paid: p.icm })) };
+  const off = { ...proposed, state: 'off', until_ms: null };
+  // The newer news: a frame that came after the detail was asked for, else the detail.
+  assert.equal(app.dealNow({ deal: proposed, at: 10 }, { detail: { deal: null }, asked: 5 }), proposed, 'a frame newer than the detail');
+  assert.equal(app.dealNow({ deal: proposed, at: 10 }, { detail: { deal: null }, asked: 20 }), null, 'a detail asked for after the frame (the deal lapsed meanwhile)');
+  assert.equal(app.dealNow({ deal: off, at: 10 }, { detail: { deal: proposed }, asked: 5 }), null, 'off: the detail asked for before it still has it open');
+  assert.equal(app.dealNow(undefined, { detail: { deal: proposed }, asked: 5 }), proposed, 'after a reload: the detail');
+  assert.equal(app.dealNow({ deal: proposed, at: 10 }, { detail: { deal: made }, asked: 5 }), made, 'made is final, from either');
+  assert.equal(app.dealNow({ deal: made, at: 10 }, { detail: { deal: proposed }, asked: 20 }), made);
+  assert.equal(app.dealNow(undefined, undefined), null);
+  // Open until until_ms; its clock.
+  assert.ok(app.dealOpen(proposed, NOW));
+  assert.ok(!app.dealOpen(proposed, NOW + 120_000), 'lapsed');
+  assert.ok(!app.dealOpen(made, NOW) && !app.dealOpen(null, NOW));
+  assert.equal(app.dealMsLeft(proposed, NOW + 20_000), 100_000);
+  assert.equal(app.dealMsLeft(proposed, NOW + 200_000), 0);
+  assert.equal(app.dealMsLeft(made, NOW), null);
+  // Who may propose: the final table (one table, registration closed) of a running tournament
+  // that takes deals, nothing open or made, the viewer one of two or more playing.
+  const entrants = [{ player_id: 'a', state: 'playing' }, { player_id: 'b', state: 'playing' }, { player_id: 'c', state: 'out' }];
+  const final = { status: 'running', deals: true, registration_open: false, tables: [{ table: 1 }], entrants };
+  assert.ok(app.canProposeDeal(final, 'a', null, NOW));
+  assert.ok(!app.canProposeDeal(final, 'c', null, NOW), 'out');
+  assert.ok(!app.canProposeDeal(final, 'x', null, NOW), 'not in it');
+  assert.ok(!app.canProposeDeal({ ...final, deals: false }, 'a', null, NOW), 'no deals in this tournament');
+  assert.ok(!app.canProposeDeal({ ...final, registration_open: true }, 'a', null, NOW), 'late registration open');
+  assert.ok(!app.canProposeDeal({ ...final, tables: [{ table: 1 }, { table: 2 }] }, 'a', null, NOW), 'not the final table');
+  assert.ok(!app.canProposeDeal({ ...final, status: 'finished' }, 'a', null, NOW));
+  assert.ok(!app.canProposeDeal(final, 'a', proposed, NOW), 'one is open');
+  assert.ok(app.canProposeDeal(final, 'a', proposed, NOW + 130_000), 'the open one lapsed');
+  assert.ok(!app.canProposeDeal(final, 'a', made, NOW), 'one was made');
+  assert.ok(!app.canProposeDeal({ ...final, entrants: [entrants[0], entrants[2]] }, 'a', null, NOW), 'one player left');
+  // The box's buttons: Accept until accepted, held back while a hand is in play; Decline.
+  assert.deepEqual(app.dealButtons(proposed, 'b', false, NOW), { accept: true, decline: true, wait: false });
+  assert.deepEqual(app.dealButtons(proposed, 'b', true, NOW), { accept: true, decline: true, wait: true });
+  assert.deepEqual(app.dealButtons(proposed, 'a', true, NOW), { accept: false, decline: true, wait: false }, 'accepted already');
+  assert.deepEqual(app.dealButtons(proposed, 'x', false, NOW), { accept: false, decline: false, wait: false }, 'not in the deal');
+  assert.deepEqual(app.dealButtons(made, 'a', false, NOW), { accept: false, decline: false, wait: false });
+  assert.deepEqual(app.dealButtons(proposed, 'b', false, NOW + 120_000), { accept: false, decline: false, wait: false }, 'lapsed');
+  // The figures: the method's while proposed, what was paid once made; who it waits for.
+  assert.equal(app.dealFigure(proposed, proposed.players[1]), 1005);
+  assert.equal(app.dealFigure({ ...proposed, method: 'chip_chop' }, proposed.players[1]), 1015);
+  assert.equal(app.dealFigure(made, { ...made.players[2], paid: 1007 }), 1007);
+  assert.deepEqual(app.dealWaiting(proposed), ['B', 'C']);
+  // The results' deal column.
+  assert.ok(app.resultsHaveDeal({ deal: made, results: [] }));
+  assert.ok(app.resultsHaveDeal({ deal: null, results: [{ deal: 0 }, { deal: 5 }] }));
+  assert.ok(!app.resultsHaveDeal({ deal: null, results: [{ deal: 0 }, { prize: 5 }] }));
+});
+
+test('a refused deal says why, in every language; the operator\'s pause from the frame or the detail', () => {
+  const reasons = ['this tournament takes no deals', 'deals are made at the final table, once the field is final', 'a deal has been made',
+    'a deal is already proposed', 'more is left to play for than first place pays', 'the prizes left cannot be shared', 'no deal is proposed',
+    'accept once the hand in play has ended'];
+  for (const code of Object.keys(app.LANGS)) {
+    app.setLanguage(code);
+    const said = reasons.map((message) => app.dealErrorText({ code: 'not_now', message }));
+    assert.equal(new Set(said).size, reasons.length, `${code}: every reason its own words`);
+    for (const [i, text] of said.entries()) assert.notEqual(text, reasons[i], `${code}: "${reasons[i]}" untranslated`);
+    for (const key of ['deal_off', 't_paused', 'deal_wait_hand', 'deal_propose', 'deal_method_icm', 'deal_method_chip_chop']) assert.ok(app.DICTS[code][key], `${code}: no ${key}`);
+  }
+  app.setLanguage('en');
+  assert.equal(app.dealErrorText({ code: 'not_now', message: 'accept once the hand in play has ended' }), 'Accept once the hand in play has ended.');
+  assert.equal(app.noDealKey('Accept once the hand in play has ended.'), 'nd_hand');
+  assert.equal(app.noDealKey('something else'), null);
+  assert.equal(app.dealErrorText({ code: 'not_now', message: 'a reason from a newer server' }), 'a reason from a newer server', 'an unknown reason as sent');
+  assert.equal(app.dealErrorText({ code: 'not_registered', message: 'x' }), app.errorText({ code: 'not_registered', message: 'x' }));
+  assert.equal(app.t('deal_text', { who: 'Ann', method: app.t('deal_method_icm'), shared: '$30', leave: '$0' }), 'Ann proposes a deal by ICM: $30 shared, $0 left to play for.');
+  // Paused: the frame when it is newer than the detail, else the detail's paused_since; never
+  // once the tournament is not running.
+  const running = (paused_since) => ({ detail: { status: 'running', paused_since }, asked: 5 });
+  assert.equal(app.pausedNow({ paused: true, at: 10 }, running(null)), true);
+  assert.equal(app.pausedNow({ paused: false, at: 10 }, running(123)), false, 'resumed after the detail was asked for');
+  assert.equal(app.pausedNow({ paused: true, at: 1 }, running(null)), false, 'the detail asked for after the frame: resumed since');
+  assert.equal(app.pausedNow(undefined, running(123)), true, 'after a reload');
+  assert.equal(app.pausedNow(undefined, running(null)), false);
+  assert.equal(app.pausedNow({ paused: true, at: 10 }, { detail: { status: 'finished', paused_since: 1 }, asked: 5 }), false);
+  assert.equal(app.pausedNow(undefined, undefined), false);
+});
+
 test('breaks: the structure\'s line, the break from the frame or the detail, over at 0:00 or once a hand is dealt', () => {
   const NOW = 1_700_000_000_000;
   assert.deepEqual(app.breakPlan({ break_every_levels: 2, break_minutes: 5 }), { every: 2, minutes: 5 });
