@@ -21,6 +21,7 @@ mod play;
 mod protocol;
 mod sessions;
 mod slowloris;
+mod tournament_admin;
 mod tournament_bounties;
 mod tournament_play;
 mod tournament_rebuys;
@@ -51,6 +52,8 @@ pub async fn spawn_app(tweak: impl FnOnce(&mut Config)) -> (Server, String) {
         // The tests' bots act the moment they are prompted, faster than a person's 20
         // messages a second; the tests of that limit set it.
         messages_per_second: 0,
+        // The tests that want the house sit-and-go ask for it (tournament_admin.rs).
+        house_sit_and_go: false,
         ..Config::default()
     };
     tweak(&mut config);

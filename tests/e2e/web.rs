@@ -39,12 +39,13 @@ async fn the_page_and_its_files_are_served_and_self_contained() {
     server.shutdown().await;
 }
 
-/// Every ES module the page imports (followed from `app.js`, as the browser does) is served,
-/// as JavaScript, and loads nothing from elsewhere.
+/// Every ES module the pages import (followed from their entry modules, `app.js` for the
+/// players' page and `admin.js` for the operator console, as the browser does) is served, as
+/// JavaScript, and loads nothing from elsewhere.
 #[tokio::test]
 async fn every_module_the_page_imports_is_served() {
     let (server, addr) = spawn_app(|_| {}).await;
-    let mut todo = vec!["/app.js".to_owned()];
+    let mut todo = vec!["/app.js".to_owned(), "/admin.js".to_owned()];
     let mut seen = std::collections::BTreeSet::new();
     while let Some(path) = todo.pop() {
         if !seen.insert(path.clone()) {
@@ -70,7 +71,7 @@ async fn every_module_the_page_imports_is_served() {
         .collect();
     assert!(modules.len() >= 10, "{modules:?}");
     for module in &modules {
-        assert!(seen.contains(module), "{module} is not reached from app.js: {seen:?}");
+        assert!(seen.contains(module), "{module} is not reached from app.js or admin.js: {seen:?}");
     }
     server.shutdown().await;
 }

@@ -15,6 +15,9 @@ pub struct ServeArgs {
     /// Public tables per variant (also STUD_TABLES_PER_VARIANT).
     #[arg(long)]
     tables_per_variant: Option<usize>,
+    /// Do not open the house sit-and-go at the first start (also STUD_HOUSE_SIT_AND_GO=false).
+    #[arg(long)]
+    no_house_sit_and_go: bool,
     /// The database: sqlite://FILE (default sqlite://stud.db) or postgres://... (also DATABASE_URL).
     #[arg(long)]
     database_url: Option<String>,
@@ -36,6 +39,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     }
     if let Some(n) = args.tables_per_variant {
         config.tables_per_variant = n;
+    }
+    if args.no_house_sit_and_go {
+        config.house_sit_and_go = false;
     }
     if let Some(url) = &args.database_url {
         config.database_url.clone_from(url);

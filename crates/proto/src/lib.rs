@@ -10,9 +10,10 @@ pub mod openapi;
 mod tournament;
 
 pub use tournament::{
-    CreateTournament, EntrantState, MAX_ENTRANTS, MAX_FEE, MAX_STARTING_CHIPS, TournamentDetail, TournamentEntrant,
-    TournamentGame, TournamentKind, TournamentLevel, TournamentOfferKind, TournamentPurchase, TournamentRebuys,
-    TournamentRegistration, TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
+    CreateTournament, DealMethod, DealPlayer, DealState, EntrantState, MAX_ENTRANTS, MAX_FEE, MAX_STARTING_CHIPS,
+    TournamentDeal, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind, TournamentLevel,
+    TournamentOfferKind, TournamentPurchase, TournamentRebuys, TournamentRegistration, TournamentResult,
+    TournamentStatus, TournamentSummary, TournamentTable,
 };
 
 use schemars::JsonSchema;
@@ -98,6 +99,19 @@ pub enum ClientMsg {
         /// the table
         table_id: Uuid,
     },
+    /// Auto-muck on or off for your seat: on, a hand that is offered show or muck at a
+    /// showdown (it beats no hand shown so far, RULES.md 5.3) is mucked at once, without a
+    /// prompt (cards speak, 5.4: a muck never forfeits a winning hand). Answered `ack`
+    /// ("auto-muck on" / "auto-muck off"); your snapshot's `auto_muck` says the setting.
+    AutoMuck {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+        /// on or off
+        on: bool,
+    },
     /// Add chips from the balance between hands (up to the table maximum).
     TopUp {
         /// echoed in the reply
@@ -181,6 +195,33 @@ pub enum ClientMsg {
         /// the tournament
         tournament_id: Uuid,
     },
+    /// Propose a deal at the final table (once the field is final; the tournament's `deals`
+    /// allow it): the money the remaining places still pay, less `leave` (played for, the
+    /// winner's), shared by `method`. No new hand deals while it is open (2 minutes); every
+    /// player left must accept it. Answered by `tournament_deal` with the figures.
+    TournamentDealPropose {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the tournament
+        tournament_id: Uuid,
+        /// `icm` or `chip_chop`
+        method: DealMethod,
+        /// cents left to play for (0: the tournament ends with the deal)
+        #[serde(default)]
+        leave: u64,
+    },
+    /// Accept the open deal (between hands, when its figures are final) or decline it (it is
+    /// off). Answered by `tournament_deal`.
+    TournamentDealAnswer {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the tournament
+        tournament_id: Uuid,
+        /// accept, or decline
+        accept: bool,
+    },
     /// Buy the add-on (once, while it is offered at the end of the rebuy period). Answered by
     /// `tournament_purchase`.
     TournamentAddon {
@@ -210,6 +251,7 @@ impl ClientMsg {
         "act",
         "sit_out",
         "sit_in",
+        "auto_muck",
         "top_up",
         "leave",
         "snapshot",
@@ -220,6 +262,8 @@ impl ClientMsg {
         "tournament_unregister",
         "tournament_rebuy",
         "tournament_addon",
+        "tournament_deal_propose",
+        "tournament_deal_answer",
         "ping",
     ];
 
@@ -232,6 +276,7 @@ impl ClientMsg {
             | ClientMsg::Act { request_id, .. }
             | ClientMsg::SitOut { request_id, .. }
             | ClientMsg::SitIn { request_id, .. }
+            | ClientMsg::AutoMuck { request_id, .. }
             | ClientMsg::TopUp { request_id, .. }
             | ClientMsg::Leave { request_id, .. }
             | ClientMsg::Snapshot { request_id, .. }
@@ -242,6 +287,8 @@ impl ClientMsg {
             | ClientMsg::TournamentUnregister { request_id, .. }
             | ClientMsg::TournamentRebuy { request_id, .. }
             | ClientMsg::TournamentAddon { request_id, .. }
+            | ClientMsg::TournamentDealPropose { request_id, .. }
+            | ClientMsg::TournamentDealAnswer { request_id, .. }
             | ClientMsg::Ping { request_id, .. } => request_id.clone(),
         }
     }
@@ -496,6 +543,27 @@ pub enum ServerMsg {
         /// when play resumes, ms since the Unix epoch
         until_ms: u64,
     },
+    /// A deal at the final table: proposed (with every player's figures by both methods),
+    /// accepted by one more, its figures moved by a hand, made, or off. Sent to every player
+    /// left, and as the reply to `tournament_deal_propose` / `tournament_deal_answer` (with
+    /// the `request_id`).
+    TournamentDeal {
+        /// the request answered, if any
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request_id: RequestId,
+        /// the tournament
+        tournament_id: Uuid,
+        /// the deal now
+        deal: TournamentDeal,
+    },
+    /// Sent to every playing entrant's sockets when an operator pauses the tournament (no table
+    /// deals a new hand, a hand in play finishes; every clock stops) or resumes it.
+    TournamentPaused {
+        /// the tournament
+        tournament_id: Uuid,
+        /// paused, or going on again
+        paused: bool,
+    },
     /// A knockout tournament paid a bounty: sent to the sockets of the players at the table
     /// of the player paid (the eliminator) and of the eliminated player. The winner of the
     /// tournament is sent one for their own head (`eliminated` is then themselves).
@@ -686,6 +754,9 @@ pub struct TableState {
     pub seat_count: u8,
     /// the viewer's seat, if seated
     pub your_seat: Option<u8>,
+    /// the viewer's seat mucks its beaten hands at showdowns by itself (`auto_muck`)
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auto_muck: bool,
     /// the hand in play, as the viewer may see it
     pub hand: Option<HandState>,
     /// how to show amounts
@@ -925,6 +996,9 @@ pub struct TableSummary {
     pub players: Vec<String>,
     /// hands per hour over the table's life
     pub hands_per_hour: f64,
+    /// the average pot (every chip awarded) of the table's last 25 hands; 0 before its first
+    #[serde(default)]
+    pub average_pot: Chips,
     /// how to show amounts
     #[serde(default)]
     pub display: MoneyDisplay,
@@ -1114,6 +1188,9 @@ pub struct AdminTable {
     pub current_hand: Option<Uuid>,
     /// hands played since the table opened
     pub hands_played: u64,
+    /// who sits where now (stacks as they stand, in a hand too)
+    #[serde(default)]
+    pub seats: Vec<SeatInfo>,
 }
 
 /// `POST /api/admin/tables/{id}/kick` body.
@@ -1140,6 +1217,18 @@ pub struct BanRequest {
     /// why (kept in the log)
     #[serde(default)]
     pub reason: String,
+}
+
+/// `PATCH /api/admin/tournaments/{id}` body: what an operator may change in a tournament that
+/// has not finished. Absent fields stay as they are.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentPatch {
+    /// the display name (players' names' rule: 1 to 64 characters, not all blank, no control,
+    /// invisible or text-direction characters)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 64), regex(pattern = name_pattern()))]
+    pub name: Option<String>,
 }
 
 /// `GET /api/admin/tables/{id}/invite` and `GET /api/admin/tournaments/{id}/invite`: the code
@@ -1269,6 +1358,8 @@ pub enum LedgerLineKind {
     TournamentAddon,
     /// a tournament's bounty to the account (`table_id` is the tournament)
     TournamentBounty,
+    /// a player's share of a deal at a tournament's final table (`table_id` is the tournament)
+    TournamentDeal,
     /// the player's result in a hand (won minus put in)
     Hand,
 }

@@ -11,7 +11,9 @@ use crate::{
     KickResult, LastHandReport, LedgerPage, SessionCreated, SessionRequest, TableSettings, TableSettingsPatch,
     TableSummary,
 };
-use crate::{CreateTournament, TournamentDetail, TournamentPurchase, TournamentRegistration, TournamentSummary};
+use crate::{
+    CreateTournament, TournamentDetail, TournamentPatch, TournamentPurchase, TournamentRegistration, TournamentSummary,
+};
 
 /// Who may call a route.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -317,6 +319,17 @@ fn ops() -> Vec<Op> {
         },
         Op {
             method: "post",
+            path: "/api/admin/tournaments/{id}/invite",
+            summary: "A new invite code for a private tournament (the old one stops working). A public one \
+                      is refused 409 not_private.",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the new code", Some(schema::<InviteCode>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
             path: "/api/admin/tables/{id}/invite",
             summary: "A new invite code (the old one stops working).",
             auth: Operator,
@@ -414,6 +427,49 @@ fn ops() -> Vec<Op> {
             formats: false,
         },
         Op {
+            method: "get",
+            path: "/api/admin/tournaments",
+            summary: "Every tournament, private ones included, in the order created (the lobby's rows).",
+            auth: Operator,
+            params: &[],
+            body: Option::None,
+            ok: (200, "tournaments", Some(list::<TournamentSummary>)),
+            formats: false,
+        },
+        Op {
+            method: "patch",
+            path: "/api/admin/tournaments/{id}",
+            summary: "Change a tournament that has not finished: its name (journaled like any input).",
+            auth: Operator,
+            params: &[ID],
+            body: Some(schema::<TournamentPatch>),
+            ok: (200, "the tournament", Some(schema::<TournamentDetail>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/tournaments/{id}/pause",
+            summary: "Pause a running tournament: no table deals a new hand (hands in play finish) and every \
+                      clock stops (the level, a break, rebuy offers, the add-on); entrants are sent \
+                      tournament_paused. Refused 409 not_running or paused.",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the tournament", Some(schema::<TournamentDetail>)),
+            formats: false,
+        },
+        Op {
+            method: "post",
+            path: "/api/admin/tournaments/{id}/resume",
+            summary: "Resume a paused tournament: every clock goes on from where it stopped. Refused 409 \
+                      not_running or not_paused.",
+            auth: Operator,
+            params: &[ID],
+            body: Option::None,
+            ok: (200, "the tournament", Some(schema::<TournamentDetail>)),
+            formats: false,
+        },
+        Op {
             method: "post",
             path: "/api/admin/tournaments/{id}/cancel",
             summary: "Cancel a tournament before its start: every entrant is refunded.",
@@ -426,7 +482,9 @@ fn ops() -> Vec<Op> {
         Op {
             method: "get",
             path: "/api/tournaments",
-            summary: "The tournament lobby.",
+            summary: "The tournament lobby. A private tournament is listed only to a player registered in it \
+                      (send the session token as a bearer token); operators see every one at \
+                      GET /api/admin/tournaments.",
             auth: None,
             params: &[],
             body: Option::None,

@@ -215,6 +215,21 @@ pub struct CreateTournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 40_320))]
     pub repeat_minutes: Option<u32>,
+    /// sit-and-go only: when it starts, the same sit-and-go opens for registration again,
+    /// and so on (an operator's cancellation of the open one ends the series)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recurring: Option<bool>,
+    /// false: the players at the final table cannot make a deal (default true)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deals: Option<bool>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// [`CreateTournament::payouts`]: null, or 1 or more percents above 0 and at most 100.
@@ -354,6 +369,69 @@ pub struct TournamentTable {
     pub hands: u64,
 }
 
+/// How a deal shares the money: `icm` (Malmuth-Harville: each player's expected prize if
+/// the chance of each place follows the chips) or `chip_chop` (in proportion to the chips).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DealMethod {
+    /// Malmuth-Harville's independent chip model
+    Icm,
+    /// in proportion to the chips
+    ChipChop,
+}
+
+/// Where a deal stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DealState {
+    /// open: waiting for every player's acceptance
+    Proposed,
+    /// everyone accepted: each was paid their share
+    Made,
+    /// declined, lapsed, or a player went out
+    Off,
+}
+
+/// A player of a deal and their figures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DealPlayer {
+    /// the player
+    pub player_id: Uuid,
+    /// display name
+    pub name: String,
+    /// tournament chips now (at the deal, once made)
+    pub chips: u64,
+    /// cents by ICM, as the chips stand (a made deal: its method's figure only, the other 0)
+    pub icm: u64,
+    /// cents by chip chop, as the chips stand (a made deal: likewise)
+    pub chip_chop: u64,
+    /// has accepted the figures as they stand
+    pub accepted: bool,
+    /// cents paid by the deal (once made)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid: Option<u64>,
+}
+
+/// A deal at a tournament's final table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentDeal {
+    /// proposed, made or off
+    pub state: DealState,
+    /// who proposed it
+    pub by: Uuid,
+    /// how it shares the money
+    pub method: DealMethod,
+    /// cents left to play for (the winner's)
+    pub leave: u64,
+    /// cents the deal shares (the remaining places' prizes less `leave`)
+    pub shared: u64,
+    /// proposed: it lapses then (ms since the Unix epoch)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_ms: Option<u64>,
+    /// every player left, in entry order
+    pub players: Vec<DealPlayer>,
+}
+
 /// One line of the results.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TournamentResult {
@@ -368,6 +446,9 @@ pub struct TournamentResult {
     /// cents of bounties won
     #[serde(default)]
     pub bounties_won: u64,
+    /// cents paid by a deal at the final table (on top of `prize`)
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deal: u64,
     /// a satellite's ticket: the prize is an entry to this tournament
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ticket_for: Option<Uuid>,
@@ -455,6 +536,10 @@ pub struct TournamentDetail {
     /// on a break until then (ms since the Unix epoch): no table deals a new hand
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_break_until: Option<u64>,
+    /// paused by an operator since then (ms since the Unix epoch): no table deals a new hand
+    /// and every clock stands still until it is resumed
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused_since: Option<u64>,
     /// a knockout tournament: cents on each entry's head when it is bought
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounty: Option<u64>,
@@ -476,6 +561,15 @@ pub struct TournamentDetail {
     /// scheduled again this many minutes after its start, once it starts
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeat_minutes: Option<u32>,
+    /// a sit-and-go that opens again when it starts
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recurring: bool,
+    /// players at the final table may make a deal
+    #[serde(default = "yes")]
+    pub deals: bool,
+    /// the deal open at the final table, or the one made
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<TournamentDeal>,
     /// a repeating tournament that has started (or was cancelled at its start time for too
     /// few entrants): the next one's id, once scheduled
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -78,6 +78,11 @@ pub struct Config {
     pub bind: SocketAddr,
     /// public tables opened per variant at start
     pub tables_per_variant: usize,
+    /// a single server opens the house sit-and-go once, at its first start: a recurring
+    /// Stud sit-and-go, so the lobby shows the tournament room from the first run
+    /// (`STUD_HOUSE_SIT_AND_GO=false` or `--no-house-sit-and-go` keeps it closed; an
+    /// operator's cancel ends it for good)
+    pub house_sit_and_go: bool,
     /// the variants that get public tables
     pub variants: Vec<Variant>,
     /// stakes of the public tables
@@ -226,6 +231,7 @@ impl Default for Config {
         Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
             tables_per_variant: 1,
+            house_sit_and_go: true,
             variants: vec![Variant::Stud, Variant::Stud8, Variant::Razz],
             stakes: Stakes::default(),
             action_timeout_ms: 15_000,
@@ -278,6 +284,7 @@ impl std::fmt::Debug for Config {
         let Config {
             bind,
             tables_per_variant,
+            house_sit_and_go,
             variants,
             stakes,
             action_timeout_ms,
@@ -324,6 +331,7 @@ impl std::fmt::Debug for Config {
         f.debug_struct("Config")
             .field("bind", bind)
             .field("tables_per_variant", tables_per_variant)
+            .field("house_sit_and_go", house_sit_and_go)
             .field("variants", variants)
             .field("stakes", stakes)
             .field("action_timeout_ms", action_timeout_ms)
@@ -464,6 +472,17 @@ impl Config {
                 message: "expected a non-negative whole number".into(),
             })
         }
+        fn yes_no(name: &str, value: &str) -> Result<bool, ConfigLoadError> {
+            match value.trim() {
+                "true" | "1" | "yes" | "on" => Ok(true),
+                "false" | "0" | "no" | "off" => Ok(false),
+                _ => Err(ConfigLoadError::Env {
+                    name: name.to_owned(),
+                    value: value.to_owned(),
+                    message: "expected true or false".into(),
+                }),
+            }
+        }
         match name {
             "STUD_BIND" => {
                 self.bind = value.trim().parse().map_err(|_| ConfigLoadError::Env {
@@ -510,19 +529,8 @@ impl Config {
             "STUD_JWT_SECRET" => self.jwt_secret = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_JWT_JWKS_FILE" => self.jwt_jwks_file = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_HISTORY_READS_PER_MINUTE" => self.history_reads_per_minute = num(name, value)?,
-            "STUD_GUEST_SESSIONS" => {
-                self.guest_sessions = match value.trim() {
-                    "true" | "1" | "yes" | "on" => true,
-                    "false" | "0" | "no" | "off" => false,
-                    _ => {
-                        return Err(ConfigLoadError::Env {
-                            name: name.to_owned(),
-                            value: value.to_owned(),
-                            message: "expected true or false".into(),
-                        });
-                    }
-                };
-            }
+            "STUD_GUEST_SESSIONS" => self.guest_sessions = yes_no(name, value)?,
+            "STUD_HOUSE_SIT_AND_GO" => self.house_sit_and_go = yes_no(name, value)?,
             "STUD_JWT_AUDIENCE" => self.jwt_audience = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_CLUSTER" => self.cluster = Some(value.trim().to_owned()).filter(|v| !v.is_empty()),
             "STUD_ROLE" => {

@@ -334,6 +334,9 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     for handle in app.tournaments.handles() {
         tournament::actor::schedule_next(app.clone(), handle.now()).await;
     }
+    if app.config.house_sit_and_go {
+        tournament::actor::open_house_sit_and_go(&app, &tournament_ids).await;
+    }
     // Before anyone can connect: the resumed tables' players reconnect all at once, and each
     // `hello` would read its session and balance from the store.
     let warm_started = std::time::Instant::now();

@@ -244,6 +244,26 @@ impl Connection {
         }
     }
 
+    /// A deal's proposal or answer: the deal as it stands after it (the other players are
+    /// told by the tournament).
+    async fn deal(&self, request_id: RequestId, tournament_id: Uuid, command: stud_tournament::Command) {
+        let Some(handle) = self.app.tournaments.get(tournament_id) else {
+            return self.error(request_id, ErrorCode::UnknownTournament, format!("no tournament {tournament_id}"));
+        };
+        let before = wire::tournament::deal(&handle.now());
+        if let Err(e) = handle.operate(command).await {
+            return self.error(request_id, e.code(), e.to_string());
+        }
+        let deal = match (wire::tournament::deal(&handle.now()), before) {
+            (Some(deal), _) => deal,
+            (None, Some(last)) => {
+                stud_proto::TournamentDeal { state: stud_proto::DealState::Off, until_ms: None, ..last }
+            }
+            (None, None) => return self.error(request_id, ErrorCode::NotNow, "no deal"),
+        };
+        self.send(wire::frame(&ServerMsg::TournamentDeal { request_id, tournament_id, deal }));
+    }
+
     fn error(&self, request_id: RequestId, code: ErrorCode, message: impl Into<String>) {
         self.app.metrics.error(code);
         self.send(wire::error(request_id, code, message));
@@ -382,6 +402,18 @@ impl Connection {
             ClientMsg::TournamentAddon { request_id, tournament_id } => {
                 return self.purchase(&session, request_id, tournament_id, TournamentOfferKind::Addon).await;
             }
+            ClientMsg::TournamentDealPropose { request_id, tournament_id, method, leave } => {
+                let command = stud_tournament::Command::ProposeDeal {
+                    player: session.player_id,
+                    method: wire::tournament::deal_method(method),
+                    leave,
+                };
+                return self.deal(request_id, tournament_id, command).await;
+            }
+            ClientMsg::TournamentDealAnswer { request_id, tournament_id, accept } => {
+                let command = stud_tournament::Command::AnswerDeal { player: session.player_id, accept };
+                return self.deal(request_id, tournament_id, command).await;
+            }
             ClientMsg::TournamentUnregister { request_id, tournament_id } => {
                 let Some(handle) = self.app.tournaments.get(tournament_id) else {
                     return self.error(
@@ -418,6 +450,9 @@ impl Connection {
             }
             ClientMsg::SitIn { request_id, table_id } => {
                 (table_id, TableCmd::SitOut { conn_id, request_id, out: false })
+            }
+            ClientMsg::AutoMuck { request_id, table_id, on } => {
+                (table_id, TableCmd::AutoMuck { conn_id, request_id, on })
             }
             ClientMsg::TopUp { request_id, table_id, amount } => {
                 (table_id, TableCmd::TopUp { conn_id, request_id, amount })

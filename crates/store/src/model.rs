@@ -229,6 +229,8 @@ pub enum LedgerKind {
     TournamentAddon,
     /// a tournament's bounty to the account (the bounties are set aside from the buy-ins)
     TournamentBounty,
+    /// a player's share of a deal at a tournament's final table (out of the prize pool)
+    TournamentDeal,
 }
 
 impl LedgerKind {
@@ -245,6 +247,7 @@ impl LedgerKind {
             LedgerKind::TournamentRebuy => "tournament_rebuy",
             LedgerKind::TournamentAddon => "tournament_addon",
             LedgerKind::TournamentBounty => "tournament_bounty",
+            LedgerKind::TournamentDeal => "tournament_deal",
         }
     }
 }
@@ -278,7 +281,8 @@ impl LedgerEntry {
             LedgerKind::CashOut
             | LedgerKind::TournamentRefund
             | LedgerKind::TournamentPrize
-            | LedgerKind::TournamentBounty => (x, -x),
+            | LedgerKind::TournamentBounty
+            | LedgerKind::TournamentDeal => (x, -x),
         }
     }
 }

@@ -85,6 +85,13 @@ pub enum Input {
         /// out or in
         out: bool,
     },
+    /// Auto-muck on or off for `seat`: its show-or-muck choices are answered "muck" at once.
+    AutoMuck {
+        /// 1..=8
+        seat: u8,
+        /// on or off
+        on: bool,
+    },
     /// Chips added between hands (already taken from the account).
     TopUp {
         /// 1..=8

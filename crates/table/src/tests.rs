@@ -122,6 +122,7 @@ fn origin_of(cmd: &Command) -> Option<(ConnId, Option<String>)> {
         Command::Sit { conn, request_id, .. }
         | Command::Act { conn, request_id, .. }
         | Command::SitOut { conn, request_id, .. }
+        | Command::AutoMuck { conn, request_id, .. }
         | Command::TopUp { conn, request_id, .. }
         | Command::Leave { conn, request_id } => Some((*conn, request_id.clone())),
         _ => None,
@@ -674,6 +675,99 @@ fn a_showdown_keeps_the_next_hand_waiting_for_the_showdown_pause() {
     }
     assert!(showdown_gaps > 3 && other_gaps > 0, "{showdown_gaps} showdowns, {other_gaps} others");
     assert!(short_gaps > 0, "a hand without a showdown waits only the hand pause");
+}
+
+/// Issue 31 (client item 12): a seat with auto-muck on is never asked to show or muck; its
+/// beaten hands are mucked at once (and the others' are still asked). Replayed from the
+/// journal, the table is the same.
+#[test]
+fn auto_muck_answers_a_beaten_hand_s_choice_at_once() {
+    let mut d = Driver::new(Variant::Stud);
+    seat_players(&mut d, 4);
+    for conn in [1, 2] {
+        let id = format!("m{conn}");
+        let out = d.command(0, Command::AutoMuck { conn, request_id: Some(id.clone()), on: true });
+        let acked = frames_to(&out, conn)
+            .into_iter()
+            .any(|m| matches!(m, ServerMsg::Ack { request_id, .. } if request_id.as_deref() == Some(id.as_str())));
+        assert!(acked, "{out:?}");
+        let own = frames_to(&out, conn)
+            .into_iter()
+            .any(|m| matches!(m, ServerMsg::Snapshot { table, .. } if table.auto_muck));
+        assert!(own, "the seat's own snapshot says auto-muck is on");
+        let other =
+            frames_to(&out, 3).into_iter().any(|m| matches!(m, ServerMsg::Snapshot { table, .. } if table.auto_muck));
+        assert!(!other, "no one else's snapshot says so");
+    }
+    // An observer has no seat to set it for.
+    d.command(0, Command::Join { conn: 9, who: who(9), request_id: None, watch: true, banned: false });
+    let out = d.command(0, Command::AutoMuck { conn: 9, request_id: Some("x".into()), on: true });
+    assert!(frames_to(&out, 9).iter().any(|m| matches!(m, ServerMsg::Error { code: ErrorCode::NotSeated, .. })));
+    let end = play(&mut d, 4, 4_000, 21, |_, _| {});
+    let (mut asked, mut auto) = (0, 0);
+    for (_, out) in &d.calls {
+        for conn in 1..=4 {
+            for m in frames_to(out, conn) {
+                if let ServerMsg::YourTurn { legal, .. } = m
+                    && legal.contains(&Action::Muck)
+                {
+                    assert!(conn > 2, "seat {conn} has auto-muck on and was asked to show or muck");
+                    asked += 1;
+                }
+            }
+        }
+        for o in out {
+            if let Output::Hand(h) = o {
+                let mucks = h.record.actions.iter().filter(|a| a.action == Action::Muck);
+                auto += mucks.filter(|a| a.seat.number() <= 2).count();
+            }
+        }
+    }
+    assert!(auto > 0 && asked > 0, "auto-mucked {auto}, others asked {asked}");
+    assert_eq!(d.rebuilt(end).snapshot(), d.core.snapshot());
+}
+
+/// The lobby's average pot (issue 31, client item 12): every chip awarded in each of the last
+/// 25 hands, averaged; kept across a restart.
+#[test]
+fn the_lobby_line_averages_the_last_pots() {
+    let mut d = Driver::new(Variant::Stud8);
+    assert_eq!(d.core.summary(0).average_pot, 0, "no hand yet");
+    seat_players(&mut d, 3);
+    // Bots that always answer (no one times out and sits out), until 40 hands are over.
+    let mut bots: Vec<Bot> = (0..3).map(|i| Bot::new(50 + i)).collect();
+    let (mut now, mut hands) = (0, 0);
+    while hands < 40 && now < 10_000_000 {
+        now += 50;
+        let mut out = d.tick(now);
+        while let Some((conn, hand_id, seq, legal)) = (1..=3).find_map(|conn| {
+            frames_to(&out, conn).into_iter().find_map(|m| match m {
+                ServerMsg::YourTurn { hand_id, seq, legal, .. } => Some((conn, hand_id, seq, legal)),
+                _ => None,
+            })
+        }) {
+            let action = bots[usize::try_from(conn).unwrap() - 1].choose(&legal);
+            let key = format!("{conn}-{seq}");
+            out = d.command(now, Command::Act { conn, request_id: None, hand_id, seq, key, action });
+            hands += out.iter().filter(|o| matches!(o, Output::Hand(_))).count();
+        }
+    }
+    let end = now;
+    let pots: Vec<u64> = d
+        .calls
+        .iter()
+        .flat_map(|(_, out)| out.iter())
+        .filter_map(|o| match o {
+            Output::Hand(h) => Some(h.record.result.as_ref().map_or(0, |r| r.awards.iter().map(|a| a.amount).sum())),
+            _ => None,
+        })
+        .collect();
+    assert!(pots.len() > crate::core::RECENT_POTS, "{} hands", pots.len());
+    let last = &pots[pots.len() - crate::core::RECENT_POTS..];
+    let average = last.iter().sum::<u64>() / last.len() as u64;
+    assert!(average > 0);
+    assert_eq!(d.core.summary(end).average_pot, average);
+    assert_eq!(d.rebuilt(end).summary(end).average_pot, average, "the same after a restart");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! full, scheduled at its time with enough entrants or cancelled), seating at random, levels by
 //! minutes or hands, the mixed-game rotation, balancing and breaking tables (TDA rules),
 //! hand-for-hand at the bubble, eliminations, places and prizes ([`payout`]), rebuys, the
-//! add-on, breaks and bounties.
+//! add-on, breaks, bounties and deals at the final table ([`deal`]).
 //!
 //! It must not use tokio, do I/O, read a clock or draw randomness of its own: time comes in
 //! with every call, seeds ([`Draw`]) with the inputs that draw seats, and what the tournament
@@ -26,6 +26,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod deal;
 mod draw;
 pub mod floor;
 pub mod payout;
@@ -34,6 +35,7 @@ pub mod spec;
 mod tests;
 pub mod tournament;
 
+pub use deal::DealMethod;
 pub use draw::Draw;
 pub use floor::{EntryNo, Floor, Move, MoveReason, Spot, Table, TableNo};
 pub use payout::{default_payouts, paid_places, place_group, prizes};
@@ -43,6 +45,6 @@ pub use spec::{
     MAX_STARTING_CHIPS, Millis, ROTATION, Rebuys, RotationGame, Satellite, SpecError, TournamentSpec,
 };
 pub use tournament::{
-    ADDON_MS, Accepted, Command, Due, Entry, EntryState, HandForHand, Input, Journaled, Knockout, Offer, Output,
-    Placed, REBUY_OFFER_MS, RestoreError, Status, TOURNAMENT_VERSION, Tournament, TournamentError,
+    ADDON_MS, Accepted, Command, DEAL_MS, Deal, Due, Entry, EntryState, HandForHand, Input, Journaled, Knockout, Offer,
+    Output, Placed, Proposal, REBUY_OFFER_MS, RestoreError, Status, TOURNAMENT_VERSION, Tournament, TournamentError,
 };

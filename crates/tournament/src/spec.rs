@@ -225,6 +225,12 @@ pub struct CreateTournament {
     /// once it starts (or is cancelled), and so on
     #[serde(default)]
     pub repeat_minutes: Option<u32>,
+    /// sit-and-go: when it starts, the same sit-and-go opens for registration again, and so on
+    #[serde(default)]
+    pub recurring: Option<bool>,
+    /// players at the final table may make a deal (default: true)
+    #[serde(default)]
+    pub deals: Option<bool>,
 }
 
 /// One game of a rotation: the variant and, if not the tournament's, its betting structure.
@@ -371,6 +377,16 @@ pub struct TournamentSpec {
     /// scheduled: the next one starts this many minutes after this one's start
     #[serde(default)]
     pub repeat_minutes: Option<u32>,
+    /// sit-and-go: the same one opens again when it starts
+    #[serde(default)]
+    pub recurring: bool,
+    /// players at the final table may make a deal
+    #[serde(default = "yes")]
+    pub deals: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// A satellite: its first places win entries to another tournament.
@@ -563,6 +579,8 @@ impl CreateTournament {
             bounty: None,
             satellite: None,
             repeat_minutes: None,
+            recurring: false,
+            deals: self.deals.unwrap_or(true),
         };
         let levels = self.levels(&spec.game_list())?;
         let within = |field: &str, level: Option<u32>| match level {
@@ -631,6 +649,12 @@ impl CreateTournament {
                 return fail("repeat_minutes", format!("must be 1 to {MAX_REPEAT_MINUTES}"));
             }
             Some(m) => Some(m),
+        };
+        spec.recurring = match self.recurring {
+            Some(true) if self.kind != Kind::SitAndGo => {
+                return fail("recurring", "only a sit-and-go recurs (a scheduled tournament repeats: repeat_minutes)");
+            }
+            r => r.unwrap_or(false),
         };
         Ok(spec)
     }

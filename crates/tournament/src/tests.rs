@@ -9,9 +9,9 @@ use stud_engine::{Betting, Chips, Variant};
 use uuid::Uuid;
 
 use crate::{
-    ADDON_MS, Command, CreateTournament, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind, Knockout,
-    LevelRequest, MAX_BREAK_MINUTES, Millis, Offer, Output, REBUY_OFFER_MS, RotationGame, Spot, Status, TableNo,
-    Tournament, TournamentError, TournamentSpec,
+    ADDON_MS, Cents, Command, CreateTournament, DealMethod, Draw, Due, EntryNo, EntryState, GameChoice, Input, Kind,
+    Knockout, LevelRequest, MAX_BREAK_MINUTES, Millis, Offer, Output, REBUY_OFFER_MS, RotationGame, Spot, Status,
+    TableNo, Tournament, TournamentError, TournamentSpec,
 };
 
 fn level(bring_in: u64, minutes: Option<u32>, hands: Option<u32>) -> LevelRequest {
@@ -51,6 +51,8 @@ fn request(kind: Kind, players: u32, seats: u8) -> CreateTournament {
         satellite_for: None,
         tickets: None,
         repeat_minutes: None,
+        recurring: None,
+        deals: None,
     }
 }
 
@@ -1460,6 +1462,157 @@ fn a_break_stops_every_table_dealing_until_it_ends_and_delays_the_next_level() {
         r.break_minutes = minutes;
         assert_eq!(r.validate().unwrap_err().field, field);
     }
+}
+
+/// An operator's pause (issue 30 item 9): no table deals, every clock stops, and on resume
+/// each goes on from where it stopped (the level, a break, a rebuy offer, the add-on).
+#[test]
+fn a_pause_stops_dealing_and_every_clock_until_it_is_resumed() {
+    let mut r = request(Kind::SitAndGo, 3, 8);
+    r.rebuy_until_level = Some(1);
+    r.addon_chips = Some(1_000);
+    let mut d = Driver::new(r.validate().unwrap());
+    assert_eq!(d.command(Command::Pause), Err(TournamentError::NotRunning), "not before the start");
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let (a, b) = (player(1), player(2));
+    // b busts at 500 s: a rebuy offer until 560 s. A hand is in play when the pause comes.
+    d.now = 500_000;
+    d.bust(1, a, &[b]);
+    let offer = d.t.entries().iter().find(|e| e.player == b).and_then(|e| e.rebuy_offer_until).unwrap();
+    d.now = 520_000;
+    d.start_hand(1).unwrap();
+    assert_eq!(d.command(Command::Pause).unwrap(), [Output::Paused { paused: true }]);
+    assert_eq!(d.command(Command::Pause), Err(TournamentError::Paused));
+    assert_eq!(d.t.paused_since(), Some(520_000));
+    assert_eq!(d.t.wake_at(), None, "no clock runs");
+    // The hand in play finishes; nothing deals; nothing lapses or changes level however long.
+    d.finish(1, a, &[]).unwrap();
+    assert_eq!(d.t.handle(Command::StartHand { table: 1 }), Err(TournamentError::Paused));
+    assert!(d.tick(900_000).is_empty());
+    assert_eq!(d.t.level(), 1);
+    // Resumed at 1,000 s: 480 s later, so every clock moves on by 480 s.
+    d.now = 1_000_000;
+    assert_eq!(d.command(Command::Resume).unwrap(), [Output::Paused { paused: false }]);
+    assert_eq!(d.command(Command::Resume), Err(TournamentError::NotPaused));
+    let moved = d.t.entries().iter().find(|e| e.player == b).and_then(|e| e.rebuy_offer_until);
+    assert_eq!(moved, Some(offer + 480_000));
+    assert_eq!(d.t.next_level_at(), Some(600_000 + 480_000));
+    d.start_hand(1).unwrap();
+    // Renamed while running: the name is journaled like any input.
+    d.command(Command::Rename { name: "Sunday".into() }).unwrap();
+    assert_eq!(d.t.spec().name, "Sunday");
+    let code = Command::NewInviteCode { code: "NEWCODE12345".into() };
+    assert_eq!(d.command(code), Err(TournamentError::NotPrivate), "a public tournament keeps no code");
+    assert_eq!(d.replayed(), d.t);
+}
+
+fn deal_driver(deals: Option<bool>) -> Driver {
+    let mut r = request(Kind::SitAndGo, 3, 8);
+    r.payouts = Some(vec![50.0, 30.0, 20.0]);
+    r.deals = deals;
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    d
+}
+
+fn propose(d: &mut Driver, who: Uuid, method: DealMethod, leave: Cents) -> Result<Vec<Output>, TournamentError> {
+    d.command(Command::ProposeDeal { player: who, method, leave })
+}
+
+fn answer(d: &mut Driver, who: Uuid, accept: bool) -> Result<Vec<Output>, TournamentError> {
+    d.command(Command::AnswerDeal { player: who, accept })
+}
+
+/// Issue 30 item 5: a deal at the final table. Proposed during a hand, nobody can accept
+/// until it ends and no new hand deals while it is open; when all three accept, each is paid
+/// the ICM figure of the chips then, the places go by chips and the tournament ends; prizes
+/// plus deals are the pool.
+#[test]
+fn a_deal_everyone_accepts_pays_each_share_and_ends_the_tournament() {
+    let mut d = deal_driver(None);
+    let (a, b, c) = (player(1), player(2), player(3));
+    d.start_hand(1).unwrap();
+    d.leave_with(1, a, b, 400);
+    // a 1,600, b 400, c 1,000: proposed during the next hand.
+    d.start_hand(1).unwrap();
+    let out = propose(&mut d, c, DealMethod::Icm, 0).unwrap();
+    assert_eq!(out, [Output::DealChanged]);
+    assert!(d.t.proposal().unwrap().accepted.is_empty(), "figures of a hand in play are not final");
+    assert_eq!(propose(&mut d, a, DealMethod::ChipChop, 0), Err(TournamentError::NoDeal("a deal is already proposed")));
+    assert!(matches!(answer(&mut d, a, true), Err(TournamentError::NoDeal(_))), "not during the hand");
+    d.finish(1, a, &[]).unwrap();
+    assert!(matches!(d.t.handle(Command::StartHand { table: 1 }), Err(TournamentError::NoDeal(_))));
+    let figures = d.t.deal_figures(DealMethod::Icm, 0).unwrap();
+    assert_eq!(figures.iter().map(|(_, c)| c).sum::<Cents>(), 3_000);
+    assert!(figures[0].1 > figures[2].1 && figures[2].1 > figures[1].1, "{figures:?}");
+    answer(&mut d, a, true).unwrap();
+    answer(&mut d, b, true).unwrap();
+    assert_eq!(d.t.proposal().unwrap().accepted.len(), 2);
+    let out = answer(&mut d, c, true).unwrap();
+    let paid: Vec<(Uuid, Cents)> = out
+        .iter()
+        .filter_map(|o| match o {
+            Output::DealPaid { player, cents, .. } => Some((*player, *cents)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(paid, figures.iter().map(|(no, c)| (player(*no), *c)).collect::<Vec<_>>());
+    assert!(out.contains(&Output::Ended { winner: a }), "{out:?}");
+    assert_eq!(d.t.status(), Status::Finished);
+    let results = d.t.results();
+    let places: Vec<(Uuid, u32, Cents, Cents)> =
+        results.iter().map(|p| (p.player_id, p.place, p.prize, p.deal)).collect();
+    assert_eq!(places, [(a, 1, 0, figures[0].1), (c, 2, 0, figures[2].1), (b, 3, 0, figures[1].1)]);
+    let total: Cents = results.iter().map(|p| p.prize + p.deal).sum();
+    assert_eq!(total, d.t.pool());
+    assert_eq!(d.replayed(), d.t);
+}
+
+/// A deal that leaves money to play for: a decline ends a proposal, a new one is made, and
+/// after it play goes on for what was left (the winner's); a proposal lapses on its own; an
+/// operator can turn deals off.
+#[test]
+fn a_deal_may_leave_money_to_play_for_and_deals_can_be_declined_lapse_or_be_off() {
+    let mut d = deal_driver(None);
+    let (a, b, c) = (player(1), player(2), player(3));
+    assert!(propose(&mut d, a, DealMethod::ChipChop, 1_501).is_err(), "more than first pays");
+    propose(&mut d, a, DealMethod::ChipChop, 600).unwrap();
+    assert_eq!(d.t.proposal().unwrap().accepted, [1].into(), "proposed between hands: the proposer accepts");
+    answer(&mut d, b, false).unwrap();
+    assert_eq!(d.t.proposal(), None, "declined: off");
+    // Lapses.
+    propose(&mut d, b, DealMethod::Icm, 0).unwrap();
+    let until = d.t.proposal().unwrap().until;
+    assert_eq!(d.t.wake_at(), Some(until.min(d.t.next_level_at().unwrap())));
+    assert_eq!(d.tick(until), [Output::DealChanged]);
+    assert_eq!(d.t.proposal(), None);
+    // Made, leaving 600 to play for: 2,400 shared by chips (equal stacks: 800 each).
+    propose(&mut d, a, DealMethod::ChipChop, 600).unwrap();
+    answer(&mut d, b, true).unwrap();
+    let out = answer(&mut d, c, true).unwrap();
+    assert_eq!(out.iter().filter(|o| matches!(o, Output::DealPaid { cents: 800, .. })).count(), 3, "{out:?}");
+    assert_eq!(d.t.status(), Status::Running);
+    assert_eq!(d.t.prizes(), [600, 0, 0]);
+    assert!(propose(&mut d, a, DealMethod::Icm, 0).is_err(), "one deal");
+    d.bust(1, a, &[b]);
+    d.bust(1, a, &[c]);
+    assert_eq!(d.t.status(), Status::Finished);
+    let results = d.t.results();
+    assert_eq!(results[0].prize, 600);
+    assert_eq!(results.iter().map(|p| p.prize + p.deal).sum::<Cents>(), d.t.pool());
+    assert_eq!(d.replayed(), d.t);
+
+    let mut d = deal_driver(Some(false));
+    assert_eq!(
+        propose(&mut d, player(1), DealMethod::Icm, 0),
+        Err(TournamentError::NoDeal("this tournament takes no deals"))
+    );
 }
 
 /// A rebuy bought on an offer that outlasts the rebuy period closes the field when nothing

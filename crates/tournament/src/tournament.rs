@@ -65,6 +65,7 @@ use stud_engine::{Chips, TableConfig, Variant};
 use thiserror::Error;
 use uuid::Uuid;
 
+use crate::deal::{DealMethod, shares};
 use crate::draw::{Draw, Drawer};
 use crate::floor::{EntryNo, Floor, Move, Spot, TableNo};
 use crate::payout::{default_payouts, place_group, prizes};
@@ -141,6 +142,38 @@ pub struct Entry {
     /// busted with a rebuy offer open: who takes its head if the offer lapses
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub knocked_out_by: Vec<(EntryNo, Chips)>,
+    /// cents this entry was paid by a deal at the final table
+    #[serde(default)]
+    pub deal: Cents,
+}
+
+/// A deal proposed at the final table, open until every remaining player accepts, one
+/// declines, a hand ends with someone out, or `until`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    /// who proposed it
+    pub by: EntryNo,
+    /// how it shares the money
+    pub method: DealMethod,
+    /// cents left to play for (the winner's, when play goes on)
+    pub leave: Cents,
+    /// who has accepted the figures as they stand (cleared when a hand changes them)
+    pub accepted: BTreeSet<EntryNo>,
+    /// it lapses then (ms since the Unix epoch)
+    pub until: Millis,
+}
+
+/// A deal made: what each remaining player was paid, and what was left to play for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deal {
+    /// who proposed it
+    pub by: EntryNo,
+    /// how it shared the money
+    pub method: DealMethod,
+    /// cents left to play for (0: the tournament ended with the deal)
+    pub leave: Cents,
+    /// (entry, cents) for each player left, in entry order
+    pub shares: Vec<(EntryNo, Cents)>,
 }
 
 /// A busted player and who took its last chips: the players awarded a part of the last pot
@@ -170,6 +203,8 @@ pub struct Placed {
     pub hands: u64,
     /// cents of bounties won
     pub bounties: Cents,
+    /// cents paid by a deal at the final table (on top of `prize`, already paid)
+    pub deal: Cents,
     /// a satellite's ticket: the prize is an entry to this tournament (the server pays the
     /// prize and registers the player there with it)
     pub ticket: Option<Uuid>,
@@ -250,6 +285,37 @@ pub enum Command {
         /// who
         player: Uuid,
     },
+    /// An operator pauses a running tournament: no table deals a new hand (hands in play
+    /// finish) and every clock stops (the level, a break, rebuy offers, the add-on).
+    Pause,
+    /// An operator resumes a paused tournament: the clocks go on from where they stopped.
+    Resume,
+    /// An operator renames the tournament.
+    Rename {
+        /// the new display name (checked by the caller)
+        name: String,
+    },
+    /// An operator gives a private tournament a new invite code (the old one stops working).
+    NewInviteCode {
+        /// the new code (made by the caller)
+        code: String,
+    },
+    /// A player at the final table proposes a deal.
+    ProposeDeal {
+        /// who
+        player: Uuid,
+        /// how it shares the money
+        method: DealMethod,
+        /// cents left to play for
+        leave: Cents,
+    },
+    /// A player at the final table accepts the open deal (between hands) or declines it.
+    AnswerDeal {
+        /// who
+        player: Uuid,
+        /// accept, or decline (the deal is off)
+        accept: bool,
+    },
 }
 
 /// What a tournament journals: the inputs that change it, each already checked.
@@ -319,6 +385,49 @@ pub enum Input {
     OffersLapsed,
     /// the clock: the break is over
     BreakOver,
+    /// an operator paused it
+    Pause,
+    /// an operator resumed it
+    Resume,
+    /// an operator renamed it
+    Rename {
+        /// the new name
+        name: String,
+    },
+    /// an operator replaced a private tournament's invite code
+    NewInviteCode {
+        /// the new code
+        code: String,
+    },
+    /// a deal proposed (open for [`DEAL_MS`])
+    ProposeDeal {
+        /// by this entry
+        by: EntryNo,
+        /// how it shares the money
+        method: DealMethod,
+        /// cents left to play for
+        leave: Cents,
+        /// the proposer accepts it as it stands (false when proposed during a hand)
+        accepted: bool,
+    },
+    /// an entry accepted the open deal (not the last one to)
+    AcceptDeal {
+        /// who
+        entry: EntryNo,
+    },
+    /// the last acceptance: the deal is made with these shares (worked out when it was
+    /// accepted, so a replay never recomputes them)
+    Deal {
+        /// the deal
+        deal: Deal,
+    },
+    /// the open deal is off: an entry declined it
+    DeclineDeal {
+        /// who
+        entry: EntryNo,
+    },
+    /// the clock: the open deal lapsed
+    DealLapsed,
 }
 
 /// What `handle` accepted.
@@ -456,6 +565,23 @@ pub enum Output {
     },
     /// The break is over: tables deal again.
     BreakOver,
+    /// An operator paused the tournament (true) or resumed it (false).
+    Paused {
+        /// paused, or going on
+        paused: bool,
+    },
+    /// The open deal changed: proposed, accepted by one more, its figures changed by a hand,
+    /// or it is off (`Tournament::proposal` says which; none: off).
+    DealChanged,
+    /// A deal was made: pay `cents` to `player` (ledger `tournament_deal`).
+    DealPaid {
+        /// who
+        player: Uuid,
+        /// which entry
+        entry: EntryNo,
+        /// cents
+        cents: Cents,
+    },
     /// A bounty paid: `cents` to `player`'s account for the head of entry `of` (its own, for
     /// the winner).
     Bounty {
@@ -497,6 +623,8 @@ pub enum Offer {
 pub const REBUY_OFFER_MS: Millis = 60_000;
 /// How long the add-on is sold once the rebuy period ends (play goes on meanwhile).
 pub const ADDON_MS: Millis = 120_000;
+/// How long a proposed deal stays open.
+pub const DEAL_MS: Millis = 120_000;
 
 /// A refused command. Nothing was journaled or charged.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -549,6 +677,18 @@ pub enum TournamentError {
     /// a break: no table deals until it ends
     #[error("the tournament is on a break")]
     OnBreak,
+    /// paused by an operator: no table deals until it is resumed
+    #[error("the tournament is paused")]
+    Paused,
+    /// resumed while not paused
+    #[error("the tournament is not paused")]
+    NotPaused,
+    /// a public tournament has no invite code to replace
+    #[error("the tournament is public: it has no invite code")]
+    NotPrivate,
+    /// no deal can be proposed or answered now (the reason says why)
+    #[error("{0}")]
+    NoDeal(&'static str),
     /// rebuys are not sold now (none in this tournament, or the rebuy period is over)
     #[error("rebuys are closed")]
     RebuyClosed,
@@ -591,6 +731,10 @@ impl TournamentError {
             TournamentError::BadReport(_) => "bad_report",
             TournamentError::StaleReport { .. } => "stale_report",
             TournamentError::OnBreak => "on_break",
+            TournamentError::Paused => "paused",
+            TournamentError::NotPaused => "not_paused",
+            TournamentError::NotPrivate => "not_private",
+            TournamentError::NoDeal(_) => "no_deal",
             TournamentError::RebuyClosed => "rebuy_closed",
             TournamentError::AddOnClosed => "addon_closed",
             TournamentError::NotOffered(_) => "not_offered",
@@ -687,6 +831,18 @@ pub struct Tournament {
     /// on a break until then
     #[serde(default)]
     break_until: Option<Millis>,
+    /// paused by an operator since then (every clock stopped)
+    #[serde(default)]
+    paused_since: Option<Millis>,
+    /// when it was cancelled (snapshots from before this field: unknown)
+    #[serde(default)]
+    cancelled_at: Option<Millis>,
+    /// the deal proposed at the final table, while it is open
+    #[serde(default)]
+    proposal: Option<Proposal>,
+    /// the deal made, if one was
+    #[serde(default)]
+    deal: Option<Deal>,
 }
 
 impl Tournament {
@@ -715,6 +871,10 @@ impl Tournament {
             addons: 0,
             addon_until: None,
             break_until: None,
+            paused_since: None,
+            cancelled_at: None,
+            proposal: None,
+            deal: None,
         }
     }
 
@@ -839,6 +999,74 @@ impl Tournament {
         self.break_until.filter(|_| self.status == Status::Running)
     }
 
+    /// The deal proposed at the final table, while it is open.
+    pub fn proposal(&self) -> Option<&Proposal> {
+        self.proposal.as_ref().filter(|_| self.status == Status::Running)
+    }
+
+    /// The deal made at the final table, if one was.
+    pub fn deal(&self) -> Option<&Deal> {
+        self.deal.as_ref()
+    }
+
+    /// The players a deal would be between (every entry still playing), in entry order,
+    /// with their chips.
+    fn deal_players(&self) -> Vec<(EntryNo, Chips)> {
+        self.entries.iter().filter(|e| e.state == EntryState::Playing).map(|e| (e.no, e.chips)).collect()
+    }
+
+    /// What each remaining player would take by `method` leaving `leave` to play for, as the
+    /// chips stand now: (entry, cents) in entry order; `None` when no deal can be made.
+    pub fn deal_figures(&self, method: DealMethod, leave: Cents) -> Option<Vec<(EntryNo, Cents)>> {
+        let players = self.deal_players();
+        let prizes = self.prizes();
+        let cents = shares(method, &players, &prizes, leave)?;
+        Some(players.iter().map(|(no, _)| *no).zip(cents).collect())
+    }
+
+    /// Whether a deal may be proposed now, and why not.
+    fn check_propose(&self, player: Uuid, leave: Cents) -> Result<EntryNo, TournamentError> {
+        if !self.spec.deals {
+            return Err(TournamentError::NoDeal("this tournament takes no deals"));
+        }
+        if self.status != Status::Running {
+            return Err(TournamentError::NotRunning);
+        }
+        if !self.final_table || !self.closed {
+            return Err(TournamentError::NoDeal("deals are made at the final table, once the field is final"));
+        }
+        if self.deal.is_some() {
+            return Err(TournamentError::NoDeal("a deal has been made"));
+        }
+        if self.proposal.is_some() {
+            return Err(TournamentError::NoDeal("a deal is already proposed"));
+        }
+        let e = self.latest_entry(player).filter(|e| e.state == EntryState::Playing);
+        let Some(e) = e else { return Err(TournamentError::NotRegistered) };
+        if self.prizes().first().is_some_and(|first| leave > *first) {
+            return Err(TournamentError::NoDeal("more is left to play for than first place pays"));
+        }
+        if self.deal_figures(DealMethod::ChipChop, leave).is_none() {
+            return Err(TournamentError::NoDeal("the prizes left cannot be shared"));
+        }
+        Ok(e.no)
+    }
+
+    /// Whether the final table is in a hand now.
+    fn in_hand(&self) -> bool {
+        self.floor.tables().values().any(|t| t.in_hand())
+    }
+
+    /// When it was cancelled, if it was (and the snapshot knows).
+    pub fn cancelled_at(&self) -> Option<Millis> {
+        self.cancelled_at.filter(|_| self.status == Status::Cancelled)
+    }
+
+    /// Since when an operator has paused the tournament, if they have.
+    pub fn paused_since(&self) -> Option<Millis> {
+        self.paused_since.filter(|_| self.status == Status::Running)
+    }
+
     /// The earliest rebuy offer's end, if any is open.
     fn first_offer_end(&self) -> Option<Millis> {
         self.entries.iter().filter_map(|e| e.rebuy_offer_until).min()
@@ -863,6 +1091,18 @@ impl Tournament {
     /// tickets (each worth the target's buy-in); what the pool has left is paid as money by
     /// the payout table (by default all of it to the next place).
     pub fn prizes(&self) -> Vec<Cents> {
+        let mut out = self.prizes_before_a_deal();
+        // After a deal the places of the players in it pay only what was left to play for,
+        // to the winner: the rest was paid by the deal.
+        if let Some(d) = &self.deal {
+            for (k, prize) in out.iter_mut().take(d.shares.len()).enumerate() {
+                *prize = if k == 0 { d.leave } else { 0 };
+            }
+        }
+        out
+    }
+
+    fn prizes_before_a_deal(&self) -> Vec<Cents> {
         let Some(s) = self.spec.satellite.filter(|s| s.ticket > 0) else {
             return prizes(self.pool(), &self.payout_table());
         };
@@ -885,12 +1125,14 @@ impl Tournament {
 
     /// The results so far, best place first.
     pub fn results(&self) -> Vec<Placed> {
-        let mut out: Vec<Placed> = self.entries.iter().filter_map(|e| self.placed_line(e)).collect();
+        // The ticket count once (a pass over the entries), not once per line.
+        let tickets = self.tickets();
+        let mut out: Vec<Placed> = self.entries.iter().filter_map(|e| self.placed_line(e, tickets)).collect();
         out.sort_by_key(|p| p.place);
         out
     }
 
-    fn placed_line(&self, e: &Entry) -> Option<Placed> {
+    fn placed_line(&self, e: &Entry, tickets: u32) -> Option<Placed> {
         Some(Placed {
             place: e.place?,
             entry: e.no,
@@ -899,15 +1141,16 @@ impl Tournament {
             prize: e.prize.unwrap_or(0),
             hands: e.hands,
             bounties: e.bounties,
-            ticket: self.ticket_of(e),
+            deal: e.deal,
+            ticket: self.ticket_of(e, tickets),
         })
     }
 
-    /// The target of the ticket an entry won: a ticket place paid exactly a ticket (places
-    /// tied across the last ticket share the money instead).
-    fn ticket_of(&self, e: &Entry) -> Option<Uuid> {
+    /// The target of the ticket an entry won (`tickets`: [`Tournament::tickets`]): a ticket
+    /// place paid exactly a ticket (places tied across the last ticket share the money instead).
+    fn ticket_of(&self, e: &Entry, tickets: u32) -> Option<Uuid> {
         let s = self.spec.satellite.filter(|s| s.ticket > 0)?;
-        let won = e.place.is_some_and(|p| p <= self.tickets()) && e.prize == Some(s.ticket);
+        let won = e.place.is_some_and(|p| p <= tickets) && e.prize == Some(s.ticket);
         won.then_some(s.target)
     }
 
@@ -932,10 +1175,17 @@ impl Tournament {
     pub fn wake_at(&self) -> Option<Millis> {
         match self.status {
             Status::Registering => self.spec.start_at,
-            Status::Running => [self.level_ends_at(), self.first_offer_end(), self.addon_until, self.break_until]
-                .into_iter()
-                .flatten()
-                .min(),
+            Status::Running if self.paused_since.is_some() => None,
+            Status::Running => [
+                self.level_ends_at(),
+                self.first_offer_end(),
+                self.addon_until,
+                self.break_until,
+                self.proposal.as_ref().map(|p| p.until),
+            ]
+            .into_iter()
+            .flatten()
+            .min(),
             Status::Finished | Status::Cancelled => None,
         }
     }
@@ -992,9 +1242,13 @@ impl Tournament {
                     }
                 }
             },
+            Status::Running if self.paused_since.is_some() => None,
             Status::Running => {
                 if self.break_until.is_some_and(|t| now >= t) {
                     return Some(Due::Input(Input::BreakOver));
+                }
+                if self.proposal.as_ref().is_some_and(|p| now >= p.until) {
+                    return Some(Due::Input(Input::DealLapsed));
                 }
                 let lapses = [self.first_offer_end(), self.addon_until].into_iter().flatten().min();
                 if lapses.is_some_and(|t| now >= t) {
@@ -1122,6 +1376,52 @@ impl Tournament {
                 let fee = self.check_addon(player)?;
                 Ok(Accepted { input: Input::AddOn { player }, debit: Some((player, fee)) })
             }
+            Command::Pause => match (self.status, self.paused_since) {
+                (Status::Running, None) => Ok(Accepted { input: Input::Pause, debit: None }),
+                (Status::Running, Some(_)) => Err(TournamentError::Paused),
+                _ => Err(TournamentError::NotRunning),
+            },
+            Command::Resume => match (self.status, self.paused_since) {
+                (Status::Running, Some(_)) => Ok(Accepted { input: Input::Resume, debit: None }),
+                (Status::Running, None) => Err(TournamentError::NotPaused),
+                _ => Err(TournamentError::NotRunning),
+            },
+            Command::Rename { name } => match self.status {
+                Status::Registering | Status::Running => Ok(Accepted { input: Input::Rename { name }, debit: None }),
+                Status::Finished | Status::Cancelled => Err(TournamentError::NotRunning),
+            },
+            Command::ProposeDeal { player, method, leave } => {
+                let by = self.check_propose(player, leave)?;
+                let accepted = !self.in_hand();
+                Ok(Accepted { input: Input::ProposeDeal { by, method, leave, accepted }, debit: None })
+            }
+            Command::AnswerDeal { player, accept } => {
+                let Some(p) = self.proposal() else { return Err(TournamentError::NoDeal("no deal is proposed")) };
+                let e = self.latest_entry(player).filter(|e| e.state == EntryState::Playing);
+                let Some(e) = e else { return Err(TournamentError::NotRegistered) };
+                if !accept {
+                    return Ok(Accepted { input: Input::DeclineDeal { entry: e.no }, debit: None });
+                }
+                if self.in_hand() {
+                    return Err(TournamentError::NoDeal("accept once the hand in play has ended"));
+                }
+                let everyone = self.deal_players().iter().all(|(no, _)| *no == e.no || p.accepted.contains(no));
+                if !everyone {
+                    return Ok(Accepted { input: Input::AcceptDeal { entry: e.no }, debit: None });
+                }
+                let shares = self
+                    .deal_figures(p.method, p.leave)
+                    .ok_or(TournamentError::NoDeal("the prizes left cannot be shared"))?;
+                let deal = Deal { by: p.by, method: p.method, leave: p.leave, shares };
+                Ok(Accepted { input: Input::Deal { deal }, debit: None })
+            }
+            Command::NewInviteCode { code } => match (self.status, &self.spec.invite_code) {
+                (_, None) => Err(TournamentError::NotPrivate),
+                (Status::Registering | Status::Running, Some(_)) => {
+                    Ok(Accepted { input: Input::NewInviteCode { code }, debit: None })
+                }
+                (Status::Finished | Status::Cancelled, Some(_)) => Err(TournamentError::NotRunning),
+            },
         }
     }
 
@@ -1186,6 +1486,12 @@ impl Tournament {
         }
         if self.break_until.is_some() {
             return Err(TournamentError::OnBreak);
+        }
+        if self.paused_since.is_some() {
+            return Err(TournamentError::Paused);
+        }
+        if self.proposal.is_some() {
+            return Err(TournamentError::NoDeal("a deal is being considered"));
         }
         if t.count() < 2 {
             return Err(TournamentError::WaitForPlayers(table));
@@ -1264,7 +1570,12 @@ impl Tournament {
                 self.add_entry(*player, &name, draw, &mut out);
             }
             Input::Start { draw } => self.start(now, draw, &mut out),
-            Input::Cancel => self.cancel(&mut out),
+            Input::Cancel => {
+                if self.status == Status::Registering {
+                    self.cancelled_at = Some(now);
+                }
+                self.cancel(&mut out);
+            }
             Input::NextLevel => {
                 let next = self.level_ends_at().unwrap_or(now);
                 self.next_level(next, &mut out);
@@ -1282,8 +1593,112 @@ impl Tournament {
                     out.push(Output::BreakOver);
                 }
             }
+            Input::Pause => {
+                if self.status == Status::Running && self.paused_since.is_none() {
+                    self.paused_since = Some(now);
+                    out.push(Output::Paused { paused: true });
+                }
+            }
+            Input::Resume => self.resume(now, &mut out),
+            Input::Rename { name } => self.spec.name.clone_from(name),
+            Input::ProposeDeal { by, method, leave, accepted } => {
+                if self.status == Status::Running && self.proposal.is_none() && self.deal.is_none() {
+                    let accepted = if *accepted { BTreeSet::from([*by]) } else { BTreeSet::new() };
+                    let until = now + DEAL_MS;
+                    self.proposal = Some(Proposal { by: *by, method: *method, leave: *leave, accepted, until });
+                    out.push(Output::DealChanged);
+                }
+            }
+            Input::AcceptDeal { entry } => {
+                if let Some(p) = &mut self.proposal {
+                    p.accepted.insert(*entry);
+                    out.push(Output::DealChanged);
+                }
+            }
+            Input::Deal { deal } => self.make_deal(deal, &mut out),
+            Input::DeclineDeal { .. } => {
+                if self.proposal.take().is_some() {
+                    out.push(Output::DealChanged);
+                }
+            }
+            Input::DealLapsed => {
+                if self.proposal.as_ref().is_some_and(|p| now >= p.until) {
+                    self.proposal = None;
+                    out.push(Output::DealChanged);
+                }
+            }
+            Input::NewInviteCode { code } => {
+                if self.spec.invite_code.is_some() {
+                    self.spec.invite_code = Some(code.clone());
+                }
+            }
         }
         out
+    }
+
+    /// A deal everyone accepted: each player in it is paid their share; the places they will
+    /// take pay only what was left to play for (to the winner). Nothing left: the tournament
+    /// ends here, the places by chips (most first; equal stacks by entry).
+    fn make_deal(&mut self, deal: &Deal, out: &mut Vec<Output>) {
+        if self.status != Status::Running || self.deal.is_some() {
+            return;
+        }
+        self.proposal = None;
+        for &(no, cents) in &deal.shares {
+            if let Some(e) = self.entry_mut(no) {
+                e.deal = cents;
+                out.push(Output::DealPaid { player: e.player, entry: no, cents });
+            }
+        }
+        self.deal = Some(deal.clone());
+        out.push(Output::DealChanged);
+        if deal.leave > 0 {
+            return;
+        }
+        let mut left: Vec<(EntryNo, Chips)> = self.deal_players();
+        left.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (k, &(no, _)) in left.iter().enumerate() {
+            if let Some(e) = self.entry_mut(no) {
+                e.place = Some(k as u32 + 1);
+                e.prize = Some(0);
+                if k > 0 {
+                    e.state = EntryState::Out;
+                }
+            }
+        }
+        // The places below the deal's are settled already; the players of the deal are
+        // placed now, worst first, like busts.
+        let tickets = self.tickets();
+        for &(no, _) in left.iter().rev() {
+            if let Some(line) = self.entry(no).and_then(|e| self.placed_line(e, tickets)) {
+                out.push(Output::Placed(line));
+            }
+        }
+        // Nobody was knocked out: each keeps the bounty on their own head.
+        for &(no, _) in &left {
+            self.pay_head(no, &[(no, 1)], out);
+        }
+        let Some(&(winner, _)) = left.first() else { return };
+        self.hand_for_hand = None;
+        self.status = Status::Finished;
+        out.push(Output::Ended { winner: self.player_of(winner) });
+    }
+
+    /// Every clock that stopped at the pause moves on by the pause's length: the level's
+    /// start, a break's end, the add-on's and each rebuy offer's end.
+    fn resume(&mut self, now: Millis, out: &mut Vec<Output>) {
+        let Some(since) = self.paused_since.take() else { return };
+        let d = now.saturating_sub(since);
+        self.level_started_at += d;
+        for t in [&mut self.break_until, &mut self.addon_until].into_iter().flatten() {
+            *t += d;
+        }
+        for e in &mut self.entries {
+            if let Some(t) = &mut e.rebuy_offer_until {
+                *t += d;
+            }
+        }
+        out.push(Output::Paused { paused: false });
     }
 
     /// A rebuy: a busted entry is seated again with the rebuy's chips (it was not eliminated
@@ -1392,6 +1807,7 @@ impl Tournament {
                     head: self.spec.bounty_cents(),
                     bounties: 0,
                     knocked_out_by: Vec::new(),
+                    deal: 0,
                 });
             }
             Status::Running => self.add_entry(player, name, draw, out),
@@ -1422,6 +1838,7 @@ impl Tournament {
             head: self.spec.bounty_cents(),
             bounties: 0,
             knocked_out_by: Vec::new(),
+            deal: 0,
         });
         let at = self.floor.seat_new(no, &mut Drawer::new(draw));
         out.push(Output::Seat { player, entry: no, at, chips });
@@ -1598,6 +2015,15 @@ impl Tournament {
                 busted.push((no, start));
             }
         }
+        // An open deal's figures move with the chips: its acceptances are cleared, and a
+        // player out makes it off.
+        if let Some(p) = &mut self.proposal {
+            p.accepted.clear();
+            if !busted.is_empty() {
+                self.proposal = None;
+            }
+            out.push(Output::DealChanged);
+        }
         let rebuy = self.spec.rebuys.filter(|_| self.rebuy_open());
         for &(no, _) in &busted {
             self.floor.remove(no);
@@ -1767,6 +2193,7 @@ impl Tournament {
     fn place_groups(&mut self, out: &mut Vec<Output>) {
         let total = self.entry_count();
         let prizes = self.prizes();
+        let tickets = self.tickets();
         let mut busted_before: u32 = self.busts.iter().take(self.placed).map(|g| g.len() as u32).sum();
         while self.placed < self.busts.len() {
             let group = self.busts.get(self.placed).cloned().unwrap_or_default();
@@ -1777,7 +2204,7 @@ impl Tournament {
                     e.place = Some(place);
                     e.prize = Some(prize);
                 }
-                if let Some(line) = self.entry(no).and_then(|e| self.placed_line(e)) {
+                if let Some(line) = self.entry(no).and_then(|e| self.placed_line(e, tickets)) {
                     out.push(Output::Placed(line));
                 }
             }
@@ -1806,7 +2233,7 @@ impl Tournament {
         let no = winner.no;
         self.pay_head(no, &[(no, 1)], out);
         if let Some(line) = self.entries.iter().find(|e| e.player == player && e.place == Some(1)) {
-            if let Some(line) = self.placed_line(line) {
+            if let Some(line) = self.placed_line(line, self.tickets()) {
                 out.push(Output::Placed(line));
             }
         }

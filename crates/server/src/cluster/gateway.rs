@@ -261,6 +261,9 @@ impl Gateway {
             TableCmd::SitOut { conn_id, request_id, out } => {
                 Inbound::SitOut { conn: self.remote(conn_id), request_id, out }
             }
+            TableCmd::AutoMuck { conn_id, request_id, on } => {
+                Inbound::AutoMuck { conn: self.remote(conn_id), request_id, on }
+            }
             TableCmd::TopUp { conn_id, request_id, amount } => {
                 Inbound::TopUp { conn: self.remote(conn_id), request_id, amount }
             }
@@ -301,7 +304,8 @@ impl Gateway {
             }
             TableCmd::Status { reply } => {
                 return self.operator(table, Inbound::Status, self.timeout, move |r| {
-                    let _ = reply.send(r.map_or((None, 0), |r| (r.hand, r.hands)));
+                    let status = r.map(|r| crate::table::TableStatus { hand: r.hand, hands: r.hands, seats: r.seats });
+                    let _ = reply.send(status.unwrap_or_default());
                 });
             }
             // Tournament tables are played in one process only (a tournament and its tables

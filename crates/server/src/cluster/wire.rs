@@ -180,6 +180,15 @@ pub enum Inbound {
         /// out or back in
         out: bool,
     },
+    /// `TableCmd::AutoMuck`
+    AutoMuck {
+        /// the connection
+        conn: RemoteConn,
+        /// echoed
+        request_id: RequestId,
+        /// on or off
+        on: bool,
+    },
     /// `TableCmd::TopUp`
     TopUp {
         /// the connection
@@ -254,6 +263,7 @@ impl Inbound {
             | Inbound::Sit { conn, request_id, .. }
             | Inbound::Act { conn, request_id, .. }
             | Inbound::SitOut { conn, request_id, .. }
+            | Inbound::AutoMuck { conn, request_id, .. }
             | Inbound::TopUp { conn, request_id, .. }
             | Inbound::Leave { conn, request_id }
             | Inbound::Snapshot { conn, request_id }
@@ -275,6 +285,9 @@ pub struct OperatorReply {
     /// `Status`: hands played
     #[serde(default)]
     pub hands: u64,
+    /// `Status`: who sits where
+    #[serde(default)]
+    pub seats: Vec<stud_proto::SeatInfo>,
 }
 
 /// A seat taken or left.

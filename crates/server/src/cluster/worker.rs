@@ -358,7 +358,7 @@ impl Worker {
             if handle.send(TableCmd::Status { reply }).await.is_err() {
                 continue;
             }
-            if !matches!(status.await, Ok((None, _))) {
+            if !status.await.is_ok_and(|s| s.hand.is_none()) {
                 continue;
             }
             let Some(h) = self.hosted().remove(&table) else { continue };
@@ -541,100 +541,106 @@ impl Worker {
                 }
             };
             let local = |conns: &HashMap<RemoteConn, (u64, _, _)>, c: &RemoteConn| conns.get(c).map(|(id, ..)| *id);
-            let cmd =
-                match msg {
-                    Inbound::Join { conn, player, session, name, request_id, watch } => {
-                        debug!(%table, gw = %conn.gw, conn = conn.id, known = conns.contains_key(&conn), "a join");
-                        let (id, outbox, kick) = conns
-                            .entry(conn.clone())
-                            .or_insert_with(|| {
-                                let (outbox, rx) = mpsc::channel::<Frame>(self.app.config.outbound_queue);
-                                let kick = CancellationToken::new();
-                                outbound.add(Remote { conn, rx, kick: kick.clone(), kicked: false });
-                                (self.app.players.next_conn_id(), outbox, kick)
-                            })
-                            .clone();
-                        let session = Arc::new(Session::new(String::new(), player, session, name));
-                        TableCmd::Join { conn: Conn { id, session, outbox, kick }, request_id, watch }
-                    }
-                    Inbound::Sit { conn, request_id, seat, buy_in } => match local(&conns, &conn) {
-                        Some(conn_id) => TableCmd::Sit { conn_id, request_id, seat, buy_in },
-                        None => continue,
+            let cmd = match msg {
+                Inbound::Join { conn, player, session, name, request_id, watch } => {
+                    debug!(%table, gw = %conn.gw, conn = conn.id, known = conns.contains_key(&conn), "a join");
+                    let (id, outbox, kick) = conns
+                        .entry(conn.clone())
+                        .or_insert_with(|| {
+                            let (outbox, rx) = mpsc::channel::<Frame>(self.app.config.outbound_queue);
+                            let kick = CancellationToken::new();
+                            outbound.add(Remote { conn, rx, kick: kick.clone(), kicked: false });
+                            (self.app.players.next_conn_id(), outbox, kick)
+                        })
+                        .clone();
+                    let session = Arc::new(Session::new(String::new(), player, session, name));
+                    TableCmd::Join { conn: Conn { id, session, outbox, kick }, request_id, watch }
+                }
+                Inbound::Sit { conn, request_id, seat, buy_in } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::Sit { conn_id, request_id, seat, buy_in },
+                    None => continue,
+                },
+                Inbound::Act { conn, request_id, hand_id, seq, key, action } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::Act {
+                        conn_id,
+                        request_id,
+                        hand_id,
+                        seq,
+                        key,
+                        action,
+                        received: tokio::time::Instant::now(),
                     },
-                    Inbound::Act { conn, request_id, hand_id, seq, key, action } => match local(&conns, &conn) {
-                        Some(conn_id) => TableCmd::Act {
-                            conn_id,
-                            request_id,
-                            hand_id,
-                            seq,
-                            key,
-                            action,
-                            received: tokio::time::Instant::now(),
-                        },
-                        None => continue,
-                    },
-                    Inbound::SitOut { conn, request_id, out } => match local(&conns, &conn) {
-                        Some(conn_id) => TableCmd::SitOut { conn_id, request_id, out },
-                        None => continue,
-                    },
-                    Inbound::TopUp { conn, request_id, amount } => match local(&conns, &conn) {
-                        Some(conn_id) => TableCmd::TopUp { conn_id, request_id, amount },
-                        None => continue,
-                    },
-                    Inbound::Leave { conn, request_id } => match local(&conns, &conn) {
-                        Some(conn_id) => TableCmd::Leave { conn_id, request_id },
-                        None => continue,
-                    },
-                    Inbound::Resync { conn } => match local(&conns, &conn) {
-                        Some(conn_id) => TableCmd::Resync { conn_id },
-                        None => continue,
-                    },
-                    Inbound::Snapshot { conn, request_id } => match local(&conns, &conn) {
-                        Some(conn_id) => TableCmd::Snapshot { conn_id, request_id },
-                        None => continue,
-                    },
-                    Inbound::Chat { conn, request_id, text } => match local(&conns, &conn) {
-                        Some(conn_id) => TableCmd::Chat { conn_id, request_id, text },
-                        None => continue,
-                    },
-                    Inbound::Disconnect { conn } => match conns.remove(&conn) {
-                        Some((conn_id, ..)) => TableCmd::Disconnect { conn_id },
-                        None => continue,
-                    },
-                    Inbound::Update { spec } => {
-                        let (reply, done) = oneshot::channel();
-                        self.operator(&handle, TableCmd::Update { spec, reply }, done, m.reply, |()| {
-                            OperatorReply::default()
-                        });
-                        continue;
-                    }
-                    Inbound::Pause { paused } => {
-                        let (reply, done) = oneshot::channel();
-                        self.operator(&handle, TableCmd::Pause { paused, reply }, done, m.reply, |()| {
-                            OperatorReply::default()
-                        });
-                        continue;
-                    }
-                    Inbound::Close => {
-                        let (reply, done) = oneshot::channel();
-                        self.operator(&handle, TableCmd::Close { reply }, done, m.reply, |()| OperatorReply::default());
-                        continue;
-                    }
-                    Inbound::Kick { player, now } => {
-                        let (reply, done) = oneshot::channel();
-                        self.operator(&handle, TableCmd::Kick { player, now, reply }, done, m.reply, |here| {
-                            OperatorReply { here, ..OperatorReply::default() }
-                        });
-                        continue;
-                    }
-                    Inbound::Status => {
-                        let (reply, done) = oneshot::channel();
-                        self.operator(&handle, TableCmd::Status { reply }, done, m.reply, |(hand, hands)| {
-                            OperatorReply { hand, hands, ..OperatorReply::default() }
-                        });
-                        continue;
-                    }
-                };
+                    None => continue,
+                },
+                Inbound::SitOut { conn, request_id, out } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::SitOut { conn_id, request_id, out },
+                    None => continue,
+                },
+                Inbound::AutoMuck { conn, request_id, on } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::AutoMuck { conn_id, request_id, on },
+                    None => continue,
+                },
+                Inbound::TopUp { conn, request_id, amount } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::TopUp { conn_id, request_id, amount },
+                    None => continue,
+                },
+                Inbound::Leave { conn, request_id } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::Leave { conn_id, request_id },
+                    None => continue,
+                },
+                Inbound::Resync { conn } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::Resync { conn_id },
+                    None => continue,
+                },
+                Inbound::Snapshot { conn, request_id } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::Snapshot { conn_id, request_id },
+                    None => continue,
+                },
+                Inbound::Chat { conn, request_id, text } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::Chat { conn_id, request_id, text },
+                    None => continue,
+                },
+                Inbound::Disconnect { conn } => match conns.remove(&conn) {
+                    Some((conn_id, ..)) => TableCmd::Disconnect { conn_id },
+                    None => continue,
+                },
+                Inbound::Update { spec } => {
+                    let (reply, done) = oneshot::channel();
+                    self.operator(&handle, TableCmd::Update { spec, reply }, done, m.reply, |()| {
+                        OperatorReply::default()
+                    });
+                    continue;
+                }
+                Inbound::Pause { paused } => {
+                    let (reply, done) = oneshot::channel();
+                    self.operator(&handle, TableCmd::Pause { paused, reply }, done, m.reply, |()| {
+                        OperatorReply::default()
+                    });
+                    continue;
+                }
+                Inbound::Close => {
+                    let (reply, done) = oneshot::channel();
+                    self.operator(&handle, TableCmd::Close { reply }, done, m.reply, |()| OperatorReply::default());
+                    continue;
+                }
+                Inbound::Kick { player, now } => {
+                    let (reply, done) = oneshot::channel();
+                    self.operator(&handle, TableCmd::Kick { player, now, reply }, done, m.reply, |here| {
+                        OperatorReply { here, ..OperatorReply::default() }
+                    });
+                    continue;
+                }
+                Inbound::Status => {
+                    let (reply, done) = oneshot::channel();
+                    self.operator(&handle, TableCmd::Status { reply }, done, m.reply, |s| OperatorReply {
+                        hand: s.hand,
+                        hands: s.hands,
+                        seats: s.seats,
+                        ..OperatorReply::default()
+                    });
+                    continue;
+                }
+            };
             if handle.send(cmd).await.is_err() {
                 return;
             }

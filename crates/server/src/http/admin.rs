@@ -25,7 +25,7 @@ use uuid::Uuid;
 use crate::app::App;
 use crate::http::error::ApiError;
 use crate::http::extract::{Body, Operator, Params, PathId};
-use crate::http::shared::{audit, ledger_page};
+use crate::http::shared::{audit, invite_code, ledger_page};
 use crate::table::{SpecExt, TableCmd, TableGone, TableSpec};
 
 /// The admin routes.
@@ -41,14 +41,6 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/admin/bans", get(list_bans).post(ban).delete(unban))
         .route("/api/admin/log", get(log))
         .route("/api/admin/ledger", get(ledger))
-}
-
-/// A fresh invite code: 12 characters from an alphabet without look-alikes.
-fn invite_code() -> Result<String, ApiError> {
-    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-    let mut bytes = [0u8; 12];
-    getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("no randomness: {e}")))?;
-    Ok(bytes.iter().map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()])).collect())
 }
 
 /// The stored spec of a table (open or closed).
@@ -84,9 +76,9 @@ async fn ask<T>(app: &App, id: Uuid, make: impl FnOnce(oneshot::Sender<T>) -> Ta
 }
 
 async fn view(app: &App, spec: &TableSpec) -> AdminTable {
-    let (current_hand, hands_played) = match app.lobby.get(spec.id) {
-        Some(_) => ask(app, spec.id, |reply| TableCmd::Status { reply }).await.unwrap_or((None, 0)),
-        None => (None, 0),
+    let status = match app.lobby.get(spec.id) {
+        Some(_) => ask(app, spec.id, |reply| TableCmd::Status { reply }).await.unwrap_or_default(),
+        None => crate::table::TableStatus::default(),
     };
     AdminTable {
         id: spec.id,
@@ -94,8 +86,9 @@ async fn view(app: &App, spec: &TableSpec) -> AdminTable {
         invite_code: spec.invite_code.clone(),
         paused: spec.paused,
         status: app.lobby.summary(spec.id),
-        current_hand,
-        hands_played,
+        current_hand: status.hand,
+        hands_played: status.hands,
+        seats: status.seats,
     }
 }
 

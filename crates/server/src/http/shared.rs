@@ -138,6 +138,14 @@ where
     }
 }
 
+/// A fresh invite code: 12 characters from an alphabet without look-alikes.
+pub fn invite_code() -> Result<String, ApiError> {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut bytes = [0u8; 12];
+    getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("no randomness: {e}")))?;
+    Ok(bytes.iter().map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()])).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::client_ip;

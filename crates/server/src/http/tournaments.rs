@@ -16,15 +16,16 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use stud_proto::{
-    InviteCode, TournamentDetail, TournamentOfferKind, TournamentPurchase, TournamentRegistration, TournamentSummary,
+    InviteCode, TournamentDetail, TournamentOfferKind, TournamentPatch, TournamentPurchase, TournamentRegistration,
+    TournamentSummary,
 };
-use stud_tournament::{CreateTournament, Tournament};
+use stud_tournament::{Command, CreateTournament, Tournament};
 use uuid::Uuid;
 
 use crate::app::App;
 use crate::http::error::ApiError;
 use crate::http::extract::{Body, Caller, Operator, Params, PathId};
-use crate::http::shared::{audit, client_ip};
+use crate::http::shared::{audit, client_ip, invite_code};
 use crate::session::Session;
 use crate::tournament::{self, TournamentHandle};
 use crate::wire::tournament as view;
@@ -32,9 +33,12 @@ use crate::wire::tournament as view;
 /// The tournament routes.
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
-        .route("/api/admin/tournaments", post(create))
+        .route("/api/admin/tournaments", get(list_all).post(create))
+        .route("/api/admin/tournaments/{id}", axum::routing::patch(change))
         .route("/api/admin/tournaments/{id}/cancel", post(cancel))
-        .route("/api/admin/tournaments/{id}/invite", get(invite))
+        .route("/api/admin/tournaments/{id}/pause", post(pause))
+        .route("/api/admin/tournaments/{id}/resume", post(resume))
+        .route("/api/admin/tournaments/{id}/invite", get(invite).post(new_invite))
         .route("/api/tournaments", get(list))
         .route("/api/tournaments/{id}", get(one))
         .route("/api/tournaments/{id}/entries", post(register).delete(unregister))
@@ -102,21 +106,110 @@ async fn cancel(
     Ok(Json(view::detail(&handle.now(), stud_store::now_ms())))
 }
 
-async fn invite(_: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -> Result<Json<InviteCode>, ApiError> {
-    Ok(Json(InviteCode { invite_code: find(&app, id)?.now().spec().invite_code.clone() }))
+async fn invite(who: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -> Result<Json<InviteCode>, ApiError> {
+    let handle = find(&app, id)?;
+    // Reading a code lets someone in: it is audited like giving one out.
+    audit(&app, &who, "read_tournament_invite", Some(id.to_string()), ()).await?;
+    Ok(Json(InviteCode { invite_code: handle.now().spec().invite_code.clone() }))
 }
 
-async fn list(State(app): State<Arc<App>>) -> Json<Vec<TournamentSummary>> {
+/// A private tournament's new code (made like tables' codes); the old one stops working.
+async fn new_invite(
+    who: Operator,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+) -> Result<Json<InviteCode>, ApiError> {
+    let handle = find(&app, id)?;
+    let code = invite_code()?;
+    audit(&app, &who, "rotate_tournament_invite", Some(id.to_string()), ()).await?;
+    handle.operate(Command::NewInviteCode { code: code.clone() }).await?;
+    Ok(Json(InviteCode { invite_code: Some(code) }))
+}
+
+/// The detail as the routes answer it (with a repeating tournament's next one, once it is
+/// scheduled).
+fn detail_of(app: &App, t: &Tournament) -> TournamentDetail {
+    let mut detail = view::detail(t, stud_store::now_ms());
+    detail.next_id = tournament::successor(t).map(|(next, _)| next).filter(|next| app.tournaments.get(*next).is_some());
+    detail
+}
+
+/// An operator's command that moves no money, audited, answered with the detail after it.
+async fn operate(
+    app: &App,
+    who: &Operator,
+    id: Uuid,
+    action: &str,
+    command: Command,
+    body: impl serde::Serialize,
+) -> Result<Json<TournamentDetail>, ApiError> {
+    let handle = find(app, id)?;
+    audit(app, who, action, Some(id.to_string()), body).await?;
+    handle.operate(command).await?;
+    Ok(Json(detail_of(app, &handle.now())))
+}
+
+async fn pause(
+    who: Operator,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+) -> Result<Json<TournamentDetail>, ApiError> {
+    operate(&app, &who, id, "pause_tournament", Command::Pause, ()).await
+}
+
+async fn resume(
+    who: Operator,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+) -> Result<Json<TournamentDetail>, ApiError> {
+    operate(&app, &who, id, "resume_tournament", Command::Resume, ()).await
+}
+
+async fn change(
+    who: Operator,
+    State(app): State<Arc<App>>,
+    PathId(id): PathId,
+    Body(patch): Body<TournamentPatch>,
+) -> Result<Json<TournamentDetail>, ApiError> {
+    let Some(name) = &patch.name else {
+        // Nothing to change: the tournament as it is.
+        return Ok(Json(detail_of(&app, &find(&app, id)?.now())));
+    };
+    let Some(name) = stud_proto::fit_name(name, 64) else {
+        return Err(ApiError::BadRequest(
+            "name: must be 1 to 64 characters, not all blank, without control, invisible or text-direction characters"
+                .into(),
+        ));
+    };
+    operate(&app, &who, id, "update_tournament", Command::Rename { name: name.to_owned() }, &patch).await
+}
+
+/// Every tournament, private ones included (operators).
+async fn list_all(_: Operator, State(app): State<Arc<App>>) -> Json<Vec<TournamentSummary>> {
     Json(app.tournaments.handles().iter().map(|h| view::summary(&h.now())).collect())
 }
 
+/// The lobby: public tournaments, and the private ones the caller (a session token, when
+/// sent) is registered in. A private tournament is not shown to strangers (issue 31).
+async fn list(State(app): State<Arc<App>>, headers: axum::http::HeaderMap) -> Json<Vec<TournamentSummary>> {
+    let token = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    let player = match token {
+        Some(token) => app.resolve_session(token).await.ok().flatten().map(|s| s.player_id),
+        None => None,
+    };
+    let shown = |t: &Tournament| {
+        t.spec().invite_code.is_none() || player.is_some_and(|p| t.entries().iter().any(|e| e.player == p))
+    };
+    Json(app.tournaments.handles().iter().map(|h| h.now()).filter(|t| shown(t)).map(|t| view::summary(&t)).collect())
+}
+
 async fn one(State(app): State<Arc<App>>, PathId(id): PathId) -> Result<Json<TournamentDetail>, ApiError> {
-    let t = find(&app, id)?.now();
-    let mut detail = view::detail(&t, stud_store::now_ms());
-    // A repeating tournament's next one, once it is scheduled.
-    detail.next_id =
-        tournament::successor(&t).map(|(next, _)| next).filter(|next| app.tournaments.get(*next).is_some());
-    Ok(Json(detail))
+    Ok(Json(detail_of(&app, &find(&app, id)?.now())))
 }
 
 #[derive(Deserialize)]

@@ -166,6 +166,10 @@ impl Actor {
                 let origin = (conn_id, request_id.clone());
                 (Command::SitOut { conn: conn_id, request_id, out }, Some(origin))
             }
+            TableCmd::AutoMuck { conn_id, request_id, on } => {
+                let origin = (conn_id, request_id.clone());
+                (Command::AutoMuck { conn: conn_id, request_id, on }, Some(origin))
+            }
             TableCmd::TopUp { conn_id, request_id, amount } => {
                 let origin = (conn_id, request_id.clone());
                 (Command::TopUp { conn: conn_id, request_id, amount }, Some(origin))
@@ -221,7 +225,8 @@ impl Actor {
                 return;
             }
             TableCmd::Status { reply } => {
-                let _ = reply.send(self.core.status());
+                let (hand, hands) = self.core.status();
+                let _ = reply.send(super::TableStatus { hand, hands, seats: self.core.seat_list() });
                 return;
             }
             TableCmd::TournamentSeat { who, seat, chips } => (Command::TournamentSeat { who, seat, chips }, None),
@@ -252,6 +257,7 @@ impl Actor {
             TableCmd::Sit { conn_id, request_id, .. }
             | TableCmd::Act { conn_id, request_id, .. }
             | TableCmd::SitOut { conn_id, request_id, .. }
+            | TableCmd::AutoMuck { conn_id, request_id, .. }
             | TableCmd::TopUp { conn_id, request_id, .. }
             | TableCmd::Leave { conn_id, request_id }
             | TableCmd::Snapshot { conn_id, request_id }

@@ -58,6 +58,17 @@ pub struct Conn {
     pub kick: CancellationToken,
 }
 
+/// A table's live status for operators.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableStatus {
+    /// the hand in play
+    pub hand: Option<Uuid>,
+    /// hands played since the table opened
+    pub hands: u64,
+    /// who sits where
+    pub seats: Vec<stud_proto::SeatInfo>,
+}
+
 /// A command for a table.
 #[derive(Debug)]
 pub enum TableCmd {
@@ -106,6 +117,15 @@ pub enum TableCmd {
         request_id: RequestId,
         /// out or in
         out: bool,
+    },
+    /// Auto-muck on or off for the connection's seat.
+    AutoMuck {
+        /// the connection
+        conn_id: u64,
+        /// echoed
+        request_id: RequestId,
+        /// on or off
+        on: bool,
     },
     /// Add chips between hands.
     TopUp {
@@ -185,8 +205,8 @@ pub enum TableCmd {
     },
     /// Operators: the live status.
     Status {
-        /// (hand in play, hands played)
-        reply: oneshot::Sender<(Option<Uuid>, u64)>,
+        /// the hand in play, hands played, who sits where
+        reply: oneshot::Sender<TableStatus>,
     },
     /// Tournaments: seat a player with tournament chips.
     TournamentSeat {

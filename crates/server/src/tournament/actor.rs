@@ -76,6 +76,92 @@ pub async fn schedule_next(app: Arc<App>, t: Arc<Tournament>) {
     app.track(task);
 }
 
+/// The first house sit-and-go's id (a version-8 UUID, never one of the random ids operators'
+/// tournaments get); the next ones' ids follow from it ([`super::successor`]).
+pub const HOUSE_SIT_AND_GO: Uuid = Uuid::from_u128(0x7374_7564_686f_8573_8e67_0000_0000_0001);
+
+/// The house sit-and-go's settings: Stud for six, $10 + $1, 1,500 chips, five-minute levels,
+/// recurring (the same one opens as it starts).
+pub fn house_sit_and_go() -> Result<stud_tournament::TournamentSpec, stud_tournament::SpecError> {
+    let level = |ante: u64, bring_in: u64, small_bet: u64| stud_tournament::LevelRequest {
+        ante,
+        bring_in,
+        small_bet,
+        big_bet: small_bet * 2,
+        minutes: Some(5),
+        hands: None,
+    };
+    let request = stud_tournament::CreateTournament {
+        name: "Stud Sit & Go".into(),
+        variant: stud_tournament::GameChoice::Stud,
+        betting: stud_engine::Betting::FixedLimit,
+        kind: stud_tournament::Kind::SitAndGo,
+        start_at: None,
+        min_entrants: 2,
+        max_entrants: 6,
+        seats_per_table: 6,
+        entry_fee: 1_000,
+        house_fee: 100,
+        starting_chips: 1_500,
+        levels: vec![
+            level(5, 10, 20),
+            level(10, 15, 30),
+            level(15, 25, 50),
+            level(20, 50, 100),
+            level(30, 75, 150),
+            level(50, 100, 200),
+            level(75, 150, 300),
+            level(100, 200, 400),
+        ],
+        payouts: None,
+        late_registration_until_level: None,
+        reentry_until_level: None,
+        invite_code: None,
+        rotation_hands: None,
+        rotation_games: None,
+        rebuy_until_level: None,
+        rebuy_chips: None,
+        rebuy_fee: None,
+        max_rebuys: None,
+        addon_chips: None,
+        addon_fee: None,
+        break_every_levels: None,
+        break_minutes: None,
+        bounty: None,
+        progressive_bounty: None,
+        satellite_for: None,
+        tickets: None,
+        repeat_minutes: None,
+        recurring: Some(true),
+        deals: None,
+    };
+    request.validate()
+}
+
+/// Opens the house sit-and-go if this server has never had it (issue 31: a first run shows the
+/// tournament room too). Once made it is a tournament like any other: it recurs as it starts,
+/// and an operator who cancels the open one ends the series (it is not made again).
+pub async fn open_house_sit_and_go(app: &Arc<App>, stored: &std::collections::HashSet<Uuid>) {
+    if stored.contains(&HOUSE_SIT_AND_GO) || app.tournaments.get(HOUSE_SIT_AND_GO).is_some() {
+        return;
+    }
+    let spec = match house_sit_and_go() {
+        Ok(spec) => spec,
+        Err(e) => {
+            warn!(error = %e, "the house sit-and-go's settings do not validate");
+            return;
+        }
+    };
+    let core = Tournament::new(HOUSE_SIT_AND_GO, spec);
+    if let Err(e) = app.store.tournament_create(HOUSE_SIT_AND_GO, stud_store::now_ms(), &core.snapshot()).await {
+        warn!(error = %e, "the house sit-and-go was not opened");
+        return;
+    }
+    info!(id = %HOUSE_SIT_AND_GO, "the house sit-and-go is open");
+    let task = open(app, core);
+    app.track(task);
+}
+
 /// A snapshot is stored at least every this many inputs (and whenever the status changes).
 const SNAPSHOT_EVERY: u64 = 64;
 /// Wait before retrying what the clock could not store.
@@ -94,6 +180,8 @@ struct Actor {
     pending: Vec<Report>,
     unsettled: BTreeSet<TableNo>,
     heal_at: Option<u64>,
+    /// the deal as the players were last told it (to tell them when it is off)
+    last_deal: Option<stud_proto::TournamentDeal>,
     /// figures for the log line at the end (BENCHMARKS.md): moves carried out, and in
     /// hand-for-hand, when each table's last hand ended and the longest any table then
     /// waited for its next `Deal`
@@ -111,6 +199,7 @@ pub async fn run(
     mut rx: mpsc::Receiver<TournamentCmd>,
     mut reports: mpsc::UnboundedReceiver<Report>,
 ) {
+    let last_deal = crate::wire::tournament::deal(&core);
     let mut actor = Actor {
         app,
         core,
@@ -120,6 +209,7 @@ pub async fn run(
         pending: Vec::new(),
         unsettled: BTreeSet::new(),
         heal_at: None,
+        last_deal,
         moves: 0,
         hfh_since: BTreeMap::new(),
         hfh_wait_max_ms: 0,
@@ -200,6 +290,7 @@ impl Actor {
             },
             TournamentCmd::AddOn { player, reply } => (Command::AddOn { player }, reply),
             TournamentCmd::Cancel { reply } => (Command::Cancel, reply),
+            TournamentCmd::Operate { command, reply } => (command, reply),
             TournamentCmd::Shutdown { reply } => {
                 let _ = reply.send(());
                 return;
@@ -568,13 +659,20 @@ impl Actor {
                 }
                 Output::Bounty { player, entry, of, cents, head } => self.bounty_paid(player, entry, of, cents, head),
                 Output::BreakOver => info!("the break is over"),
+                Output::DealChanged => self.deal_changed(),
+                Output::DealPaid { player, cents, .. } => info!(%player, cents, "paid by a deal"),
+                Output::Paused { paused } => {
+                    info!(paused, "paused by an operator");
+                    let frame = crate::wire::frame(&ServerMsg::TournamentPaused { tournament_id: tid, paused });
+                    for e in self.core.entries().iter().filter(|e| e.state == EntryState::Playing) {
+                        self.app.players.notify_player(e.player, &frame);
+                    }
+                }
                 Output::Cancelled => {
                     info!("tournament cancelled");
                     // Cancelled at its start time (too few entrants): the series goes on. An
-                    // operator's cancellation before then ends it.
-                    if self.core.spec().start_at.is_some_and(|at| stud_store::now_ms() >= at) {
-                        tokio::spawn(schedule_next(self.app.clone(), Arc::new(self.core.clone())));
-                    }
+                    // operator's cancellation before then ends it (`successor` tells).
+                    tokio::spawn(schedule_next(self.app.clone(), Arc::new(self.core.clone())));
                 }
                 Output::Level { level } => info!(level, "next level"),
                 Output::Refund { .. }
@@ -613,6 +711,26 @@ impl Actor {
         if let Some(t) = self.core.seat_of(player).and_then(|s| self.core.floor().tables().get(&s.table)) {
             told.extend(t.seats.values().filter_map(|e| self.player_of(*e)));
         }
+        for p in told {
+            self.app.players.notify_player(p, &frame);
+        }
+    }
+
+    /// Tells every player of the deal where it stands now (off: as it was, marked off).
+    fn deal_changed(&mut self) {
+        let now = crate::wire::tournament::deal(&self.core);
+        let deal = match (&now, self.last_deal.take()) {
+            (Some(d), _) => d.clone(),
+            (None, Some(last)) => {
+                stud_proto::TournamentDeal { state: stud_proto::DealState::Off, until_ms: None, ..last }
+            }
+            (None, None) => return,
+        };
+        self.last_deal = now;
+        info!(state = ?deal.state, "the deal changed");
+        let told: BTreeSet<Uuid> = deal.players.iter().map(|p| p.player_id).collect();
+        let frame =
+            crate::wire::frame(&ServerMsg::TournamentDeal { request_id: None, tournament_id: self.core.id(), deal });
         for p in told {
             self.app.players.notify_player(p, &frame);
         }
@@ -736,6 +854,14 @@ impl Actor {
             })
             .collect();
         ledger.extend(bounties.iter().map(|(p, a)| entry(*p, LedgerKind::TournamentBounty, *a)));
+        let deals: Vec<(Uuid, u64)> = outputs
+            .iter()
+            .filter_map(|o| match o {
+                Output::DealPaid { player, cents, .. } if *cents > 0 => Some((*player, *cents)),
+                _ => None,
+            })
+            .collect();
+        ledger.extend(deals.iter().map(|(p, a)| entry(*p, LedgerKind::TournamentDeal, *a)));
         let snapshot = (next.status() != self.core.status() || n % SNAPSHOT_EVERY == 0).then(|| next.snapshot());
         let journaled = Journaled { v: TOURNAMENT_VERSION, n, at: now, input };
         let commit = TournamentCommit { tournament_id: id, n, at_ms: now, entry: journaled.encode(), ledger, snapshot };
@@ -747,7 +873,7 @@ impl Actor {
             return Err(Refusal::Unavailable);
         }
         self.core = next;
-        for (player, amount) in refunds.into_iter().chain(prizes).chain(bounties) {
+        for (player, amount) in refunds.into_iter().chain(prizes).chain(bounties).chain(deals) {
             self.app.bank.refund(player, amount);
         }
         self.view.send_replace(Arc::new(self.core.clone()));

@@ -35,15 +35,30 @@ use stud_tournament::{Journaled, Status, Tournament, TournamentError, Tournament
 use tokio::sync::{mpsc, oneshot, watch};
 use uuid::Uuid;
 
-/// The next one of a repeating tournament that has started or been cancelled: its id (derived
-/// from this one's, so a restart finds it instead of scheduling another) and its spec (this
-/// one's, starting `repeat_minutes` after this one's start; the scheduler moves a start that
-/// has passed on by whole repeats).
+/// The next one of a series: its id (derived from this one's, so a restart finds it instead of
+/// scheduling another) and its spec. A repeating scheduled tournament that has started, or was
+/// cancelled at its start time for too few entrants, is followed by this one's spec starting
+/// `repeat_minutes` after this one's start (the scheduler moves a start that has passed on by
+/// whole repeats); an operator's cancellation before the start ends the series. A recurring
+/// sit-and-go that has started is followed by the same sit-and-go.
 pub fn successor(t: &Tournament) -> Option<(Uuid, TournamentSpec)> {
-    let minutes = t.spec().repeat_minutes?;
-    let start = t.spec().start_at?;
-    if t.status() == Status::Registering {
-        return None;
+    let started = matches!(t.status(), Status::Running | Status::Finished);
+    let mut spec = t.spec().clone();
+    match spec.kind {
+        stud_tournament::Kind::Scheduled => {
+            let minutes = spec.repeat_minutes?;
+            let start = spec.start_at?;
+            let at_its_start = t.cancelled_at().is_some_and(|at| at >= start);
+            if !started && !at_its_start {
+                return None;
+            }
+            spec.start_at = Some(start + u64::from(minutes) * 60_000);
+        }
+        stud_tournament::Kind::SitAndGo => {
+            if !spec.recurring || !started {
+                return None;
+            }
+        }
     }
     let digest = Sha256::new().chain_update(b"stud tournament repeat").chain_update(t.id().as_bytes()).finalize();
     let mut bytes = [0u8; 16];
@@ -51,8 +66,6 @@ pub fn successor(t: &Tournament) -> Option<(Uuid, TournamentSpec)> {
     // A version-8 (custom) UUID of the RFC 9562 variant.
     bytes[6] = (bytes[6] & 0x0f) | 0x80;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let mut spec = t.spec().clone();
-    spec.start_at = Some(start + u64::from(minutes) * 60_000);
     Some((Uuid::from_bytes(bytes), spec))
 }
 
@@ -92,6 +105,13 @@ pub enum TournamentCmd {
     },
     /// an operator cancels before the start (everyone refunded)
     Cancel {
+        /// the outcome
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// an operator's command that moves no money (pause, resume, rename, a new invite code)
+    Operate {
+        /// the command
+        command: stud_tournament::Command,
         /// the outcome
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
@@ -224,6 +244,14 @@ impl TournamentHandle {
     /// [`Refusal`]: nothing changed.
     pub async fn cancel(&self) -> Result<(), Refusal> {
         self.ask(|reply| TournamentCmd::Cancel { reply }).await
+    }
+
+    /// An operator's command that moves no money ([`TournamentCmd::Operate`]).
+    ///
+    /// # Errors
+    /// [`Refusal`]: nothing changed.
+    pub async fn operate(&self, command: stud_tournament::Command) -> Result<(), Refusal> {
+        self.ask(|reply| TournamentCmd::Operate { command, reply }).await
     }
 
     /// Stops the task.

@@ -77,6 +77,7 @@ pub fn placeholder_summary(spec: &stud_table::TableSpec) -> stud_proto::TableSum
         private: spec.private,
         players: Vec::new(),
         hands_per_hour: 0.0,
+        average_pot: 0,
         display: spec.display,
         chat: spec.chat_on(),
         next_variant: None,
@@ -128,6 +129,7 @@ pub fn ledger_line(l: &stud_store::LedgerLine) -> Option<stud_proto::LedgerLine>
         "tournament_rebuy" => LedgerLineKind::TournamentRebuy,
         "tournament_addon" => LedgerLineKind::TournamentAddon,
         "tournament_bounty" => LedgerLineKind::TournamentBounty,
+        "tournament_deal" => LedgerLineKind::TournamentDeal,
         "hand" => LedgerLineKind::Hand,
         _ => return None,
     };

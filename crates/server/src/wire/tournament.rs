@@ -3,10 +3,92 @@
 
 use stud_engine::Variant;
 use stud_proto::{
-    EntrantState, RotationGame, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind, TournamentLevel,
-    TournamentRebuys, TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
+    DealPlayer, DealState, EntrantState, RotationGame, TournamentDeal, TournamentDetail, TournamentEntrant,
+    TournamentGame, TournamentKind, TournamentLevel, TournamentRebuys, TournamentResult, TournamentStatus,
+    TournamentSummary, TournamentTable,
 };
-use stud_tournament::{EntryState, Games, Kind, LevelLength, Status, Tournament};
+use stud_tournament::{DealMethod, EntryState, Games, Kind, LevelLength, Status, Tournament};
+
+fn method(m: DealMethod) -> stud_proto::DealMethod {
+    match m {
+        DealMethod::Icm => stud_proto::DealMethod::Icm,
+        DealMethod::ChipChop => stud_proto::DealMethod::ChipChop,
+    }
+}
+
+/// The wire's deal method as the core's.
+pub fn deal_method(m: stud_proto::DealMethod) -> DealMethod {
+    match m {
+        stud_proto::DealMethod::Icm => DealMethod::Icm,
+        stud_proto::DealMethod::ChipChop => DealMethod::ChipChop,
+    }
+}
+
+/// The deal open at the final table (with every player's figures by both methods as the
+/// chips stand), or the one made; none otherwise.
+pub fn deal(t: &Tournament) -> Option<TournamentDeal> {
+    let entry = |no: u32| t.entries().iter().find(|e| e.no == no);
+    if let Some(d) = t.deal() {
+        let players = d
+            .shares
+            .iter()
+            .filter_map(|&(no, cents)| {
+                let e = entry(no)?;
+                let (icm, chip_chop) = match d.method {
+                    DealMethod::Icm => (cents, 0),
+                    DealMethod::ChipChop => (0, cents),
+                };
+                Some(DealPlayer {
+                    player_id: e.player,
+                    name: e.name.clone(),
+                    chips: e.chips,
+                    icm,
+                    chip_chop,
+                    accepted: true,
+                    paid: Some(cents),
+                })
+            })
+            .collect();
+        let by = entry(d.by).map(|e| e.player).unwrap_or_default();
+        let shared = d.shares.iter().map(|(_, c)| c).sum();
+        return Some(TournamentDeal {
+            state: DealState::Made,
+            by,
+            method: method(d.method),
+            leave: d.leave,
+            shared,
+            until_ms: None,
+            players,
+        });
+    }
+    let p = t.proposal()?;
+    let icm = t.deal_figures(DealMethod::Icm, p.leave).unwrap_or_default();
+    let chop = t.deal_figures(DealMethod::ChipChop, p.leave).unwrap_or_default();
+    let figure = |list: &[(u32, u64)], no: u32| list.iter().find(|(n, _)| *n == no).map_or(0, |(_, c)| *c);
+    let players = t
+        .entries()
+        .iter()
+        .filter(|e| e.state == EntryState::Playing)
+        .map(|e| DealPlayer {
+            player_id: e.player,
+            name: e.name.clone(),
+            chips: e.chips,
+            icm: figure(&icm, e.no),
+            chip_chop: figure(&chop, e.no),
+            accepted: p.accepted.contains(&e.no),
+            paid: None,
+        })
+        .collect();
+    Some(TournamentDeal {
+        state: DealState::Proposed,
+        by: entry(p.by).map(|e| e.player).unwrap_or_default(),
+        method: method(p.method),
+        leave: p.leave,
+        shared: icm.iter().map(|(_, c)| c).sum(),
+        until_ms: Some(p.until),
+        players,
+    })
+}
 
 fn status(s: Status) -> TournamentStatus {
     match s {
@@ -180,6 +262,7 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
                 name: p.name,
                 prize: p.prize,
                 bounties_won: p.bounties,
+                deal: p.deal,
                 ticket_for: p.ticket,
             })
             .collect(),
@@ -198,6 +281,7 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         break_every_levels: spec.breaks.map(|b| b.0),
         break_minutes: spec.breaks.map(|b| b.1),
         on_break_until: t.break_until(),
+        paused_since: t.paused_since(),
         bounty: spec.bounty.map(|b| b.cents),
         progressive_bounty: spec.bounty.is_some_and(|b| b.progressive),
         bounties_paid: t.bounties_paid(),
@@ -205,6 +289,9 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         tickets: spec.satellite.map(|_| t.tickets()),
         ticket: spec.satellite.map(|s| s.ticket),
         repeat_minutes: spec.repeat_minutes,
+        recurring: spec.recurring,
+        deals: spec.deals,
+        deal: deal(t),
         next_id: None,
     }
 }

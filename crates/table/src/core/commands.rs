@@ -90,6 +90,13 @@ impl TableCore {
                     Decision::Done
                 }
             },
+            Command::AutoMuck { conn, request_id, on } => match self.conn_seat(conn) {
+                Some(seat) => Decision::Journal { input: Input::AutoMuck { seat: seat.number(), on }, debit: None },
+                None => {
+                    Self::error(out, conn, request_id, ErrorCode::NotSeated, "you have no seat at this table");
+                    Decision::Done
+                }
+            },
             Command::TopUp { conn, request_id, amount } => self.check_top_up(conn, request_id, amount, out),
             Command::Leave { conn, request_id } => match self.conn_seat(conn) {
                 Some(seat) => Decision::Journal { input: Input::Leave { seat: seat.number() }, debit: None },

@@ -184,11 +184,13 @@ impl TableCore {
         }
     }
 
-    /// Leavers' turns are taken by the clock at once (RULES.md 8).
+    /// Leavers' turns are taken by the clock at once (RULES.md 8), and so are the show-or-muck
+    /// choices of a seat with auto-muck on (mucked: the clock's answer to that choice).
     fn play_for_absent(&mut self, at: Millis, out: &mut Vec<Output>) {
         loop {
             let Some((seat, action)) = self.live.as_ref().and_then(|l| l.hand.timeout_action()) else { return };
-            if !self.player(seat).is_some_and(|p| p.leaving) {
+            let auto_muck = action == Action::Muck && self.player(seat).is_some_and(|p| p.auto_muck);
+            if !self.player(seat).is_some_and(|p| p.leaving) && !auto_muck {
                 return;
             }
             if self.apply_action(at, seat, action, true, out).is_err() {
@@ -263,6 +265,10 @@ impl TableCore {
         let awards = record.result.as_ref().map(|r| r.awards.clone()).unwrap_or_default();
         let knockouts = if tournament.is_some() { self.knockouts(&stacks, &pots, &awards) } else { Vec::new() };
         let showdown = record.result.as_ref().is_some_and(|r| !r.showdown.is_empty());
+        if self.recent_pots.len() >= super::RECENT_POTS {
+            self.recent_pots.pop_front();
+        }
+        self.recent_pots.push_back(awards.iter().map(|a| a.amount).sum());
         self.seq += 1;
         self.broadcast_result(out, hand_id, awards, &stacks);
 

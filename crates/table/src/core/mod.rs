@@ -46,6 +46,9 @@ pub use self::types::{
 };
 use self::types::{DealOrder, Live, SeatPlayer, seat_index};
 
+/// Hands the lobby's average pot is taken over.
+pub const RECENT_POTS: usize = 25;
+
 /// One table, IO-less. See the module docs.
 #[derive(Debug)]
 pub struct TableCore {
@@ -59,6 +62,8 @@ pub struct TableCore {
     /// presence: when the next hand may start
     next_hand_at: Option<Millis>,
     hands_played: u64,
+    /// the pots of the last [`RECENT_POTS`] hands, oldest first (the lobby's average pot)
+    recent_pots: std::collections::VecDeque<Chips>,
     /// presence: for the lobby's hands per hour
     opened_at: Millis,
     /// operator settings waiting for the current hand to end
@@ -88,6 +93,7 @@ impl TableCore {
             live: None,
             next_hand_at: None,
             hands_played: 0,
+            recent_pots: Default::default(),
             opened_at: now,
             pending: None,
             closing: false,

@@ -50,6 +50,10 @@ impl TableCore {
                 let seat = Seat::new(*seat).filter(|s| self.player(*s).is_some()).ok_or_else(|| refused("seat"))?;
                 self.sit_out(at, seat, *away, origin, out);
             }
+            Input::AutoMuck { seat, on } => {
+                let seat = Seat::new(*seat).filter(|s| self.player(*s).is_some()).ok_or_else(|| refused("seat"))?;
+                self.auto_muck(at, seat, *on, origin, out);
+            }
             Input::TopUp { seat, amount } => {
                 let seat = Seat::new(*seat).filter(|s| self.player(*s).is_some()).ok_or_else(|| refused("seat"))?;
                 self.top_up(at, seat, *amount, origin, out);
@@ -120,6 +124,7 @@ impl TableCore {
                 kick_after: false,
                 time_bank_ms: self.spec.time_bank_ms,
                 sit_out_reason: None,
+                auto_muck: false,
                 recent_keys: VecDeque::new(),
                 connections,
                 disconnected: connections == 0,
@@ -187,6 +192,27 @@ impl TableCore {
         }
         self.broadcast_snapshots(at, out);
         self.schedule_hand(at);
+    }
+
+    /// Auto-muck on or off; on, a show-or-muck choice open for the seat now is answered at once.
+    fn auto_muck(
+        &mut self,
+        at: Millis,
+        seat: Seat,
+        on: bool,
+        origin: Option<(ConnId, RequestId)>,
+        out: &mut Vec<Output>,
+    ) {
+        if let Some(p) = self.player_mut(seat) {
+            p.auto_muck = on;
+        }
+        if let Some((conn, request_id)) = origin {
+            self.ack(out, conn, request_id, if on { "auto-muck on" } else { "auto-muck off" });
+        }
+        if on && self.in_hand(seat) {
+            self.after_action(at, out);
+        }
+        self.broadcast_snapshots(at, out);
     }
 
     /// A player leaves: a hand they are in is played out by the clock, then the seat is cashed out.

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use stud_engine::Chips;
 
 use super::TableCore;
 use super::types::{DealOrder, LastReport, Millis, SeatPlayer, Timing};
@@ -26,6 +27,8 @@ struct Saved {
     deal: Option<DealOrder>,
     #[serde(default)]
     last_report: Option<LastReport>,
+    #[serde(default)]
+    recent_pots: std::collections::VecDeque<Chips>,
 }
 
 impl TableCore {
@@ -51,6 +54,7 @@ impl TableCore {
             live: None,
             next_hand_at: None,
             hands_played: saved.hands_played,
+            recent_pots: saved.recent_pots,
             opened_at: now,
             pending: saved.pending,
             closing: saved.closing,
@@ -75,6 +79,7 @@ impl TableCore {
             closing: self.closing,
             deal: self.deal.clone(),
             last_report: self.last_report.clone(),
+            recent_pots: self.recent_pots.clone(),
         };
         serde_json::to_string(&saved).unwrap_or_default()
     }

@@ -85,6 +85,15 @@ pub enum Command {
         /// out or in
         out: bool,
     },
+    /// Auto-muck on or off for the connection's seat.
+    AutoMuck {
+        /// the connection
+        conn: ConnId,
+        /// echoed
+        request_id: RequestId,
+        /// on or off
+        on: bool,
+    },
     /// Add chips between hands.
     TopUp {
         /// the connection
@@ -349,6 +358,9 @@ pub(super) struct SeatPlayer {
     /// why they sit out (or will, after this hand)
     #[serde(default)]
     pub(super) sit_out_reason: Option<SitOutReason>,
+    /// a show-or-muck choice is answered "muck" at once (`Input::AutoMuck`)
+    #[serde(default)]
+    pub(super) auto_muck: bool,
     pub(super) recent_keys: VecDeque<String>,
     /// presence: open connections of this player subscribed here
     #[serde(skip)]

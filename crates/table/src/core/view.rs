@@ -83,6 +83,10 @@ impl TableCore {
             private: self.spec.private,
             players,
             hands_per_hour: if hours > 0.0 { (self.hands_played as f64 / hours).round() } else { 0.0 },
+            average_pot: match self.recent_pots.len() as u64 {
+                0 => 0,
+                n => self.recent_pots.iter().sum::<Chips>() / n,
+            },
             display: self.spec.display,
             chat: self.spec.chat_on(),
             next_variant: next.map(|c| c.variant),
@@ -102,12 +106,11 @@ impl TableCore {
         }
     }
 
-    /// The table as `viewer` (the seat of `player`, if any) may see it.
-    fn table_state(&self, viewer: Viewer, player: Option<Uuid>, now: Millis) -> TableState {
+    /// Who sits where now, as anyone may see it (the snapshots' seats; operators' live status).
+    pub fn seat_list(&self) -> Vec<SeatInfo> {
         // During a hand the engine holds the stacks; between hands the seats do.
         let in_play = self.live.as_ref().filter(|l| !l.hand.is_over()).map(|l| l.hand.stacks()).unwrap_or_default();
-        let seats = self
-            .seated()
+        self.seated()
             .map(|(seat, p)| {
                 let stack = in_play.iter().find(|x| x.seat == seat).map_or(p.stack, |x| x.chips);
                 SeatInfo {
@@ -120,7 +123,12 @@ impl TableCore {
                     connected: p.connections > 0,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// The table as `viewer` (the seat of `player`, if any) may see it.
+    fn table_state(&self, viewer: Viewer, player: Option<Uuid>, now: Millis) -> TableState {
+        let seats = self.seat_list();
         TableState {
             seat_count: self.spec.seats,
             table_id: self.spec.id,
@@ -132,6 +140,10 @@ impl TableCore {
             your_seat: match viewer {
                 Viewer::Seat(s) => Some(s.number()),
                 Viewer::Observer => None,
+            },
+            auto_muck: match viewer {
+                Viewer::Seat(s) => self.player(s).is_some_and(|p| p.auto_muck),
+                Viewer::Observer => false,
             },
             hand: self.live.as_ref().map(|l| self.hand_state(l, viewer, player, now)),
             display: self.spec.display,
