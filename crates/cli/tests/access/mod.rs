@@ -185,10 +185,13 @@ async fn operator(addr: &str, key: &str, method: &str, path: &str, body: Option<
 /// is what a fresh snapshot shows (on a cluster the table comes back once a worker has
 /// claimed it, which may be after the gateway listens).
 async fn restart_fresh(restart: &mut impl AsyncFnMut(), shared: &Mutex<Shared>) {
-    restart().await;
+    // Forgotten before the restart, not after it: the bots reconnect while `restart` waits
+    // for the new server to serve, and the snapshot that shows them the resumed hand may come
+    // before `restart` returns (clearing it then lost that news and the wait timed out).
     for seat in &mut shared.lock().unwrap().seats {
         seat.in_play = None;
     }
+    restart().await;
 }
 
 /// The scenario. `addr` is where players and operators connect (the server keeps it across
