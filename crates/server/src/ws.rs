@@ -256,9 +256,7 @@ impl Connection {
         }
         let deal = match (wire::tournament::deal(&handle.now()), before) {
             (Some(deal), _) => deal,
-            (None, Some(last)) => {
-                stud_proto::TournamentDeal { state: stud_proto::DealState::Off, until_ms: None, ..last }
-            }
+            (None, Some(last)) => wire::tournament::deal_off(last),
             (None, None) => return self.error(request_id, ErrorCode::NotNow, "no deal"),
         };
         self.send(wire::frame(&ServerMsg::TournamentDeal { request_id, tournament_id, deal }));

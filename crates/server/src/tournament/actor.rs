@@ -721,9 +721,7 @@ impl Actor {
         let now = crate::wire::tournament::deal(&self.core);
         let deal = match (&now, self.last_deal.take()) {
             (Some(d), _) => d.clone(),
-            (None, Some(last)) => {
-                stud_proto::TournamentDeal { state: stud_proto::DealState::Off, until_ms: None, ..last }
-            }
+            (None, Some(last)) => crate::wire::tournament::deal_off(last),
             (None, None) => return,
         };
         self.last_deal = now;

@@ -24,6 +24,11 @@ pub fn deal_method(m: stud_proto::DealMethod) -> DealMethod {
     }
 }
 
+/// A deal as it was last shown, now off (declined, lapsed, or a player went out).
+pub fn deal_off(last: TournamentDeal) -> TournamentDeal {
+    TournamentDeal { state: DealState::Off, until_ms: None, ..last }
+}
+
 /// The deal open at the final table (with every player's figures by both methods as the
 /// chips stand), or the one made; none otherwise.
 pub fn deal(t: &Tournament) -> Option<TournamentDeal> {
