@@ -193,6 +193,10 @@ const LABELS = {
   player: 'Player id', table: 'Table id', since: 'Since', limit: 'How many', id: 'Hand id',
 };
 const ITEM_NAMES = { levels: 'Level', rotation_games: 'Game' };
+/** A list item's fields in the order one reads them (the schema's is alphabetical): a game,
+ *  then its betting; a level's stakes, then its length. Others after, as they come. */
+const ITEM_ORDER = ['variant', 'betting', 'ante', 'bring_in', 'small_bet', 'big_bet', 'minutes', 'hands'];
+const itemRank = (name) => (ITEM_ORDER.includes(name) ? ITEM_ORDER.indexOf(name) : ITEM_ORDER.length);
 const label = (name) => LABELS[name] || name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 /** A form field from a schema property. */
@@ -227,9 +231,11 @@ function fieldOf(name, prop, required) {
   else if (type === 'boolean') f.kind = nullable ? 'tristate' : 'bool';
   else if (type === 'array') {
     const it = deref(s.items || {});
+    f.minItems = s.minItems;
+    f.maxItems = s.maxItems;
     if (it.properties) {
       f.kind = 'objects';
-      f.item = fieldsOf(it);
+      f.item = fieldsOf(it).sort((a, b) => itemRank(a.name) - itemRank(b.name));
       f.itemName = ITEM_NAMES[name] || 'Item';
     } else {
       f.kind = 'numbers';
@@ -240,17 +246,20 @@ function fieldOf(name, prop, required) {
   } else f.kind = s.format === 'uuid' ? 'uuid' : 'string';
   return f;
 }
-function fieldsOf(schema) {
+export function fieldsOf(schema) {
   const req = new Set(schema?.required || []);
   return Object.entries(schema?.properties || {}).map(([name, prop]) => fieldOf(name, prop, req.has(name)));
 }
 /** A patch's fields: the patch schema's properties, typed as the create schema types them (a
  *  patch's null is "no change", not a value an operator picks). */
-function patchFieldsOf(patchSchema, createSchema) {
+export function patchFieldsOf(patchSchema, createSchema) {
   const create = new Map(fieldsOf(createSchema).map((f) => [f.name, f]));
   return fieldsOf(patchSchema).map((f) => {
     const c = create.get(f.name);
-    return c ? { ...c, required: false, description: f.description || c.description } : { ...f, required: false };
+    if (!c) return { ...f, required: false };
+    // The patch's own bounds where it has them (a tournament's rotation_hands: at most 1000).
+    const bounds = Object.fromEntries(['min', 'max', 'minItems', 'maxItems'].map((k) => [k, f[k] ?? c[k]]));
+    return { ...c, ...bounds, required: false, description: f.description || c.description };
   });
 }
 
@@ -302,7 +311,9 @@ function buildField(ctx, f, path, raw) {
     if (f.kind === 'tristate') {
       opts.push(h('option', { value: '' }, ctx.patch ? 'No change' : 'Default (not set)'), h('option', { value: 'true' }, 'On'), h('option', { value: 'false' }, 'Off'));
     } else {
-      if (f.nullable || !f.required) opts.push(h('option', { value: '' }, path.startsWith('rotation_games.') ? 'The table’s or tournament’s' : ctx.patch ? 'No change' : 'Default (not set)'));
+      if (f.nullable || !f.required) opts.push(h('option', { value: '' }, path.startsWith('rotation_games.') ? ctx.inherit || 'The table’s or tournament’s' : ctx.patch ? 'No change' : 'Default (not set)'));
+      // A value the API needs and has no default for: chosen, not guessed (a new list item's game).
+      else if (f.default === undefined || f.default === null) opts.push(h('option', { value: '', disabled: true }, 'Choose…'));
       for (const o of f.options) opts.push(h('option', { value: String(o.value) }, optionText(o)));
     }
     control = h('select', common, opts);
@@ -336,9 +347,12 @@ function buildField(ctx, f, path, raw) {
 function buildList(ctx, f, path, raw, hint, error) {
   const items = h('ol', { class: 'items' });
   const legendId = nextId('legend');
+  const count = h('p', { class: 'hint', testid: 'admin-list-count', data: { field: path } });
   const box = h('fieldset', { class: 'field list', testid: 'admin-field', data: { field: path }, 'aria-describedby': `${hint.id} ${error.id}` },
     h('legend', { id: legendId }, label(f.name), f.required ? h('span', { class: 'req' }, ' (required)') : null), hint, error, items);
-  const draw = (raws, focusIndex = null) => {
+  const plural = (n) => `${n} ${f.itemName.toLowerCase()}${n === 1 ? '' : 's'}`;
+  /** Redraws the items from `raws`; `focus`: [index, testid] of the control to focus after. */
+  const draw = (raws, focus = null) => {
     items.replaceChildren(...raws.map((r, i) => {
       const itemPath = `${path}.${i}`;
       const name = `${f.itemName} ${i + 1}`;
@@ -347,30 +361,52 @@ function buildList(ctx, f, path, raw, hint, error) {
         onclick: () => {
           const now = listRaw(ctx, f, path);
           now.splice(i, 1);
-          draw(now, Math.min(i, now.length - 1));
+          draw(now, [Math.min(i, now.length - 1), null]);
           say(`${name} removed.`);
         },
       }, 'Remove', sr(` ${name.toLowerCase()}`));
+      // Move up / down: the order matters (a rotation's games, the levels). At an end the
+      // button stays (aria-disabled: it keeps the focus after a move there) but does nothing.
+      const move = (by, testid, text) => {
+        const to = i + by;
+        const at = to < 0 || to >= raws.length;
+        return h('button', {
+          type: 'button', class: 'small', testid, data: { field: path, index: i }, 'aria-disabled': at ? 'true' : undefined,
+          onclick: () => {
+            if (at) return;
+            const now = listRaw(ctx, f, path);
+            const [it] = now.splice(i, 1);
+            now.splice(to, 0, it);
+            draw(now, [to, testid]);
+            say(`${name} moved ${by < 0 ? 'up' : 'down'}: now ${f.itemName.toLowerCase()} ${to + 1} of ${now.length}.`);
+          },
+        }, text, sr(` ${name.toLowerCase()}`));
+      };
       return h('li', { testid: 'admin-list-item', data: { field: path, index: i } },
         h('fieldset', { class: 'item' }, h('legend', {}, name),
           h('div', { class: 'grid' }, f.item.map((sub) => buildField(ctx, sub, `${itemPath}.${sub.name}`, r[sub.name]))),
           h('p', { class: 'field-error', id: `${ctx.idBase}-${itemPath.replace(/[^\w]/g, '-')}-error`, testid: 'admin-field-error', data: { field: itemPath }, hidden: true }),
-          remove));
+          h('div', { class: 'item-actions' }, raws.length > 1 ? [move(-1, 'admin-list-up', 'Move up'), move(1, 'admin-list-down', 'Move down')] : null, remove)));
     }));
-    if (focusIndex !== null) {
-      const target = focusIndex >= 0 ? items.children[focusIndex]?.querySelector('input, select') : add;
-      (target || add).focus();
+    const full = f.maxItems !== undefined && raws.length >= f.maxItems;
+    add.hidden = full;
+    count.textContent = raws.length ? `${plural(raws.length)}${full ? ` (the most there can be)` : f.maxItems !== undefined ? ` (at most ${f.maxItems})` : ''}.` : `No ${f.itemName.toLowerCase()}s${ctx.patch ? ' set' : ''}.`;
+    if (focus !== null) {
+      const [index, testid] = focus;
+      const li = index >= 0 ? items.children[index] : null;
+      const target = !li ? null : testid ? li.querySelector(`[data-testid=${testid}]`) : li.querySelector('input, select');
+      (target || (add.hidden ? items.lastElementChild?.querySelector('input, select') : add) || box).focus();
     }
   };
   const add = h('button', {
-    type: 'button', testid: 'admin-list-add', data: { field: path },
+    type: 'button', class: 'list-add', testid: 'admin-list-add', data: { field: path },
     onclick: () => {
       const now = listRaw(ctx, f, path);
       now.push(rawOf(f.item, {}));
-      draw(now, now.length - 1);
+      draw(now, [now.length - 1, null]);
     },
   }, `Add ${f.itemName.toLowerCase()}`);
-  box.append(add);
+  box.append(count, add);
   draw(raw || []);
   return box;
 }
@@ -399,7 +435,7 @@ const rangeText = (f) => (f.min !== undefined && f.max !== undefined ? `${f.min}
 
 /** A field's raw value as the API takes it; a local error (a number that is not one, outside
  *  the schema's range) goes on `errors` with its path. `undefined`: left out of the body. */
-function parseField(f, raw, path, errors) {
+export function parseField(f, raw, path, errors) {
   const bad = (message) => {
     errors.push({ path, message });
     return undefined;
@@ -407,7 +443,7 @@ function parseField(f, raw, path, errors) {
   switch (f.kind) {
     case 'bool': return Boolean(raw);
     case 'tristate': return raw === '' ? undefined : raw === 'true';
-    case 'enum': return raw === '' ? undefined : raw;
+    case 'enum': return raw !== '' ? raw : f.required && !f.nullable ? bad('choose one') : undefined;
     case 'int': case 'number': {
       const s = String(raw).trim();
       if (s === '') return undefined;
@@ -440,6 +476,7 @@ function parseField(f, raw, path, errors) {
     }
     case 'objects': {
       const list = (raw || []).map((r, i) => parseFields(f.item, r, `${path}.${i}.`, errors));
+      if (f.maxItems !== undefined && list.length > f.maxItems) return bad(`at most ${f.maxItems} ${f.itemName.toLowerCase()}s`);
       return list.length === 0 && (f.nullable || !f.required) ? undefined : list;
     }
     default: // string
@@ -455,6 +492,17 @@ function parseFields(fields, raws, prefix, errors) {
   return out;
 }
 
+/** A patch's body: the fields of `full` (the form's values) that differ from `before`; a
+ *  group of `together` goes whole once one of it changed (a tournament's rotation: hands and
+ *  games, so that a second change while one waits for the next level keeps the first's part). */
+export function patchBody(full, before, together = []) {
+  const sent = Object.fromEntries(Object.entries(full).filter(([k, v]) => JSON.stringify(norm(v)) !== JSON.stringify(norm(before[k] ?? null))));
+  for (const group of together) {
+    if (group.some((k) => k in sent)) for (const k of group) if (full[k] !== undefined) sent[k] = full[k];
+  }
+  return sent;
+}
+
 /** JSON with null and undefined members dropped (a patch compares values this way). */
 function norm(v) {
   if (Array.isArray(v)) return v.map(norm);
@@ -462,13 +510,16 @@ function norm(v) {
   return v;
 }
 
-/** Which field an API error's message names: `levels[0].bring_in: ...` (the tournament core),
- *  "missing field `ante`" (serde), else the first field name the sentence uses. A path with
- *  dots (`levels.0.bring_in`), or null. */
-function errorPath(message, names) {
-  const m = String(message).replace(/^Failed to deserialize the JSON body into the target type:\s*/, '');
+/** Which field an API error's message names: `levels[0].bring_in: ...` (the tournament core,
+ *  serde's type errors), "missing field `ante`" (serde), a rotation's game that cannot be
+ *  played (`stud fixed_limit: small_bet ...`: the game of `body`'s `rotation_games` it names),
+ *  else the first field name the sentence uses. A path with dots (`levels.0.bring_in`), or null. */
+export function errorPath(message, names, body = null) {
+  const m = String(message).replace(/^(Failed to deserialize the JSON body into the target type|the JSON body is not the request):\s*/, '');
   const lead = m.match(/^([a-z_]+(?:\[\d+\])*(?:\.[a-z_]+(?:\[\d+\])*)*)\s*:/);
-  if (lead && names.includes(lead[1].split(/[.[]/)[0])) return lead[1].replace(/\[(\d+)\]/g, '.$1');
+  const game = names.includes('rotation_games') ? gameFault(m, body) : null;
+  if (lead && names.includes(lead[1].split(/[.[]/)[0])) return lead[1] === 'rotation_games' && game ? game : lead[1].replace(/\[(\d+)\]/g, '.$1');
+  if (game) return game;
   const tick = m.match(/`([a-z_]+)`/);
   if (tick && names.includes(tick[1])) return tick[1];
   let best = null;
@@ -480,15 +531,33 @@ function errorPath(message, names) {
   return best?.name ?? null;
 }
 
+/** The rotation game a refusal names (`razz fixed_limit: ...`, `levels[0] stud pot_limit: ...`)
+ *  among the games `body` sent: `rotation_games.N.betting` when that game's betting was chosen,
+ *  `rotation_games.N` when it is the table's or tournament's; null when the body sent no list
+ *  or the sentence names no game of it. */
+export function gameFault(message, body) {
+  const list = body?.rotation_games;
+  if (!Array.isArray(list)) return null;
+  const hit = String(message).match(/(?:^|[\s:])([a-z][a-z0-9_]*) (fixed_limit|pot_limit|no_limit):/);
+  if (!hit) return null;
+  const [, variant, betting] = hit;
+  const chosen = list.findIndex((g) => g?.variant === variant && g.betting === betting);
+  if (chosen >= 0) return `rotation_games.${chosen}.betting`;
+  const inherited = list.findIndex((g) => g?.variant === variant && (g.betting === undefined || g.betting === null));
+  return inherited >= 0 ? `rotation_games.${inherited}` : null;
+}
+
 /**
  * A form made from `fields`: `opts.testForm` (its data-form), `opts.values` (to fill it),
  * `opts.patch` (send only what changed from `values`), `opts.send(body)` -> an api() result,
  * `opts.done(result, body)`, `opts.groups` (field name -> group legend), `opts.money(f, path)`,
- * `opts.lists` (uuid field name -> datalist id), `opts.submitLabel`.
+ * `opts.lists` (uuid field name -> datalist id), `opts.submitLabel`, `opts.together` (a patch's
+ * groups of fields sent whole, patchBody), `opts.inherit` (the words of a rotation game's
+ * betting left to the table's or tournament's).
  */
 function buildForm(opts) {
   const form = h('form', { class: 'form', testid: 'admin-form', data: { form: opts.testForm }, novalidate: true });
-  const ctx = { form, fields: opts.fields, idBase: nextId(opts.testForm), patch: Boolean(opts.patch), money: opts.money, lists: opts.lists, values: opts.values || {} };
+  const ctx = { form, fields: opts.fields, idBase: nextId(opts.testForm), patch: Boolean(opts.patch), money: opts.money, lists: opts.lists, values: opts.values || {}, inherit: opts.inherit };
   const summary = h('div', { class: 'form-error', testid: 'admin-form-error', role: 'alert', hidden: true, tabindex: '-1' });
   const note = h('p', { class: 'form-note', testid: 'admin-form-note', hidden: true });
   const submit = h('button', { type: 'submit', class: 'primary', testid: 'admin-submit' }, opts.submitLabel || 'Save');
@@ -532,8 +601,7 @@ function buildForm(opts) {
       return;
     }
     if (opts.patch) {
-      const before = opts.values || {};
-      sent = Object.fromEntries(Object.entries(sent).filter(([k, v]) => JSON.stringify(norm(v)) !== JSON.stringify(norm(before[k] ?? null))));
+      sent = patchBody(sent, opts.values || {}, opts.together);
       if (!Object.keys(sent).length) {
         note.textContent = 'Nothing to send: every field is as it was.';
         note.hidden = false;
@@ -546,7 +614,7 @@ function buildForm(opts) {
     submit.removeAttribute('aria-disabled');
     form.removeAttribute('aria-busy');
     if (!r.ok) {
-      showFormApiError(ctx, r);
+      showFormApiError(ctx, r, sent);
       return;
     }
     await opts.done(r, sent, ctx);
@@ -595,9 +663,9 @@ function focusField(ctx, path) {
 }
 
 /** A refusal from the API: the whole error above the form, its message at the field it names. */
-function showFormApiError(ctx, r) {
+function showFormApiError(ctx, r, body = null) {
   const names = ctx.fields.map((f) => f.name);
-  const path = r.status === 400 || r.status === 409 ? errorPath(r.message, names) : null;
+  const path = r.status === 400 || r.status === 409 ? errorPath(r.message, names, body) : null;
   const slot = path ? showFieldError(ctx, path, r.message) : null;
   ctx.summary.replaceChildren(h('strong', {}, 'Refused: '), errText(r),
     slot ? h('span', {}, ' — ', h('a', { href: `#${slot.id}`, onclick: (e) => { e.preventDefault(); focusField(ctx, slot.dataset.field); } }, `see ${slot.dataset.field}`)) : null);
@@ -866,9 +934,31 @@ function stakesText(s) {
   const big = s.betting === 'pot_limit' || s.betting === 'no_limit';
   return `ante ${a(s.ante)} · bring-in ${a(s.bring_in)} · ${big ? `min bet ${a(s.small_bet)}` : `${a(s.small_bet)}/${a(s.big_bet)}`}`;
 }
+/** A mixed table's games when its settings list none (the server's default order). */
+export const DEFAULT_ROTATION = Object.freeze([{ variant: 'razz' }, { variant: 'stud' }, { variant: 'stud8' }]);
+
+/** A rotation's games in words: "Razz, Stud (pot limit), Stud Hi/Lo", a game's betting said
+ *  when it is not `betting` (the table's or tournament's own). */
+export function rotationText(games, betting = 'fixed_limit') {
+  return (games || []).map((g) => {
+    const b = g.betting ?? betting;
+    return b && b !== betting ? `${gameName(g.variant)} (${(BETTING[b] || b).toLowerCase()})` : gameName(g.variant);
+  }).join(', ');
+}
+/** A rotation's games as data: "razz:fixed_limit stud:pot_limit" (each game's betting, or the
+ *  table's or tournament's `betting` when it has none). */
+export const rotationData = (games, betting = 'fixed_limit') => (games || []).map((g) => `${g.variant}:${g.betting ?? betting}`).join(' ');
+
 function gameText(s) {
-  const games = s.rotation_hands ? ` · rotation every ${s.rotation_hands} hands${s.rotation_games ? `: ${s.rotation_games.map((g) => gameName(g.variant)).join(', ')}` : ''}` : '';
+  const games = s.rotation_hands ? ` · rotation every ${s.rotation_hands} hands: ${rotationText(s.rotation_games || DEFAULT_ROTATION, s.betting)}` : '';
   return `${gameName(s.variant)}${s.betting && s.betting !== 'fixed_limit' ? ` · ${BETTING[s.betting] || s.betting}` : ''}${games}`;
+}
+
+/** A table's settings as its change form starts from: a mixed table with no list of its own
+ *  shows the games it plays (the default order), so that they can be changed one by one. */
+export function tableFormValues(settings) {
+  if (!settings?.rotation_hands || settings.rotation_games) return settings;
+  return { ...settings, rotation_games: DEFAULT_ROTATION.map((g) => ({ ...g })) };
 }
 function tableStates(t) {
   const st = t.status || {};
@@ -970,6 +1060,7 @@ function tableView(view, id) {
   const gen = S.gen;
   const title = heading('Table', 'admin-table-title');
   const state = h('p', { class: 'state', testid: 'admin-table-state' });
+  const rotationLine = h('p', { class: 'state', testid: 'admin-table-rotation', hidden: true });
   const head = h('section', { class: 'card', testid: 'admin-table', data: { tableId: id }, 'aria-labelledby': 'view-title' });
   const pause = h('button', { type: 'button', testid: 'admin-pause' }, 'Pause');
   const resume = h('button', { type: 'button', testid: 'admin-resume', hidden: true }, 'Resume');
@@ -993,7 +1084,7 @@ function tableView(view, id) {
   };
   pause.addEventListener('click', setPaused(true));
   resume.addEventListener('click', setPaused(false));
-  head.append(title, state, actionBar('Table actions', pause, resume, close));
+  head.append(title, state, rotationLine, actionBar('Table actions', pause, resume, close));
 
   // Seats.
   const seatNote = h('p', { class: 'hint', testid: 'admin-seats-note' });
@@ -1041,7 +1132,7 @@ function tableView(view, id) {
 
   // Settings.
   const settings = h('section', { class: 'card', 'aria-labelledby': `${id}-settings` }, h('h3', { id: `${id}-settings` }, 'Settings'),
-    h('p', { class: 'hint' }, 'Changes apply from the next hand. Only the fields you change are sent.'));
+    h('p', { class: 'hint' }, 'Changes apply from the next hand; a mixed game’s rotation (hands per game, its games and their order and betting) from its next rotation point: the game in play is finished first, then the new rotation goes on with the game after it in the new list. A table that is not mixed starts rotating with its next hand once it has hands per game. Only the fields you change are sent.'));
   // Recent hands.
   const { wrap: handWrap, tbody: handBody } = dataTable('The table’s last hands', 'admin-table-hands', ['Hand', 'Ended', 'Players']);
   const noHands = h('p', { class: 'empty' }, 'No hand played yet.');
@@ -1069,10 +1160,33 @@ function tableView(view, id) {
       `${gameText(s)} · ${stakesText(s)} · ${st.seats_taken ?? 0}/${s.seats} seats taken · ${t.hands_played} hands played · ${(st.hands_per_hour ?? 0).toFixed(1)} hands per hour`,
       t.current_hand ? h('span', {}, ' · hand in play: ', h('a', { href: `#/hands/${t.current_hand}`, testid: 'admin-current-hand' }, t.current_hand.slice(0, 8))) : null,
       st.tournament_id ? h('span', {}, ' · ', h('a', { href: `#/tournaments/${st.tournament_id}` }, 'its tournament runs it')) : null].filter(Boolean));
+    showRotation(t);
     pause.hidden = t.paused;
     resume.hidden = !t.paused;
     showCode(t.invite_code ?? null, s.private);
     document.title = `Table ${s.name} · Operator console`;
+  }
+
+  /** A mixed table's rotation: its games, the one in play and the next. */
+  function showRotation(t) {
+    const s = t.settings;
+    const st = t.status || {};
+    rotationLine.hidden = !s.rotation_hands;
+    if (!s.rotation_hands) {
+      rotationLine.replaceChildren();
+      delete rotationLine.dataset.rotationHands;
+      delete rotationLine.dataset.games;
+      return;
+    }
+    const games = s.rotation_games || DEFAULT_ROTATION;
+    rotationLine.dataset.rotationHands = String(s.rotation_hands);
+    rotationLine.dataset.games = rotationData(games, s.betting);
+    const withBetting = (v, b) => `${gameName(v)}${b && b !== s.betting ? ` (${(BETTING[b] || b).toLowerCase()})` : ''}`;
+    const now = st.variant ? `now ${withBetting(st.variant, st.config?.betting)}` : '';
+    const left = st.hands_to_next_variant;
+    const next = st.next_variant ? `next ${withBetting(st.next_variant, st.next_betting)}${left !== undefined && left !== null ? ` in ${left} hand${left === 1 ? '' : 's'}` : ''}` : '';
+    rotationLine.replaceChildren(h('strong', {}, 'Rotation: '), `every ${s.rotation_hands} hand${s.rotation_hands === 1 ? '' : 's'}: ${rotationText(games, s.betting)}${s.rotation_games ? '' : ' (the default order)'}`,
+      [now, next].filter(Boolean).length ? ` · ${[now, next].filter(Boolean).join(' · ')}` : '', '.');
   }
 
   every(POLL_MS, async () => {
@@ -1089,18 +1203,20 @@ function tableView(view, id) {
       else {
         const opts = {
           testForm: 'table-change', fields: patchFieldsOf(patch, bodySchema('post', '/api/admin/tables') || patch), patch: true,
-          groups: TABLE_GROUPS, submitLabel: 'Save changes', money: (f) => TABLE_MONEY.has(f.name),
+          groups: TABLE_GROUPS, submitLabel: 'Save changes', money: (f) => TABLE_MONEY.has(f.name), inherit: 'The table’s betting',
           send: (body) => api('PATCH', `/api/admin/tables/${id}`, body),
           done: (r2, body) => {
+            const wasMixed = Boolean(current?.settings.rotation_hands);
             show(r2.json);
-            say(`Saved: ${Object.keys(body).join(', ')}.`);
+            const rotated = 'rotation_hands' in body || 'rotation_games' in body;
+            say(`Saved: ${Object.keys(body).join(', ')}.${rotated ? (wasMixed ? ' The new rotation takes over at the next rotation point.' : ' The table rotates from its next hand.') : ''}`);
             // Refilled from what the server now holds (the next change is against it).
-            const again = buildForm({ ...opts, values: r2.json.settings });
+            const again = buildForm({ ...opts, values: tableFormValues(r2.json.settings) });
             settings.querySelector('form').replaceWith(again);
             again.querySelector('[data-testid=admin-submit]').focus();
           },
         };
-        settings.append(buildForm({ ...opts, values: t.settings }));
+        settings.append(buildForm({ ...opts, values: tableFormValues(t.settings) }));
       }
     }
     // Seats.
@@ -1254,6 +1370,20 @@ function tournamentPatchFields() {
   return { fields: fieldsOf(create).filter((f) => keep.includes(f.name)).map((f) => ({ ...f, required: false })), documented: false };
 }
 
+/** A tournament as its change form starts from: an operator's rotation waiting for the next
+ *  level in place of the one in play (the next change is made to it). */
+export function tournamentFormValues(t) {
+  const p = t?.rotation_pending;
+  if (!p) return t;
+  return { ...t, rotation_hands: p.rotation_hands ?? null, rotation_games: p.rotation_games };
+}
+
+/** A rotation in words: "every 6 hands: Stud, Razz (pot limit)" or "one game per level: ...". */
+export function rotationWords(r, betting) {
+  const n = r.rotation_hands;
+  return `${n ? `every ${n} hand${n === 1 ? '' : 's'}` : 'one game per level'}: ${rotationText(r.rotation_games, betting)}`;
+}
+
 function tournamentView(view, id) {
   const gen = S.gen;
   const title = heading('Tournament', 'admin-tournament-title');
@@ -1288,7 +1418,10 @@ function tournamentView(view, id) {
       if (cancel.hidden) title.focus();
     }
   });
-  card.append(title, state, actionBar('Tournament actions', pause, resume, cancel));
+  // A rotation: its games; an operator's change waiting for the next level.
+  const rotationLine = h('p', { class: 'state', testid: 'admin-tournament-rotation', hidden: true });
+  const pendingLine = h('p', { class: 'state pending', testid: 'admin-tournament-rotation-pending', hidden: true });
+  card.append(title, state, rotationLine, pendingLine, actionBar('Tournament actions', pause, resume, cancel));
 
   // Invite.
   const code = h('code', { testid: 'admin-invite-code' });
@@ -1354,6 +1487,7 @@ function tournamentView(view, id) {
     if (t.next_id) bits.push(`next: ${t.next_id}`);
     state.replaceChildren(h('span', { class: 'badges' }, badges([t.status, ...(isPrivate ? ['private'] : []), ...(t.registration_open ? ['registration open'] : []), ...(paused ? ['paused'] : [])])), ' ', bits.join(' · '));
     card.dataset.paused = String(paused);
+    showRotation(t);
     // Pause and resume are for a running tournament; cancelling for one not started yet.
     pause.hidden = t.status !== 'running' || paused;
     resume.hidden = t.status !== 'running' || !paused;
@@ -1382,20 +1516,42 @@ function tournamentView(view, id) {
       formMade = true;
       const { fields, documented: known } = tournamentPatchFields();
       const opts = {
-        testForm: 'tournament-change', fields, patch: true, submitLabel: 'Save changes', values: t,
+        testForm: 'tournament-change', fields, patch: true, submitLabel: 'Save changes', values: tournamentFormValues(t),
+        together: [['rotation_hands', 'rotation_games']], inherit: 'The tournament’s betting',
         send: (body) => api('PATCH', `/api/admin/tournaments/${id}`, body),
         done: async (res, body) => {
-          say(`Saved: ${Object.keys(body).join(', ')}.`);
           const fresh = res.json?.id ? res : await reload();
           if (fresh.ok) show(fresh.json);
+          const rotated = 'rotation_hands' in body || 'rotation_games' in body;
+          const waits = fresh.ok && fresh.json.rotation_pending;
+          say(`Saved: ${Object.keys(body).join(', ')}.${rotated ? (waits ? ' The new rotation takes over at the next level.' : ' The new rotation applies now.') : ''}`);
           const old = settings.querySelector('form');
-          const again = buildForm({ ...opts, values: fresh.ok ? fresh.json : t });
+          const again = buildForm({ ...opts, values: tournamentFormValues(fresh.ok ? fresh.json : t) });
           old.replaceWith(again);
           again.querySelector('[data-testid=admin-submit]').focus();
         },
       };
-      settings.append(h('p', { class: 'hint' }, known ? 'Only the fields you change are sent.' : 'This server’s API document has no PATCH for tournaments yet: a change may be refused (the error shows here).'), buildForm(opts));
+      settings.append(h('p', { class: 'hint' }, known ? 'Only the fields you change are sent (a rotation’s hands per game and games together).' : 'This server’s API document has no PATCH for tournaments yet: a change may be refused (the error shows here).'),
+        fields.some((f) => f.name.startsWith('rotation_')) ? h('p', { class: 'hint' }, 'A rotation’s hands per game and games (only a rotation tournament’s): before the start they apply at once; while it runs, from the next level, each table going on with the game after the one it played last. The form shows a change waiting for the next level, if there is one.') : null,
+        buildForm(opts));
     }
+  }
+
+  function showRotation(t) {
+    const games = t.rotation_games;
+    rotationLine.hidden = !games?.length;
+    rotationLine.dataset.rotationHands = t.rotation_hands ?? '';
+    rotationLine.dataset.games = rotationData(games, t.betting);
+    rotationLine.replaceChildren(...(games?.length ? [h('strong', {}, 'Rotation: '), `${rotationWords(t, t.betting)}${t.game ? ` · now ${gameName(t.game)}` : ''}.`] : []));
+    const p = t.rotation_pending;
+    pendingLine.hidden = !p;
+    pendingLine.dataset.rotationHands = p?.rotation_hands ?? '';
+    pendingLine.dataset.games = p ? rotationData(p.rotation_games, t.betting) : '';
+    if (!p) return pendingLine.replaceChildren();
+    const when = [`level ${t.level + 1}`];
+    if (t.next_level_at) when.push(`at ${fmtTime(t.next_level_at)}`);
+    else if (t.hands_to_next_level !== undefined && t.hands_to_next_level !== null) when.push(`in ${t.hands_to_next_level} hand${t.hands_to_next_level === 1 ? '' : 's'}`);
+    pendingLine.replaceChildren(h('strong', {}, 'From the next level: '), `${rotationWords(p, t.betting)} (${when.join(', ')}; each table goes on with the game after the one it played last).`);
   }
 
   every(POLL_MS, async () => {
@@ -1687,7 +1843,10 @@ async function handView(view, id) {
 
 // ---- start --------------------------------------------------------------------------------
 
-$('#signin-form').addEventListener('submit', signIn);
-$('#signout').addEventListener('click', () => signOut());
-window.addEventListener('hashchange', () => route());
-$('#key').focus();
+// Only in the page: under Node (admin-unit.test.mjs) the module is imported for its pure parts.
+if (typeof document !== 'undefined') {
+  $('#signin-form').addEventListener('submit', signIn);
+  $('#signout').addEventListener('click', () => signOut());
+  window.addEventListener('hashchange', () => route());
+  $('#key').focus();
+}

@@ -3,11 +3,15 @@
 // storage, no cookie; a reload asks again), creates a table through the form (the API's 400s
 // shown at the fields they name), sees it in the live list, pauses and resumes it, watches a
 // player (a real player page) sit down in the live seat list, kicks her, bans and unbans her,
-// makes the table private and rotates and revokes its invite code, looks a hand two WebSocket
+// makes the table private and rotates and revokes its invite code, changes a mixed table's
+// rotation (hands per game; games added, removed, reordered, each one's betting: a refusal in
+// the page and the API's at the game it names), looks a hand two WebSocket
 // bots played up (from the table and by id), reads the ledger and the audit log (every action
 // above in it), creates a tournament through the form (a level's refusal shown at that level's
 // field), pauses, changes, rotates its code and cancels it (the operations this server lacks are
-// said, with the API's error, and the page goes on), all at 1366x768 and again at 390x844;
+// said, with the API's error, and the page goes on), changes a rotation tournament's games
+// before its start (at once) and a running one's (waiting for the next level, said in its view;
+// a single-game one's refusal at the field), all at 1366x768 and again at 390x844;
 // axe-core on every view.
 //
 // Run from tests/browser:  node admin.mjs   (STUD_BIN, STUD_WEB_DIR, CHROMIUM as for play.mjs)
@@ -101,6 +105,12 @@ async function expectFieldError(p, form, field, status, words) {
     check(focused === field, `the focus is on ${focused}, expected the field ${field}`);
   });
   log(`${p.name}: ${form}: ${status} shown at ${field}: ${await p.fieldError(form, field).textContent()}`);
+}
+
+/** A list field's items as [variant, betting] pairs (a rotation's games) as the form holds them. */
+async function listItems(p, form, field) {
+  return p.form(form).locator(`[data-testid=admin-list-item][data-field="${field}"]`).evaluateAll((es, f) => es.map((e, i) => ['variant', 'betting']
+    .map((k) => e.querySelector(`[data-testid=admin-input][data-field="${f}.${i}.${k}"]`)?.value ?? null)), field);
 }
 
 async function nav(p, view) {
@@ -354,6 +364,91 @@ async function main() {
     await eventually('a code again', async () => check(/^[A-Z2-9]{12}$/.test(await invite.getAttribute('data-code')), 'no code after revoking and rotating'));
     log(`private: code ${code1}, rotated to ${code2}, revoked, made again`);
 
+    // ---- 5b. A mixed table's rotation through the change form ----
+    const tablePatch = doc.components.schemas.TableSettingsPatch?.properties || {};
+    check(tablePatch.rotation_hands && tablePatch.rotation_games, `the API's table PATCH has no rotation (it has ${Object.keys(tablePatch).join(', ')})`);
+    const tc = 'table-change';
+    const items = (form, field) => listItems(op, form, field);
+    // A table that is not mixed: a list of games without hands per game is the API's 400, shown
+    // at the list.
+    check(await items(tc, 'rotation_games').then((x) => x.length) === 0, 'a table that is not mixed shows rotation games');
+    await op.form(tc).locator('[data-testid=admin-list-add][data-field=rotation_games]').click();
+    await eventually('a game row added', async () => check((await page.evaluate(() => document.activeElement?.dataset?.field)) === 'rotation_games.0.variant', 'the focus is not in the new game'));
+    check((await op.input(tc, 'rotation_games.0.variant').inputValue()) === '', 'a new game is not left to choose');
+    await submit(op, tc);
+    await eventually('an unchosen game refused here', async () => {
+      check(await op.fieldError(tc, 'rotation_games.0.variant').isVisible(), 'no error at the new game\'s variant');
+      check((await op.form(tc).locator('[data-testid=admin-form-error]').getAttribute('data-status')) === 'local', 'not a local refusal');
+    });
+    await fill(op, tc, { 'rotation_games.0.variant': 'stud' });
+    await submit(op, tc);
+    await eventually('games without hands per game: the 400 at the list', async () => {
+      const summary = op.form(tc).locator('[data-testid=admin-form-error]');
+      check((await summary.getAttribute('data-status')) === '400' && (await summary.getAttribute('data-field')) === 'rotation_games', `the summary: ${await summary.getAttribute('data-status')} at ${await summary.getAttribute('data-field')}`);
+      check(await op.fieldError(tc, 'rotation_games').isVisible() && /rotation_hands/.test(await op.fieldError(tc, 'rotation_games').textContent()), 'no error at rotation_games');
+    });
+    log(`${tc}: 400 shown at rotation_games: ${await op.fieldError(tc, 'rotation_games').textContent()}`);
+    check(!(await api('GET', `/api/admin/tables/${tableId}`)).json.settings.rotation_hands, 'a refused rotation made the table mixed');
+    // A pot-limit mixed table (no big bet): a fixed-limit game is the API's 400 at that game.
+    const mixedMade = await api('POST', '/api/admin/tables', {
+      name: 'Admin Mixed', variant: 'razz', betting: 'pot_limit', ante: 5, bring_in: 10, small_bet: 20, big_bet: 0, min_buy_in: 1000, max_buy_in: 10000, seats: 4,
+      rotation_hands: 4, rotation_games: [{ variant: 'razz' }, { variant: 'stud' }, { variant: 'stud8' }],
+    });
+    check(mixedMade.status === 201, `creating the mixed table: ${mixedMade.status} ${mixedMade.text}`);
+    const mixedId = mixedMade.json.id;
+    await page.evaluate((h) => { location.hash = h; }, `#/tables/${mixedId}`);
+    await until('the mixed table\'s view and form', async () => (await op.q('admin-table').getAttribute('data-table-id')) === mixedId && (await op.form(tc).count()) === 1, 8000);
+    const rotationLine = op.q('admin-table-rotation');
+    await eventually('the mixed table\'s rotation shown and in its form', async () => {
+      check((await rotationLine.getAttribute('data-rotation-hands')) === '4', `the rotation line's hands: ${await rotationLine.getAttribute('data-rotation-hands')}`);
+      check((await rotationLine.getAttribute('data-games')) === 'razz:pot_limit stud:pot_limit stud8:pot_limit', `the rotation line's games: ${await rotationLine.getAttribute('data-games')}`);
+      check(/every 4 hands: Razz, Stud, Stud Hi\/Lo/.test(await rotationLine.textContent()), `the rotation line says ${await rotationLine.textContent()}`);
+      check((await op.input(tc, 'rotation_hands').inputValue()) === '4', 'the form\'s hands per game');
+      check(JSON.stringify(await items(tc, 'rotation_games')) === JSON.stringify([['razz', ''], ['stud', ''], ['stud8', '']]), `the form's games: ${JSON.stringify(await items(tc, 'rotation_games'))}`);
+    });
+    await fill(op, tc, { rotation_hands: '1001' });
+    await submit(op, tc);
+    await expectFieldError(op, tc, 'rotation_hands', 'local', /1 to 1000/);
+    await fill(op, tc, { rotation_hands: '6', 'rotation_games.1.betting': 'fixed_limit' });
+    await submit(op, tc);
+    await expectFieldError(op, tc, 'rotation_games.1.betting', 400, /^stud fixed_limit: .*big_bet/);
+    await checkAxe(op, 'in a mixed table\'s change form with a game\'s error shown');
+    await page.screenshot({ path: path.join(SHOTS, 'admin-table-rotation-error.png'), fullPage: true });
+    check((await api('GET', `/api/admin/tables/${mixedId}`)).json.settings.rotation_hands === 4, 'a refused change changed the rotation');
+    // Mended, then reordered, a game's betting set, one removed and one added.
+    await fill(op, tc, { 'rotation_games.1.betting': '' });
+    await op.form(tc).locator('[data-testid=admin-list-up][data-field=rotation_games][data-index="2"]').click();
+    await eventually('Stud Hi/Lo moved up', async () => {
+      check(JSON.stringify((await items(tc, 'rotation_games')).map((x) => x[0])) === '["razz","stud8","stud"]', `the games: ${JSON.stringify(await items(tc, 'rotation_games'))}`);
+      check(await page.evaluate(() => `${document.activeElement?.dataset?.testid}:${document.activeElement?.dataset?.index}`) === 'admin-list-up:1', 'the focus did not follow the moved game');
+    });
+    check((await op.form(tc).locator('[data-testid=admin-list-up][data-field=rotation_games][data-index="0"]').getAttribute('aria-disabled')) === 'true', 'the first game can be moved up');
+    await fill(op, tc, { 'rotation_games.1.betting': 'no_limit' });
+    await op.form(tc).locator('[data-testid=admin-list-remove][data-field=rotation_games][data-index="0"]').click();
+    await eventually('Razz removed', async () => check((await items(tc, 'rotation_games')).length === 2, 'not two games'));
+    await op.form(tc).locator('[data-testid=admin-list-add][data-field=rotation_games]').click();
+    await eventually('a third game row', async () => check((await items(tc, 'rotation_games')).length === 3, 'no third game'));
+    await fill(op, tc, { 'rotation_games.2.variant': 'london', 'rotation_games.2.betting': 'pot_limit' });
+    check(/3 games \(at most 16\)/.test(await op.form(tc).locator('[data-testid=admin-list-count][data-field=rotation_games]').textContent()), 'the list does not count its games');
+    await submit(op, tc);
+    const wantGames = [{ variant: 'stud8', betting: 'no_limit' }, { variant: 'stud' }, { variant: 'london', betting: 'pot_limit' }];
+    await eventually('the new rotation saved: the API has it', async () => {
+      const st = (await api('GET', `/api/admin/tables/${mixedId}`)).json.settings;
+      const games = (st.rotation_games || []).map((g) => (g.betting ? { variant: g.variant, betting: g.betting } : { variant: g.variant }));
+      check(st.rotation_hands === 6 && JSON.stringify(games) === JSON.stringify(wantGames), `the API's rotation: ${st.rotation_hands} ${JSON.stringify(st.rotation_games)}`);
+      check(st.variant === 'stud8', `the table's variant is ${st.variant}: Razz left the list, its first game should be it`);
+      check((await rotationLine.getAttribute('data-games')) === 'stud8:no_limit stud:pot_limit london:pot_limit' && (await rotationLine.getAttribute('data-rotation-hands')) === '6', `the rotation line: ${await rotationLine.getAttribute('data-rotation-hands')} ${await rotationLine.getAttribute('data-games')}`);
+      check(/Stud Hi\/Lo \(no limit\), Stud, London Lowball/.test(await rotationLine.textContent()), `the rotation line says ${await rotationLine.textContent()}`);
+      check(!(await op.form(tc).locator('[data-testid=admin-form-error]').isVisible()), 'an error is still shown');
+    });
+    // The form is refilled from the answer: sent again, nothing has changed.
+    await eventually('the form refilled', async () => check(JSON.stringify(await items(tc, 'rotation_games')) === JSON.stringify([['stud8', 'no_limit'], ['stud', ''], ['london', 'pot_limit']]) && (await op.input(tc, 'rotation_hands').inputValue()) === '6', `the form's games: ${JSON.stringify(await items(tc, 'rotation_games'))}`));
+    await submit(op, tc);
+    await eventually('nothing to send', async () => check(await op.form(tc).locator('[data-testid=admin-form-note]').isVisible(), 'the refilled form sent something'));
+    await checkAxe(op, 'in a mixed table\'s view');
+    await page.screenshot({ path: path.join(SHOTS, 'admin-table-rotation.png'), fullPage: true });
+    log(`mixed table ${mixedId}: rotation changed through the form to every 6 hands, ${JSON.stringify(wantGames)} (a local and an API refusal shown at their fields first)`);
+
     // ---- 6. A hand played by two bots: the list's live status, the hand looked up ----
     const bot = await api('POST', '/api/admin/tables', { name: 'Bot Stud', variant: 'stud', ante: 5, bring_in: 10, small_bet: 20, big_bet: 40, min_buy_in: 1000, max_buy_in: 10000, seats: 2 });
     check(bot.status === 201, `creating the bots' table: ${bot.status} ${bot.text}`);
@@ -542,17 +637,61 @@ async function main() {
       check((await api('GET', `/api/tournaments/${tId}`)).json.name === 'Admin SNG renamed', 'the API has the old name');
       check(/Admin SNG renamed/.test(await op.q('admin-tournament-title').textContent()), 'the title has the old name');
     });
+    // A single-game tournament has no rotation to change: the API's 400 at the field.
+    const tPatch = doc.components.schemas.TournamentPatch?.properties || {};
+    check(tPatch.rotation_hands && tPatch.rotation_games, `the API's tournament PATCH has no rotation (it has ${Object.keys(tPatch).join(', ')})`);
+    await fill(op, 'tournament-change', { rotation_hands: '4' });
+    await submit(op, 'tournament-change');
+    await expectFieldError(op, 'tournament-change', 'rotation_hands', 400, /^rotation_hands: only a rotation/);
+    check(!(await api('GET', `/api/tournaments/${tId}`)).json.rotation_hands, 'the refused change gave the tournament hands per game');
+    check(!(await op.q('admin-tournament-rotation').isVisible()), 'a single-game tournament shows a rotation');
+    await fill(op, 'tournament-change', { rotation_hands: '' });
     await op.q('admin-tournament-cancel').click();
     await op.q('admin-confirm-yes').click();
     await eventually('the tournament cancelled', async () => check((await op.q('admin-tournament').getAttribute('data-status')) === 'cancelled', 'not cancelled'));
     check((await api('GET', `/api/tournaments/${tId}`)).json.status === 'cancelled', 'the API does not say cancelled');
     check(!(await op.q('admin-tournament-cancel').isVisible()), 'Cancel is still offered');
     log('the tournament cancelled');
+    // A rotation sit-and-go before its start: its games changed through the form apply at once.
+    const rotMade = await api('POST', '/api/admin/tournaments', {
+      name: 'Admin Rotation', variant: 'rotation', kind: 'sit_and_go', min_entrants: 2, max_entrants: 6, seats_per_table: 6, entry_fee: 100, house_fee: 0,
+      starting_chips: 1500, rotation_hands: 4, rotation_games: [{ variant: 'razz' }, { variant: 'stud' }, { variant: 'stud8' }],
+      levels: [{ ante: 5, bring_in: 10, small_bet: 20, big_bet: 40, minutes: 10 }],
+    });
+    check(rotMade.status === 201, `creating the rotation sit-and-go: ${rotMade.status} ${rotMade.text}`);
+    const rotId = rotMade.json.id;
+    await page.evaluate((h) => { location.hash = h; }, `#/tournaments/${rotId}`);
+    const tc2 = 'tournament-change';
+    const tRotation = op.q('admin-tournament-rotation');
+    await eventually('the rotation sit-and-go\'s view: its rotation and its form', async () => {
+      check((await op.q('admin-tournament').getAttribute('data-tournament-id')) === rotId, 'not its view');
+      check((await tRotation.getAttribute('data-games')) === 'razz:fixed_limit stud:fixed_limit stud8:fixed_limit' && (await tRotation.getAttribute('data-rotation-hands')) === '4', `the rotation line: ${await tRotation.getAttribute('data-rotation-hands')} ${await tRotation.getAttribute('data-games')}`);
+      check(/every 4 hands: Razz, Stud, Stud Hi\/Lo/.test(await tRotation.textContent()), `the rotation line says ${await tRotation.textContent()}`);
+      check(!(await op.q('admin-tournament-rotation-pending').isVisible()), 'a change is said to wait before the start');
+      check((await op.input(tc2, 'rotation_hands').inputValue()) === '4', 'the form\'s hands per game');
+      check(JSON.stringify(await listItems(op, tc2, 'rotation_games')) === JSON.stringify([['razz', 'fixed_limit'], ['stud', 'fixed_limit'], ['stud8', 'fixed_limit']]), `the form's games: ${JSON.stringify(await listItems(op, tc2, 'rotation_games'))}`);
+    });
+    await op.form(tc2).locator('[data-testid=admin-list-down][data-field=rotation_games][data-index="0"]').click();
+    await eventually('Razz moved down', async () => check(JSON.stringify((await listItems(op, tc2, 'rotation_games')).map((x) => x[0])) === '["stud","razz","stud8"]', `the games: ${JSON.stringify(await listItems(op, tc2, 'rotation_games'))}`));
+    await fill(op, tc2, { 'rotation_games.0.betting': 'pot_limit' });
+    await op.form(tc2).locator('[data-testid=admin-list-remove][data-field=rotation_games][data-index="2"]').click();
+    await eventually('Stud Hi/Lo removed', async () => check((await listItems(op, tc2, 'rotation_games')).length === 2, 'not two games'));
+    await submit(op, tc2);
+    await eventually('the rotation changed at once: the view and the API', async () => {
+      const d = (await api('GET', `/api/tournaments/${rotId}`)).json;
+      check(JSON.stringify(d.rotation_games) === JSON.stringify([{ variant: 'stud', betting: 'pot_limit' }, { variant: 'razz', betting: 'fixed_limit' }]) && d.rotation_hands === 4 && !d.rotation_pending, `the API's rotation: ${d.rotation_hands} ${JSON.stringify(d.rotation_games)} pending ${JSON.stringify(d.rotation_pending)}`);
+      check((await tRotation.getAttribute('data-games')) === 'stud:pot_limit razz:fixed_limit', `the rotation line: ${await tRotation.getAttribute('data-games')}`);
+      check(/every 4 hands: Stud \(pot limit\), Razz/.test(await tRotation.textContent()), `the rotation line says ${await tRotation.textContent()}`);
+      check(!(await op.q('admin-tournament-rotation-pending').isVisible()), 'a change before the start is said to wait');
+      check(!(await op.form(tc2).locator('[data-testid=admin-form-error]').isVisible()), 'an error is shown');
+    });
+    await checkAxe(op, 'in a rotation tournament\'s view after its change');
+    log(`rotation sit-and-go ${rotId}: games changed before the start (Stud pot limit, Razz), the detail at once`);
     // Pause and resume a running one: a heads-up sit-and-go two players (sessions through the
     // API, no page) registered for, so it starts.
     const runId = (await api('POST', '/api/admin/tournaments', {
-      name: 'Running SNG', variant: 'razz', kind: 'sit_and_go', min_entrants: 2, max_entrants: 2, seats_per_table: 2, entry_fee: 100, house_fee: 0,
-      starting_chips: 5000, levels: [{ ante: 5, bring_in: 10, small_bet: 20, big_bet: 40, minutes: 30 }],
+      name: 'Running SNG', variant: 'rotation', rotation_games: [{ variant: 'razz' }, { variant: 'stud' }], kind: 'sit_and_go', min_entrants: 2, max_entrants: 2, seats_per_table: 2, entry_fee: 100, house_fee: 0,
+      starting_chips: 5000, levels: [{ ante: 5, bring_in: 10, small_bet: 20, big_bet: 40, minutes: 30 }, { ante: 10, bring_in: 20, small_bet: 40, big_bet: 80, minutes: 30 }],
     })).json.id;
     for (const name of ['Cy', 'Di']) {
       const s2 = await fetch(`http://${addr}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) }).then((r) => r.json());
@@ -580,6 +719,24 @@ async function main() {
         check(!(await api('GET', `/api/tournaments/${runId}`)).json.paused_since, 'the API still says paused');
       });
     }
+    // Its rotation (one game per level) changed while it runs: it waits for the next level, and
+    // the view says so.
+    await eventually('the running rotation in its view', async () => check((await tRotation.getAttribute('data-games')) === 'razz:fixed_limit stud:fixed_limit' && (await tRotation.getAttribute('data-rotation-hands')) === '', `the rotation line: ${await tRotation.getAttribute('data-rotation-hands')} ${await tRotation.getAttribute('data-games')}`));
+    await fill(op, tc2, { rotation_hands: '2' });
+    await submit(op, tc2);
+    const pendingLine = op.q('admin-tournament-rotation-pending');
+    await eventually('the change waits for the next level: the view and the API', async () => {
+      const d = (await api('GET', `/api/tournaments/${runId}`)).json;
+      check(d.rotation_pending?.rotation_hands === 2 && JSON.stringify(d.rotation_pending.rotation_games) === JSON.stringify([{ variant: 'razz', betting: 'fixed_limit' }, { variant: 'stud', betting: 'fixed_limit' }]), `the API's pending rotation: ${JSON.stringify(d.rotation_pending)}`);
+      check(!d.rotation_hands, 'the rotation in play changed at once');
+      check(await pendingLine.isVisible() && (await pendingLine.getAttribute('data-rotation-hands')) === '2' && (await pendingLine.getAttribute('data-games')) === 'razz:fixed_limit stud:fixed_limit', `the pending line: ${await pendingLine.getAttribute('data-rotation-hands')} ${await pendingLine.getAttribute('data-games')}`);
+      check(/^From the next level: every 2 hands: Razz, Stud \(level 2/.test(await pendingLine.textContent()), `the pending line says ${await pendingLine.textContent()}`);
+      check((await tRotation.getAttribute('data-rotation-hands')) === '' && /one game per level/.test(await tRotation.textContent()), 'the rotation line shows the waiting change as in play');
+      check((await op.input(tc2, 'rotation_hands').inputValue()) === '2', 'the form is not filled with the waiting change');
+    });
+    await checkAxe(op, 'in a running tournament\'s view with a rotation waiting');
+    await page.screenshot({ path: path.join(SHOTS, 'admin-tournament-rotation-pending.png'), fullPage: true });
+    log(`running rotation ${runId}: a change to every 2 hands waits for level 2 (shown: ${await pendingLine.textContent()})`);
     await eventually('the log has the tournament', async () => {
       const lines = (await api('GET', '/api/admin/log?limit=50')).json;
       check(lines.some((l) => l.action === 'create_tournament' && l.target === tId) && lines.some((l) => l.action === 'cancel_tournament' && l.target === tId), 'no tournament lines');
