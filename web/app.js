@@ -18,9 +18,9 @@ import { onChat, renderChat, sendChat } from './chat.js';
 import { $, el, isTyping, notice } from './dom.js';
 import { money, ordinal } from './format.js';
 import { closeLastHands, lastHandsOpen, onHistoryError, onLastHand, onLastHands, refreshLastHands, renderLastHands, renderReport, toggleLastHands } from './history.js';
-import { LANGS, errorText, language, pickLanguage, setLanguage, t } from './i18n.js';
+import { LANGS, errorText, language, pickLanguage, setLanguage, t, tableNoticeText } from './i18n.js';
 import { configureLobby, fetchTournament, login, logout, onRegistration, onRegistrationError, openPrivate, refreshLobby, registerTournament, renderLobby, renderLobbyHead, renderMe, renderTournaments, takeSeat, unregisterTournament } from './lobby.js';
-import { PAGE_KEYS, applyBountyHeads, bountyText, nextTurnTable } from './model.js';
+import { PAGE_KEYS, applyBountyHeads, bountyText, errorScope, nextTurnTable } from './model.js';
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, soundOn, state, store, tournamentTableOf, turnPending } from './state.js';
 import { renderStatus } from './status.js';
@@ -441,23 +441,49 @@ export function onError(m) {
   notice(errorText(m));
 }
 
-/** Errors without a request: the handshake, or the server's limits. */
+/** Errors without a request (model.js errorScope): a table's notice (that table only), the
+ *  handshake (the session refused), or the server's limits. */
 export function onSessionError(m) {
-  if (m.code === 'not_authenticated' || m.code === 'forbidden') {
+  const scope = errorScope(m, Boolean(state.me));
+  if (scope === 'table') return onTableNotice(m);
+  if (scope === 'session') {
     store.removeItem(TOKEN_KEY);
     state.token = null;
     state.me = null;
     renderMe();
     welcomed(false);
-  } else if (m.code === 'unavailable' && !state.me) {
+  } else if (scope === 'retry') {
     setTimeout(sendHello, 2000);
-  } else if (m.code === 'rate_limited') {
+  } else if (scope === 'rate_limited') {
     // An action of ours may have been dropped: offer it again.
     for (const tb of state.tables.values()) if (tb.prompt?.sent) tb.prompt.sent = false;
     renderActions();
     renderTurns();
   }
   notice(errorText(m));
+}
+
+/** A table's notice (an `error` with `table_id`, answering no request): an operator removed us
+ *  from that table, or its access tightened (made private, observers off) and its watchers
+ *  were dropped. That table is gone from this socket: the page forgets it (back to the lobby
+ *  if it was on screen, its tab gone) and never takes it back from a later snapshot; the
+ *  session, the balance and every other table go on. Said in the player's words. */
+export function onTableNotice(m) {
+  const id = m.table_id;
+  const tb = state.tables.get(id);
+  const name = tb?.info?.name ?? state.lobby.find((x) => x.id === id)?.name ?? '';
+  const seated = tb?.info?.your_seat != null;
+  if (state.pending?.tableId === id) state.pending = null;
+  state.left.add(id); // a seat kept until its hand ends is not pulled back in by a snapshot
+  if (tb) {
+    const shown = onScreen(tb);
+    forgetTable(id);
+    if (shown) showView('lobby');
+  }
+  // The stack is cashed out: the balance again (a server-wide ban, which removes a player
+  // from every table first, refuses this hello: forbidden without table_id, the session ends).
+  if (seated) sendHello();
+  notice(tableNoticeText(m, name));
 }
 
 

@@ -52,6 +52,8 @@ export const EN = {
   sat_out_busted: 'You have no chips left: top up, then sit in.', no_low: 'no low',
   reconnect_try: 'Reconnecting: try again in a moment.', unreachable: 'The server cannot be reached.', session_failed: 'Could not start a session ({status}).',
   tournament_seat: 'Tournament: you play at table {table}, seat {seat}.', tournament_placed: 'Tournament over for you: {place} place, prize {prize}.',
+  tn_removed: 'An operator removed you from this table.', tn_removed_at: 'An operator removed you from {table}.',
+  tn_access: 'This table’s access changed: you are no longer watching it.', tn_access_at: 'The access to {table} changed: you are no longer watching it.',
   table_closed: 'The table has closed; your chips are back in your balance.', download_failed: 'Download failed ({status}).',
   loading: 'Loading…', no_hands: 'No hands played in this session yet.', hand_row: '#{number} · {variant} · {seat} · ',
   your_net: 'Your net: {net} · commitment {commitment}', awards: 'Awards', action_h: 'Action', community_card: 'Community card',
@@ -196,6 +198,8 @@ export const IT = {
   sat_out_busted: 'Non hai più fiches: ricarica, poi rientra.', no_low: 'nessun basso',
   reconnect_try: 'Riconnessione: riprova tra un momento.', unreachable: 'Il server non è raggiungibile.', session_failed: 'Impossibile iniziare una sessione ({status}).',
   tournament_seat: 'Torneo: giochi al tavolo {table}, posto {seat}.', tournament_placed: 'Il tuo torneo è finito: {place} posto, premio {prize}.',
+  tn_removed: 'Un operatore ti ha rimosso da questo tavolo.', tn_removed_at: 'Un operatore ti ha rimosso dal tavolo {table}.',
+  tn_access: 'L’accesso a questo tavolo è cambiato: non lo stai più guardando.', tn_access_at: 'L’accesso al tavolo {table} è cambiato: non lo stai più guardando.',
   table_closed: 'Il tavolo è chiuso; le tue fiches sono tornate nel saldo.', download_failed: 'Download non riuscito ({status}).',
   loading: 'Caricamento…', no_hands: 'Nessuna mano giocata in questa sessione.', hand_row: '#{number} · {variant} · {seat} · ',
   your_net: 'Il tuo netto: {net} · impegno {commitment}', awards: 'Vincite', action_h: 'Azioni', community_card: 'Carta comune',
@@ -334,6 +338,8 @@ export const HU = {
   sat_out_busted: 'Elfogytak a zsetonjaid: tölts fel, majd ülj vissza.', no_low: 'nincs alsó',
   reconnect_try: 'Újrakapcsolódás: próbáld újra egy pillanat múlva.', unreachable: 'A szerver nem érhető el.', session_failed: 'Nem sikerült munkamenetet indítani ({status}).',
   tournament_seat: 'Verseny: a(z) {table}. asztalnál játszol, {seat}. hely.', tournament_placed: 'Számodra véget ért a verseny: {place} hely, nyeremény {prize}.',
+  tn_removed: 'Egy operátor eltávolított erről az asztalról.', tn_removed_at: 'Egy operátor eltávolított a(z) {table} asztalról.',
+  tn_access: 'Megváltozott az asztal hozzáférése: már nem nézed.', tn_access_at: 'Megváltozott a(z) {table} asztal hozzáférése: már nem nézed.',
   table_closed: 'Az asztal bezárt; a zsetonjaid visszakerültek az egyenlegedre.', download_failed: 'A letöltés nem sikerült ({status}).',
   loading: 'Betöltés…', no_hands: 'Ebben a munkamenetben még nem volt leosztás.', hand_row: '#{number} · {variant} · {seat} · ',
   your_net: 'Nettó eredményed: {net} · elköteleződés {commitment}', awards: 'Nyeremények', action_h: 'Lépések', community_card: 'Közös lap',
@@ -508,4 +514,24 @@ export function purchaseErrorText(m) {
     return key ? t(key) : m.message || t('err_not_offered');
   }
   return DICTS[lang][`err_p_${m.code}`] || EN[`err_p_${m.code}`] ? t(`err_p_${m.code}`) : errorText(m);
+}
+
+// A table's notice that answers no request (an `error` with `table_id`, code `forbidden`: an
+// operator removed us from the table, or its access tightened so its watchers are dropped): the
+// server's reason in the page's words; one this page does not know yet as sent.
+export const TABLE_NOTICE = {
+  'an operator removed you from this table': 'tn_removed',
+  "the table's access changed: join again": 'tn_access',
+  'the table’s access changed: join again': 'tn_access',
+};
+
+/** Which of TABLE_NOTICE's words say a table's notice (by the server's message), or null. */
+export const tableNoticeKey = (message) => TABLE_NOTICE[String(message ?? '').trim().toLowerCase().replace(/\.$/, '')] ?? null;
+
+/** A table's notice in words: the page's own (naming the table when `table`, its name, is
+ *  known), else the server's message, else the code's words. */
+export function tableNoticeText(m, table = '') {
+  const key = tableNoticeKey(m.message);
+  if (!key) return m.message || errorText(m);
+  return table ? t(`${key}_at`, { table }) : t(key);
 }

@@ -125,6 +125,20 @@ export function nextTurnTable(ids, current, waiting) {
   return null;
 }
 
+/** What an `error` that answers none of our requests is about (proto/PROTOCOL.md section 8):
+ *  'table' (it carries `table_id`: that table is gone from this socket, an operator removed us
+ *  or its access changed; the session and every other table go on), 'session' (the session
+ *  is refused: `not_authenticated`, or `forbidden` without a table, an account banned from the
+ *  server), 'retry' (`unavailable` before the session is known: say hello again shortly),
+ *  'rate_limited' (a frame of ours was dropped) or 'other' (said, nothing more). */
+export function errorScope(m, signedIn = true) {
+  if (typeof m?.table_id === 'string' && m.table_id) return 'table';
+  if (m?.code === 'not_authenticated' || m?.code === 'forbidden') return 'session';
+  if (m?.code === 'unavailable' && !signedIn) return 'retry';
+  if (m?.code === 'rate_limited') return 'rate_limited';
+  return 'other';
+}
+
 /** An action's name for the keys: its kind, a declaration's `declare:high`. */
 export const keyName = (a) => (a.kind === 'declare' ? `declare:${a.declaration}` : a.kind);
 

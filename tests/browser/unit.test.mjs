@@ -1010,3 +1010,53 @@ test('the declare game\'s awards name the hand declared for', () => {
   say({ event: 'hand_started', seats: [[1, 1000], [2, 1000]] });
   assert.deepEqual(say(whole), ['Bob wins $0.40 with HI: High card, King; LO: 7-6-5-3-2']);
 });
+
+test('an error answering no request: a table\'s notice (table_id) is about that table, a forbidden without one about the session', () => {
+  const table = '0b8f4a52-3c55-4d2e-9a8e-2f9d8b1c7e10';
+  const removed = { type: 'error', request_id: null, code: 'forbidden', message: 'an operator removed you from this table', table_id: table };
+  assert.equal(app.errorScope(removed), 'table');
+  assert.equal(app.errorScope({ ...removed, message: "the table's access changed: join again" }), 'table');
+  assert.equal(app.errorScope({ ...removed, code: 'unknown_table' }), 'table', 'any code with a table_id: that table only');
+  // Without table_id: the session (a banned account, a token refused), as before.
+  assert.equal(app.errorScope({ type: 'error', request_id: null, code: 'forbidden', message: 'this account is banned from the server' }), 'session');
+  assert.equal(app.errorScope({ type: 'error', request_id: null, code: 'forbidden', message: 'x', table_id: null }), 'session');
+  assert.equal(app.errorScope({ type: 'error', request_id: null, code: 'forbidden', message: 'x', table_id: '' }), 'session');
+  assert.equal(app.errorScope({ type: 'error', request_id: null, code: 'not_authenticated', message: 'x' }), 'session');
+  assert.equal(app.errorScope({ code: 'unavailable' }, false), 'retry', 'the store is behind before the welcome: hello again');
+  assert.equal(app.errorScope({ code: 'unavailable' }, true), 'other');
+  assert.equal(app.errorScope({ code: 'rate_limited', unread: true }), 'rate_limited');
+  assert.equal(app.errorScope({ code: 'malformed' }), 'other');
+  assert.equal(app.errorScope(null), 'other');
+});
+
+test('a table\'s notice in words, in every language; the server\'s words when unknown', () => {
+  const removed = { code: 'forbidden', message: 'an operator removed you from this table', table_id: 't' };
+  const access = { code: 'forbidden', message: "the table's access changed: join again", table_id: 't' };
+  for (const code of Object.keys(app.LANGS)) {
+    app.setLanguage(code);
+    for (const key of ['tn_removed', 'tn_removed_at', 'tn_access', 'tn_access_at']) {
+      assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
+      if (code !== 'en') assert.notEqual(app.DICTS[code][key], app.EN[key], `${code}: ${key} untranslated`);
+    }
+    const said = [app.tableNoticeText(removed), app.tableNoticeText(access), app.tableNoticeText(removed, 'Kick Stud'), app.tableNoticeText(access, 'Kick Stud')];
+    assert.equal(new Set(said).size, 4, `${code}: each its own words: ${said}`);
+    assert.ok(said[2].includes('Kick Stud') && said[3].includes('Kick Stud'), `${code}: the table named`);
+    for (const text of said) assert.ok(!text.includes('{'), `${code}: a placeholder left in ${text}`);
+  }
+  app.setLanguage('en');
+  assert.equal(app.tableNoticeText(removed), 'An operator removed you from this table.');
+  assert.equal(app.tableNoticeText(removed, 'Kick Stud'), 'An operator removed you from Kick Stud.');
+  assert.equal(app.tableNoticeText(access, 'Kick Razz'), 'The access to Kick Razz changed: you are no longer watching it.');
+  assert.equal(app.tableNoticeKey('An operator removed you from this table.'), 'tn_removed', 'case and a full stop do not matter');
+  assert.equal(app.tableNoticeKey('The table’s access changed: join again'), 'tn_access');
+  assert.equal(app.tableNoticeText({ code: 'forbidden', message: 'a reason from a newer server', table_id: 't' }, 'Kick Stud'), 'a reason from a newer server', 'an unknown reason as sent');
+  assert.equal(app.tableNoticeText({ code: 'forbidden', message: '', table_id: 't' }), app.errorText({ code: 'forbidden' }), 'no message: the code\'s words');
+  app.setLanguage('it');
+  assert.equal(app.tableNoticeText(removed, 'Kick Stud'), 'Un operatore ti ha rimosso dal tavolo Kick Stud.');
+  app.setLanguage('en');
+  // The server's own words (crates/table: the table's notices) are the ones known here.
+  const source = readFileSync(new URL('../../crates/table/src/core/seats.rs', import.meta.url), 'utf8');
+  const sent = [...source.matchAll(/Self::notice\([^"]*ErrorCode::Forbidden,\s*"([^"]+)"/g)].map((x) => x[1]);
+  assert.ok(sent.length >= 2, `the table's notices found in seats.rs: ${sent}`);
+  for (const message of sent) assert.ok(app.tableNoticeKey(message), `the server's notice "${message}" has no words in web/i18n.js TABLE_NOTICE`);
+});
