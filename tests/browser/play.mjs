@@ -1323,7 +1323,7 @@ async function main() {
   // The page's Node tests first (Node's test runner): the pure parts (unit.test.mjs), the
   // transport with a fake socket (net.test.mjs) and the modules' layers (layers.test.mjs).
   // CI runs only this file, so every one of them is run from here.
-  for (const file of ['unit.test.mjs', 'net.test.mjs', 'layers.test.mjs']) {
+  for (const file of ['unit.test.mjs', 'net.test.mjs', 'layers.test.mjs', 'admin-unit.test.mjs']) {
     const run = spawnSync(process.execPath, ['--test', path.join(HERE, file)], { encoding: 'utf8' });
     check(run.status === 0, `${file} failed:\n${run.stdout}\n${run.stderr}`);
     log(`${file}: ${(/# pass (\d+)/.exec(run.stdout) || [])[1] ?? '?'} tests pass`);

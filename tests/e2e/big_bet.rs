@@ -200,3 +200,56 @@ async fn a_rotation_mixes_games_and_structures_over_the_api() {
     assert_eq!(seen.len(), 4, "every game of the rotation was dealt: {dealt:?}");
     server.shutdown().await;
 }
+
+/// Issue 30 item 8: an operator changes a mixed table's rotation over the API. Before its
+/// first hand the new rotation starts at once; a list that leaves the table's game out starts
+/// at its own first game; the lobby line follows; the settings read back; a body of the wrong
+/// type is refused with the field named.
+#[tokio::test]
+async fn an_operator_changes_a_rotation_over_the_api() {
+    use stud_engine::Variant;
+    use stud_proto::RotationGame;
+    let (server, addr) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
+    let settings =
+        TableSettings { variant: Variant::Razz, rotation_hands: Some(8), ..crate::stud_table_settings("Mixed") };
+    let body = serde_json::to_string(&settings).unwrap();
+    let (status, text) = http_as(&addr, "POST", "/api/admin/tables", Some(&body), Some(KEY)).await.unwrap();
+    assert_eq!(status, 201, "{text}");
+    let created: AdminTable = serde_json::from_str(&text).unwrap();
+    let path = format!("/api/admin/tables/{}", created.id);
+    let patch = r#"{"rotation_hands": 1, "rotation_games": [{"variant": "stud8"}, {"variant": "stud", "betting": "fixed_limit"}]}"#;
+    let (status, text) = http_as(&addr, "PATCH", &path, Some(patch), Some(KEY)).await.unwrap();
+    assert_eq!(status, 200, "{text}");
+    let changed: AdminTable = serde_json::from_str(&text).unwrap();
+    assert_eq!((changed.settings.variant, changed.settings.rotation_hands), (Variant::Stud8, Some(1)));
+    assert_eq!(
+        changed.settings.rotation_games,
+        Some(vec![
+            RotationGame { variant: Variant::Stud8, betting: None },
+            RotationGame { variant: Variant::Stud, betting: Some(Betting::FixedLimit) }
+        ])
+    );
+    let table = tables(&addr).await.unwrap().into_iter().find(|t| t.id == created.id).expect("listed");
+    assert_eq!(
+        (table.variant, table.next_variant, table.hands_to_next_variant),
+        (Variant::Stud8, Some(Variant::Stud), Some(1))
+    );
+    // A list that leaves out a stud game for razz and london: razz has no open-pair option,
+    // so the table's stud setting does not go with it.
+    let patch = r#"{"rotation_games": [{"variant": "razz"}, {"variant": "london"}]}"#;
+    let (status, text) = http_as(&addr, "PATCH", &path, Some(patch), Some(KEY)).await.unwrap();
+    assert_eq!(status, 200, "{text}");
+    let changed: AdminTable = serde_json::from_str(&text).unwrap();
+    assert_eq!((changed.settings.variant, changed.settings.open_pair_big_bet), (Variant::Razz, Some(false)));
+    // The wrong type: 400 naming the field.
+    let (status, text) = http_as(&addr, "PATCH", &path, Some(r#"{"rotation_hands": "two"}"#), Some(KEY)).await.unwrap();
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("rotation_hands: invalid type: string"), "{text}");
+    let (status, text) =
+        http_as(&addr, "PATCH", &path, Some(r#"{"rotation_games": [{"variant": "stud", "betting": 3}]}"#), Some(KEY))
+            .await
+            .unwrap();
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("rotation_games[0].betting: invalid type: integer"), "{text}");
+    server.shutdown().await;
+}

@@ -20,7 +20,7 @@ async fn next_error(c: &mut Client) -> (Option<String>, ErrorCode, String) {
 /// The next error frame: (request_id, code, message, unread).
 async fn next_error_unread(c: &mut Client) -> (Option<String>, ErrorCode, String, bool) {
     loop {
-        if let ServerMsg::Error { request_id, code, message, unread } = c.recv(WAIT).await.unwrap() {
+        if let ServerMsg::Error { request_id, code, message, unread, .. } = c.recv(WAIT).await.unwrap() {
             return (request_id, code, message, unread);
         }
     }

@@ -11,9 +11,9 @@ mod tournament;
 
 pub use tournament::{
     CreateTournament, DealMethod, DealPlayer, DealState, EntrantState, MAX_ENTRANTS, MAX_FEE, MAX_STARTING_CHIPS,
-    TournamentDeal, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind, TournamentLevel,
-    TournamentOfferKind, TournamentPurchase, TournamentRebuys, TournamentRegistration, TournamentResult,
-    TournamentStatus, TournamentSummary, TournamentTable,
+    RotationChange, TournamentDeal, TournamentDetail, TournamentEntrant, TournamentGame, TournamentKind,
+    TournamentLevel, TournamentOfferKind, TournamentPurchase, TournamentRebuys, TournamentRegistration,
+    TournamentResult, TournamentStatus, TournamentSummary, TournamentTable,
 };
 
 use schemars::JsonSchema;
@@ -442,6 +442,11 @@ pub enum ServerMsg {
         /// the frame had one. Absent (false) otherwise.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         unread: bool,
+        /// the table a notice without a request is about (an operator removed this player,
+        /// or the table's access changed): the table is gone from this connection, the
+        /// session is fine. Absent otherwise
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        table_id: Option<Uuid>,
     },
     /// Reply to a ping.
     Pong {
@@ -1135,7 +1140,8 @@ pub struct RotationGame {
     pub betting: Option<Betting>,
 }
 
-/// `PATCH /api/admin/tables/{id}`: any subset of the settings; applies from the next hand.
+/// `PATCH /api/admin/tables/{id}`: any subset of the settings; applies from the next hand (a
+/// mixed game's rotation from its next rotation point).
 /// Each field follows [`TableSettings`]' rule for it; the rules across fields are checked on
 /// the settings as patched.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -1169,6 +1175,17 @@ pub struct TableSettingsPatch {
     pub private: Option<bool>,
     pub display: Option<MoneyDisplay>,
     pub chat: Option<bool>,
+    /// a mixed game's hands per game (1 to 1000), or makes the table a mixed game. A change of
+    /// the rotation (this or `rotation_games`) takes effect at the next rotation point: the
+    /// game in play is finished, then the new rotation goes on with the game after it in the
+    /// new list (its first game if that game is not in it); a table that was not mixed
+    /// starts rotating with its next hand
+    #[schemars(range(min = 1, max = 1_000))]
+    pub rotation_hands: Option<u32>,
+    /// a mixed game's games in order (1 to 16; the table must be or become a mixed game).
+    /// When the table's `variant` is not among them, the first of them becomes its `variant`
+    #[schemars(length(min = 1, max = 16))]
+    pub rotation_games: Option<Vec<RotationGame>>,
 }
 
 /// A table as the operator sees it: settings, live status and the invite code.
@@ -1220,7 +1237,8 @@ pub struct BanRequest {
 }
 
 /// `PATCH /api/admin/tournaments/{id}` body: what an operator may change in a tournament that
-/// has not finished. Absent fields stay as they are.
+/// has not finished (its name, a rotation's games and hands per game). Absent fields stay as
+/// they are.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentPatch {
@@ -1229,6 +1247,19 @@ pub struct TournamentPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 64), regex(pattern = name_pattern()))]
     pub name: Option<String>,
+    /// a rotation (only): each table changes game every this many hands it deals (1 to 1000;
+    /// a rotation by level becomes one by hands). Before the start it applies at once; while
+    /// running, from the next level: each table goes on with the game after the one it played
+    /// last in the new list (its first game if that one is not in it); the detail shows it
+    /// as `rotation_pending` until then
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1_000))]
+    pub rotation_hands: Option<u32>,
+    /// a rotation (only): its games in order (1 to 16), each playable at every level; when
+    /// they apply: as `rotation_hands`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 16))]
+    pub rotation_games: Option<Vec<RotationGame>>,
 }
 
 /// `GET /api/admin/tables/{id}/invite` and `GET /api/admin/tournaments/{id}/invite`: the code
@@ -1485,6 +1516,7 @@ mod tests {
             code: ErrorCode::NotYourTurn,
             message: "wait".into(),
             unread: false,
+            table_id: None,
         };
         assert_eq!(
             serde_json::to_string(&err).unwrap(),

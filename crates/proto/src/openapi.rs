@@ -601,7 +601,17 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
         errors.push((409, "refused by the tournament (not_offered: not sold now or not to this player, the message says why; not_registered; tournament_full; insufficient_balance)"));
     }
     if op.path.ends_with("/invite") {
-        errors.push((409, "the table is not private (it has no invite code), or it belongs to a tournament"));
+        errors.push((
+            409,
+            "the table or tournament is not private (it has no invite code), or the table belongs to a tournament",
+        ));
+    }
+    if op.path.starts_with("/api/admin/tournaments/{id}")
+        && matches!(op.method, "patch" | "post")
+        && !op.path.ends_with("/invite")
+        && !op.path.ends_with("/cancel")
+    {
+        errors.push((409, "refused by the tournament: not_running (finished or cancelled), paused (pause when paused), not_paused (resume when running)"));
     }
     if (op.path == "/api/admin/tables/{id}" && op.method == "patch")
         || op.path == "/api/admin/tables/{id}/kick"

@@ -269,6 +269,16 @@ pub enum EntrantState {
     Won,
 }
 
+/// A rotation as an operator changed it, before it takes over (at the next level).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RotationChange {
+    /// hands per game at each table (none: one game per level)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_hands: Option<u32>,
+    /// the games in order, each with its betting structure
+    pub rotation_games: Vec<RotationGame>,
+}
+
 /// One line of `GET /api/tournaments`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TournamentSummary {
@@ -473,6 +483,13 @@ pub struct TournamentDetail {
     /// a rotation: its games in order, each with its betting structure
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rotation_games: Option<Vec<RotationGame>>,
+    /// a rotation by hands: each table changes game every this many hands it deals (none:
+    /// one game per level)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_hands: Option<u32>,
+    /// an operator's change of the rotation, taking over at the next level
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_pending: Option<RotationChange>,
     /// scheduled start, ms since the Unix epoch
     pub start_at: Option<u64>,
     /// fewest entrants to start

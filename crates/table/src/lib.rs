@@ -24,4 +24,4 @@ pub use crate::core::{
     Timing,
 };
 pub use input::{Entry, Input, JOURNAL_VERSION, JournalSeed, RestoreError, Who};
-pub use spec::{MAX_ROTATION_HANDS, ROTATION, TableSpec};
+pub use spec::{MAX_ROTATION_HANDS, ROTATION, RotationPoint, TableSpec};

@@ -55,6 +55,24 @@ pub struct TableSpec {
     /// `None`: [`ROTATION`] (specs stored before issue 29 have none)
     #[serde(default)]
     pub rotation_games: Option<Vec<RotationGame>>,
+    /// where an operator's change of the rotation took effect (the table sets it when it
+    /// applies the change, [`TableSpec::carry_rotation`]); `None`: the rotation counts from
+    /// the table's first hand
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_at: Option<RotationPoint>,
+}
+
+/// A mixed game's rotation changed by an operator: the new one starts at hand `from` (the old
+/// one's next rotation point) with game `index` of the new list; the hands before it finish
+/// the game that was being played (`hold`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RotationPoint {
+    /// the table's hand number where the new rotation starts counting
+    pub from: u64,
+    /// the game of hand `from`, an index into [`TableSpec::games`]
+    pub index: usize,
+    /// the game of the hands before `from`
+    pub hold: (Variant, Betting),
 }
 
 /// The mixed game's default order (issue 14): Razz, Stud, Stud Hi/Lo.
@@ -94,6 +112,7 @@ impl TableSpec {
             tournament: None,
             rotation_hands: None,
             rotation_games: None,
+            rotation_at: None,
         }
     }
 
@@ -124,17 +143,26 @@ impl TableSpec {
 
     /// The rules and stakes of hand number `number`: `config` with that hand's game and
     /// betting structure. A mixed game starts at `config`'s game (the first of its list if
-    /// that is not in it). The open-pair option is each game's own: never in razz and
-    /// london; in the others `config`'s setting when `config`'s game has the option, else the
-    /// engine's default (on).
+    /// that is not in it), or where an operator's change put it ([`TableSpec::rotation_at`]).
     pub fn config_of(&self, number: u64) -> TableConfig {
         let Some(n) = self.rotation_hands.filter(|n| *n > 0) else { return self.config };
         let games = self.games();
-        let start = Self::start_of(&games, &self.config).unwrap_or(0) as u64;
-        let step = number.saturating_sub(1) / u64::from(n);
-        let Some(&(variant, betting)) = games.get(((start + step) % games.len().max(1) as u64) as usize) else {
-            return self.config;
+        let (from, start) = match self.rotation_at {
+            Some(at) if number < at.from => return self.with_game(at.hold),
+            Some(at) => (at.from, at.index as u64),
+            None => (1, Self::start_of(&games, &self.config).unwrap_or(0) as u64),
         };
+        let step = number.saturating_sub(from) / u64::from(n);
+        match games.get(((start + step) % games.len().max(1) as u64) as usize) {
+            Some(&game) => self.with_game(game),
+            None => self.config,
+        }
+    }
+
+    /// `config` at another game and betting structure. The open-pair option is each game's
+    /// own: never in razz and london; in the others `config`'s setting when `config`'s game
+    /// has the option, else the engine's default (on).
+    fn with_game(&self, (variant, betting): (Variant, Betting)) -> TableConfig {
         let open_pair_big_bet = if variant.is_razz_like() {
             false
         } else if self.config.variant.is_razz_like() {
@@ -143,6 +171,52 @@ impl TableSpec {
             self.config.open_pair_big_bet
         };
         TableConfig { variant, betting, open_pair_big_bet, ..self.config }
+    }
+
+    /// A mixed game's first hand number after `number` where a game starts (`None`: not a
+    /// mixed game).
+    pub fn next_rotation_point(&self, number: u64) -> Option<u64> {
+        let n = u64::from(self.rotation_hands.filter(|n| *n > 0)?);
+        let from = self.rotation_at.map_or(1, |at| at.from);
+        Some(if number < from { from } else { from + ((number - from) / n + 1) * n })
+    }
+
+    /// Takes over what only the table knows when an operator's change (`self`, built from the
+    /// settings) replaces `old` before hand number `next`: where the rotation stands. An
+    /// unchanged rotation goes on as it was; a changed one starts at `old`'s next rotation
+    /// point (the game in play is finished first) with the game after the current one in the
+    /// new list (its first game when the current one is not in it); a table that was not mixed
+    /// starts its rotation at `next`. When the game in play cannot be played at the new
+    /// stakes, the new rotation starts at `next` instead.
+    pub fn carry_rotation(&mut self, old: &TableSpec, next: u64) {
+        if self.rotation_hands.is_none() {
+            self.rotation_at = None;
+            return;
+        }
+        if self.rotation_hands == old.rotation_hands && self.games() == old.games() {
+            self.rotation_at = old.rotation_at;
+            return;
+        }
+        let games = self.games();
+        let point = old.next_rotation_point(next.saturating_sub(1)).filter(|_| next > 1);
+        let Some(point) = point else {
+            // Not a mixed game before, or no hand dealt yet: the rotation starts with the next
+            // hand, at `config`'s game.
+            let index = Self::start_of(&games, &self.config).unwrap_or(0);
+            let hold = (self.config.variant, self.config.betting);
+            self.rotation_at = Some(RotationPoint { from: next, index, hold });
+            return;
+        };
+        let current = old.config_of(point.saturating_sub(1).max(1));
+        let current = (current.variant, current.betting);
+        let index = games
+            .iter()
+            .position(|g| *g == current)
+            .or_else(|| games.iter().position(|g| g.0 == current.0))
+            .map_or(0, |i| (i + 1) % games.len());
+        let playable = self.with_game(current).validate().is_ok();
+        let from = if playable { point.max(next) } else { next };
+        self.rotation_at = Some(RotationPoint { from, index, hold: current });
     }
 
     /// Whether the table's chat is on: as the operator set it, else on for public tables and
@@ -214,6 +288,7 @@ impl TableSpec {
             tournament: None,
             rotation_hands: s.rotation_hands,
             rotation_games: s.rotation_games.clone(),
+            rotation_at: None,
         };
         if spec.rotation_games.is_some() && Self::start_of(&spec.games(), &spec.config).is_none() {
             return Err(format!("variant {} must be one of rotation_games", spec.config.variant));

@@ -1057,6 +1057,152 @@ fn a_rotating_table_changes_the_game_exactly_every_eight_hands() {
     assert!(TableSpec::from_settings(Uuid::nil(), &bad).unwrap_err().contains("rotation_hands"));
 }
 
+/// Plays hands with bots that answer at once until `until` hands have been reported in all,
+/// then returns the clock.
+fn play_until(d: &mut Driver, bot: &mut Bot, mut now: Millis, players: ConnId, until: usize) -> Millis {
+    let reported =
+        |d: &Driver| d.calls.iter().flat_map(|(_, out)| out.iter()).filter(|o| matches!(o, Output::Hand(_))).count();
+    while reported(d) < until && now < 10_000_000 {
+        now += 50;
+        let mut out = d.tick(now);
+        loop {
+            let prompt = (1..=players)
+                .flat_map(|conn| frames_to(&out, conn).into_iter().map(move |m| (conn, m)))
+                .find(|(_, m)| matches!(m, ServerMsg::YourTurn { .. }));
+            let Some((conn, ServerMsg::YourTurn { hand_id, seq, legal, .. })) = prompt else { break };
+            let key = format!("{conn}-{seq}");
+            let action = bot.choose(&legal);
+            out = d.command(now, Command::Act { conn, request_id: None, hand_id, seq, key, action });
+        }
+    }
+    now
+}
+
+/// Issue 30 item 8: an operator changes a mixed table's rotation (its games and hands per
+/// game) in the middle of a game. The game in play is finished up to the old rotation's next
+/// point; then the new rotation goes on with the game after it in the new list; the lobby's
+/// countdown follows; a rebuilt table is the same table; a later change of something else
+/// keeps the rotation where it is.
+#[test]
+fn a_changed_rotation_takes_effect_at_the_next_rotation_point() {
+    use stud_proto::RotationGame;
+    let mut d = Driver::new(Variant::Razz);
+    let mut spec = spec(Variant::Razz);
+    spec.rotation_hands = Some(8);
+    d.core = TableCore::new(TIMING, spec.clone(), 0);
+    d.snapshot = (d.core.snapshot(), 0);
+    seat_players(&mut d, 3);
+    let mut bot = Bot::new(7);
+    let now = play_until(&mut d, &mut bot, 0, 3, 3);
+    // Hand 4 may be in play: the change waits for it (applied between hands).
+    let game = |variant| RotationGame { variant, betting: None };
+    let settings = stud_proto::TableSettings {
+        rotation_hands: Some(2),
+        rotation_games: Some(vec![game(Variant::Stud8), game(Variant::Razz)]),
+        ..d.core.spec().settings()
+    };
+    let next = TableSpec::from_settings(spec.id, &settings).unwrap();
+    d.command(now, Command::Update { spec: Box::new(next) });
+    let now = play_until(&mut d, &mut bot, now, 3, 16);
+    let at = d.core.spec().rotation_at.unwrap();
+    assert_eq!((at.from, at.index, at.hold), (9, 0, (Variant::Razz, Betting::FixedLimit)));
+    let hands: Vec<(u64, Variant)> = d
+        .calls
+        .iter()
+        .flat_map(|(_, out)| out.iter())
+        .filter_map(|o| if let Output::Hand(h) = o { Some((h.number, h.record.config.variant)) } else { None })
+        .collect();
+    assert!(hands.len() >= 16, "{} hands", hands.len());
+    for (number, variant) in &hands {
+        // Razz to hand 8 (the old rotation's point), then Stud Hi/Lo and Razz, two hands each.
+        let want = match number {
+            1..=8 => Variant::Razz,
+            n if (n - 9) / 2 % 2 == 0 => Variant::Stud8,
+            _ => Variant::Razz,
+        };
+        assert_eq!(*variant, want, "hand {number}");
+    }
+    let s = d.core.summary(now);
+    // The hand in play, or the next one.
+    let number = hands.len() as u64 + 1;
+    let left = 2 - (number - 9) % 2;
+    assert_eq!(s.hands_to_next_variant, Some(left as u32), "hand {number} in play or next");
+    assert_eq!(d.rebuilt(now).fingerprint(), d.core.fingerprint());
+    // A change of something else (the name) keeps the rotation where it stands.
+    let renamed =
+        TableSpec::from_settings(spec.id, &stud_proto::TableSettings { name: "Mixed".into(), ..settings }).unwrap();
+    d.command(now, Command::Update { spec: Box::new(renamed) });
+    play_until(&mut d, &mut bot, now, 3, hands.len() + 2);
+    assert_eq!((d.core.spec().name.as_str(), d.core.spec().rotation_at), ("Mixed", Some(at)));
+}
+
+/// Issue 30 item 8, the rules of [`TableSpec::carry_rotation`] one by one.
+#[test]
+fn carrying_a_rotation_over_a_change() {
+    use stud_proto::RotationGame;
+    let mixed = |hands, games: &[Variant]| {
+        let settings = stud_proto::TableSettings {
+            rotation_hands: Some(hands),
+            rotation_games: Some(games.iter().map(|&variant| RotationGame { variant, betting: None }).collect()),
+            ..spec(games[0]).settings()
+        };
+        TableSpec::from_settings(Uuid::nil(), &settings).unwrap()
+    };
+    let old = mixed(4, &[Variant::Razz, Variant::Stud, Variant::Stud8]);
+    // Before hand 6 (stud, hands 5 to 8): stud to hand 8, then the game after stud in the new
+    // list, which is stud8.
+    let mut new = mixed(3, &[Variant::Stud8, Variant::Stud, Variant::Razz]);
+    new.carry_rotation(&old, 6);
+    let games: Vec<Variant> = (6..=16).map(|n| new.config_of(n).variant).collect();
+    use Variant::{Razz, Stud, Stud8};
+    assert_eq!(games, [Stud, Stud, Stud, Razz, Razz, Razz, Stud8, Stud8, Stud8, Stud, Stud]);
+    assert_eq!(new.next_rotation_point(6), Some(9));
+    assert_eq!(new.next_rotation_point(9), Some(12));
+    // At the point itself (before hand 9, stud was hands 5 to 8): the next game starts now.
+    let mut at_point = mixed(3, &[Variant::Stud8, Variant::Stud, Variant::Razz]);
+    at_point.carry_rotation(&old, 9);
+    assert_eq!((9..=12).map(|n| at_point.config_of(n).variant).collect::<Vec<_>>(), [Razz, Razz, Razz, Stud8]);
+    // The game in play is not in the new list: the list's first game follows it.
+    let mut without = mixed(2, &[Variant::London, Variant::Razz]);
+    without.carry_rotation(&old, 6);
+    assert_eq!(
+        (7..=11).map(|n| without.config_of(n).variant).collect::<Vec<_>>(),
+        [Stud, Stud, Variant::London, Variant::London, Razz]
+    );
+    // Unchanged games and hands: the rotation goes on as it was.
+    let mut same = old.clone();
+    same.name = "Renamed".into();
+    same.carry_rotation(&old, 20);
+    assert_eq!(same.rotation_at, None);
+    let mut again = new.clone();
+    again.rotation_at = None;
+    again.carry_rotation(&new, 14);
+    assert_eq!(again.rotation_at, new.rotation_at);
+    // A table that was not mixed starts rotating at its next hand, at its own game.
+    let single = spec(Variant::Stud);
+    let mut made_mixed = mixed(2, &[Variant::Razz, Variant::Stud]);
+    made_mixed.config.variant = Variant::Stud;
+    made_mixed.carry_rotation(&single, 31);
+    assert_eq!((31..=34).map(|n| made_mixed.config_of(n).variant).collect::<Vec<_>>(), [Stud, Stud, Razz, Razz]);
+    // No longer mixed: nothing carried.
+    let mut plain = spec(Variant::Razz);
+    plain.carry_rotation(&new, 7);
+    assert_eq!((plain.rotation_at, plain.config_of(7).variant), (None, Razz));
+    // The game in play cannot be played at the new stakes (a pot-limit list without a big
+    // bet, after a fixed-limit game): the new rotation starts with the next hand.
+    let pot = stud_proto::TableSettings {
+        betting: Betting::PotLimit,
+        big_bet: 0,
+        rotation_hands: Some(2),
+        rotation_games: Some(vec![RotationGame { variant: Variant::Stud8, betting: None }]),
+        ..spec(Variant::Stud8).settings()
+    };
+    let mut pot = TableSpec::from_settings(Uuid::nil(), &pot).unwrap();
+    pot.carry_rotation(&old, 6);
+    let c = pot.config_of(6);
+    assert_eq!((c.variant, c.betting, c.validate()), (Stud8, Betting::PotLimit, Ok(())));
+}
+
 /// Issue 29: a rotation of the operator's games (`rotation_games`) mixes games and betting
 /// structures; it starts at the table's game; each game has its own open-pair option (never in
 /// razz or london); the list is checked when the table is made.

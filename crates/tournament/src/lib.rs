@@ -46,5 +46,6 @@ pub use spec::{
 };
 pub use tournament::{
     ADDON_MS, Accepted, Command, DEAL_MS, Deal, Due, Entry, EntryState, HandForHand, Input, Journaled, Knockout, Offer,
-    Output, Placed, Proposal, REBUY_OFFER_MS, RestoreError, Status, TOURNAMENT_VERSION, Tournament, TournamentError,
+    Output, Placed, Proposal, REBUY_OFFER_MS, RestoreError, RotationBase, Status, TOURNAMENT_VERSION, Tournament,
+    TournamentError,
 };

@@ -473,6 +473,43 @@ impl TournamentSpec {
         list.get(i).copied().unwrap_or(Game { variant: Variant::Stud, betting: self.betting })
     }
 
+    /// The spec with a rotation's hands per game and/or games changed by an operator (issue
+    /// 30 item 8), checked as at creation: only a rotation changes games, 1 to 16 games, every
+    /// game playable at every level.
+    ///
+    /// # Errors
+    /// The field at fault and why.
+    pub fn with_rotation(
+        &self,
+        hands: Option<u32>,
+        games: Option<&[RotationGame]>,
+    ) -> Result<TournamentSpec, SpecError> {
+        let field = if hands.is_some() { "rotation_hands" } else { "rotation_games" };
+        if matches!(self.games, Games::Fixed(_)) {
+            return fail(field, "only a rotation changes games");
+        }
+        let mut spec = self.clone();
+        match hands {
+            Some(0) => return fail("rotation_hands", "must be at least 1"),
+            Some(n) => spec.games = Games::PerHands(n),
+            None => {}
+        }
+        if let Some(list) = games {
+            if list.is_empty() || list.len() > MAX_ROTATION_GAMES {
+                return fail("rotation_games", format!("list 1 to {MAX_ROTATION_GAMES} games"));
+            }
+            spec.rotation_games = Some(list.to_vec());
+        }
+        for (i, level) in spec.levels.iter().enumerate() {
+            for game in spec.game_list() {
+                if let Err(e) = level.config(game.variant, game.betting).validate() {
+                    return fail("rotation_games", format!("levels[{i}] {} {}: {e}", game.variant, game.betting));
+                }
+            }
+        }
+        Ok(spec)
+    }
+
     /// The game and stakes of a table's next hand at level `level` (0-based), if it exists.
     pub fn config(&self, level: usize, table_hands: u64) -> Option<TableConfig> {
         let game = self.game(level, table_hands);

@@ -76,11 +76,14 @@ struct Driver {
     log: Vec<Output>,
     /// who sits where, kept only from the outputs (as the server will)
     mirror: BTreeMap<EntryNo, Spot>,
+    /// the spec it was created with (an operator's input may change the tournament's)
+    created: TournamentSpec,
 }
 
 impl Driver {
     fn new(spec: TournamentSpec) -> Driver {
         Driver {
+            created: spec.clone(),
             t: Tournament::new(Uuid::from_u128(1), spec),
             journal: Vec::new(),
             accounts: BTreeMap::new(),
@@ -213,7 +216,7 @@ impl Driver {
 
     /// Replays the journal into a fresh tournament: the same state.
     fn replayed(&self) -> Tournament {
-        let mut fresh = Tournament::new(self.t.id(), self.t.spec().clone());
+        let mut fresh = Tournament::new(self.t.id(), self.created.clone());
         let mut log = Vec::new();
         for (at, input) in &self.journal {
             let text = serde_json::to_string(input).unwrap();
@@ -517,6 +520,70 @@ fn the_rotation_changes_the_game_exactly_on_schedule() {
     }
     assert_eq!(games, [Razz, Razz, Stud, Stud, Stud8, Stud8, Razz]);
     assert_eq!(d.t.next_variant(1), Some(Razz));
+}
+
+/// Issue 30 item 8: an operator changes a rotation's games (per level), then its hands per
+/// game. Each change waits for the next level; then the tournament goes on with the game after
+/// the one played last, in the new list; a single game refuses a rotation; the journal
+/// replays to the same tournament.
+#[test]
+fn an_operator_changes_the_rotation_from_the_next_level() {
+    use Variant::{London, Razz, Stud, Stud8};
+    let mut r = request(Kind::SitAndGo, 2, 8);
+    r.start_at = None;
+    r.variant = GameChoice::Rotation;
+    r.levels.push(level(80, Some(10), None));
+    let mut d = Driver::new(r.validate().unwrap());
+    let game = |variant| RotationGame { variant, betting: None };
+    // Before the start a change applies at once.
+    d.command(Command::Rotation { hands: None, games: Some(vec![game(Razz), game(Stud)]) }).unwrap();
+    assert_eq!(d.t.spec().game_list().len(), 2);
+    assert_eq!(d.t.rotation_pending(), None);
+    d.register(1).unwrap();
+    d.register(2).unwrap();
+    d.tick(0);
+    let mut games = Vec::new();
+    let hand = |d: &mut Driver, minute: u64| {
+        d.tick(minute * 60_000);
+        let out = d.start_hand(1).unwrap();
+        let Output::Deal { config, .. } = &out[0] else { panic!("{out:?}") };
+        d.finish(1, player(1), &[]).unwrap();
+        config.variant
+    };
+    games.push(hand(&mut d, 0));
+    // During level 1 (razz): a new list, waiting for level 2.
+    let list = vec![game(Stud8), game(Razz), game(London)];
+    d.command(Command::Rotation { hands: None, games: Some(list) }).unwrap();
+    let (hands, pending) = d.t.rotation_pending().unwrap();
+    assert_eq!((hands, pending.iter().map(|g| g.variant).collect::<Vec<_>>()), (None, vec![Stud8, Razz, London]));
+    games.push(hand(&mut d, 5));
+    // Level 2: london (after razz), level 3: stud8.
+    games.push(hand(&mut d, 10));
+    assert_eq!(d.t.rotation_pending(), None);
+    assert_eq!(d.t.game_now().variant, London);
+    games.push(hand(&mut d, 20));
+    assert_eq!(games, [Razz, Razz, London, Stud8]);
+    // During level 3 (stud8): two hands per game from level 4, starting after stud8 (razz).
+    d.command(Command::Rotation { hands: Some(2), games: None }).unwrap();
+    games.clear();
+    for minute in [21, 22, 30, 31, 32, 33, 34] {
+        games.push(hand(&mut d, minute));
+    }
+    assert_eq!(games, [Stud8, Stud8, Razz, Razz, London, London, Stud8]);
+    assert_eq!(d.replayed(), d.t);
+    let back = Tournament::restore(&d.t.snapshot()).unwrap();
+    assert_eq!(back.next_config(1), d.t.next_config(1));
+    // Refused: a bad list changes nothing; a single game has no rotation; a finished
+    // tournament takes no change.
+    let empty = d.command(Command::Rotation { hands: None, games: Some(vec![]) });
+    assert!(matches!(empty, Err(TournamentError::BadRotation(ref m)) if m.starts_with("rotation_games")), "{empty:?}");
+    assert!(matches!(
+        d.command(Command::Rotation { hands: Some(0), games: None }),
+        Err(TournamentError::BadRotation(_))
+    ));
+    let mut single = Driver::new(sng(2, 8));
+    let refused = single.command(Command::Rotation { hands: Some(2), games: None });
+    assert_eq!(refused, Err(TournamentError::BadRotation("rotation_hands: only a rotation changes games".into())));
 }
 
 /// Issue 29: a rotation of the operator's games, each at its own structure or the tournament's

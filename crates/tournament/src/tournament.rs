@@ -69,7 +69,9 @@ use crate::deal::{DealMethod, shares};
 use crate::draw::{Draw, Drawer};
 use crate::floor::{EntryNo, Floor, Move, Spot, TableNo};
 use crate::payout::{default_payouts, place_group, prizes};
-use crate::spec::{BasisPoints, Cents, Kind, LevelLength, MAX_ENTRIES, Millis, TournamentSpec};
+use crate::spec::{
+    BasisPoints, Cents, Game, Games, Kind, LevelLength, MAX_ENTRIES, Millis, RotationGame, TournamentSpec,
+};
 
 /// The format of snapshots and journaled inputs.
 pub const TOURNAMENT_VERSION: u32 = 1;
@@ -291,6 +293,15 @@ pub enum Command {
     /// An operator resumes a paused tournament: the clocks go on from where they stopped.
     Resume,
     /// An operator renames the tournament.
+    /// An operator changes a rotation's hands per game and/or games (checked with
+    /// [`TournamentSpec::with_rotation`]): before the start at once, while running from the
+    /// next level ([`Tournament::rotation_pending`]).
+    Rotation {
+        /// hands per game at each table (a per-level rotation becomes one by hands)
+        hands: Option<u32>,
+        /// the games in order
+        games: Option<Vec<RotationGame>>,
+    },
     Rename {
         /// the new display name (checked by the caller)
         name: String,
@@ -390,6 +401,13 @@ pub enum Input {
     /// an operator resumed it
     Resume,
     /// an operator renamed it
+    /// an operator changed the rotation (checked when accepted)
+    Rotation {
+        /// hands per game
+        hands: Option<u32>,
+        /// the games in order
+        games: Option<Vec<RotationGame>>,
+    },
     Rename {
         /// the new name
         name: String,
@@ -698,6 +716,9 @@ pub enum TournamentError {
     /// this player may not buy it now (the reason says why)
     #[error("{0}")]
     NotOffered(&'static str),
+    /// an operator's rotation does not fit the tournament (the field and why)
+    #[error("{0}")]
+    BadRotation(String),
     /// a report of another hand than the one in play (a late report of an earlier hand)
     #[error("the report of hand {reported} at table {table}, where hand {in_play} is in play")]
     StaleReport {
@@ -738,6 +759,7 @@ impl TournamentError {
             TournamentError::RebuyClosed => "rebuy_closed",
             TournamentError::AddOnClosed => "addon_closed",
             TournamentError::NotOffered(_) => "not_offered",
+            TournamentError::BadRotation(_) => "bad_rotation",
         }
     }
 }
@@ -843,6 +865,29 @@ pub struct Tournament {
     /// the deal made, if one was
     #[serde(default)]
     deal: Option<Deal>,
+    /// an operator's change of the rotation waiting for the next level: the games as they
+    /// will be, and their list
+    #[serde(default)]
+    rotation_pending: Option<(Games, Option<Vec<RotationGame>>)>,
+    /// where the rotation stands since an operator changed it
+    #[serde(default)]
+    rotation_base: Option<RotationBase>,
+}
+
+/// Where a rotation changed by an operator took over (at the start of a level): a per-level
+/// rotation plays game `index` of the list at `level` and the next one at each level after;
+/// a rotation by hands starts each table at its own game (`tables`: the hands the table had
+/// dealt then, and that game's index) and goes on every so many hands it deals. The game a
+/// table takes over with is the one after the game it played last, in the new list (its first
+/// game when that one is not in it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RotationBase {
+    /// the level (0-based) the change took over at
+    pub level: usize,
+    /// the game of that level (per level), or of a table not listed (by hands)
+    pub index: usize,
+    /// by hands: each table's hands dealt at the change, and its game's index
+    pub tables: BTreeMap<TableNo, (u64, usize)>,
 }
 
 impl Tournament {
@@ -867,6 +912,8 @@ impl Tournament {
             hfh_starts: 0,
             final_table: false,
             applied: 0,
+            rotation_pending: None,
+            rotation_base: None,
             rebuys: 0,
             addons: 0,
             addon_until: None,
@@ -1157,7 +1204,67 @@ impl Tournament {
     /// The game and stakes of a table's next hand.
     pub fn next_config(&self, table: TableNo) -> Option<TableConfig> {
         let hands = self.floor.tables().get(&table)?.hands;
-        self.spec.config(self.level, hands)
+        let game = self.game_of(Some(table), self.level, hands);
+        Some(self.spec.levels.get(self.level)?.config(game.variant, game.betting))
+    }
+
+    /// The game of the level in play (a rotation by hands: of a table that has dealt none).
+    pub fn game_now(&self) -> Game {
+        self.game_of(None, self.level, 0)
+    }
+
+    /// The game of `table`'s next hand at `level` (0-based) after it has dealt `hands`.
+    fn game_of(&self, table: Option<TableNo>, level: usize, hands: u64) -> Game {
+        let Some(base) = &self.rotation_base else { return self.spec.game(level, hands) };
+        let list = self.spec.game_list();
+        let i = match self.spec.games {
+            Games::Fixed(_) => 0,
+            Games::PerLevel => base.index + level.saturating_sub(base.level),
+            Games::PerHands(n) => {
+                let (from, index) = table.and_then(|t| base.tables.get(&t)).copied().unwrap_or((0, base.index));
+                index + usize::try_from(hands.saturating_sub(from) / u64::from(n.max(1))).unwrap_or(0)
+            }
+        };
+        list.get(i % list.len().max(1)).copied().unwrap_or_else(|| self.spec.game(level, hands))
+    }
+
+    /// An operator's change of the rotation waiting for a level: it takes over now, at the
+    /// start of level `self.level` (see [`RotationBase`]).
+    fn take_over_rotation(&mut self) {
+        let Some((games, list)) = self.rotation_pending.take() else { return };
+        let before = self.level.saturating_sub(1);
+        // The game each table played last, under the rotation as it was.
+        let last: Vec<(TableNo, u64, Game)> = self
+            .floor
+            .tables()
+            .iter()
+            .map(|(&t, table)| (t, table.hands, self.game_of(Some(t), before, table.hands.saturating_sub(1))))
+            .collect();
+        let level_game = last.first().map_or_else(|| self.game_of(None, before, 0), |(_, _, g)| *g);
+        self.spec.games = games;
+        self.spec.rotation_games = list;
+        let new = self.spec.game_list();
+        let after = |g: Game| {
+            new.iter()
+                .position(|n| *n == g)
+                .or_else(|| new.iter().position(|n| n.variant == g.variant))
+                .map_or(0, |i| (i + 1) % new.len().max(1))
+        };
+        let index = after(level_game);
+        let tables = last.into_iter().map(|(t, hands, g)| (t, (hands, after(g)))).collect();
+        self.rotation_base = Some(RotationBase { level: self.level, index, tables });
+    }
+
+    /// An operator's change of the rotation that waits for the next level: the hands per
+    /// game (none: one game per level) and the games.
+    pub fn rotation_pending(&self) -> Option<(Option<u32>, Vec<Game>)> {
+        let (games, list) = self.rotation_pending.as_ref()?;
+        let spec = TournamentSpec { games: *games, rotation_games: list.clone(), ..self.spec.clone() };
+        let hands = match games {
+            Games::PerHands(n) => Some(*n),
+            _ => None,
+        };
+        Some((hands, spec.game_list()))
     }
 
     /// The number of the hand in play at a table (its reports must carry it), if one is.
@@ -1386,6 +1493,15 @@ impl Tournament {
                 (Status::Running, None) => Err(TournamentError::NotPaused),
                 _ => Err(TournamentError::NotRunning),
             },
+            Command::Rotation { hands, games } => match self.status {
+                Status::Registering | Status::Running => {
+                    self.spec
+                        .with_rotation(hands, games.as_deref())
+                        .map_err(|e| TournamentError::BadRotation(e.to_string()))?;
+                    Ok(Accepted { input: Input::Rotation { hands, games }, debit: None })
+                }
+                Status::Finished | Status::Cancelled => Err(TournamentError::NotRunning),
+            },
             Command::Rename { name } => match self.status {
                 Status::Registering | Status::Running => Ok(Accepted { input: Input::Rename { name }, debit: None }),
                 Status::Finished | Status::Cancelled => Err(TournamentError::NotRunning),
@@ -1601,6 +1717,15 @@ impl Tournament {
             }
             Input::Resume => self.resume(now, &mut out),
             Input::Rename { name } => self.spec.name.clone_from(name),
+            Input::Rotation { hands, games } => {
+                if let Ok(next) = self.spec.with_rotation(*hands, games.as_deref()) {
+                    if self.status == Status::Running {
+                        self.rotation_pending = Some((next.games, next.rotation_games));
+                    } else {
+                        self.spec = next;
+                    }
+                }
+            }
             Input::ProposeDeal { by, method, leave, accepted } => {
                 if self.status == Status::Running && self.proposal.is_none() && self.deal.is_none() {
                     let accepted = if *accepted { BTreeSet::from([*by]) } else { BTreeSet::new() };
@@ -1896,6 +2021,7 @@ impl Tournament {
         self.level += 1;
         self.level_started_at = started_at;
         self.level_hands.clear();
+        self.take_over_rotation();
         out.push(Output::Level { level: self.level() });
         // Every `every` levels a break: the new level's clock starts when it ends.
         if let Some((every, minutes)) = self.spec.breaks

@@ -154,6 +154,23 @@ fn patched(mut s: TableSettings, p: TableSettingsPatch) -> TableSettings {
     if p.open_pair_big_bet.is_some() {
         s.open_pair_big_bet = p.open_pair_big_bet;
     }
+    if p.rotation_hands.is_some() {
+        s.rotation_hands = p.rotation_hands;
+    }
+    if let Some(games) = p.rotation_games {
+        // The table's variant is where a new table's rotation starts; a changed list that
+        // leaves it out starts from its own first game (the table then picks up at its next
+        // rotation point, TableSpec::carry_rotation).
+        if let Some(first) = games.first().filter(|_| !games.iter().any(|g| g.variant == s.variant)) {
+            s.variant = first.variant;
+            // Razz and london have no open-pair option: the old game's setting cannot stay
+            // (the other games of the list keep it, TableSpec::config_of).
+            if s.variant.is_razz_like() && p.open_pair_big_bet.is_none() {
+                s.open_pair_big_bet = None;
+            }
+        }
+        s.rotation_games = Some(games);
+    }
     s
 }
 

@@ -175,6 +175,9 @@ pub async fn with_request_id(request: Request, next: Next) -> Response {
 impl From<crate::tournament::Refusal> for ApiError {
     fn from(r: crate::tournament::Refusal) -> ApiError {
         match &r {
+            crate::tournament::Refusal::Rules(stud_tournament::TournamentError::BadRotation(m)) => {
+                ApiError::BadRequest(m.clone())
+            }
             crate::tournament::Refusal::Rules(e) => ApiError::Refused(e.code(), r.to_string()),
             crate::tournament::Refusal::Balance { .. } => ApiError::Refused("insufficient_balance", r.to_string()),
             crate::tournament::Refusal::Unavailable => {

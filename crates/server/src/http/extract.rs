@@ -125,9 +125,18 @@ where
         let json: Result<axum::Json<serde_json::Value>, JsonRejection> = axum::Json::from_request(request, state).await;
         let axum::Json(mut value) = json.map_err(|e| ApiError::from_json(&e, limit))?;
         integral_numbers_as_integers(&mut value);
-        serde_json::from_value(value)
-            .map(Body)
-            .map_err(|e| ApiError::BadRequest(format!("Failed to deserialize the JSON body into the target type: {e}")))
+        serde_path_to_error::deserialize(value).map(Body).map_err(|e| ApiError::BadRequest(body_error(&e)))
+    }
+}
+
+/// A body that is not a `T`, in words that name the field at fault (`levels[2].ante: invalid
+/// type: string "x", expected u64`); an error of the whole body has no field to name.
+fn body_error(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let path = e.path().to_string();
+    if path == "." || path.is_empty() {
+        format!("the JSON body is not the request: {}", e.inner())
+    } else {
+        format!("{path}: {}", e.inner())
     }
 }
 
@@ -157,6 +166,37 @@ mod tests {
     #![allow(clippy::unwrap_used)] // tests: a failed unwrap is a failed test
 
     use serde_json::json;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)] // read by the deserializer only
+    struct Level {
+        ante: u64,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Request {
+        name: String,
+        levels: Vec<Level>,
+    }
+
+    fn refusal(v: serde_json::Value) -> String {
+        let e = serde_path_to_error::deserialize::<_, Request>(v).unwrap_err();
+        super::body_error(&e)
+    }
+
+    #[test]
+    fn a_refused_body_names_its_field() {
+        let text = refusal(json!({"name": "x", "levels": [{"ante": 1}, {"ante": "two"}]}));
+        assert!(text.starts_with("levels[1].ante: invalid type: string \"two\""), "{text}");
+        assert!(refusal(json!({"name": 4, "levels": []})).starts_with("name: invalid type: integer"));
+        let missing = refusal(json!({"name": "x"}));
+        assert!(missing.starts_with("the JSON body is not the request: missing field `levels`"), "{missing}");
+        let unknown = refusal(json!({"name": "x", "levels": [], "bogus": 1}));
+        assert!(unknown.contains("unknown field `bogus`"), "{unknown}");
+    }
 
     #[test]
     fn whole_numbers_with_a_fraction_are_integers() {

@@ -171,17 +171,41 @@ async fn change(
     PathId(id): PathId,
     Body(patch): Body<TournamentPatch>,
 ) -> Result<Json<TournamentDetail>, ApiError> {
-    let Some(name) = &patch.name else {
+    let handle = find(&app, id)?;
+    let name = match &patch.name {
+        Some(name) => Some(stud_proto::fit_name(name, 64).ok_or_else(|| {
+            ApiError::BadRequest(
+                "name: must be 1 to 64 characters, not all blank, without control, invisible or text-direction characters"
+                    .into(),
+            )
+        })?),
+        None => None,
+    };
+    let games: Option<Vec<stud_tournament::RotationGame>> = patch.rotation_games.as_ref().map(|list| {
+        list.iter().map(|g| stud_tournament::RotationGame { variant: g.variant, betting: g.betting }).collect()
+    });
+    let rotation = patch.rotation_hands.is_some() || games.is_some();
+    // Checked before anything is journaled, so a bad rotation changes nothing (the name
+    // neither).
+    if rotation {
+        handle
+            .now()
+            .spec()
+            .with_rotation(patch.rotation_hands, games.as_deref())
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    }
+    if name.is_none() && !rotation {
         // Nothing to change: the tournament as it is.
-        return Ok(Json(detail_of(&app, &find(&app, id)?.now())));
-    };
-    let Some(name) = stud_proto::fit_name(name, 64) else {
-        return Err(ApiError::BadRequest(
-            "name: must be 1 to 64 characters, not all blank, without control, invisible or text-direction characters"
-                .into(),
-        ));
-    };
-    operate(&app, &who, id, "update_tournament", Command::Rename { name: name.to_owned() }, &patch).await
+        return Ok(Json(detail_of(&app, &handle.now())));
+    }
+    audit(&app, &who, "update_tournament", Some(id.to_string()), &patch).await?;
+    if let Some(name) = name {
+        handle.operate(Command::Rename { name: name.to_owned() }).await?;
+    }
+    if rotation {
+        handle.operate(Command::Rotation { hands: patch.rotation_hands, games }).await?;
+    }
+    Ok(Json(detail_of(&app, &handle.now())))
 }
 
 /// Every tournament, private ones included (operators).

@@ -3,9 +3,9 @@
 
 use stud_engine::Variant;
 use stud_proto::{
-    DealPlayer, DealState, EntrantState, RotationGame, TournamentDeal, TournamentDetail, TournamentEntrant,
-    TournamentGame, TournamentKind, TournamentLevel, TournamentRebuys, TournamentResult, TournamentStatus,
-    TournamentSummary, TournamentTable,
+    DealPlayer, DealState, EntrantState, RotationChange, RotationGame, TournamentDeal, TournamentDetail,
+    TournamentEntrant, TournamentGame, TournamentKind, TournamentLevel, TournamentRebuys, TournamentResult,
+    TournamentStatus, TournamentSummary, TournamentTable,
 };
 use stud_tournament::{DealMethod, EntryState, Games, Kind, LevelLength, Status, Tournament};
 
@@ -190,6 +190,17 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         variant: game(spec.games),
         betting: spec.betting,
         rotation_games: rotation_games(spec),
+        rotation_hands: match spec.games {
+            Games::PerHands(n) => Some(n),
+            _ => None,
+        },
+        rotation_pending: t.rotation_pending().map(|(rotation_hands, games)| RotationChange {
+            rotation_hands,
+            rotation_games: games
+                .into_iter()
+                .map(|g| RotationGame { variant: g.variant, betting: Some(g.betting) })
+                .collect(),
+        }),
         start_at: spec.start_at,
         min_entrants: spec.min_entrants,
         max_entrants: spec.max_entrants,
@@ -217,8 +228,8 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
             })
             .collect(),
         level: t.level(),
-        game: spec.game(t.level().saturating_sub(1) as usize, 0).variant,
-        game_betting: spec.game(t.level().saturating_sub(1) as usize, 0).betting,
+        game: t.game_now().variant,
+        game_betting: t.game_now().betting,
         next_level_at,
         ms_to_next_level: next_level_at.map(|at| at.saturating_sub(now)),
         hands_to_next_level: t.hands_to_next_level(),

@@ -213,11 +213,12 @@ impl TableCore {
     /// A mixed game's next game (its rules) and the hands until it starts (the current one
     /// included).
     fn next_game(&self) -> (Option<TableConfig>, Option<u32>) {
-        let Some(n) = self.spec.rotation_hands.filter(|n| *n > 0 && !self.tournament()) else { return (None, None) };
+        if self.tournament() {
+            return (None, None);
+        }
         let now = self.current_number();
-        let left = u64::from(n) - (now.saturating_sub(1) % u64::from(n));
-        let next = self.spec.config_of(now + left);
-        (Some(next), u32::try_from(left).ok())
+        let Some(point) = self.spec.next_rotation_point(now) else { return (None, None) };
+        (Some(self.spec.config_of(point)), u32::try_from(point - now).ok())
     }
 
     /// The occupied seats, in seat order.

@@ -45,7 +45,7 @@ impl TableCore {
     pub(super) fn drop_player(&mut self, now: Millis, player: Uuid, out: &mut Vec<Output>) {
         let conns: Vec<ConnId> = self.subs.iter().filter(|(_, w)| w.player_id == player).map(|(id, _)| *id).collect();
         for conn in conns {
-            Self::notice(out, conn, ErrorCode::Forbidden, "an operator removed you from this table");
+            Self::notice(out, conn, self.spec.id, ErrorCode::Forbidden, "an operator removed you from this table");
             self.remove_sub(now, conn, out);
         }
     }
@@ -65,6 +65,7 @@ impl TableCore {
     pub(super) fn apply_pending(&mut self, at: Millis, out: &mut Vec<Output>) {
         let Some(mut spec) = self.pending.take() else { return };
         spec.hands_before = self.spec.hands_before;
+        spec.carry_rotation(&self.spec, self.current_number());
         // Watchers came in under the old access rules: when they tighten (observers off, made
         // private, a new or revoked code), everyone without a seat has to come in again.
         let old = &self.spec;
@@ -81,7 +82,7 @@ impl TableCore {
             let watchers: Vec<ConnId> =
                 self.subs.iter().filter(|(_, w)| self.seat_of(w.player_id).is_none()).map(|(id, _)| *id).collect();
             for conn in watchers {
-                Self::notice(out, conn, ErrorCode::Forbidden, "the table's access changed: join again");
+                Self::notice(out, conn, self.spec.id, ErrorCode::Forbidden, "the table's access changed: join again");
                 self.remove_sub(at, conn, out);
             }
         }

@@ -22,12 +22,12 @@ pub fn frame(msg: &ServerMsg) -> Frame {
 
 /// An error frame.
 pub fn error(request_id: RequestId, code: ErrorCode, message: impl Into<String>) -> Frame {
-    frame(&ServerMsg::Error { request_id, code, message: message.into(), unread: false })
+    frame(&ServerMsg::Error { request_id, code, message: message.into(), unread: false, table_id: None })
 }
 
 /// An error frame for a frame whose `request_id` could not be read (`unread: true`).
 pub fn error_unread(code: ErrorCode, message: impl Into<String>) -> Frame {
-    frame(&ServerMsg::Error { request_id: None, code, message: message.into(), unread: true })
+    frame(&ServerMsg::Error { request_id: None, code, message: message.into(), unread: true, table_id: None })
 }
 
 impl TableCore {
@@ -359,7 +359,9 @@ impl TableCore {
 
     /// An error frame no request asked for (the table removed the connection), not counted as
     /// an error answered.
-    pub(super) fn notice(out: &mut Vec<Output>, conn: ConnId, code: ErrorCode, message: &str) {
-        Self::send(out, conn, error(None, code, message));
+    pub(super) fn notice(out: &mut Vec<Output>, conn: ConnId, table: Uuid, code: ErrorCode, message: &str) {
+        let msg =
+            ServerMsg::Error { request_id: None, code, message: message.into(), unread: false, table_id: Some(table) };
+        Self::send(out, conn, frame(&msg));
     }
 }
