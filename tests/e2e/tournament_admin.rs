@@ -84,6 +84,10 @@ async fn operators_pause_rename_and_recode_a_tournament_that_strangers_do_not_se
     assert!(text.contains("name"), "{text}");
     let (status, text) = call(&addr, "PATCH", &path, Some(r#"{"seats": 3}"#)).await;
     assert_eq!(status, 400, "an unknown field: {text}");
+    // Not an object (serde alone would read a struct from an array of its fields).
+    let (status, text) = call(&addr, "PATCH", &path, Some("[null, null]")).await;
+    assert_eq!(status, 400, "an array: {text}");
+    assert!(text.contains("must be an object"), "{text}");
     assert_eq!(detail(&addr, id).await.name, "Club night (final)");
     // A single game has no rotation to change: 400 naming the field.
     let (status, text) = call(&addr, "PATCH", &path, Some(r#"{"rotation_hands": 4}"#)).await;

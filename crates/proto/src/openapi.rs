@@ -259,7 +259,8 @@ fn ops() -> Vec<Op> {
         Op {
             method: "patch",
             path: "/api/admin/tables/{id}",
-            summary: "Change settings; they apply from the next hand. The settings as patched must keep the rules \
+            summary: "Change settings; they apply from the next hand (a mixed game's rotation_hands and \
+                      rotation_games from its next rotation point). The settings as patched must keep the rules \
                       across fields of POST /api/admin/tables (else 400 naming the field).",
             auth: Operator,
             params: &[ID],
@@ -439,7 +440,11 @@ fn ops() -> Vec<Op> {
         Op {
             method: "patch",
             path: "/api/admin/tournaments/{id}",
-            summary: "Change a tournament that has not finished: its name (journaled like any input).",
+            summary: "Change a tournament that has not finished (journaled like any input): its name, a \
+                      rotation's rotation_hands and rotation_games (before the start at once, while running \
+                      from the next level; the detail shows rotation_pending until then). Rules across fields, \
+                      answered 400 naming the field: rotation_hands and rotation_games only for a tournament \
+                      whose variant is rotation; every game of the list playable at every level's stakes.",
             auth: Operator,
             params: &[ID],
             body: Some(schema::<TournamentPatch>),

@@ -18,11 +18,12 @@
 //!   game per level by default (every table plays the same game with the level's stakes); with
 //!   `rotation_hands: N` each table changes game every N hands it deals (8 = an orbit).
 //! - **Hand-for-hand** runs when registration is closed, two or more tables play, and one more
-//!   elimination would reach the money (players left = paid places + 1). Hands in play finish
-//!   first; then every table with two or more players deals one hand, and no table deals again
-//!   until all of those hands are over (one round). Players eliminated in one round place
-//!   together by their chips at the start of their hands. It ends at the end of the round in
-//!   which the field reaches the paid places.
+//!   elimination would reach the money (players left = paid places + 1). The hands in play
+//!   then are the first round's at their tables; every other table with two or more players
+//!   deals one hand, and no table deals again until all of those hands are over (one round);
+//!   then every such table deals one hand again. Players eliminated in one round place
+//!   together by their chips at the start of their hands (PokerStars; equal stacks share).
+//!   It ends at the end of the round in which the field reaches the paid places.
 //! - **Eliminations outside hand-for-hand** at different tables are not simultaneous: they
 //!   place in the order the tables report their hands. Players busted in the same hand place
 //!   by their chips at its start.
@@ -215,7 +216,8 @@ pub struct Placed {
 /// The hand-for-hand state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandForHand {
-    /// hands that started before hand-for-hand are still being played
+    /// hands that started before hand-for-hand are still being played, and count in no
+    /// round (snapshots from before the hands in play made up the first round; never set now)
     pub draining: bool,
     /// tables that dealt in this round
     pub dealt: BTreeSet<TableNo>,
@@ -553,7 +555,8 @@ pub enum Output {
         /// on or off
         on: bool,
     },
-    /// A hand-for-hand round is over: these tables may deal again.
+    /// A hand-for-hand round begins (at its start: the tables not already in a hand; after a
+    /// round: every table that can play): these tables may deal.
     NextRound {
         /// the tables
         tables: Vec<TableNo>,
@@ -2305,13 +2308,19 @@ impl Tournament {
             return;
         }
         if self.closed && self.live() == self.paid_places() + 1 && self.floor.tables().len() >= 2 {
-            self.hand_for_hand =
-                Some(HandForHand { draining: in_hand, dealt: BTreeSet::new(), rounds: 0, pending: Vec::new() });
+            // The hands in play when it starts are the first round's at their tables (PokerStars:
+            // eliminations in the same hand-for-hand hand rank by the stacks they started it
+            // with): the other tables deal one hand each, and a bust anywhere in the round is
+            // placed with the round's others. Waiting for those hands to end first (as before)
+            // let them burst the bubble one table at a time, by the clock, in every 1,000-entrant
+            // run: no round ever completed.
+            let dealt: BTreeSet<TableNo> =
+                self.floor.tables().iter().filter(|(_, t)| t.in_hand()).map(|(&n, _)| n).collect();
+            let tables: Vec<TableNo> = ready.into_iter().filter(|t| !dealt.contains(t)).collect();
+            self.hand_for_hand = Some(HandForHand { draining: false, dealt, rounds: 0, pending: Vec::new() });
             self.hfh_starts += 1;
             out.push(Output::HandForHand { on: true });
-            if !in_hand {
-                out.push(Output::NextRound { tables: ready });
-            }
+            out.push(Output::NextRound { tables });
         }
     }
 

@@ -107,7 +107,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Params<T> {
     }
 }
 
-/// A JSON body as `T`: 413 over the size limit, 400 when it is not a `T`. A number with a
+/// A JSON body as `T` (an object): 413 over the size limit, 400 when it is not a `T`. A number with a
 /// zero fraction (`16325642.0`) is an integer, as JSON Schema counts them: the OpenAPI
 /// document's `integer` fields take it.
 pub struct Body<T>(pub T);
@@ -124,6 +124,11 @@ where
         let limit = Arc::<App>::from_ref(state).config.max_body_bytes;
         let json: Result<axum::Json<serde_json::Value>, JsonRejection> = axum::Json::from_request(request, state).await;
         let axum::Json(mut value) = json.map_err(|e| ApiError::from_json(&e, limit))?;
+        // Every body is an object (serde would also read a struct from an array of its
+        // fields in order, which no schema here allows).
+        if !value.is_object() {
+            return Err(ApiError::BadRequest("the JSON body is not the request: it must be an object".into()));
+        }
         integral_numbers_as_integers(&mut value);
         serde_path_to_error::deserialize(value).map(Body).map_err(|e| ApiError::BadRequest(body_error(&e)))
     }
