@@ -1251,7 +1251,8 @@ pub struct TournamentPatch {
     /// a rotation by level becomes one by hands). Before the start it applies at once; while
     /// running, from the next level: each table goes on with the game after the one it played
     /// last in the new list (its first game if that one is not in it); the detail shows it
-    /// as `rotation_pending` until then
+    /// as `rotation_pending` until then (a second change adds to it); refused (409
+    /// last_level) while the last level is played
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 1_000))]
     pub rotation_hands: Option<u32>,

@@ -616,7 +616,7 @@ fn errors(op: &Op) -> Vec<(u16, &'static str)> {
         && !op.path.ends_with("/invite")
         && !op.path.ends_with("/cancel")
     {
-        errors.push((409, "refused by the tournament: not_running (finished or cancelled), paused (pause when paused), not_paused (resume when running)"));
+        errors.push((409, "refused by the tournament: not_running (finished or cancelled), paused (pause when paused), not_paused (resume when running), last_level (a change of the rotation while the last level is played)"));
     }
     if (op.path == "/api/admin/tables/{id}" && op.method == "patch")
         || op.path == "/api/admin/tables/{id}/kick"

@@ -143,9 +143,9 @@ pub struct CreateTournament {
     #[serde(default)]
     #[schemars(length(min = 10, max = 64), regex(pattern = r"^[A-Za-z0-9_-]{10,64}$"))]
     pub invite_code: Option<String>,
-    /// rotation only: change the game every this many hands at each table
+    /// rotation only: change the game every this many hands at each table (1 to 1000)
     #[serde(default)]
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = 1, max = 1_000))]
     pub rotation_hands: Option<u32>,
     /// rotation only: the games in order (1 to 16), each with its own `betting` or the
     /// tournament's; not set: Razz, Stud, Stud Hi/Lo

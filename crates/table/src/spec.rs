@@ -127,13 +127,15 @@ impl TableSpec {
         }
     }
 
-    /// Where `config`'s game is in [`TableSpec::games`]: the first with its variant and
-    /// betting, else the first with its variant.
+    /// Where `config`'s game is in [`TableSpec::games`] ([`TableSpec::position`]).
     fn start_of(games: &[(Variant, Betting)], config: &TableConfig) -> Option<usize> {
-        games
-            .iter()
-            .position(|g| *g == (config.variant, config.betting))
-            .or_else(|| games.iter().position(|(v, _)| *v == config.variant))
+        Self::position(games, (config.variant, config.betting))
+    }
+
+    /// Where a game is in a rotation's list: the first with its variant and betting, else
+    /// the first with its variant.
+    fn position(games: &[(Variant, Betting)], game: (Variant, Betting)) -> Option<usize> {
+        games.iter().position(|g| *g == game).or_else(|| games.iter().position(|(v, _)| *v == game.0))
     }
 
     /// The game of the table's hand number `number` (1, 2, ...).
@@ -194,7 +196,19 @@ impl TableSpec {
             return;
         }
         if self.rotation_hands == old.rotation_hands && self.games() == old.games() {
-            self.rotation_at = old.rotation_at;
+            // The same rotation goes on where it stands. Counted from the first hand, its start
+            // is `config`'s game, which a change of `betting` can move when the list has a
+            // variant twice: then it is pinned where it was.
+            let games = old.games();
+            let start = Self::start_of(&games, &old.config).unwrap_or(0);
+            let moved = Self::start_of(&self.games(), &self.config).unwrap_or(0) != start;
+            self.rotation_at = match old.rotation_at {
+                Some(at) => Some(at),
+                None if moved => {
+                    Some(RotationPoint { from: 1, index: start, hold: (old.config.variant, old.config.betting) })
+                }
+                None => None,
+            };
             return;
         }
         let games = self.games();
@@ -209,11 +223,7 @@ impl TableSpec {
         };
         let current = old.config_of(point.saturating_sub(1).max(1));
         let current = (current.variant, current.betting);
-        let index = games
-            .iter()
-            .position(|g| *g == current)
-            .or_else(|| games.iter().position(|g| g.0 == current.0))
-            .map_or(0, |i| (i + 1) % games.len());
+        let index = Self::position(&games, current).map_or(0, |i| (i + 1) % games.len());
         let playable = self.with_game(current).validate().is_ok();
         let from = if playable { point.max(next) } else { next };
         self.rotation_at = Some(RotationPoint { from, index, hold: current });

@@ -1178,6 +1178,23 @@ fn carrying_a_rotation_over_a_change() {
     again.rotation_at = None;
     again.carry_rotation(&new, 14);
     assert_eq!(again.rotation_at, new.rotation_at);
+    // Unchanged games, but a change of the table's betting would move the start where the
+    // list holds a variant twice: the rotation is pinned where it was.
+    let twice = stud_proto::TableSettings {
+        rotation_hands: Some(2),
+        rotation_games: Some(vec![
+            RotationGame { variant: Variant::Stud, betting: Some(Betting::FixedLimit) },
+            RotationGame { variant: Variant::Stud, betting: Some(Betting::PotLimit) },
+        ]),
+        ..spec(Variant::Stud).settings()
+    };
+    let old_twice = TableSpec::from_settings(Uuid::nil(), &twice).unwrap();
+    let mut pot_twice =
+        TableSpec::from_settings(Uuid::nil(), &stud_proto::TableSettings { betting: Betting::PotLimit, ..twice })
+            .unwrap();
+    pot_twice.carry_rotation(&old_twice, 5);
+    let structures = |t: &TableSpec| (1..=8).map(|n| t.config_of(n).betting).collect::<Vec<_>>();
+    assert_eq!(structures(&pot_twice), structures(&old_twice));
     // A table that was not mixed starts rotating at its next hand, at its own game.
     let single = spec(Variant::Stud);
     let mut made_mixed = mixed(2, &[Variant::Razz, Variant::Stud]);

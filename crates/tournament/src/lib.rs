@@ -42,7 +42,8 @@ pub use payout::{default_payouts, paid_places, place_group, prizes};
 pub use spec::{
     AddOn, BasisPoints, Bounty, Cents, CreateTournament, Game, GameChoice, Games, Kind, Level, LevelLength,
     LevelRequest, MAX_BREAK_MINUTES, MAX_ENTRANTS, MAX_ENTRIES, MAX_FEE, MAX_REPEAT_MINUTES, MAX_ROTATION_GAMES,
-    MAX_STARTING_CHIPS, Millis, ROTATION, Rebuys, RotationGame, Satellite, SpecError, TournamentSpec,
+    MAX_ROTATION_HANDS, MAX_STARTING_CHIPS, Millis, ROTATION, Rebuys, RotationGame, Satellite, SpecError,
+    TournamentSpec,
 };
 pub use tournament::{
     ADDON_MS, Accepted, Command, DEAL_MS, Deal, Due, Entry, EntryState, HandForHand, Input, Journaled, Knockout, Offer,

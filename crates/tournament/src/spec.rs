@@ -247,6 +247,9 @@ pub struct RotationGame {
 /// The most games a rotation may list.
 pub const MAX_ROTATION_GAMES: usize = 16;
 
+/// The most hands per game of a rotation by hands.
+pub const MAX_ROTATION_HANDS: u32 = 1_000;
+
 /// How long a level lasts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -300,6 +303,14 @@ pub enum Games {
 }
 
 impl Games {
+    /// A rotation by hands: its hands per game.
+    pub fn hands(&self) -> Option<u32> {
+        match *self {
+            Games::PerHands(n) => Some(n),
+            _ => None,
+        }
+    }
+
     /// The index in the rotation's list of `len` games of a table's next hand (0 for one
     /// game): `level` is 0-based, `table_hands` the hands that table has dealt so far.
     pub fn index(&self, len: usize, level: usize, table_hands: u64) -> usize {
@@ -484,20 +495,12 @@ impl TournamentSpec {
         hands: Option<u32>,
         games: Option<&[RotationGame]>,
     ) -> Result<TournamentSpec, SpecError> {
-        let field = if hands.is_some() { "rotation_hands" } else { "rotation_games" };
-        if matches!(self.games, Games::Fixed(_)) {
-            return fail(field, "only a rotation changes games");
-        }
+        rotation_rules(!matches!(self.games, Games::Fixed(_)), hands, games)?;
         let mut spec = self.clone();
-        match hands {
-            Some(0) => return fail("rotation_hands", "must be at least 1"),
-            Some(n) => spec.games = Games::PerHands(n),
-            None => {}
+        if let Some(n) = hands {
+            spec.games = Games::PerHands(n);
         }
         if let Some(list) = games {
-            if list.is_empty() || list.len() > MAX_ROTATION_GAMES {
-                return fail("rotation_games", format!("list 1 to {MAX_ROTATION_GAMES} games"));
-            }
             spec.rotation_games = Some(list.to_vec());
         }
         for (i, level) in spec.levels.iter().enumerate() {
@@ -515,6 +518,24 @@ impl TournamentSpec {
         let game = self.game(level, table_hands);
         Some(self.levels.get(level)?.config(game.variant, game.betting))
     }
+}
+
+/// The rotation's own rules, at creation and in an operator's change: only a rotation takes
+/// `rotation_hands` and `rotation_games`; 1 to [`MAX_ROTATION_HANDS`] hands per game; 1 to
+/// [`MAX_ROTATION_GAMES`] games.
+fn rotation_rules(rotation: bool, hands: Option<u32>, list: Option<&[RotationGame]>) -> Result<(), SpecError> {
+    for (field, given) in [("rotation_hands", hands.is_some()), ("rotation_games", list.is_some())] {
+        if given && !rotation {
+            return fail(field, "only a rotation changes games");
+        }
+    }
+    if hands.is_some_and(|n| !(1..=MAX_ROTATION_HANDS).contains(&n)) {
+        return fail("rotation_hands", format!("must be 1 to {MAX_ROTATION_HANDS}"));
+    }
+    if list.is_some_and(|l| l.is_empty() || l.len() > MAX_ROTATION_GAMES) {
+        return fail("rotation_games", format!("list 1 to {MAX_ROTATION_GAMES} games"));
+    }
+    Ok(())
 }
 
 /// A refused create request: the field at fault and why.
@@ -572,9 +593,9 @@ impl CreateTournament {
         if self.starting_chips == 0 || self.starting_chips > MAX_STARTING_CHIPS {
             return fail("starting_chips", format!("must be 1 to {MAX_STARTING_CHIPS}"));
         }
+        rotation_rules(self.variant == GameChoice::Rotation, self.rotation_hands, self.rotation_games.as_deref())?;
         let games = match (self.variant, self.rotation_hands) {
             (GameChoice::Rotation, None) => Games::PerLevel,
-            (GameChoice::Rotation, Some(0)) => return fail("rotation_hands", "must be at least 1"),
             (GameChoice::Rotation, Some(n)) => Games::PerHands(n),
             (_, Some(_)) => return fail("rotation_hands", "only a rotation changes games"),
             (GameChoice::Stud, None) => Games::Fixed(Variant::Stud),
@@ -585,14 +606,7 @@ impl CreateTournament {
             (GameChoice::Chicago, None) => Games::Fixed(Variant::Chicago),
             (GameChoice::Mississippi, None) => Games::Fixed(Variant::Mississippi),
         };
-        let rotation_games = match (&self.rotation_games, games) {
-            (None, _) => None,
-            (Some(_), Games::Fixed(_)) => return fail("rotation_games", "only a rotation changes games"),
-            (Some(list), _) if list.is_empty() || list.len() > MAX_ROTATION_GAMES => {
-                return fail("rotation_games", format!("list 1 to {MAX_ROTATION_GAMES} games"));
-            }
-            (Some(list), _) => Some(list.clone()),
-        };
+        let rotation_games = self.rotation_games.clone();
         let mut spec = TournamentSpec {
             name: name.to_owned(),
             games,

@@ -551,11 +551,20 @@ fn an_operator_changes_the_rotation_from_the_next_level() {
         config.variant
     };
     games.push(hand(&mut d, 0));
-    // During level 1 (razz): a new list, waiting for level 2.
+    // During level 1 (razz): a new list, waiting for level 2. A bad one is refused and
+    // changes nothing.
     let list = vec![game(Stud8), game(Razz), game(London)];
-    d.command(Command::Rotation { hands: None, games: Some(list) }).unwrap();
+    d.command(Command::Rotation { hands: None, games: Some(list.clone()) }).unwrap();
     let (hands, pending) = d.t.rotation_pending().unwrap();
     assert_eq!((hands, pending.iter().map(|g| g.variant).collect::<Vec<_>>()), (None, vec![Stud8, Razz, London]));
+    let before = d.t.clone();
+    let empty = d.command(Command::Rotation { hands: None, games: Some(vec![]) });
+    assert!(matches!(empty, Err(TournamentError::BadRotation(ref m)) if m.starts_with("rotation_games")), "{empty:?}");
+    let zero = d.command(Command::Rotation { hands: Some(0), games: None });
+    assert!(matches!(zero, Err(TournamentError::BadRotation(ref m)) if m.starts_with("rotation_hands")), "{zero:?}");
+    let many = d.command(Command::Rotation { hands: Some(1_001), games: None });
+    assert!(matches!(many, Err(TournamentError::BadRotation(ref m)) if m.contains("1 to 1000")), "{many:?}");
+    assert_eq!(d.t, before);
     games.push(hand(&mut d, 5));
     // Level 2: london (after razz), level 3: stud8.
     games.push(hand(&mut d, 10));
@@ -563,24 +572,35 @@ fn an_operator_changes_the_rotation_from_the_next_level() {
     assert_eq!(d.t.game_now().variant, London);
     games.push(hand(&mut d, 20));
     assert_eq!(games, [Razz, Razz, London, Stud8]);
-    // During level 3 (stud8): two hands per game from level 4, starting after stud8 (razz).
+    // During level 3 (stud8): two hands per game from level 4, starting after stud8 (razz). A
+    // second change in the same level (the list again) keeps the first's hands per game.
     d.command(Command::Rotation { hands: Some(2), games: None }).unwrap();
+    d.command(Command::Rotation { hands: None, games: Some(list) }).unwrap();
+    assert_eq!(d.t.rotation_pending().unwrap().0, Some(2), "the second change adds to the first");
     games.clear();
-    for minute in [21, 22, 30, 31, 32, 33, 34] {
+    for minute in [21, 22] {
         games.push(hand(&mut d, minute));
     }
-    assert_eq!(games, [Stud8, Stud8, Razz, Razz, London, London, Stud8]);
+    // A hand in play when level 4 starts on the clock is the old game's last: the new game
+    // starts with the next hand.
+    d.tick(29 * 60_000);
+    let out = d.start_hand(1).unwrap();
+    let Output::Deal { config, .. } = &out[0] else { panic!("{out:?}") };
+    games.push(config.variant);
+    d.tick(30 * 60_000);
+    assert_eq!(d.t.level(), 4);
+    d.finish(1, player(1), &[]).unwrap();
+    for minute in [31, 32, 33, 34, 35] {
+        games.push(hand(&mut d, minute));
+    }
+    assert_eq!(games, [Stud8, Stud8, Stud8, Razz, Razz, London, London, Stud8]);
     assert_eq!(d.replayed(), d.t);
     let back = Tournament::restore(&d.t.snapshot()).unwrap();
     assert_eq!(back.next_config(1), d.t.next_config(1));
-    // Refused: a bad list changes nothing; a single game has no rotation; a finished
-    // tournament takes no change.
-    let empty = d.command(Command::Rotation { hands: None, games: Some(vec![]) });
-    assert!(matches!(empty, Err(TournamentError::BadRotation(ref m)) if m.starts_with("rotation_games")), "{empty:?}");
-    assert!(matches!(
-        d.command(Command::Rotation { hands: Some(0), games: None }),
-        Err(TournamentError::BadRotation(_))
-    ));
+    // Refused: at the last level no level is left to change at; a single game has no rotation.
+    let before = d.t.clone();
+    let last = d.command(Command::Rotation { hands: Some(3), games: None });
+    assert_eq!((last, &d.t), (Err(TournamentError::LastLevel), &before));
     let mut single = Driver::new(sng(2, 8));
     let refused = single.command(Command::Rotation { hands: Some(2), games: None });
     assert_eq!(refused, Err(TournamentError::BadRotation("rotation_hands: only a rotation changes games".into())));

@@ -294,16 +294,16 @@ pub enum Command {
     Pause,
     /// An operator resumes a paused tournament: the clocks go on from where they stopped.
     Resume,
-    /// An operator renames the tournament.
     /// An operator changes a rotation's hands per game and/or games (checked with
-    /// [`TournamentSpec::with_rotation`]): before the start at once, while running from the
-    /// next level ([`Tournament::rotation_pending`]).
+    /// [`Tournament::with_rotation`]): before the start at once, while running from the next
+    /// level ([`Tournament::rotation_pending`]); refused at the last level.
     Rotation {
         /// hands per game at each table (a per-level rotation becomes one by hands)
         hands: Option<u32>,
         /// the games in order
         games: Option<Vec<RotationGame>>,
     },
+    /// An operator renames the tournament.
     Rename {
         /// the new display name (checked by the caller)
         name: String,
@@ -402,7 +402,6 @@ pub enum Input {
     Pause,
     /// an operator resumed it
     Resume,
-    /// an operator renamed it
     /// an operator changed the rotation (checked when accepted)
     Rotation {
         /// hands per game
@@ -410,6 +409,7 @@ pub enum Input {
         /// the games in order
         games: Option<Vec<RotationGame>>,
     },
+    /// an operator renamed it
     Rename {
         /// the new name
         name: String,
@@ -719,6 +719,9 @@ pub enum TournamentError {
     /// this player may not buy it now (the reason says why)
     #[error("{0}")]
     NotOffered(&'static str),
+    /// the last level is being played: no level is left for a change of the rotation
+    #[error("the last level is being played: no level is left to change the rotation at")]
+    LastLevel,
     /// an operator's rotation does not fit the tournament (the field and why)
     #[error("{0}")]
     BadRotation(String),
@@ -763,6 +766,7 @@ impl TournamentError {
             TournamentError::AddOnClosed => "addon_closed",
             TournamentError::NotOffered(_) => "not_offered",
             TournamentError::BadRotation(_) => "bad_rotation",
+            TournamentError::LastLevel => "last_level",
         }
     }
 }
@@ -1211,6 +1215,23 @@ impl Tournament {
         Some(self.spec.levels.get(self.level)?.config(game.variant, game.betting))
     }
 
+    /// The spec with an operator's change of the rotation (on top of one still waiting for
+    /// its level, so a second change adds to the first), checked as at creation.
+    ///
+    /// # Errors
+    /// The field at fault and why.
+    pub fn with_rotation(
+        &self,
+        hands: Option<u32>,
+        games: Option<&[RotationGame]>,
+    ) -> Result<TournamentSpec, crate::SpecError> {
+        match &self.rotation_pending {
+            Some((now, list)) => TournamentSpec { games: *now, rotation_games: list.clone(), ..self.spec.clone() }
+                .with_rotation(hands, games),
+            None => self.spec.with_rotation(hands, games),
+        }
+    }
+
     /// The game of the level in play (a rotation by hands: of a table that has dealt none).
     pub fn game_now(&self) -> Game {
         self.game_of(None, self.level, 0)
@@ -1241,7 +1262,12 @@ impl Tournament {
             .floor
             .tables()
             .iter()
-            .map(|(&t, table)| (t, table.hands, self.game_of(Some(t), before, table.hands.saturating_sub(1))))
+            .map(|(&t, table)| {
+                // A hand in play (the level may change on the clock during one) counts as
+                // dealt: the new game starts with the table's next hand.
+                let dealt = table.hands + u64::from(table.in_hand());
+                (t, dealt, self.game_of(Some(t), before, dealt.saturating_sub(1)))
+            })
             .collect();
         let level_game = last.first().map_or_else(|| self.game_of(None, before, 0), |(_, _, g)| *g);
         self.spec.games = games;
@@ -1263,11 +1289,7 @@ impl Tournament {
     pub fn rotation_pending(&self) -> Option<(Option<u32>, Vec<Game>)> {
         let (games, list) = self.rotation_pending.as_ref()?;
         let spec = TournamentSpec { games: *games, rotation_games: list.clone(), ..self.spec.clone() };
-        let hands = match games {
-            Games::PerHands(n) => Some(*n),
-            _ => None,
-        };
-        Some((hands, spec.game_list()))
+        Some((games.hands(), spec.game_list()))
     }
 
     /// The number of the hand in play at a table (its reports must carry it), if one is.
@@ -1497,9 +1519,9 @@ impl Tournament {
                 _ => Err(TournamentError::NotRunning),
             },
             Command::Rotation { hands, games } => match self.status {
+                Status::Running if self.level + 1 >= self.spec.levels.len() => Err(TournamentError::LastLevel),
                 Status::Registering | Status::Running => {
-                    self.spec
-                        .with_rotation(hands, games.as_deref())
+                    self.with_rotation(hands, games.as_deref())
                         .map_err(|e| TournamentError::BadRotation(e.to_string()))?;
                     Ok(Accepted { input: Input::Rotation { hands, games }, debit: None })
                 }
@@ -1721,7 +1743,7 @@ impl Tournament {
             Input::Resume => self.resume(now, &mut out),
             Input::Rename { name } => self.spec.name.clone_from(name),
             Input::Rotation { hands, games } => {
-                if let Ok(next) = self.spec.with_rotation(*hands, games.as_deref()) {
+                if let Ok(next) = self.with_rotation(*hands, games.as_deref()) {
                     if self.status == Status::Running {
                         self.rotation_pending = Some((next.games, next.rotation_games));
                     } else {

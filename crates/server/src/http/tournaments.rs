@@ -57,6 +57,10 @@ fn player(caller: Caller) -> Result<Arc<Session>, ApiError> {
     }
 }
 
+/// A tournament's name follows players' names' rule (the schema's pattern).
+const NAME_RULE: &str =
+    "name: must be 1 to 64 characters, not all blank, without control, invisible or text-direction characters";
+
 async fn create(
     who: Operator,
     State(app): State<Arc<App>>,
@@ -64,10 +68,7 @@ async fn create(
 ) -> Result<(StatusCode, Json<TournamentDetail>), ApiError> {
     // The name follows players' names' rule (the schema's pattern); the core checks the rest.
     if stud_proto::fit_name(&request.name, 64).is_none() {
-        return Err(ApiError::BadRequest(
-            "name: must be 1 to 64 characters, not all blank, without control, invisible or text-direction characters"
-                .into(),
-        ));
+        return Err(ApiError::BadRequest(NAME_RULE.into()));
     }
     let mut spec = request.validate().map_err(|e| ApiError::BadRequest(e.to_string()))?;
     if let Some(s) = spec.satellite {
@@ -173,12 +174,7 @@ async fn change(
 ) -> Result<Json<TournamentDetail>, ApiError> {
     let handle = find(&app, id)?;
     let name = match &patch.name {
-        Some(name) => Some(stud_proto::fit_name(name, 64).ok_or_else(|| {
-            ApiError::BadRequest(
-                "name: must be 1 to 64 characters, not all blank, without control, invisible or text-direction characters"
-                    .into(),
-            )
-        })?),
+        Some(name) => Some(stud_proto::fit_name(name, 64).ok_or_else(|| ApiError::BadRequest(NAME_RULE.into()))?),
         None => None,
     };
     let games: Option<Vec<stud_tournament::RotationGame>> = patch.rotation_games.as_ref().map(|list| {
@@ -190,7 +186,6 @@ async fn change(
     if rotation {
         handle
             .now()
-            .spec()
             .with_rotation(patch.rotation_hands, games.as_deref())
             .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     }
@@ -199,11 +194,13 @@ async fn change(
         return Ok(Json(detail_of(&app, &handle.now())));
     }
     audit(&app, &who, "update_tournament", Some(id.to_string()), &patch).await?;
-    if let Some(name) = name {
-        handle.operate(Command::Rename { name: name.to_owned() }).await?;
-    }
+    // The rotation first: it is the one the tournament may still refuse (at the last level),
+    // and then nothing has changed.
     if rotation {
         handle.operate(Command::Rotation { hands: patch.rotation_hands, games }).await?;
+    }
+    if let Some(name) = name {
+        handle.operate(Command::Rename { name: name.to_owned() }).await?;
     }
     Ok(Json(detail_of(&app, &handle.now())))
 }

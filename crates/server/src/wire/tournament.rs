@@ -190,10 +190,7 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         variant: game(spec.games),
         betting: spec.betting,
         rotation_games: rotation_games(spec),
-        rotation_hands: match spec.games {
-            Games::PerHands(n) => Some(n),
-            _ => None,
-        },
+        rotation_hands: spec.games.hands(),
         rotation_pending: t.rotation_pending().map(|(rotation_hands, games)| RotationChange {
             rotation_hands,
             rotation_games: games
