@@ -1145,6 +1145,9 @@ function tableView(view, id) {
   let formMade = false;
   const cache = {};
   let handsAt = -1;
+  // Polls left that read the hands again after the count changed: a hand reaches the store a
+  // moment after the table counts it, so the first read may not have it yet.
+  let handReads = 0;
   function show(t) {
     current = t;
     S.tables.set(t.id, t);
@@ -1232,7 +1235,11 @@ function tableView(view, id) {
     // Hands.
     if (handsAt !== t.hands_played) {
       handsAt = t.hands_played;
-      const hs = cache.handsAt === t.hands_played && cache.hands ? { ok: true, json: { hands: cache.hands } } : await api('GET', `/api/hands?table=${id}&limit=10`);
+      handReads = 3;
+    }
+    if (handReads > 0) {
+      handReads -= 1;
+      const hs = await api('GET', `/api/hands?table=${id}&limit=10`);
       if (hs.ok && !stale(gen)) {
         patchRows(handBody, hs.json.hands.slice(0, 10), (x) => x.hand_id, handRow);
         noHands.hidden = hs.json.hands.length > 0;
