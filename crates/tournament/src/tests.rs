@@ -826,8 +826,9 @@ fn players_busted_in_one_hand_place_by_their_starting_stacks() {
     assert_eq!(d.replayed(), d.t);
 }
 
-/// 12 players, 4 seats a table, 5 paid places: the bubble is at 6 players on 2 tables.
-fn bubble() -> Driver {
+/// 12 players, 4 seats a table, 5 paid places, busted one a hand at the first table until
+/// `left` are left (the bubble is at 6 players on 2 tables).
+fn twelve_down_to(left: usize) -> Driver {
     let mut r = request(Kind::SitAndGo, 12, 4);
     r.start_at = None;
     r.payouts = Some(vec![40.0, 25.0, 15.0, 12.0, 8.0]);
@@ -837,13 +838,18 @@ fn bubble() -> Driver {
     }
     d.tick(0);
     assert_eq!(d.t.floor().tables().len(), 3);
-    // One player busts per hand at the first table until 6 are left.
-    while d.t.live() > 6 {
+    while d.t.live() > left {
         assert!(d.t.hand_for_hand().is_none());
         let table = *d.t.floor().tables().keys().next().unwrap();
         let seated = d.seated(table);
         d.bust(table, seated[0], &[seated[1]]);
     }
+    d
+}
+
+/// [`twelve_down_to`] the bubble: 6 left.
+fn bubble() -> Driver {
+    let d = twelve_down_to(6);
     assert_eq!(d.t.floor().tables().len(), 2);
     assert!(d.log.contains(&Output::HandForHand { on: true }));
     let hfh = d.t.hand_for_hand().expect("hand-for-hand at 6 left with 5 paid");
@@ -925,19 +931,7 @@ fn hand_for_hand_places_a_round_s_eliminations_by_starting_stacks() {
 /// waited for outside any round and their busts burst the bubble one by one.)
 #[test]
 fn hands_in_play_when_hand_for_hand_starts_are_its_first_round() {
-    let mut r = request(Kind::SitAndGo, 12, 4);
-    r.start_at = None;
-    r.payouts = Some(vec![40.0, 25.0, 15.0, 12.0, 8.0]);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=12 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
-    while d.t.live() > 7 {
-        let table = *d.t.floor().tables().keys().next().unwrap();
-        let seated = d.seated(table);
-        d.bust(table, seated[0], &[seated[1]]);
-    }
+    let mut d = twelve_down_to(7);
     let tables: Vec<TableNo> = d.t.floor().tables().keys().copied().collect();
     assert_eq!(tables.len(), 2);
     let (x, y) = if d.seated(tables[0]).len() == 4 { (tables[0], tables[1]) } else { (tables[1], tables[0]) };
