@@ -1036,12 +1036,7 @@ fn a_rotating_table_changes_the_game_exactly_every_eight_hands() {
         let s = d.core.summary(now);
         lobby.push((s.variant, s.next_variant, s.hands_to_next_variant));
     }
-    let hands: Vec<(u64, Variant)> = d
-        .calls
-        .iter()
-        .flat_map(|(_, out)| out.iter())
-        .filter_map(|o| if let Output::Hand(h) = o { Some((h.number, h.record.config.variant)) } else { None })
-        .collect();
+    let hands = games_dealt(&d);
     assert!(hands.len() >= 20, "{} hands", hands.len());
     for (number, variant) in &hands {
         let want = [Variant::Razz, Variant::Stud, Variant::Stud8][((number - 1) / 8 % 3) as usize];
@@ -1057,12 +1052,19 @@ fn a_rotating_table_changes_the_game_exactly_every_eight_hands() {
     assert!(TableSpec::from_settings(Uuid::nil(), &bad).unwrap_err().contains("rotation_hands"));
 }
 
+/// Every hand the table reported so far: its number and game.
+fn games_dealt(d: &Driver) -> Vec<(u64, Variant)> {
+    d.calls
+        .iter()
+        .flat_map(|(_, out)| out.iter())
+        .filter_map(|o| if let Output::Hand(h) = o { Some((h.number, h.record.config.variant)) } else { None })
+        .collect()
+}
+
 /// Plays hands with bots that answer at once until `until` hands have been reported in all,
 /// then returns the clock.
 fn play_until(d: &mut Driver, bot: &mut Bot, mut now: Millis, players: ConnId, until: usize) -> Millis {
-    let reported =
-        |d: &Driver| d.calls.iter().flat_map(|(_, out)| out.iter()).filter(|o| matches!(o, Output::Hand(_))).count();
-    while reported(d) < until && now < 10_000_000 {
+    while games_dealt(d).len() < until && now < 10_000_000 {
         now += 50;
         let mut out = d.tick(now);
         loop {
@@ -1106,12 +1108,7 @@ fn a_changed_rotation_takes_effect_at_the_next_rotation_point() {
     let now = play_until(&mut d, &mut bot, now, 3, 16);
     let at = d.core.spec().rotation_at.unwrap();
     assert_eq!((at.from, at.index, at.hold), (9, 0, (Variant::Razz, Betting::FixedLimit)));
-    let hands: Vec<(u64, Variant)> = d
-        .calls
-        .iter()
-        .flat_map(|(_, out)| out.iter())
-        .filter_map(|o| if let Output::Hand(h) = o { Some((h.number, h.record.config.variant)) } else { None })
-        .collect();
+    let hands = games_dealt(&d);
     assert!(hands.len() >= 16, "{} hands", hands.len());
     for (number, variant) in &hands {
         // Razz to hand 8 (the old rotation's point), then Stud Hi/Lo and Razz, two hands each.
