@@ -1,9 +1,9 @@
 // DOM helpers shared by the views: elements by id, making elements, the notice line, the clock
 // the page counts with, and cards and chips as elements. Nothing here knows a page region.
 
-import { SUIT_SYMBOLS, cardLabel, cardName } from './format.js';
+import { SUIT_SYMBOLS, cardLabel, cardName, isHiLo } from './format.js';
 import { t } from './i18n.js';
-import { SOUNDS } from './model.js';
+import { SOUNDS, awardCards } from './model.js';
 import { soundOn } from './state.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -70,6 +70,31 @@ export function cardElement(seen, size = '') {
     class: `card suit-${suit} ${size}`, role: 'img', 'aria-label': cardLabel(seen.card, down), title: cardName(seen.card),
   }, el('span', { class: 'corner', 'aria-hidden': 'true' }, el('span', { class: r === '10' ? 'rank ten' : 'rank', text: r }), el('span', { class: 'suit', text: SUIT_SYMBOLS[suit] })),
   el('span', { class: 'pip', 'aria-hidden': 'true', text: SUIT_SYMBOLS[suit] }));
+}
+
+/** Marks a card of a shown hand (issue 31 item 2; the table's seats, LAST HAND's report and its
+ *  replayer): `data-hand` high, low, "high low" (in both fives), or empty when it plays in
+ *  neither (style.css rings the high five, puts a bar on the low five and dims the rest:
+ *  shapes, not only colours), and says so in its label. `part`: model.js cardPart's; null,
+ *  nothing marked. */
+export function markCard(node, part, variant) {
+  if (part == null) return node;
+  node.dataset.hand = part;
+  if (!part) return node;
+  const words = t(!isHiLo(variant) ? 'in_hand' : part === 'high low' ? 'in_both' : `in_${part}`);
+  node.setAttribute('aria-label', `${node.getAttribute('aria-label')}, ${words}`);
+  node.title = `${node.title}, ${words}`;
+  return node;
+}
+
+/** The small cards of an award (the result strip's line, LAST HAND's awards): the five of the
+ *  half it was won with, with their suits, in the order the hand reads (model.js awardCards),
+ *  each `data-hand` that half; every card shown when the page cannot tell which five; null
+ *  when the winner showed nothing. `view`: the hand's view. */
+export function awardCardsElement(view, award) {
+  const shown = awardCards(view, award);
+  if (!shown) return null;
+  return el('span', { class: 'mini-cards' }, shown.cards.map((c) => markCard(cardElement({ card: c, up: true }, 'mini'), shown.half, view.variant)));
 }
 
 /** A small stack of chips beside an amount (more chips for more money, at most five). */

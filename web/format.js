@@ -168,6 +168,64 @@ export function codeName(c, low = false, code = language()) {
   }
 }
 
+/** What the server's English name of a hand says of it, as a hand code: `{high, low}`, each
+ *  `{category, ranks, named: true}` or null. `ranks` are the ranks the name gives: a high
+ *  hand's name gives its naming ranks only ("Two pair, Queens and Nines" is two_pair "Q9", the
+ *  kicker left out; "Flush, Ace high" flush "A"), a low's every rank ("8-6-4-2-A" is high_card
+ *  "8642A", "Pair of Twos, K-Q-J" one_pair "2KQJ"). The names read are a shown hand's
+ *  (`shown`'s `description`; a seat's `hand` in a snapshot or a LAST HAND report, which carry
+ *  no code: "Two pair, Queens and Nines; low 8-6-4-2-A", "...; no low") and the histories'
+ *  ("HI: ...; LO: ..."). A name on its own is a low in razz and London Lowball, and wherever
+ *  it ends in a run of ranks (only lows do); else a high hand. Null when the name gives
+ *  neither half (not one of the server's names; Chicago's spade in the hole names a card).
+ *  Wording only: no hand is evaluated here. */
+export function nameCode(desc, variant = null) {
+  if (typeof desc !== 'string' || !desc) return null;
+  const code = { high: null, low: null };
+  const lowGame = variant === 'razz' || variant === 'london';
+  for (const whole of desc.split('; ')) {
+    let m;
+    let part = whole;
+    let half = null;
+    if (part === 'no low') continue;
+    if ((m = /^(HI|LO|SPADE): (.*)$/.exec(part))) [half, part] = [{ HI: 'high', LO: 'low', SPADE: 'spade' }[m[1]], m[2]];
+    else if ((m = /^low (.*)$/.exec(part))) [half, part] = ['low', m[1]];
+    if (half === 'spade') continue;
+    const low = half === 'low' || (half === null && (lowGame || /(^|, )[2-9TJQKA](-[2-9TJQKA])*$/.test(part)));
+    const named = namedHand(part, low);
+    if (!named) return null;
+    code[low ? 'low' : 'high'] = named;
+  }
+  return code.high || code.low ? code : null;
+}
+
+/** One hand's name as a code (nameCode): `{category, ranks, named: true}`, or null. */
+function namedHand(name, low) {
+  const rank = (w) => (EN.rank.indexOf(w) >= 0 ? RANKS[EN.rank.indexOf(w)] : null);
+  const plural = (w) => (EN.plural.indexOf(w) >= 0 ? RANKS[EN.plural.indexOf(w)] : null);
+  const hand = (category, ...ranks) => (ranks.every(Boolean) ? { category, ranks: ranks.join(''), named: true } : null);
+  let m;
+  let text = name;
+  let rest = '';
+  if (low) {
+    if (/^[2-9TJQKA](-[2-9TJQKA]){4}$/.test(text)) return hand('high_card', text.replaceAll('-', ''));
+    // A paired low adds the ranks left after its groups: "Pair of Twos, K-Q-J".
+    if ((m = /^(.*), ([2-9TJQKA](?:-[2-9TJQKA])*)$/.exec(text))) [text, rest] = [m[1], m[2].replaceAll('-', '')];
+  }
+  const withRest = (x) => (x ? { ...x, ranks: x.ranks + rest } : null);
+  if (!low && text === 'Royal flush') return hand('straight_flush', 'A');
+  if (!low && (m = /^Straight flush, (\w+) high$/.exec(text))) return hand('straight_flush', rank(m[1]));
+  if ((m = /^Four of a kind, (\w+)$/.exec(text))) return withRest(hand('four_of_a_kind', plural(m[1])));
+  if ((m = /^Full house, (\w+) full of (\w+)$/.exec(text))) return hand('full_house', plural(m[1]), plural(m[2]));
+  if (!low && (m = /^Flush, (\w+) high$/.exec(text))) return hand('flush', rank(m[1]));
+  if (!low && (m = /^Straight, (\w+) high$/.exec(text))) return hand('straight', rank(m[1]));
+  if ((m = /^Three of a kind, (\w+)$/.exec(text))) return withRest(hand('three_of_a_kind', plural(m[1])));
+  if ((m = /^Two pair, (\w+) and (\w+)$/.exec(text))) return withRest(hand('two_pair', plural(m[1]), plural(m[2])));
+  if ((m = /^Pair of (\w+)$/.exec(text))) return withRest(hand('one_pair', plural(m[1])));
+  if (!low && (m = /^High card, (\w+)$/.exec(text))) return hand('high_card', rank(m[1]));
+  return null;
+}
+
 /** A hand strength (`{high, low}` codes: `hand_strength` on `your_turn`, `hand_code` on
  *  shown and award events) in words: the high hand, the low, or both (stud8). */
 export function strengthName(s, variant = null, code = language()) {

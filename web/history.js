@@ -1,9 +1,9 @@
 // LAST HAND: the list, one hand's report and its replayer, the downloads.
 
-import { $, cardElement, el, notice } from './dom.js';
-import { money, signedMoney, translateHand, variantName } from './format.js';
+import { $, awardCardsElement, cardElement, el, markCard, notice } from './dom.js';
+import { money, signedMoney, variantName } from './format.js';
 import { LOCALES, language, t } from './i18n.js';
-import { awardLine, declarationTag, describeEvent, namer, replayState, replaySteps, seatDeclaration, streetName } from './model.js';
+import { awardLine, cardPart, declarationTag, describeEvent, namer, replayState, replaySteps, seatDeclaration, seatHandName, seatPlayed, streetName } from './model.js';
 import { send } from './net.js';
 import { state } from './state.js';
 
@@ -106,33 +106,46 @@ export function onLastHand(m) {
   renderReport();
 }
 
-/** The full report: every seat's cards (every card live at showdown face up), the actions and
- *  the awards, the downloads, and the replayer stepping through it street by street. */
+/** A seat's cards in LAST HAND (the report and the replayer): a shown hand's five marked as
+ *  the table marks them (model.js seatPlayed, dom.js markCard). */
+const seatCards = (view, s) => {
+  const played = seatPlayed(view, s);
+  return el('div', { class: 'cards' }, s.cards.map((c) => markCard(cardElement(c), cardPart(played, c.card), view.variant)));
+};
+
+/** The full report: every seat's cards (every card live at showdown face up; a shown hand's
+ *  five marked), the actions and the awards (each with the five it was won with, as the
+ *  table's result strip shows them), the downloads, and the replayer stepping through it
+ *  street by street. */
 export function renderReport() {
   const r = state.report;
   if (!r) return;
   const { summary, view, events } = r;
   const who = reportNamer(r);
-  const ctx = { deals: [] };
+  const ctx = { deals: [], variant: view.variant };
   const lines = events.flatMap((ev) => describeEvent(ev, ctx, who));
   const declarations = Object.fromEntries(view.seats.map((s) => [s.seat, s.declaration ?? null]));
-  const awards = events.filter((ev) => ev.event === 'award').map((a) => awardLine(a, who, declarations[a.seat]));
+  const awards = events.filter((ev) => ev.event === 'award').map((a) => {
+    const cards = awardCardsElement(view, a);
+    return el('li', { 'data-testid': 'last-hand-award', 'data-seat': a.seat, 'data-half': a.half ?? null },
+      el('span', { 'data-testid': 'last-hand-award-text', text: awardLine(a, who, declarations[a.seat])() }), cards ? ' ' : null, cards);
+  });
   const seats = view.seats.map((s) => el('div', { 'data-testid': 'last-hand-seat', 'data-seat': s.seat, class: 'report-seat' },
     el('div', { class: 'report-seat-head' },
       el('strong', { 'data-testid': 'last-hand-name', text: `${who(s.seat)}${s.seat === summary.seat ? ` (${t('you')})` : ''}` }),
       s.folded ? el('span', { class: 'tag', text: t('folded') }) : null,
       s.mucked ? el('span', { class: 'tag', text: t('mucked') }) : null,
       seatDeclaration(s) ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(s)) }) : null,
-      s.hand ? el('span', { class: 'hand-name', text: translateHand(s.hand) }) : null,
+      s.hand ? el('span', { class: 'hand-name', 'data-testid': 'last-hand-hand', text: seatHandName(view.variant, s) }) : null,
       s.won ? el('span', { class: 'won', text: t('wins', { amount: money(s.won, 'cash') }) }) : null),
-    el('div', { class: 'cards' }, s.cards.map((c) => cardElement(c)))));
+    seatCards(view, s)));
   $('last-hand-report').replaceChildren(...[
     el('h3', { text: t('hand_title', { number: summary.number, variant: variantName(summary.variant), when: new Date(summary.ended_at_ms).toLocaleString(LOCALES[language()]) }) }),
     el('p', { class: 'muted', text: t('your_net', { net: signedMoney(summary.net, 'cash'), commitment: r.commitment ?? '—' }) }),
     el('div', { class: 'report-seats' }, seats),
     view.community ? el('div', { class: 'report-community' }, `${t('community_card')} `, cardElement({ card: view.community, up: true })) : null,
     el('h4', { text: t('awards') }),
-    el('ul', { class: 'awards', 'data-testid': 'last-hand-awards' }, awards.map((a) => el('li', { text: a() }))),
+    el('ul', { class: 'awards', 'data-testid': 'last-hand-awards' }, awards),
     replayer(r, who),
     el('h4', { text: t('action_h') }),
     el('ol', { class: 'report-log', 'data-testid': 'last-hand-log' }, lines.map((line) => el('li', { text: line() }))),
@@ -148,7 +161,7 @@ export function renderReport() {
 export function replayer(r, who) {
   const step = r.steps[r.step];
   const { view, events, pot } = replayState(r.events, step.end, r.summary.variant, r.pots);
-  const ctx = { deals: [] };
+  const ctx = { deals: [], variant: view.variant };
   const before = r.step > 0 ? r.steps[r.step - 1].end : 0;
   const lines = events.flatMap((ev, i) => describeEvent(ev, ctx, who).map((fn) => ({ fn, i }))).filter((x) => x.i >= before).map((x) => x.fn);
   const label = step.label.startsWith('step_') ? t(step.label) : streetName(step.label);
@@ -178,8 +191,9 @@ export function replayer(r, who) {
         s.bet ? el('span', { class: 'bet', text: money(s.bet, 'cash') }) : null,
         s.folded ? el('span', { class: 'tag', text: t('folded') }) : null,
         seatDeclaration(s) ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(s)) }) : null,
+        s.shown && s.hand ? el('span', { class: 'hand-name', 'data-testid': 'replay-hand', text: seatHandName(view.variant, s) }) : null,
         s.won ? el('span', { class: 'won', text: t('wins', { amount: money(s.won, 'cash') }) }) : null),
-      el('div', { class: 'cards' }, s.cards.map((c) => cardElement(c)))))),
+      seatCards(view, s)))),
     el('ol', { class: 'report-log', 'data-testid': 'replay-log' }, lines.map((fn) => el('li', { text: fn() }))));
 }
 

@@ -2,7 +2,7 @@
 // seat rotation, pre-action choice, keyboard shortcuts, the declare game's declarations and the
 // lobby's order (pure: no DOM, unit-tested under Node).
 
-import { cardText, declarationName, money, strengthName, translateHand } from './format.js';
+import { cardText, declarationName, money, nameCode, strengthName, translateHand } from './format.js';
 import { t } from './i18n.js';
 
 // ---- seats around the table ----------------------------------------------------------------
@@ -298,7 +298,7 @@ export function describeEvent(ev, ctx, who) {
     case 'fold': return [() => t('log_fold', { who: name })];
     case 'uncalled': return [() => t('log_uncalled', { who: name, amount: money(ev.amount) })];
     case 'showdown': return [...flushDeals(ctx, who), () => t('log_showdown')];
-    case 'shown': return [() => t('log_shows', { who: name, cards: ev.cards.map(cardText).join(' '), hand: ev.code ? strengthName(ev.code) : translateHand(ev.description) })];
+    case 'shown': return [() => t('log_shows', { who: name, cards: ev.cards.map(cardText).join(' '), hand: handName(ev.code ?? null, ev.description, ctx.variant) })];
     case 'show_or_muck': return [() => t('log_may_show', { who: name })];
     case 'mucked': return [() => t('log_mucks', { who: name })];
     case 'declaration_started': return [...flushDeals(ctx, who), () => t('log_declaration', { list: (ev.order ?? []).map(who).join(', ') })];
@@ -456,7 +456,11 @@ export function madeHands(variant, cards) {
   return { high: low ? null : bestHigh(cards), low: low ? bestLow(cards) : hilo ? bestLow(cards, true) : null };
 }
 
-const sameCode = (a, b) => Boolean(a && b && a.category === b.category && a.ranks === b.ranks);
+/** Whether the page's five (`a`, a code as the server writes it) make the hand the server
+ *  named (`b`): its `hand_code`, the same category and ranks; or its English name read as a
+ *  code (format.js nameCode, `named`), the same category and the ranks the name gives (a high
+ *  hand's name leaves its kickers out). */
+const sameCode = (a, b) => Boolean(a && b && a.category === b.category && (b.named ? a.ranks.startsWith(b.ranks) : a.ranks === b.ranks));
 
 /** The cards that made a shown hand, as the page marks them: `{high, low}` (card codes, each
  *  half's five in the order the hand reads), each only when it makes the very hand the server
@@ -472,6 +476,45 @@ export function playedCards(variant, seen, community, code, declaration = null) 
   const high = made.high && sameCode(made.high.code, code.high) && declaration !== 'low' ? made.high.cards : null;
   const low = made.low && sameCode(made.low.code, code.low) && declaration !== 'high' ? made.low.cards : null;
   return high || low ? { high, low } : null;
+}
+
+/** The code of a seat's hand as the server named it: the `shown` event's `hand_code` (kept as
+ *  `handCode`), or the seat's own `hand_code` should a view's seat ever carry one (the wire's
+ *  SeatView has none yet), else the seat's English name (`hand`: a snapshot's or a LAST HAND
+ *  report's seat, or a replayed `shown` event's) read as far as it goes (nameCode). Null when
+ *  none says a hand. */
+export const seatCode = (variant, sv) => sv?.handCode ?? sv?.hand_code ?? nameCode(sv?.hand, variant);
+
+/** A shown hand's name in the page's language, written one way everywhere (the table's seats,
+ *  the log, LAST HAND, the replayer): from its code (`hand_code`, else the server's English
+ *  name read as one), so a stud8 low is "LO: 8-6-4-2-A" wherever it is shown; the English name
+ *  translated when it cannot be read as a code. */
+export function handName(code, description, variant = null) {
+  const c = code ?? nameCode(description, variant);
+  return c ? strengthName(c) : translateHand(description);
+}
+
+/** A seat's hand name (handName): its own code, else its English name. */
+export const seatHandName = (variant, sv) => (sv?.hand || sv?.handCode ? handName(sv.handCode ?? null, sv.hand, variant) : '');
+
+/** The five cards that made a seat's shown hand (playedCards with the seat's code), or null:
+ *  the table's seats, LAST HAND's report and its replayer all mark them with this. `view`: the
+ *  hand's view (its variant and community card). */
+export function seatPlayed(view, sv) {
+  if (!view || !sv?.shown) return null;
+  return playedCards(view.variant, sv.cards, view.community ?? null, seatCode(view.variant, sv), sv.declaration ?? null);
+}
+
+/** The cards an award shows (the live result strip, LAST HAND's awards): the five of the half
+ *  it was won with (`{half, cards}`, in the order the hand reads) when the winner's shown hand
+ *  is marked (seatPlayed), else every card the winner showed (`half` null); null when the
+ *  winner showed nothing (everyone else folded). */
+export function awardCards(view, award) {
+  const sv = view?.seats.find((s) => s.seat === award.seat);
+  if (!sv?.shown) return null;
+  const half = awardHalf(award, view.variant, sv.declaration ?? null);
+  const five = half ? seatPlayed(view, sv)?.[half] : null;
+  return five ? { half, cards: five } : { half: null, cards: sv.cards.map((c) => c.card) };
 }
 
 /** What a card is in a marked hand (playedCards): 'high', 'low', 'high low' (in both fives), or

@@ -3,10 +3,10 @@
 // bar, the chat, the tournament line, which view is on screen, taking a seat) it reaches
 // through the callbacks app.js passes in (configureTable), never by importing them.
 
-import { $, cardElement, chips, el, notice, now, playSound, setText } from './dom.js';
-import { amountToBox, bettingName, boxToAmount, displayOf, isHiLo, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
+import { $, awardCardsElement, cardElement, chips, el, markCard, notice, now, playSound, setText } from './dom.js';
+import { amountToBox, bettingName, boxToAmount, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
 import { t } from './i18n.js';
-import { applyEvent, awardHalf, awardLine, bountyText, cardPart, clockFace, declarationTag, describeEvent, emptyView, headOf, lineClass, namer, playedCards, preActionChoice, seatDeclaration, seatPoint, seatPosition, soundFor, streetName } from './model.js';
+import { applyEvent, awardLine, bountyText, cardPart, clockFace, declarationTag, describeEvent, emptyView, headOf, lineClass, namer, preActionChoice, seatDeclaration, seatHandName, seatPlayed, seatPoint, seatPosition, soundFor, streetName } from './model.js';
 import { send, sendHello } from './net.js';
 import { seqDecision } from './protocol.js';
 import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state, tournamentDetail, turnPending } from './state.js';
@@ -260,7 +260,7 @@ function takeSnapshot(m, tb) {
     tb.loggedHand = h.hand_id;
     addLog(() => t('log_hand_progress', { number: h.number }), 'hand-start', {}, tb);
     if (Array.isArray(h.events)) {
-      const ctx = { deals: [] };
+      const ctx = { deals: [], variant: h.view.variant };
       for (const ev of h.events) for (const line of describeEvent(ev, ctx, whoAt(tb))) addLog(line, lineClass(ev), {}, tb);
       tb.log.deals = ctx.deals;
       tb.log.declarations = ctx.declarations ?? null;
@@ -448,11 +448,7 @@ export function renderResult(tb) {
     const sv = view?.seats.find((s) => s.seat === a.seat);
     // The five cards the award was won with (that half's), with their suits, in the order the
     // hand reads; all the cards shown when the page cannot tell which five (see playedCards).
-    const played = sv?.shown ? shownHand(view, sv) : null;
-    const half = awardHalf(a, view?.variant, sv?.declaration ?? null);
-    const five = half ? played?.[half] : null;
-    const shown = five ?? (sv?.shown ? sv.cards.map((c) => c.card) : null);
-    const cards = shown ? el('span', { class: 'mini-cards' }, shown.map((c) => markCard(cardElement({ card: c, up: true }, 'mini'), five ? half : null, view.variant))) : null;
+    const cards = view ? awardCardsElement(view, a) : null;
     // The declare game: what the winner declared (revealed by now) beside the award.
     const decl = sv?.declaration ? el('span', { class: 'tag declared', text: declarationTag(seatDeclaration(sv)) }) : null;
     return el('div', { class: 'result-line', 'data-testid': 'result-line', 'data-seat': a.seat, 'data-half': a.half ?? null }, el('span', { text: awardLine(a, who, sv?.declaration ?? null)() }), decl, cards);
@@ -568,7 +564,7 @@ export function seatElement(tb, n, count) {
   const stack = live ? sv.stack : (info?.stack ?? sv.stack);
   const bet = live ? sv.bet : 0;
   // A shown hand: the five cards that made it (both fives in hi/lo) marked.
-  const played = sv?.shown ? shownHand(tb.hand.view, sv) : null;
+  const played = seatPlayed(tb.hand?.view, sv);
   // A knockout tournament: the bounty on the player's head (the tournament's detail, its heads
   // updated by each `tournament_bounty`), a badge on the seat's top edge that moves nothing.
   const head = tb.tournamentId && info ? headOf(tournamentDetail(tb.tournamentId), info.player_id) : null;
@@ -597,7 +593,7 @@ export function seatElement(tb, n, count) {
     // data-committed (on the stack): chips this seat has in the hand (antes included), so
     // stack + committed is what the seat had when the hand began.
     moving(el('div', { 'data-testid': 'seat-bet', 'data-amount': bet, class: `bet${bet ? '' : ' zero'}` }, bet ? [chips(bet), el('span', { text: money(bet) })] : []), bet ? motionAge(tb, `bet:${n}`, bet, CHIPS_MS) : null, 'moved'),
-    el('div', { class: 'seat-foot' }, seatFoot(sv, sv?.won > 0 ? motionAge(tb, `won:${n}`, sv.won, WIN_MS) : null)),
+    el('div', { class: 'seat-foot' }, seatFoot(sv, sv?.won > 0 ? motionAge(tb, `won:${n}`, sv.won, WIN_MS) : null, tb.hand?.view.variant ?? null)),
     tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('div', { class: 'timer', 'data-testid': 'seat-timer', 'aria-hidden': 'true' }, el('div', { class: 'timer-fill' })) : null,
     // "time bank" on the seat to act once its action time is up, on every viewer's page (renderClock).
     tb.hand?.toAct === n && tb.hand.deadlineAt != null ? el('span', { class: 'tag bank-tag', 'data-testid': 'seat-time-bank', hidden: true, text: t('time_bank') }) : null,
@@ -606,32 +602,13 @@ export function seatElement(tb, n, count) {
   return node;
 }
 
-/** The five cards that made a seat's shown hand (model.js playedCards: each half's five, only
- *  when they make the hand the server named), or null. */
-function shownHand(view, sv) {
-  return playedCards(view.variant, sv.cards, view.community ?? null, sv.handCode ?? null, sv.declaration ?? null);
-}
-
-/** Marks a card of a shown hand (issue 31 item 2): `data-hand` high, low, "high low" (in both
- *  fives), or empty when it plays in neither (style.css rings the high five, underlines the
- *  low five and dims the rest: shapes, not only colours), and says so in its label. `part` null:
- *  nothing marked. */
-function markCard(node, part, variant) {
-  if (part == null) return node;
-  node.dataset.hand = part;
-  if (!part) return node;
-  const words = t(!isHiLo(variant) ? 'in_hand' : part === 'high low' ? 'in_both' : `in_${part}`);
-  node.setAttribute('aria-label', `${node.getAttribute('aria-label')}, ${words}`);
-  node.title = `${node.title}, ${words}`;
-  return node;
-}
-
-/** Under the cards: the hand's name when visible, what was won (`wonAge`: ms since it was
- *  won, while its chips move there from the middle; else null), mucked. */
-export function seatFoot(sv, wonAge = null) {
+/** Under the cards: the hand's name when visible (model.js seatHandName: from its code, or the
+ *  server's name read as one), what was won (`wonAge`: ms since it was won, while its chips
+ *  move there from the middle; else null), mucked. */
+export function seatFoot(sv, wonAge = null, variant = null) {
   if (!sv) return [];
   const parts = [];
-  if (sv.hand) parts.push(el('span', { class: 'hand-name', 'data-testid': 'seat-hand', text: sv.handCode ? strengthName(sv.handCode) : translateHand(sv.hand) }));
+  if (sv.hand) parts.push(el('span', { class: 'hand-name', 'data-testid': 'seat-hand', text: seatHandName(variant, sv) }));
   if (sv.mucked) parts.push(el('span', { class: 'tag', text: t('mucked') }));
   if (sv.won > 0) parts.push(moving(el('span', { class: 'won', 'data-testid': 'seat-won', 'data-amount': sv.won }, chips(sv.won), t('wins', { amount: money(sv.won) })), wonAge));
   return parts;

@@ -10,12 +10,19 @@
 // the very hand the server named. This test checks each marked five with its own small rater
 // against the `hand_code` of the frames: the server is the reference.
 //
+// LAST HAND (the report and its replayer) marks the same fives with the same look, shows each
+// award's five with suits (`last-hand-award`) and writes each hand as the table wrote it (one
+// way of writing a low: "HI: ...; LO: 8-6-4-2-A" in the table's words, not the server's
+// English name; a report has no `hand_code`: the page reads the server's name of each hand).
+//
 // Starts the real server with an operator key (`STUD_SHOWDOWN_PAUSE_MS=3000`) and creates two
 // tables through the admin API: Stud Hi/Lo and Razz, two seats each. Ann (1280x800, English)
 // and Bob (390x844, Italian) play the Stud Hi/Lo table, Cat (1366x768, Hungarian) and Dan
 // (844x390, English) the Razz table; they check and call (every hand goes to a showdown) through
 // `harness.mjs`'s bot helpers, until a Hi/Lo showdown with a low and two of each table's have
-// been checked on both pages.
+// been checked on both pages. Then Ann and Cat open one of those hands in LAST HAND: its seats,
+// its awards and the replayer's seats at the showdown and the end are checked as the table was
+// (the frames' `hand_code`, kickers included, is the reference), with axe.
 //
 // Run from tests/browser after `cargo build -p stud-cli`:  node showdown.mjs
 // STUD_BIN overrides the binary, CHROMIUM the browser, STUD_WEB_DIR serves web/ from disk.
@@ -28,7 +35,7 @@ import * as harness from './harness.mjs';
 import { CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, clickAction, createTable, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-showdown-operator-key-0123456789';
-const OVERALL_MS = 4 * 60 * 1000;
+const OVERALL_MS = 5 * 60 * 1000;
 const TABLE = { ante: 10, bring_in: 20, small_bet: 20, big_bet: 40, min_buy_in: 2000, max_buy_in: 10000, seats: 2 };
 const WANT = 2; // showdowns checked on each page
 
@@ -77,7 +84,7 @@ class Player {
     this.clicked = new Set();
     this.clicking = false;
     this.stop = false;
-    this.hands = new Map(); // hand_id -> {shown: {seat: {cards, code}}, awards: [...], at}
+    this.hands = new Map(); // hand_id -> {shown: {seat: {cards, code}}, awards: [...], at, words: {seat: the table's words}}
     this.checked = []; // hand ids whose showdown was checked
     this.lows = 0; // showdowns checked with a low marked
     PLAYERS.push(this);
@@ -91,10 +98,14 @@ class Player {
     if (m.type !== 'event') return;
     const ev = m.event;
     if (ev.event !== 'shown' && ev.event !== 'award') return;
-    const h = this.hands.get(m.hand_id) ?? { shown: {}, awards: [], at: Date.now() };
-    this.hands.set(m.hand_id, h);
+    const h = this.hand(m.hand_id);
     if (ev.event === 'shown') h.shown[ev.seat] = { cards: ev.cards, code: m.hand_code ?? null };
     else h.awards.push({ ...ev, code: m.hand_code ?? null });
+  }
+
+  hand(id) {
+    if (!this.hands.has(id)) this.hands.set(id, { shown: {}, awards: [], at: Date.now(), words: {} });
+    return this.hands.get(id);
   }
 
   q(id) {
@@ -119,9 +130,19 @@ async function bot(p) {
   }
 }
 
-/** The seats' cards and the result strip's lines as the page shows them now. */
-function readShowdown(p) {
-  return p.page.evaluate(() => {
+// Where a page shows a hand's seats and its awards: the table (the result strip), LAST HAND's
+// report (its awards) and its replayer (no awards): each seat's testid, its hand name's, an
+// award line's and the testid of what holds the lines.
+const AT = {
+  table: { seat: 'seat', hand: 'seat-hand', line: 'result-line', box: 'result-strip' },
+  report: { seat: 'last-hand-seat', hand: 'last-hand-hand', line: 'last-hand-award', box: 'last-hand-awards' },
+  replayer: { seat: 'replay-seat', hand: 'replay-hand', line: null, box: null },
+};
+
+/** The seats' cards and hand names, and the award lines, as the page shows them now (`at`: one
+ *  of AT). */
+function readShowdown(p, at = AT.table) {
+  return p.page.evaluate((at) => {
     const card = (c) => {
       const after = getComputedStyle(c, '::after');
       return {
@@ -131,26 +152,29 @@ function readShowdown(p) {
         suit: c.querySelector('.suit')?.checkVisibility() ? c.querySelector('.suit').textContent : '',
       };
     };
-    const seats = [...document.querySelectorAll('[data-testid=seat]:not([data-empty=true])')].map((s) => ({
+    const seats = [...document.querySelectorAll(`[data-testid=${at.seat}]:not([data-empty=true])`)].map((s) => ({
       seat: Number(s.dataset.seat), cards: [...s.querySelectorAll('[data-testid=card]')].map(card),
+      hand: s.querySelector(`[data-testid=${at.hand}]`)?.textContent ?? null,
     }));
-    const strip = document.querySelector('[data-testid=result-strip]');
-    const lines = strip.checkVisibility() ? [...strip.querySelectorAll('[data-testid=result-line]')].map((l) => ({
+    const box = at.box ? document.querySelector(`[data-testid=${at.box}]`) : null;
+    const lines = box?.checkVisibility() ? [...box.querySelectorAll(`[data-testid=${at.line}]`)].map((l) => ({
       seat: Number(l.dataset.seat), half: l.dataset.half, text: l.textContent, cards: [...l.querySelectorAll('[data-testid=card]')].map(card),
     })) : null;
-    return { hand: strip.dataset.handId ?? null, seats, lines };
-  });
+    return { hand: box?.dataset.handId ?? null, seats, lines };
+  }, at);
 }
 
-/** A showdown on `p`'s page (both hands shown, in `variant`): every shown seat marks the five
- *  of each half the server named, by shape and in words; the result strip shows each award's
- *  five with suits. */
-async function checkShowdown(p, handId, variant) {
+/** A showdown on `p`'s page (both hands shown, in `variant`) where `at` says (AT: the table,
+ *  LAST HAND's report or its replayer): every shown seat marks the five of each half the
+ *  server named, by shape and in words; each award line (the result strip, the report's
+ *  awards) shows the award's five with suits. Each seat's hand is written as the table wrote it
+ *  live (`record`: this is the table live: its words are kept, `h.words`, to compare with). */
+async function checkShowdown(p, handId, variant, { at = AT.table, where = 'at the showdown', record = at === AT.table } = {}) {
   const h = p.hands.get(handId);
   const hilo = variant === 'stud8';
   let lowSeen = false;
-  await eventually(`${p.name}: the marked fives at the showdown of ${handId.slice(0, 8)}`, async () => {
-    const r = await readShowdown(p);
+  await eventually(`${p.name}: the marked fives ${where} of ${handId.slice(0, 8)}`, async () => {
+    const r = await readShowdown(p, at);
     for (const [seat, shown] of Object.entries(h.shown)) {
       const s = r.seats.find((x) => x.seat === Number(seat));
       check(s, `no seat ${seat}`);
@@ -180,9 +204,16 @@ async function checkShowdown(p, handId, variant) {
         check(parts.includes('low') === c.bar, `seat ${seat}: ${c.card} (data-hand "${c.hand}") ${c.bar ? 'has' : 'has no'} bar`);
         check((c.hand === '') === (c.opacity < 1), `seat ${seat}: ${c.card} (data-hand "${c.hand}") has opacity ${c.opacity}`);
       }
+      // One way of writing a hand (a low's "LO: 8-6-4-2-A", not the server's English "low ..."):
+      // the words the table wrote live, from the frame's hand_code.
+      check(s.hand, `seat ${seat} shows no hand name`);
+      if (!record) check(s.hand === h.words[seat], `seat ${seat}'s hand is written ${JSON.stringify(s.hand)}; the table wrote it ${JSON.stringify(h.words[seat])}`);
     }
-    // The result strip: each award won with a hand shows that half's five, with suits.
-    check(r.lines && r.hand === handId, `the result strip is not up for this hand (${r.hand})`);
+    if (record) for (const s of r.seats) if (h.shown[s.seat]) h.words[s.seat] = s.hand;
+    // Each award won with a hand shows that half's five, with suits: the result strip (for
+    // this hand), LAST HAND's awards; the replayer has no award lines.
+    if (!at.line) return;
+    check(r.lines && (at !== AT.table || r.hand === handId), `the ${at.box} is not up for this hand (${r.hand})`);
     for (const a of h.awards.filter((x) => x.hand)) {
       const line = r.lines.find((l) => l.seat === a.seat && l.half === a.half);
       check(line, `no result line for seat ${a.seat}'s ${a.half} award`);
@@ -197,10 +228,43 @@ async function checkShowdown(p, handId, variant) {
       check(h.shown[a.seat].cards.every((c) => c) && line.cards.every((c) => h.shown[a.seat].cards.includes(c.card)), `seat ${a.seat}'s ${a.half} line shows cards it was not dealt`);
     }
   }, 2500);
+  if (!record) return log(`${p.name}: ${handId.slice(0, 8)} ${where}: fives marked${at.line ? ', awards show them with suits' : ''}, hands written as the table wrote them`);
   p.checked.push(handId);
+  h.low = lowSeen;
   if (lowSeen) p.lows += 1;
   const s = Object.entries(h.shown).map(([seat, x]) => `seat ${seat} ${x.cards.join(' ')} (${[x.code?.high && `HI ${codeText(x.code.high)}`, x.code?.low && `LO ${codeText(x.code.low)}`].filter(Boolean).join('; ')})`);
   log(`${p.name}: showdown ${handId.slice(0, 8)} (${variant}): ${s.join(' · ')}: fives marked, strip shows them with suits`);
+}
+
+/** LAST HAND (issue 31 item 2): `p` opens one of the showdowns checked at the table (one with a
+ *  low if there was one) by its key; the report's seats and awards, then the replayer's seats at
+ *  the end and at the showdown, are checked as the table was (checkShowdown), with axe. */
+async function checkLastHand(p, variant) {
+  const id = [...p.checked].reverse().find((x) => p.hands.get(x).low) ?? p.checked.at(-1);
+  // The bot holds its clicks meanwhile: two clicks at once in one page mix their mouse events
+  // (a click on Close went to an action button). Its clock runs on: a check takes a second or two.
+  p.paused = true;
+  await until(`${p.name}: the bot's click done`, async () => !p.clicking, 10000, 20);
+  await p.q('log').focus();
+  await p.page.keyboard.press('v');
+  await p.q('last-hand').waitFor({ state: 'visible', timeout: 10000 });
+  const row = p.page.locator(`[data-testid=last-hand-row][data-hand-id="${id}"]`);
+  await until(`${p.name}: hand ${id.slice(0, 8)} in LAST HAND`, async () => (await row.count()) === 1, 15000);
+  await row.click();
+  await p.q('last-hand-report').waitFor({ state: 'visible', timeout: 10000 });
+  await until(`${p.name}: the report of ${id.slice(0, 8)}`, async () => (await p.page.locator('[data-testid=last-hand-report] [data-testid=replayer]').count()) === 1, 10000);
+  await checkShowdown(p, id, variant, { at: AT.report, where: 'in LAST HAND\'s report' });
+  const replayer = p.q('replayer');
+  check((await replayer.locator('[data-testid=replay-step]').getAttribute('data-label')) === 'step_end', `${p.name}: the replayer does not open at the result`);
+  await checkShowdown(p, id, variant, { at: AT.replayer, where: 'in the replayer at the result' });
+  await replayer.locator('[data-testid=replay-prev]').click();
+  await until(`${p.name}: the replayer at the showdown`, async () => (await p.q('replay-step').getAttribute('data-label')) === 'step_showdown', 5000);
+  await checkShowdown(p, id, variant, { at: AT.replayer, where: 'in the replayer at the showdown' });
+  await p.page.screenshot({ path: path.join(SHOTS, `showdown-last-hand-${p.name.toLowerCase()}.png`) });
+  await checkAxe(p, 'in LAST HAND with the fives marked');
+  await p.q('last-hand-close').click();
+  await p.q('last-hand').waitFor({ state: 'hidden', timeout: 5000 });
+  p.paused = false;
 }
 
 /** Follows `p`'s showdowns until WANT (and, hi/lo, one with a low) have been checked. */
@@ -263,6 +327,9 @@ async function main() {
       await checkAxe(p, 'at a showdown with the fives marked');
       p.paused = false;
     }
+    // LAST HAND: Ann's Hi/Lo hand (English), Cat's razz hand (Hungarian).
+    await checkLastHand(a, 'stud8');
+    await checkLastHand(players[2], 'razz');
     for (const p of players) p.stop = true;
     await Promise.all(bots);
     if (run.aborted) throw run.aborted;

@@ -807,6 +807,70 @@ test('the five cards that made a hand: stud high, the ace-to-five low, the eight
   for (const code of Object.keys(app.LANGS)) for (const key of ['in_hand', 'in_high', 'in_low', 'in_both']) assert.ok(app.DICTS[code][key], `${code} lacks ${key}`);
 });
 
+test('a hand named in English (a snapshot\'s or a LAST HAND report\'s seat, which carry no code): read as a code, marked and written as the table does', () => {
+  const cards = (s) => s.split(' ');
+  const named = (category, ranks) => ({ category, ranks, named: true });
+  // The server's names (crates/engine/src/eval): a high hand's naming ranks, a low's every rank.
+  assert.deepEqual(app.nameCode('Royal flush', 'stud'), { high: named('straight_flush', 'A'), low: null });
+  assert.deepEqual(app.nameCode('Straight flush, Five high', 'stud'), { high: named('straight_flush', '5'), low: null });
+  assert.deepEqual(app.nameCode('Four of a kind, Nines', 'stud'), { high: named('four_of_a_kind', '9'), low: null });
+  assert.deepEqual(app.nameCode('Full house, Kings full of Sevens', 'stud'), { high: named('full_house', 'K7'), low: null });
+  assert.deepEqual(app.nameCode('Flush, King high', 'stud'), { high: named('flush', 'K'), low: null });
+  assert.deepEqual(app.nameCode('Straight, Ten high', 'stud'), { high: named('straight', 'T'), low: null });
+  assert.deepEqual(app.nameCode('Three of a kind, Queens', 'stud'), { high: named('three_of_a_kind', 'Q'), low: null });
+  assert.deepEqual(app.nameCode('Two pair, Kings and Fives', 'stud'), { high: named('two_pair', 'K5'), low: null });
+  assert.deepEqual(app.nameCode('Pair of Jacks', 'stud'), { high: named('one_pair', 'J'), low: null });
+  assert.deepEqual(app.nameCode('High card, King', 'stud'), { high: named('high_card', 'K'), low: null });
+  assert.deepEqual(app.nameCode('9-7-6-3-2', 'razz'), { high: null, low: named('high_card', '97632') });
+  assert.deepEqual(app.nameCode('T-8-6-4-A', 'razz'), { high: null, low: named('high_card', 'T864A') });
+  assert.deepEqual(app.nameCode('Pair of Jacks, K-Q-2', 'razz'), { high: null, low: named('one_pair', 'JKQ2') });
+  assert.deepEqual(app.nameCode('Two pair, Fives and Threes, 7', 'razz'), { high: null, low: named('two_pair', '537') });
+  assert.deepEqual(app.nameCode('Full house, Twos full of Aces', 'razz'), { high: null, low: named('full_house', '2A') }, 'a name alone is a low in razz');
+  // Stud8: the seat's name ("...; low ...", "...; no low") and the histories' ("HI: ...; LO: ...").
+  const both = { high: named('two_pair', 'K5'), low: named('high_card', '8532A') };
+  assert.deepEqual(app.nameCode('Two pair, Kings and Fives; low 8-5-3-2-A', 'stud8'), both);
+  assert.deepEqual(app.nameCode('HI: Two pair, Kings and Fives; LO: 8-5-3-2-A', 'stud8'), both);
+  assert.deepEqual(app.nameCode('Two pair, Kings and Fives; no low', 'stud8'), { high: named('two_pair', 'K5'), low: null });
+  assert.deepEqual(app.nameCode('8-5-3-2-A', 'stud8'), { high: null, low: named('high_card', '8532A') }, 'a run of ranks is a low (a low half\'s award)');
+  assert.equal(app.nameCode('Spade in the hole, King', 'chicago'), null, 'a card, not a hand');
+  assert.equal(app.nameCode('Something new', 'stud'), null);
+  assert.equal(app.nameCode(null, 'stud'), null);
+  // Marked with the table's function: the five make the hand the name says (its naming ranks;
+  // the kickers are the best, as the server's are), else nothing.
+  const seen = (s) => cards(s).map((card, i) => ({ card, up: i >= 2 && i <= 5 }));
+  const view = { variant: 'stud8', community: null, seats: [{ seat: 1, shown: true, cards: seen('As 2d 3h 8c Kh Kd 5d'), hand: 'Pair of Kings; low 8-5-3-2-A' }] };
+  const sv = view.seats[0];
+  assert.deepEqual(app.seatPlayed(view, sv), { high: cards('Kh Kd As 8c 5d'), low: cards('8c 5d 3h 2d As') });
+  assert.deepEqual(app.seatPlayed(view, { ...sv, hand: 'Pair of Kings; no low' }), { high: cards('Kh Kd As 8c 5d'), low: null });
+  assert.equal(app.seatPlayed(view, { ...sv, hand: 'Pair of Queens; no low' }), null, 'the name says another hand: nothing marked');
+  assert.equal(app.seatPlayed(view, { ...sv, shown: false }), null, 'not shown (mucked): nothing marked');
+  // A code from the frames wins over the name, and is matched whole (kickers too).
+  const exact = { high: { category: 'one_pair', ranks: 'KA85' }, low: null };
+  assert.deepEqual(app.seatCode('stud8', { ...sv, handCode: exact }), exact);
+  assert.deepEqual(app.seatCode('stud8', { ...sv, hand_code: exact }), exact, 'a view\'s seat with a code of its own');
+  assert.equal(app.seatPlayed(view, { ...sv, handCode: { high: { category: 'one_pair', ranks: 'KA83' }, low: null } }), null);
+  // One way of writing a hand: the name read as a code says what the code says.
+  for (const code of Object.keys(app.LANGS)) {
+    app.setLanguage(code);
+    const fromCode = app.strengthName({ high: { category: 'one_pair', ranks: 'KA85' }, low: { category: 'high_card', ranks: '8532A' } });
+    assert.equal(app.seatHandName('stud8', sv), fromCode, `${code}: a stud8 seat's name`);
+    assert.equal(app.handName(null, 'Pair of Kings; low 8-5-3-2-A', 'stud8'), fromCode);
+    assert.equal(app.handName(null, 'T-8-6-4-A', 'razz'), app.strengthName({ high: null, low: { category: 'high_card', ranks: 'T864A' } }));
+    assert.equal(app.handName(null, 'Pair of Kings; no low', 'stud8'), app.strengthName({ high: { category: 'one_pair', ranks: 'KA85' }, low: null }));
+    assert.equal(app.handName(null, 'Something new', 'stud'), 'Something new', 'not a name of the server\'s: as sent');
+  }
+  app.setLanguage('en');
+  assert.equal(app.seatHandName('stud8', sv), 'HI: Pair of Kings; LO: 8-5-3-2-A');
+  const ctx = { deals: [], variant: 'stud8' };
+  const [shows] = app.describeEvent({ event: 'shown', seat: 1, cards: cards('As 2d 3h 8c Kh Kd 5d'), automatic: true, description: 'Pair of Kings; low 8-5-3-2-A' }, ctx, () => 'Ann');
+  assert.match(shows(), /HI: Pair of Kings; LO: 8-5-3-2-A/, 'the log writes the low as the table does');
+  // An award's cards: the five of its half, else every card shown, none when nothing was shown.
+  assert.deepEqual(app.awardCards(view, { seat: 1, half: 'low' }), { half: 'low', cards: cards('8c 5d 3h 2d As') });
+  assert.deepEqual(app.awardCards(view, { seat: 1, half: 'high' }), { half: 'high', cards: cards('Kh Kd As 8c 5d') });
+  assert.deepEqual(app.awardCards({ ...view, seats: [{ ...sv, hand: 'Something new' }] }, { seat: 1, half: 'high' }), { half: null, cards: cards('As 2d 3h 8c Kh Kd 5d') });
+  assert.equal(app.awardCards({ ...view, seats: [{ ...sv, shown: false }] }, { seat: 1, half: 'whole' }), null);
+});
+
 test('bet sizing: the pot fraction formula, presets clamped to the range, typed sizes checked', () => {
   // BARGE's pot-limit example (RULES.md 10.5): pot 950, call 150: a pot raise is to 1250.
   const barge = { pot: 950, toCall: 150, streetBet: 0, min: 300, max: 1250 };
