@@ -254,6 +254,14 @@ function takeSnapshot(m, tb) {
       if (code && s.shown) s.handCode = code;
     }
   }
+  // A finished hand the page has no copy of (a reload while its result is up; joining after
+  // it): the server keeps it in the snapshot until the next hand starts, its awards among its
+  // events, so the result strip is drawn again from them (its five cards marked from the seats'
+  // hand names, seatPlayed), until the next hand is dealt.
+  if (h && h.view.phase === 'over' && old?.id !== h.hand_id && tb.result?.handId !== h.hand_id && Array.isArray(h.events)) {
+    const awards = h.events.filter((ev) => ev.event === 'award');
+    if (awards.length) tb.result = { handId: h.hand_id, awards, at: now() - RESULT_HOLD_MS };
+  }
   if (fresh) {
     // Joining mid-hand (or after a reload): the hand so far, if the server sends its events
     // (`HandState.events`, redacted for this viewer), else a line saying it is in progress.

@@ -13,7 +13,9 @@
 // LAST HAND (the report and its replayer) marks the same fives with the same look, shows each
 // award's five with suits (`last-hand-award`) and writes each hand as the table wrote it (one
 // way of writing a low: "HI: ...; LO: 8-6-4-2-A" in the table's words, not the server's
-// English name; a report has no `hand_code`: the page reads the server's name of each hand).
+// English name); so does the table after a reload at a showdown (the snapshot keeps the finished
+// hand until the next one, with no `hand_code`: the page reads the server's name of each hand),
+// the result strip drawn again.
 //
 // Starts the real server with an operator key (`STUD_SHOWDOWN_PAUSE_MS=3000`) and creates two
 // tables through the admin API: Stud Hi/Lo and Razz, two seats each. Ann (1280x800, English)
@@ -22,7 +24,9 @@
 // `harness.mjs`'s bot helpers, until a Hi/Lo showdown with a low and two of each table's have
 // been checked on both pages. Then Ann and Cat open one of those hands in LAST HAND: its seats,
 // its awards and the replayer's seats at the showdown and the end are checked as the table was
-// (the frames' `hand_code`, kickers included, is the reference), with axe.
+// (the frames' `hand_code`, kickers included, is the reference), with axe. Then the operator
+// pauses the Hi/Lo table (its hand in play ends, no new one starts), and Bob, at its showdown,
+// reloads the page: the seats, the strip and the hands' words are as before the reload.
 //
 // Run from tests/browser after `cargo build -p stud-cli`:  node showdown.mjs
 // STUD_BIN overrides the binary, CHROMIUM the browser, STUD_WEB_DIR serves web/ from disk.
@@ -32,7 +36,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as harness from './harness.mjs';
-import { CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, clickAction, createTable, frames, launchChromium, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
+import { CHROMIUM, Failure, PLAYERS, ROOT, SHOTS, abort, check, checkAxe, checkConsole, clickAction, createTable, frames, launchChromium, log, nextPrompt, operatorApi, pickButton, receivedFrame, run, runTest, sleep, startServer, until, watchPage } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-showdown-operator-key-0123456789';
 const OVERALL_MS = 5 * 60 * 1000;
@@ -84,7 +88,8 @@ class Player {
     this.clicked = new Set();
     this.clicking = false;
     this.stop = false;
-    this.hands = new Map(); // hand_id -> {shown: {seat: {cards, code}}, awards: [...], at, words: {seat: the table's words}}
+    this.hands = new Map(); // hand_id -> {shown: {seat: {cards, code}}, awards: [...], at, ended, words: {seat: the table's words}}
+    this.started = []; // hand ids of hand_started frames, in order
     this.checked = []; // hand ids whose showdown was checked
     this.lows = 0; // showdowns checked with a low marked
     PLAYERS.push(this);
@@ -95,6 +100,8 @@ class Player {
     const m = receivedFrame(this, text);
     if (!m) return;
     if (m.type === 'your_turn') this.prompt = m;
+    if (m.type === 'hand_started') this.started.push(m.hand_id);
+    if (m.type === 'hand_result') this.hand(m.hand_id).ended = true;
     if (m.type !== 'event') return;
     const ev = m.event;
     if (ev.event !== 'shown' && ev.event !== 'award') return;
@@ -104,7 +111,7 @@ class Player {
   }
 
   hand(id) {
-    if (!this.hands.has(id)) this.hands.set(id, { shown: {}, awards: [], at: Date.now(), words: {} });
+    if (!this.hands.has(id)) this.hands.set(id, { shown: {}, awards: [], at: Date.now(), ended: false, words: {} });
     return this.hands.get(id);
   }
 
@@ -267,6 +274,40 @@ async function checkLastHand(p, variant) {
   p.paused = false;
 }
 
+/** A reload at a showdown (issue 31 item 2): the operator pauses `p`'s table (`tableId`): its
+ *  hand in play ends, no new one starts, and the snapshot keeps the finished hand. Checked at
+ *  the table live (its words kept), then `p` reloads: the same fives marked on the seats, the
+ *  result strip drawn again with the awards' fives, the hands written as before. */
+async function checkReload(p, variant, api, tableId) {
+  const paused = await api('POST', `/api/admin/tables/${tableId}/pause`);
+  check(paused.status < 300, `pausing the ${variant} table: ${paused.status} ${paused.text}`);
+  // The last hand dealt ends (a showdown: everyone checks and calls), and none comes after it.
+  let id = null;
+  await until(`${p.name}: the ${variant} table's last hand over, no hand after it`, async () => {
+    const last = p.started.at(-1);
+    const h = last && p.hands.get(last);
+    if (!h?.ended || Object.keys(h.shown).length < 2) return false;
+    if (id !== last) {
+      id = last;
+      h.endedSeen = Date.now();
+    }
+    return Date.now() - h.endedSeen > 4000; // the showdown pause is 3 s: a hand would have started
+  }, 60000, 100);
+  p.paused = true;
+  await until(`${p.name}: the bot's click done`, async () => !p.clicking, 10000, 20);
+  await checkShowdown(p, id, variant, { where: 'at the showdown, before the reload' });
+  const shownBefore = await p.page.locator('[data-testid=seat] [data-testid=card][data-hand]').count();
+  await p.page.reload();
+  await p.q('table').waitFor({ state: 'visible', timeout: 15000 });
+  await checkShowdown(p, id, variant, { where: 'after a reload at the showdown', record: false });
+  check(p.started.at(-1) === id, `${p.name}: a hand was dealt during the reload check: the table was not paused`);
+  log(`${p.name}: after a reload at the showdown of ${id.slice(0, 8)} (${shownBefore} cards marked before): the same fives, the strip again, the same words`);
+  await checkAxe(p, 'after a reload at a showdown');
+  const resumed = await api('POST', `/api/admin/tables/${tableId}/resume`);
+  check(resumed.status < 300, `resuming the ${variant} table: ${resumed.status} ${resumed.text}`);
+  p.paused = false;
+}
+
 /** Follows `p`'s showdowns until WANT (and, hi/lo, one with a low) have been checked. */
 async function watchShowdowns(p, variant) {
   const seen = new Set();
@@ -330,6 +371,8 @@ async function main() {
     // LAST HAND: Ann's Hi/Lo hand (English), Cat's razz hand (Hungarian).
     await checkLastHand(a, 'stud8');
     await checkLastHand(players[2], 'razz');
+    // A reload at the showdown: Bob (Italian, 390 px) at the paused Hi/Lo table.
+    await checkReload(b, 'stud8', operatorApi(() => addr, OPERATOR_KEY), tables.stud8);
     for (const p of players) p.stop = true;
     await Promise.all(bots);
     if (run.aborted) throw run.aborted;
