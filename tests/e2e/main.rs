@@ -28,6 +28,7 @@ mod tournament_rebuys;
 mod tournament_series;
 mod tournaments;
 mod view;
+mod waitlist;
 mod web;
 
 use std::time::Duration;

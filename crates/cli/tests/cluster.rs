@@ -1306,6 +1306,95 @@ fn a_killed_worker_s_tables_move_and_their_hands_finish() {
     with_cluster("cluster_kill", run);
 }
 
+/// An operator closes a table mid-hand and the worker hosting it dies before the hand ends
+/// (issue 31's security finding 4, on a cluster): the other worker takes the table over,
+/// finishes the hand (stored, nothing voided), cashes everyone out and closes it. Before, no
+/// worker claimed a table stored closed: its hand stopped where it was, the chips stayed on it.
+#[test]
+fn an_operator_s_close_outlives_the_worker_that_hosted_the_table() {
+    with_cluster("cluster_close", closed_then_killed);
+}
+
+async fn closed_then_killed(nats: &str, db: &str) {
+    let port = free_port();
+    let mut g1 = Node::start(nats, db, "gateway", "g1", port);
+    let mut workers =
+        [Node::start(nats, db, "worker", "w1", free_port()), Node::start(nats, db, "worker", "w2", free_port())];
+    let addr = format!("127.0.0.1:{port}");
+    let lobby = tables(&addr).await.unwrap();
+    let table = lobby[0].id;
+    // The worker that started hosting the table last hosts it now.
+    let host = |workers: &[Node; 2]| {
+        let last = |w: &Node| w.hosted_at().into_iter().filter(|(_, t, _)| *t == table).map(|(at, _, _)| at).max();
+        match (last(&workers[0]), last(&workers[1])) {
+            (Some(a), Some(b)) => Some(usize::from(b > a)),
+            (a, b) => a.map(|_| 0).or(b.map(|_| 1)),
+        }
+    };
+    wait_for("a worker to host the table", Duration::from_secs(30), || host(&workers).is_some()).await;
+    let world = Arc::new(World::default());
+    let mut seats = Vec::new();
+    let mut bots = Vec::new();
+    for seat in 1..=3u8 {
+        let s = create_session(&addr, &format!("closing{seat}")).await.unwrap();
+        let seen = Arc::new(Mutex::new(Seen { seat, table, ..Seen::default() }));
+        seats.push((s.player_id, seen.clone()));
+        bots.push(tokio::spawn(bot(vec![addr.clone()], s.token, table, seat, world.clone(), seen)));
+    }
+    wait_for(
+        "a hand in play",
+        Duration::from_secs(60),
+        || matches!(world.in_play.lock().unwrap().get(&table), Some((Some(_), n)) if *n >= 4),
+    )
+    .await;
+    let hand = world.in_play.lock().unwrap().get(&table).and_then(|(h, _)| *h).unwrap();
+    // The close waits for the hand; the worker dies meanwhile.
+    let path = format!("/api/admin/tables/{table}/close");
+    let close = tokio::spawn({
+        let addr = addr.clone();
+        async move { http_as(&addr, "POST", &path, None, Some(KEY)).await }
+    });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(!seats.iter().any(|(_, s)| s.lock().unwrap().ended.contains(&hand)), "the hand was still in play");
+    let victim = host(&workers).unwrap();
+    workers[victim].kill_9();
+    let killed = Instant::now();
+    let heir = &mut workers[1 - victim];
+    let answer = tokio::time::timeout(Duration::from_secs(60), close).await.expect("the close is answered").unwrap();
+    eprintln!("the close was answered {answer:?}");
+    wait_for("the hand in play at the kill to finish", Duration::from_secs(60), || {
+        seats.iter().any(|(_, s)| s.lock().unwrap().ended.contains(&hand))
+    })
+    .await;
+    let store = stud_store::open(db).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while store.open_stacks().await.unwrap().iter().any(|o| o.table_id == table) {
+        assert!(Instant::now() < deadline, "the table did not cash its players out after its hand");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!("closed {:?} after the worker's kill", killed.elapsed());
+    assert!(heir.logged("resumes to finish its hand") > 0, "the other worker resumed the closed table");
+    world.stop.store(true, SeqCst);
+    for b in bots {
+        let _ = tokio::time::timeout(Duration::from_secs(5), b).await;
+    }
+    assert!(store.hand(hand).await.unwrap().is_some(), "the hand in play at the kill was stored");
+    assert!(store.closing_tables().await.unwrap().is_empty());
+    let totals = store.totals().await.unwrap();
+    assert!(totals.conserved(), "no chip lost or made: {totals:?}");
+    let log = store.admin_log(1_000).await.unwrap();
+    assert!(!log.iter().any(|e| e.action == "void_hand"), "no hand was voided: {log:?}");
+    assert!(log.iter().any(|e| e.action == "close"), "the close is audited: {log:?}");
+    let (status, body) =
+        http_as(&addr, "POST", &format!("/api/admin/tables/{table}/close"), None, Some(KEY)).await.unwrap();
+    assert_eq!(status, 404, "closed for good: {body}");
+    for (_, seen) in &seats {
+        assert!(seen.lock().unwrap().leaks.is_empty());
+    }
+    heir.stop();
+    g1.stop();
+}
+
 /// NATS goes away under a worker hosting tables: SIGTERM still stops it within seconds (its
 /// tables stop where they are, the leases it cannot give back lapse by their TTL). It used to
 /// wait for each lease's release to time out, one after the other.

@@ -112,6 +112,22 @@ pub enum ClientMsg {
         /// on or off
         on: bool,
     },
+    /// Join (`on: true`) or leave the table's waiting list. Join the table first (to watch);
+    /// not at tournament tables, not while seated there. When a seat is free the first players
+    /// on the list are offered it (your snapshot's `wait.offer_ms`): only they may take a free
+    /// seat then, with a `sit` within [`SEAT_OFFER_MS`]; an offer not taken in time takes the
+    /// player off the list and goes to the next. Answered `ack` ("on the waiting list:
+    /// position N" / "off the waiting list"); the list is kept by the table (it survives a
+    /// restart), the lobby's `waiting` counts it.
+    Waitlist {
+        /// echoed in the reply
+        #[serde(default)]
+        request_id: RequestId,
+        /// the table
+        table_id: Uuid,
+        /// join or leave the list
+        on: bool,
+    },
     /// Add chips from the balance between hands (up to the table maximum).
     TopUp {
         /// echoed in the reply
@@ -252,6 +268,7 @@ impl ClientMsg {
         "sit_out",
         "sit_in",
         "auto_muck",
+        "waitlist",
         "top_up",
         "leave",
         "snapshot",
@@ -277,6 +294,7 @@ impl ClientMsg {
             | ClientMsg::SitOut { request_id, .. }
             | ClientMsg::SitIn { request_id, .. }
             | ClientMsg::AutoMuck { request_id, .. }
+            | ClientMsg::Waitlist { request_id, .. }
             | ClientMsg::TopUp { request_id, .. }
             | ClientMsg::Leave { request_id, .. }
             | ClientMsg::Snapshot { request_id, .. }
@@ -764,6 +782,12 @@ pub struct TableState {
     pub auto_muck: bool,
     /// the hand in play, as the viewer may see it
     pub hand: Option<HandState>,
+    /// players on the table's waiting list
+    #[serde(default)]
+    pub waiting: u32,
+    /// the viewer's place on the waiting list, if on it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait: Option<WaitPlace>,
     /// how to show amounts
     #[serde(default)]
     pub display: MoneyDisplay,
@@ -776,6 +800,19 @@ pub struct TableState {
     /// a tournament's table: the level of the hand in play or last dealt (1-based)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament_level: Option<u32>,
+}
+
+/// How long a player offered a seat from the waiting list has to take it.
+pub const SEAT_OFFER_MS: u64 = 30_000;
+
+/// A player's place on a table's waiting list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WaitPlace {
+    /// 1 for the first in line
+    pub position: u32,
+    /// a seat is offered to you: milliseconds left to take it with a `sit` (any free seat)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offer_ms: Option<u64>,
 }
 
 /// The hand in play.
@@ -1004,6 +1041,9 @@ pub struct TableSummary {
     /// the average pot (every chip awarded) of the table's last 25 hands; 0 before its first
     #[serde(default)]
     pub average_pot: Chips,
+    /// players on the table's waiting list (`waitlist`)
+    #[serde(default)]
+    pub waiting: u32,
     /// how to show amounts
     #[serde(default)]
     pub display: MoneyDisplay,

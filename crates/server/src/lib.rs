@@ -226,8 +226,7 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     // Closed by an operator while a hand was in play, and stopped (a crash, SIGTERM) before
     // it ended: chips are still on the table. It resumes like any table, finishes its hand
     // and then closes (a close is an input like any other), rather than voiding the hand.
-    let chips_on: HashSet<Uuid> = store.open_stacks().await?.iter().map(|o| o.table_id).collect();
-    let closing: HashSet<Uuid> = stored.iter().filter(|t| t.closed && chips_on.contains(&t.id)).map(|t| t.id).collect();
+    let closing: HashSet<Uuid> = store.closing_tables().await?.into_iter().collect();
     let journals: HashMap<Uuid, TableJournal> = journal
         .load()
         .await?

@@ -452,6 +452,9 @@ impl Connection {
             ClientMsg::AutoMuck { request_id, table_id, on } => {
                 (table_id, TableCmd::AutoMuck { conn_id, request_id, on })
             }
+            ClientMsg::Waitlist { request_id, table_id, on } => {
+                (table_id, TableCmd::Waitlist { conn_id, request_id, on })
+            }
             ClientMsg::TopUp { request_id, table_id, amount } => {
                 (table_id, TableCmd::TopUp { conn_id, request_id, amount })
             }

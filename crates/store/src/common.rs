@@ -352,6 +352,18 @@ impl Store for $store {
         })
     }
 
+    fn closing_tables(&self) -> BoxFuture<'_, Result<Vec<Uuid>>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT DISTINCT s.table_id FROM table_stacks s JOIN tables t ON t.id = s.table_id
+                 WHERE t.closed AND s.stack <> 0",
+            )
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(|r| r.uuid("table_id")).collect()
+        })
+    }
+
     fn totals(&self) -> BoxFuture<'_, Result<LedgerTotals>> {
         Box::pin(async move {
             let row = sqlx::query(

@@ -50,6 +50,11 @@ pub trait Store: Send + Sync + 'static {
     /// Every non-zero stack on a table, as the ledger has it.
     fn open_stacks(&self) -> BoxFuture<'_, Result<Vec<OpenStack>>>;
 
+    /// Tables stored closed with chips still on them: an operator's close that a stop (a
+    /// crash, SIGTERM, a worker lost) interrupted mid-hand. They resume to finish that hand,
+    /// then close.
+    fn closing_tables(&self) -> BoxFuture<'_, Result<Vec<Uuid>>>;
+
     /// The ledger's totals.
     fn totals(&self) -> BoxFuture<'_, Result<LedgerTotals>>;
 

@@ -92,6 +92,14 @@ pub enum Input {
         /// on or off
         on: bool,
     },
+    /// A player joins (`on`) or leaves the waiting list (leaving: asked, or the seat offered
+    /// to them was not taken in time, or an operator removed them).
+    Waitlist {
+        /// who
+        who: Who,
+        /// join or leave
+        on: bool,
+    },
     /// Chips added between hands (already taken from the account).
     TopUp {
         /// 1..=8

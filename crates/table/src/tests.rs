@@ -123,6 +123,7 @@ fn origin_of(cmd: &Command) -> Option<(ConnId, Option<String>)> {
         | Command::Act { conn, request_id, .. }
         | Command::SitOut { conn, request_id, .. }
         | Command::AutoMuck { conn, request_id, .. }
+        | Command::Waitlist { conn, request_id, .. }
         | Command::TopUp { conn, request_id, .. }
         | Command::Leave { conn, request_id } => Some((*conn, request_id.clone())),
         _ => None,
@@ -1430,4 +1431,107 @@ fn a_declaration_reaches_only_its_player_until_the_reveal() {
     }
     assert!(private > 0 && hidden > 0 && revealed > 0, "{private} private, {hidden} hidden, {revealed} reveals");
     assert!(clock_high > 0, "the clock never declared ({private} declarations)");
+}
+
+/// The last snapshot's table a connection got in `out`.
+fn last_table(out: &[Output], conn: ConnId) -> Option<stud_proto::TableState> {
+    frames_to(out, conn).into_iter().rev().find_map(|m| match m {
+        ServerMsg::Snapshot { table, .. } => Some(table),
+        _ => None,
+    })
+}
+
+/// The lobby line's waiting count in `out`, if the line changed.
+fn lobby_waiting(out: &[Output]) -> Option<u32> {
+    out.iter().rev().find_map(|o| match o {
+        Output::Summary(s) => Some(s.waiting),
+        _ => None,
+    })
+}
+
+fn refused_with(out: &[Output], conn: ConnId, code: ErrorCode) -> bool {
+    matches!(&frames_to(out, conn)[..], [ServerMsg::Error { code: c, .. }] if *c == code)
+}
+
+fn acked(out: &[Output], conn: ConnId, text: &str) -> bool {
+    frames_to(out, conn).iter().any(|m| matches!(m, ServerMsg::Ack { detail, .. } if detail == text))
+}
+
+#[test]
+fn the_waiting_list_offers_a_free_seat_in_turn_and_keeps_it_for_the_offer_time() {
+    use stud_proto::SEAT_OFFER_MS;
+    let mut two = spec(Variant::Stud);
+    two.seats = 2;
+    let mut d = Driver::with_spec(two);
+    seat_players(&mut d, 2);
+    for n in 3..=5 {
+        d.command(0, Command::Join { conn: n, who: who(n.into()), request_id: None, watch: true, banned: false });
+    }
+    let wait = |conn: ConnId, on: bool| Command::Waitlist { conn, request_id: Some(format!("w{conn}")), on };
+    // Two line up; the lobby and every viewer count them; each waiter sees their place.
+    let out = d.command(10, wait(3, true));
+    assert!(acked(&out, 3, "on the waiting list: position 1"), "{:?}", frames_to(&out, 3));
+    let out = d.command(20, wait(4, true));
+    assert!(acked(&out, 4, "on the waiting list: position 2"));
+    assert_eq!(lobby_waiting(&out), Some(2));
+    assert_eq!(last_table(&out, 5).map(|t| (t.waiting, t.wait)), Some((2, None)));
+    let place = last_table(&out, 4).and_then(|t| t.wait).unwrap();
+    assert_eq!((place.position, place.offer_ms), (2, None), "no seat is free: nothing offered");
+    // Asking again changes nothing; a seated player or a stranger cannot line up.
+    let applied = d.core.applied();
+    assert!(acked(&d.command(25, wait(3, true)), 3, "on the waiting list: position 1"));
+    assert!(refused_with(&d.command(25, wait(1, true)), 1, ErrorCode::AlreadySeated));
+    assert!(refused_with(&d.command(25, wait(42, true)), 42, ErrorCode::NotSeated));
+    assert!(acked(&d.command(25, wait(5, false)), 5, "not on the waiting list"));
+    assert_eq!(d.core.applied(), applied, "nothing journaled");
+
+    // Seat 1 comes free: the first in line is offered it, at once, for the whole offer time.
+    let out = d.command(1_000, Command::Leave { conn: 1, request_id: None });
+    let place = last_table(&out, 3).and_then(|t| t.wait).unwrap();
+    assert_eq!((place.position, place.offer_ms), (1, Some(SEAT_OFFER_MS)));
+    assert_eq!(last_table(&out, 4).and_then(|t| t.wait).and_then(|w| w.offer_ms), None, "one seat, one offer");
+    // Nobody else may take it: not a stranger, not the second in line.
+    for conn in [5, 4] {
+        let sit = Command::Sit { conn, request_id: Some("s".into()), seat: Some(1), buy_in: 2_000 };
+        let out = d.command(2_000, sit);
+        assert!(refused_with(&out, conn, ErrorCode::TableFull), "{:?}", frames_to(&out, conn));
+    }
+    // The first in line lets the offer lapse: off the list, and the next is offered the seat.
+    let lapse = 1_000 + SEAT_OFFER_MS;
+    d.tick(2_000); // (one player: no hand starts)
+    assert_eq!(d.core.wake_at(), Some(lapse));
+    let out = d.tick(lapse - 1);
+    assert!(!out.iter().any(|o| matches!(o, Output::Summary(s) if s.waiting < 2)), "not before its time");
+    // A table rebuilt now offers the free seat afresh, for a whole offer time again.
+    let mut rebuilt = d.rebuilt(lapse - 1);
+    assert_eq!(rebuilt.fingerprint(), d.core.fingerprint());
+    assert_eq!(rebuilt.due(lapse), None);
+    let out = d.tick(lapse);
+    assert_eq!(lobby_waiting(&out), Some(1));
+    assert_eq!(last_table(&out, 3).map(|t| t.wait), Some(None), "the lapsed waiter is off the list");
+    let place = last_table(&out, 4).and_then(|t| t.wait).unwrap();
+    assert_eq!((place.position, place.offer_ms), (1, Some(SEAT_OFFER_MS)));
+    assert!(matches!(d.journal.last().map(|e| &e.input), Some(Input::Waitlist { on: false, who: w }) if *w == who(3)));
+    // The one offered sits down (any free seat): off the list; the table is full again.
+    let out = d.command(lapse + 5, Command::Sit { conn: 4, request_id: Some("s4".into()), seat: None, buy_in: 2_000 });
+    assert!(acked(&out, 4, "seated at 1"), "{:?}", frames_to(&out, 4));
+    assert_eq!(lobby_waiting(&out), Some(0));
+    assert_eq!(d.rebuilt(lapse + 5).fingerprint(), d.core.fingerprint());
+    // An operator's kick takes a waiter off the list (journaled) as it stops their watching.
+    assert!(acked(&d.command(lapse + 6, wait(5, true)), 5, "on the waiting list: position 1"));
+    let out = d.command(lapse + 7, Command::Kick { player: who(5).player_id, now: false });
+    assert_eq!(lobby_waiting(&out), Some(0));
+    assert!(matches!(d.journal.last().map(|e| &e.input), Some(Input::Waitlist { on: false, .. })));
+    assert_eq!(d.rebuilt(lapse + 7).fingerprint(), d.core.fingerprint());
+}
+
+#[test]
+fn a_tournament_table_has_no_waiting_list() {
+    let mut spec = spec(Variant::Stud);
+    spec.tournament = Some(Uuid::from_u128(9));
+    let mut d = Driver::with_spec(spec);
+    d.command(0, Command::Join { conn: 1, who: who(1), request_id: None, watch: true, banned: false });
+    let out = d.command(1, Command::Waitlist { conn: 1, request_id: Some("w".into()), on: true });
+    assert!(refused_with(&out, 1, ErrorCode::Forbidden), "{:?}", frames_to(&out, 1));
+    assert_eq!(d.core.applied(), 0);
 }

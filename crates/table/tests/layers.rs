@@ -16,6 +16,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("core::clock", 5),    // deadlines, when a hand may start
     ("core::seats", 6),    // cash-outs, dropped watchers, pending settings, closing
     ("core::hand", 7),     // start, act, prompt, finish
+    ("core::waitlist", 7), // the waiting list, its seat offers
     ("core::room", 8),     // applying a journaled input
     ("core::commands", 8), // checking a command
     ("wire", 9),           // frames for the server (re-exports the view's)

@@ -32,6 +32,10 @@ use crate::wire::Frame;
 
 /// How long an operator's `close` may wait for the table's hand to finish.
 const CLOSE_WAIT: Duration = Duration::from_secs(120);
+/// How long one request of an operator's `close` waits before it is asked again.
+const CLOSE_ROUND: Duration = Duration::from_secs(5);
+/// A table no worker hosts for this long has closed (or is between workers).
+const CLOSE_UNHOSTED: Duration = Duration::from_secs(10);
 /// How long a worker's last table counters count in `/metrics` (it sends them every couple
 /// of seconds).
 const WORKER_METRICS_FOR: Duration = Duration::from_secs(10);
@@ -264,6 +268,9 @@ impl Gateway {
             TableCmd::AutoMuck { conn_id, request_id, on } => {
                 Inbound::AutoMuck { conn: self.remote(conn_id), request_id, on }
             }
+            TableCmd::Waitlist { conn_id, request_id, on } => {
+                Inbound::Waitlist { conn: self.remote(conn_id), request_id, on }
+            }
             TableCmd::TopUp { conn_id, request_id, amount } => {
                 Inbound::TopUp { conn: self.remote(conn_id), request_id, amount }
             }
@@ -293,9 +300,8 @@ impl Gateway {
                 });
             }
             TableCmd::Close { reply } => {
-                return self.operator(table, Inbound::Close, CLOSE_WAIT, move |_| {
-                    let _ = reply.send(());
-                });
+                self.close(table, reply);
+                return Ok(());
             }
             TableCmd::Kick { player, now, reply } => {
                 return self.operator(table, Inbound::Kick { player, now }, self.timeout, move |r| {
@@ -345,6 +351,43 @@ impl Gateway {
             done(answer);
         });
         Ok(())
+    }
+
+    /// An operator's close: answered once the table has closed, wherever it is hosted by then.
+    /// The worker asked may die before its hand ends; the table then moves to another worker,
+    /// which finishes the hand and closes it, so the close is asked again every
+    /// [`CLOSE_ROUND`] (a table already closing takes it as the same close). A table no worker
+    /// hosts for [`CLOSE_UNHOSTED`] has closed, or is between workers: the reply is dropped and
+    /// the operator's handler reads the store to tell which.
+    fn close(&self, table: Uuid, reply: tokio::sync::oneshot::Sender<()>) {
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let Ok(payload) = serde_json::to_vec(&Inbound::Close) else { return };
+            let payload = Bytes::from(payload);
+            let started = std::time::Instant::now();
+            let mut unhosted_since = None;
+            while started.elapsed() < CLOSE_WAIT {
+                let request = async_nats::Request::new().payload(payload.clone()).timeout(Some(CLOSE_ROUND));
+                match client.send_request(wire::input(table), request).await {
+                    Ok(_) => {
+                        let _ = reply.send(());
+                        return;
+                    }
+                    Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
+                        let since = *unhosted_since.get_or_insert_with(std::time::Instant::now);
+                        if since.elapsed() >= CLOSE_UNHOSTED {
+                            return;
+                        }
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                    }
+                    Err(e) => {
+                        unhosted_since = None;
+                        debug!(error = %e, %table, "an operator's close not answered yet: asked again");
+                    }
+                }
+            }
+            warn!(%table, "an operator's close was not answered in time");
+        });
     }
 
     /// Records that the socket joined `table` (its frames arrive on the gateway's subject,
@@ -657,8 +700,16 @@ pub(crate) async fn refresh_tables(app: &Arc<App>, gw: &Arc<Gateway>) {
             return;
         }
     };
+    // A table closed mid-hand stays until its hand is over (its players play it out).
+    let closing = match app.store.closing_tables().await {
+        Ok(c) => c,
+        Err(e) => {
+            warn!(error = %e, "cannot read the closing tables from the store");
+            return;
+        }
+    };
     let open: HashMap<Uuid, &stud_store::StoredTable> =
-        stored.iter().filter(|t| !t.closed).map(|t| (t.id, t)).collect();
+        super::plan::served(&stored, &closing).into_iter().map(|t| (t.id, t)).collect();
     for t in open.values() {
         let spec = TableSpec::from_stored(t, &app.config);
         if app.lobby.get(t.id).is_none() {

@@ -11,6 +11,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use uuid::Uuid;
 
+/// The tables a cluster serves (workers host them, gateways route to them): the open ones, and
+/// those an operator closed mid-hand that still have chips on them (`closing`: they finish
+/// their hand, then close).
+pub fn served<'a>(stored: &'a [stud_store::StoredTable], closing: &[Uuid]) -> Vec<&'a stud_store::StoredTable> {
+    stored.iter().filter(|t| !t.closed || closing.contains(&t.id)).collect()
+}
+
 /// How many of `tables` tables `me` should hold among `workers` (`me` counts as one of them).
 pub fn share(me: &str, tables: usize, workers: &BTreeSet<String>) -> usize {
     let mut all: Vec<&str> = workers.iter().map(String::as_str).collect();

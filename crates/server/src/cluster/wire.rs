@@ -189,6 +189,15 @@ pub enum Inbound {
         /// on or off
         on: bool,
     },
+    /// `TableCmd::Waitlist`
+    Waitlist {
+        /// the connection
+        conn: RemoteConn,
+        /// echoed
+        request_id: RequestId,
+        /// join or leave the list
+        on: bool,
+    },
     /// `TableCmd::TopUp`
     TopUp {
         /// the connection
@@ -264,6 +273,7 @@ impl Inbound {
             | Inbound::Act { conn, request_id, .. }
             | Inbound::SitOut { conn, request_id, .. }
             | Inbound::AutoMuck { conn, request_id, .. }
+            | Inbound::Waitlist { conn, request_id, .. }
             | Inbound::TopUp { conn, request_id, .. }
             | Inbound::Leave { conn, request_id }
             | Inbound::Snapshot { conn, request_id }

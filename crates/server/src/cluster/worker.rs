@@ -252,7 +252,10 @@ impl Worker {
             Ok(bans) => self.app.access.replace_bans(&bans),
             Err(e) => warn!(error = %e, "cannot read the bans from the store"),
         }
-        let open: Vec<&stud_store::StoredTable> = stored.iter().filter(|t| !t.closed).collect();
+        // Open tables, and those an operator closed mid-hand whose worker stopped before the
+        // hand ended: they resume to finish it, then close (chips still on them say so).
+        let closing = self.app.store.closing_tables().await.map_err(|e| ClusterError::Unavailable(e.to_string()))?;
+        let open = plan::served(&stored, &closing);
         let ids: Vec<Uuid> = open.iter().map(|t| t.id).collect();
         let owners = self.leases.owners().await?;
         let workers: BTreeSet<String> = self.leases.workers().await?;
@@ -444,6 +447,14 @@ impl Worker {
         tokio::spawn(self.clone().publish_frames(table, outbound.clone(), stop.clone()));
         let (handle, task) = spawn_table_with(env, app.config.table_queue, core, start);
         tokio::spawn(self.clone().inputs(table, handle.clone(), inputs, outbound, stop.clone()));
+        if row.closed {
+            // Closed by an operator while its hand was in play: it finishes the hand, cashes
+            // everyone out and stops (a close already in its journal is the same close).
+            let (reply, _closed) = tokio::sync::oneshot::channel();
+            if handle.send(TableCmd::Close { reply }).await.is_ok() {
+                info!(%table, "a table closed mid-hand resumes to finish its hand, then closes");
+            }
+        }
         self.hosted().insert(table, Hosted { handle, task, stop });
         for player in seated {
             publish_json(&self.client, wire::SEATED, &wire::Seated { player, table, seated: true });
@@ -578,6 +589,10 @@ impl Worker {
                 },
                 Inbound::AutoMuck { conn, request_id, on } => match local(&conns, &conn) {
                     Some(conn_id) => TableCmd::AutoMuck { conn_id, request_id, on },
+                    None => continue,
+                },
+                Inbound::Waitlist { conn, request_id, on } => match local(&conns, &conn) {
+                    Some(conn_id) => TableCmd::Waitlist { conn_id, request_id, on },
                     None => continue,
                 },
                 Inbound::TopUp { conn, request_id, amount } => match local(&conns, &conn) {

@@ -245,8 +245,13 @@ async fn close(who: Operator, State(app): State<Arc<App>>, PathId(id): PathId) -
     };
     // Answered once the current hand is over and everyone is cashed out; a server stopping
     // first says so (it finishes the hand and closes the table when it starts again).
+    // (On a cluster the table may have closed on another worker than the one asked: no chips
+    // left on it says so.)
+    let closed_elsewhere =
+        async { app.store.closing_tables().await.map(|closing| !closing.contains(&id)).unwrap_or(false) };
     match done.await {
         Ok(()) => Ok(StatusCode::NO_CONTENT),
+        Err(_) if closed_elsewhere.await => Ok(StatusCode::NO_CONTENT),
         Err(_) => Err(ApiError::Unavailable(
             "the server stopped before the table's hand ended: it finishes the hand and closes the table when it is back",
         )),

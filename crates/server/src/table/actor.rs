@@ -170,6 +170,10 @@ impl Actor {
                 let origin = (conn_id, request_id.clone());
                 (Command::AutoMuck { conn: conn_id, request_id, on }, Some(origin))
             }
+            TableCmd::Waitlist { conn_id, request_id, on } => {
+                let origin = (conn_id, request_id.clone());
+                (Command::Waitlist { conn: conn_id, request_id, on }, Some(origin))
+            }
             TableCmd::TopUp { conn_id, request_id, amount } => {
                 let origin = (conn_id, request_id.clone());
                 (Command::TopUp { conn: conn_id, request_id, amount }, Some(origin))
@@ -258,6 +262,7 @@ impl Actor {
             | TableCmd::Act { conn_id, request_id, .. }
             | TableCmd::SitOut { conn_id, request_id, .. }
             | TableCmd::AutoMuck { conn_id, request_id, .. }
+            | TableCmd::Waitlist { conn_id, request_id, .. }
             | TableCmd::TopUp { conn_id, request_id, .. }
             | TableCmd::Leave { conn_id, request_id }
             | TableCmd::Snapshot { conn_id, request_id }

@@ -127,6 +127,15 @@ pub enum TableCmd {
         /// on or off
         on: bool,
     },
+    /// Join (true) or leave (false) the table's waiting list.
+    Waitlist {
+        /// the connection
+        conn_id: u64,
+        /// echoed
+        request_id: RequestId,
+        /// join or leave
+        on: bool,
+    },
     /// Add chips between hands.
     TopUp {
         /// the connection

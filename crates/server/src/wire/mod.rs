@@ -78,6 +78,7 @@ pub fn placeholder_summary(spec: &stud_table::TableSpec) -> stud_proto::TableSum
         players: Vec::new(),
         hands_per_hour: 0.0,
         average_pot: 0,
+        waiting: 0,
         display: spec.display,
         chat: spec.chat_on(),
         next_variant: None,

@@ -12,10 +12,9 @@ impl TableCore {
     /// When the table next needs [`TableCore::due`].
     pub fn wake_at(&self) -> Option<Millis> {
         let turn = self.live.as_ref().and_then(|l| l.turn.as_ref()).map(|t| t.deadline);
-        match (turn, self.next_hand_at) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let offer = self.waitlist.iter().take(self.offered()).filter_map(|w| w.offered_at).min();
+        let offer = offer.map(|t| t + stud_proto::SEAT_OFFER_MS);
+        [turn, self.next_hand_at, offer].into_iter().flatten().min()
     }
 
     /// What the clock wants now, if anything. Call until it returns `None`.
@@ -25,6 +24,15 @@ impl TableCore {
             if self.can_start() {
                 return Some(Due::StartHand);
             }
+        }
+        // A seat offered from the waiting list and not taken in time: the next in line gets it.
+        let lapsed = self
+            .waitlist
+            .iter()
+            .take(self.offered())
+            .find(|w| w.offered_at.is_some_and(|t| t + stud_proto::SEAT_OFFER_MS <= now));
+        if let Some(w) = lapsed {
+            return Some(Due::Input(Input::Waitlist { who: w.who.clone(), on: false }));
         }
         let live = self.live.as_ref()?;
         let turn = live.turn.as_ref().filter(|t| t.deadline <= now)?;
@@ -42,10 +50,16 @@ impl TableCore {
         }
     }
 
-    /// The clock's input could not be journaled (database down): try again at `at`.
+    /// The clock's input could not be journaled (database down): try again at `at` (the turn's
+    /// clock, and a lapsed seat offer).
     pub fn postpone_turn(&mut self, at: Millis) {
         if let Some(t) = self.live.as_mut().and_then(|l| l.turn.as_mut()) {
             t.deadline = t.deadline.max(at);
+        }
+        let offered = self.offered();
+        let earliest = at.saturating_sub(stud_proto::SEAT_OFFER_MS);
+        for w in self.waitlist.iter_mut().take(offered) {
+            w.offered_at = w.offered_at.map(|t| t.max(earliest));
         }
     }
 

@@ -97,6 +97,7 @@ impl TableCore {
                     Decision::Done
                 }
             },
+            Command::Waitlist { conn, request_id, on } => self.check_waitlist(conn, request_id, on, out),
             Command::TopUp { conn, request_id, amount } => self.check_top_up(conn, request_id, amount, out),
             Command::Leave { conn, request_id } => match self.conn_seat(conn) {
                 Some(seat) => Decision::Journal { input: Input::Leave { seat: seat.number() }, debit: None },
@@ -125,13 +126,20 @@ impl TableCore {
             }
             Command::Update { spec } => Decision::Journal { input: Input::Update { spec }, debit: None },
             Command::Pause { paused } => Decision::Journal { input: Input::Pause { paused }, debit: None },
+            // A second close (asked again, or by a worker taking the table over) is the same.
+            Command::Close if self.closing => Decision::Done,
             Command::Close => Decision::Journal { input: Input::Close, debit: None },
             Command::Kick { player, now: at_once } => {
                 if self.seat_of(player).is_some() {
-                    Decision::Journal { input: Input::Kick { player, now: at_once }, debit: None }
-                } else {
-                    self.drop_player(now, player, out);
-                    Decision::Done
+                    return Decision::Journal { input: Input::Kick { player, now: at_once }, debit: None };
+                }
+                self.drop_player(now, player, out);
+                // A removed player waiting for a seat is taken off the list too.
+                match self.wait_position(player).and_then(|i| self.waitlist.get(i)) {
+                    Some(w) => {
+                        Decision::Journal { input: Input::Waitlist { who: w.who.clone(), on: false }, debit: None }
+                    }
+                    None => Decision::Done,
                 }
             }
         }
@@ -257,6 +265,13 @@ impl TableCore {
         };
         if self.seat_of(who.player_id).is_some() {
             Self::error(out, conn, request_id, ErrorCode::AlreadySeated, "you already have a seat here");
+            return Decision::Done;
+        }
+        if self.seat_reserved_from(who.player_id) {
+            let waiting = self.waitlist.len();
+            let message =
+                format!("the free seats are offered to the waiting list ({waiting} waiting): join it with `waitlist`");
+            Self::error(out, conn, request_id, ErrorCode::TableFull, message);
             return Decision::Done;
         }
         let chosen = match seat {

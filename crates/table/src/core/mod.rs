@@ -20,7 +20,7 @@
 //!   place that builds a `ServerMsg`;
 //! - [`clock`]: deadlines and when a hand may start;
 //! - [`seats`]: a seat cashed out, a watcher dropped, settings taking effect, closing;
-//! - [`hand`]: start, act, prompt, finish;
+//! - [`hand`]: start, act, prompt, finish; [`waitlist`]: the waiting list and its seat offers;
 //! - [`room`]: applying a journaled input; [`commands`]: checking a command.
 
 mod clock;
@@ -31,6 +31,7 @@ mod seats;
 mod snapshot;
 mod types;
 pub(crate) mod view;
+mod waitlist;
 
 use std::collections::BTreeMap;
 
@@ -44,10 +45,13 @@ pub use self::types::{
     Command, ConnId, Decision, Due, FinishedHand, Frame, LastReport, Metric, Millis, Movement, Output, SeatResult,
     Timing,
 };
-use self::types::{DealOrder, Live, SeatPlayer, seat_index};
+use self::types::{DealOrder, Live, SeatPlayer, Waiter, seat_index};
 
 /// Hands the lobby's average pot is taken over.
 pub const RECENT_POTS: usize = 25;
+
+/// The longest waiting list a table keeps.
+pub const MAX_WAITING: usize = 50;
 
 /// One table, IO-less. See the module docs.
 #[derive(Debug)]
@@ -79,6 +83,8 @@ pub struct TableCore {
     deal: Option<DealOrder>,
     /// tournament tables: the last hand's report
     last_report: Option<LastReport>,
+    /// the waiting list, first in line first
+    waitlist: Vec<Waiter>,
 }
 
 impl TableCore {
@@ -102,6 +108,7 @@ impl TableCore {
             chat_tat: BTreeMap::new(),
             deal: None,
             last_report: None,
+            waitlist: Vec::new(),
         }
     }
 
@@ -244,6 +251,28 @@ impl TableCore {
     /// Who sits in `seat`, to change.
     fn player_mut(&mut self, seat: Seat) -> Option<&mut SeatPlayer> {
         self.seats.get_mut(seat_index(seat)).and_then(Option::as_mut)
+    }
+
+    /// Seats nobody holds (of the table's `seats`).
+    fn free_seats(&self) -> usize {
+        (1..=self.spec.seats).filter_map(Seat::new).filter(|s| self.player(*s).is_none()).count()
+    }
+
+    /// How many at the head of the waiting list are offered a seat: one per free seat.
+    fn offered(&self) -> usize {
+        self.free_seats().min(self.waitlist.len())
+    }
+
+    /// `player`'s place on the waiting list (0: first in line).
+    fn wait_position(&self, player: Uuid) -> Option<usize> {
+        self.waitlist.iter().position(|w| w.who.player_id == player)
+    }
+
+    /// When the seat offered to the waiter at `index` lapses (offered now if not yet marked).
+    fn offer_deadline(&self, index: usize, now: Millis) -> Option<Millis> {
+        (index < self.offered())
+            .then(|| self.waitlist.get(index).map(|w| w.offered_at.unwrap_or(now) + stud_proto::SEAT_OFFER_MS))
+            .flatten()
     }
 
     /// Whether `seat` is dealt into the hand in play.

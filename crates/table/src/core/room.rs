@@ -36,6 +36,7 @@ impl TableCore {
                 if self.seat_of(who.player_id).is_some() {
                     return Err(refused("already seated"));
                 }
+                self.seated_from_waitlist(who.player_id);
                 self.sit(at, seat, who, *buy_in, origin, out);
             }
             Input::Act { seat, action, key } => {
@@ -54,6 +55,7 @@ impl TableCore {
                 let seat = Seat::new(*seat).filter(|s| self.player(*s).is_some()).ok_or_else(|| refused("seat"))?;
                 self.auto_muck(at, seat, *on, origin, out);
             }
+            Input::Waitlist { who, on } => self.apply_waitlist(at, who, *on, origin, out).map_err(refused)?,
             Input::TopUp { seat, amount } => {
                 let seat = Seat::new(*seat).filter(|s| self.player(*s).is_some()).ok_or_else(|| refused("seat"))?;
                 self.top_up(at, seat, *amount, origin, out);
@@ -92,6 +94,8 @@ impl TableCore {
                 self.schedule_hand(at);
             }
         }
+        // Every input may free or take a seat or change the list: the seat offers follow.
+        self.refresh_offers(at, out);
         if !self.in_play() && !self.closed {
             out.push(Output::Snapshot(self.snapshot()));
         }

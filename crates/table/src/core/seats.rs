@@ -94,6 +94,7 @@ impl TableCore {
         for seat in (1..=8).filter_map(Seat::new) {
             self.cash_out(seat, out);
         }
+        self.waitlist.clear();
         self.seq += 1;
         self.broadcast_closed(out);
         for conn in std::mem::take(&mut self.subs).into_keys() {

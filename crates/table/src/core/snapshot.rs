@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use stud_engine::Chips;
 
 use super::TableCore;
-use super::types::{DealOrder, LastReport, Millis, SeatPlayer, Timing};
+use super::types::{DealOrder, LastReport, Millis, SeatPlayer, Timing, Waiter};
 use crate::input::{JOURNAL_VERSION, RestoreError};
 use crate::spec::TableSpec;
 
@@ -29,6 +29,8 @@ struct Saved {
     last_report: Option<LastReport>,
     #[serde(default)]
     recent_pots: std::collections::VecDeque<Chips>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    waitlist: Vec<Waiter>,
 }
 
 impl TableCore {
@@ -45,7 +47,7 @@ impl TableCore {
         for (slot, s) in seats.iter_mut().zip(saved.seats) {
             *slot = s.map(|p| SeatPlayer { disconnected: true, ..p });
         }
-        Ok(TableCore {
+        let mut core = TableCore {
             timing,
             spec: saved.spec,
             seats,
@@ -63,7 +65,14 @@ impl TableCore {
             chat_tat: BTreeMap::new(),
             deal: saved.deal,
             last_report: saved.last_report,
-        })
+            waitlist: saved.waitlist,
+        };
+        // The seats free now are offered afresh, each for a whole offer time.
+        let offered = core.offered();
+        for w in core.waitlist.iter_mut().take(offered) {
+            w.offered_at = Some(now);
+        }
+        Ok(core)
     }
 
     /// The durable state, for a snapshot (meaningful between hands: a hand in play is not in it).
@@ -80,6 +89,7 @@ impl TableCore {
             deal: self.deal.clone(),
             last_report: self.last_report.clone(),
             recent_pots: self.recent_pots.clone(),
+            waitlist: self.waitlist.clone(),
         };
         serde_json::to_string(&saved).unwrap_or_default()
     }

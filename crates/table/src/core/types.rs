@@ -94,6 +94,15 @@ pub enum Command {
         /// on or off
         on: bool,
     },
+    /// Join (true) or leave (false) the waiting list.
+    Waitlist {
+        /// the connection (must have joined)
+        conn: ConnId,
+        /// echoed
+        request_id: RequestId,
+        /// join or leave
+        on: bool,
+    },
     /// Add chips between hands.
     TopUp {
         /// the connection
@@ -368,6 +377,15 @@ pub(super) struct SeatPlayer {
     /// presence: no connection since then
     #[serde(skip)]
     pub(super) disconnected: bool,
+}
+
+/// A player on the waiting list.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct Waiter {
+    pub(super) who: Who,
+    /// presence: since when a seat is offered to them (a restart offers it afresh)
+    #[serde(skip)]
+    pub(super) offered_at: Option<Millis>,
 }
 
 #[derive(Clone, Debug)]

@@ -4,7 +4,7 @@
 
 use stud_engine::record::AwardRecord;
 use stud_engine::{Chips, Event, Half, Hand, HandStrength, Pot, Seat, Viewer};
-use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, TableState, TableSummary};
+use stud_proto::{ErrorCode, HandState, RequestId, SeatInfo, ServerMsg, TableState, TableSummary, WaitPlace};
 use uuid::Uuid;
 
 use super::TableCore;
@@ -87,6 +87,7 @@ impl TableCore {
                 0 => 0,
                 n => self.recent_pots.iter().sum::<Chips>() / n,
             },
+            waiting: self.waitlist.len() as u32,
             display: self.spec.display,
             chat: self.spec.chat_on(),
             next_variant: next.map(|c| c.variant),
@@ -146,6 +147,11 @@ impl TableCore {
                 Viewer::Observer => false,
             },
             hand: self.live.as_ref().map(|l| self.hand_state(l, viewer, player, now)),
+            waiting: self.waitlist.len() as u32,
+            wait: player.and_then(|p| self.wait_position(p)).map(|i| WaitPlace {
+                position: i as u32 + 1,
+                offer_ms: self.offer_deadline(i, now).map(|t| t.saturating_sub(now)),
+            }),
             display: self.spec.display,
             chat: self.spec.chat_on(),
             tournament_id: self.spec.tournament,
