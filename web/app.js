@@ -24,7 +24,7 @@ import { PAGE_KEYS, applyBountyHeads, bountyText, errorScope, nextTurnTable } fr
 import { configure as configureNet, connect, gotPong, send, sendHello, status, takeRequest, welcomed } from './net.js';
 import { LOBBY_REFRESH_MS, TOKEN_KEY, TOURNAMENT_REFRESH_MS, prefs, savePrefs, saveTournamentTables, soundOn, state, store, tournamentTableOf, turnPending } from './state.js';
 import { renderStatus } from './status.js';
-import { buyInAmount, configureTable, enterTable, forTable, forgetTable, leaveTable, onEvent, onHandResult, onHandStarted, onScreen, onSnapshot, onTableClosed, onTurn, onYourTurn, relabelLog, renderClock, renderResult, renderTable, renderTurns, showBounty, sitHere } from './table.js';
+import { buyInAmount, configureTable, declineOffer, enterTable, leaveAnswer, forTable, forgetTable, leaveTable, onEvent, onHandResult, onHandStarted, onScreen, onSnapshot, onTableClosed, onTurn, onYourTurn, openOfferTable, relabelLog, renderClock, renderResult, renderSeatOffer, renderSeatOfferClock, renderTable, renderTurns, seatOfferRefused, setWaitlist, showBounty, sitHere, takeOfferedSeat, toggleWaitlist, waitlistAnswered } from './table.js';
 import { breakEnded, closeOffer, configureTournament, dealDropped, dealHandChanged, dealPaidText, onBreak, onDeal, onDealError, onPaused, onPurchaseError, onPurchased, proposeDeal, purchaseDropped, renderBreak, renderDeal, renderDealClock, renderOffer, renderOfferClock, renderTournamentBar, renderTournamentClocks, renderTournamentView, showOffer } from './tournament.js';
 
 // ---- navigation ----------------------------------------------------------------------------
@@ -39,6 +39,7 @@ export function showView(name) {
   document.body.dataset.view = name;
   if (name === 'lobby') refreshLobby();
   renderTurns(); // the tables' tabs (one table: shown while it is not on screen)
+  renderSeatOffer(); // a seat offered: its Open button only while its table is not on screen
   // Away from the table, its turn is one waiting elsewhere: the title says where, unflashing.
   if (name !== 'table') stopTitleFlash();
   else refreshTitle();
@@ -157,13 +158,18 @@ configureNet({
   onFrame,
   // No reply to our action (or purchase) will come on a closed socket: offer it again once back.
   onClose: () => {
-    for (const tb of state.tables.values()) if (tb.prompt) tb.prompt.sent = false;
+    for (const tb of state.tables.values()) {
+      if (tb.prompt) tb.prompt.sent = false;
+      // Nor to a `waitlist` or a seat offer's `sit`: their buttons work again.
+      tb.waitBusy = null;
+      if (tb.offer) tb.offer.busy = false;
+    }
     purchaseDropped();
     dealDropped();
   },
   onStatus: renderStatus,
 });
-configureLobby({ showView, openTournament, openTable: (id) => enterTable(id) });
+configureLobby({ showView, openTournament, openTable: (id) => enterTable(id), waitlist: setWaitlist });
 configureTournament({
   register: registerTournament,
   unregister: unregisterTournament,
@@ -407,7 +413,11 @@ export function onAck(m) {
   if (!req) return;
   if (req.kind === 'sit' && !onScreen(state.tables.get(req.tableId))) enterTable(req.tableId, req.code);
   if (['sit', 'leave', 'top_up'].includes(req.kind)) sendHello(); // the balance changed
+  if (req.kind === 'leave' && req.tableId) leaveAnswer(req.tableId);
   if (req.kind === 'auto_muck') autoMuckAnswered(req, true);
+  // "Join waiting list" in the lobby: watching now, so on the list.
+  if (req.kind === 'watch' && req.waitlist) setWaitlist(req.tableId, true);
+  if (req.kind === 'waitlist') waitlistAnswered(req, m, true);
 }
 
 export function onError(m) {
@@ -421,6 +431,8 @@ export function onError(m) {
   if (req.kind === 'purchase') return onPurchaseError(m, req);
   if (req.kind === 'deal') return onDealError(m, req);
   if (req.kind === 'auto_muck') autoMuckAnswered(req, false);
+  if (req.kind === 'waitlist') return waitlistAnswered(req, m, false);
+  if (req.kind === 'sit' && req.from === 'offer') return seatOfferRefused(m, req);
   if (req.kind === 'sit' && m.code === 'already_seated') {
     if (!onScreen(state.tables.get(req.tableId))) enterTable(req.tableId, req.code);
     send({ type: 'snapshot', table_id: req.tableId });
@@ -438,6 +450,9 @@ export function onError(m) {
     if (shown) showView('lobby');
   }
   if (req.kind === 'history') return onHistoryError(m, req);
+  // A sit refused because every free seat is offered to the waiting list: says so.
+  const waitingThere = state.tables.get(req.tableId)?.info?.waiting ?? state.lobby.find((x) => x.id === req.tableId)?.waiting ?? 0;
+  if (req.kind === 'sit' && m.code === 'table_full' && (waitingThere > 0 || /waiting list/i.test(m.message ?? ''))) return notice(t('err_seat_reserved'));
   notice(errorText(m));
 }
 
@@ -525,6 +540,7 @@ export function switchLanguage(code) {
   renderOffer();
   renderBreak();
   renderDeal();
+  renderSeatOffer();
   renderMe();
   relabelLog();
   renderTable();
@@ -588,6 +604,15 @@ export function init() {
   $('auto-muck').addEventListener('change', (e) => setAutoMuck(e.target.checked));
   $('im-back').addEventListener('click', () => sitToggle(true));
   $('table-sit').addEventListener('click', () => sitHere(null));
+  $('waitlist-toggle').addEventListener('click', toggleWaitlist);
+  $('seat-offer-take').addEventListener('click', takeOfferedSeat);
+  $('seat-offer-decline').addEventListener('click', declineOffer);
+  $('seat-offer-open').addEventListener('click', openOfferTable);
+  $('seat-offer-buy-in').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    takeOfferedSeat();
+  });
   $('top-up').addEventListener('click', () => {
     const amount = buyInAmount();
     if (Number.isNaN(amount)) return notice(t('err_buy_in_out_of_range'));
@@ -626,13 +651,13 @@ export function init() {
     const boxes = h('sat-out') + (h('sat-out') ? 8 : 0) + h('tournament-out') + (h('tournament-out') ? 8 : 0);
     // The offer box and the break notice are in the flow above the views (each with its
     // margin: 8 px above it).
-    const offer = h('tournament-offer') + (h('tournament-offer') ? 8 : 0) + h('tournament-break') + (h('tournament-break') ? 8 : 0) + h('tournament-deal') + (h('tournament-deal') ? 8 : 0) + h('table-tabs') + (h('table-tabs') ? 8 : 0);
+    const offer = h('tournament-offer') + (h('tournament-offer') ? 8 : 0) + h('seat-offer') + (h('seat-offer') ? 8 : 0) + h('tournament-break') + (h('tournament-break') ? 8 : 0) + h('tournament-deal') + (h('tournament-deal') ? 8 : 0) + h('table-tabs') + (h('table-tabs') ? 8 : 0);
     root.setProperty('--top-h', `${Math.ceil(document.querySelector('.topbar').getBoundingClientRect().height + h('banner') + offer + boxes)}px`);
     root.setProperty('--head-h', `${Math.ceil(document.querySelector('.table-head').getBoundingClientRect().height || 40)}px`);
     root.setProperty('--bar-h', `${Math.ceil(h('action-bar') || 56)}px`);
   };
   const observer = new ResizeObserver(measure);
-  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('tournament-offer'), $('tournament-break'), $('tournament-deal'), $('table-tabs'), $('sat-out'), $('tournament-out')]) observer.observe(node);
+  for (const node of [document.querySelector('.topbar'), document.querySelector('.table-head'), $('action-bar'), $('banner'), $('tournament-offer'), $('seat-offer'), $('tournament-break'), $('tournament-deal'), $('table-tabs'), $('sat-out'), $('tournament-out')]) observer.observe(node);
   window.addEventListener('resize', measure);
   measure();
   setInterval(() => {
@@ -641,6 +666,7 @@ export function init() {
   setInterval(renderClock, 250);
   setInterval(renderTournamentClocks, 250);
   setInterval(renderOfferClock, 250);
+  setInterval(renderSeatOfferClock, 250);
   setInterval(renderBreak, 250);
   setInterval(renderDealClock, 250);
   // The tournament on screen (its view, or the one whose table we are at), fetched again.

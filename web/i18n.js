@@ -7,6 +7,18 @@ export const LANGS = { en: 'English', it: 'Italiano', hu: 'Magyar' };
 export const LOCALES = { en: 'en-US', it: 'it-IT', hu: 'hu-HU' };
 
 export const EN = {
+  // The waiting list: the table's control, the lobby's button, the seat offered, refusals.
+  waitlist: 'Waiting list', waitlist_count: 'Waiting list: {n}', waitlist_join: 'Join the waiting list', waitlist_leave: 'Leave the waiting list',
+  waitlist_join_short: 'Join waiting list', waitlist_join_n: 'Join waiting list: {name}', waitlist_position: 'You are {place} in line',
+  waitlist_joined: 'You are on the waiting list of {table}: {place} in line.', waitlist_left: 'You are off the waiting list of {table}.',
+  waiting_at: 'waiting list: {place}', seat_offer_region: 'Seat offered', seat_offer_title: 'A seat is free at {table}',
+  seat_offer_text: 'A seat is yours: take it within {s}s', seat_offer_said: 'A seat is yours at {table}: take it within {s} seconds.',
+  seat_offer_take: 'Take the seat', seat_offer_decline: 'Decline', seat_offer_open: 'Open the table', seat_offer_badge: 'seat offered',
+  seat_offer_lapsed: 'The seat offered at {table} was not taken in time: you are off its waiting list.', seat_offer_buy_in: 'Buy-in',
+  err_seat_reserved: 'The free seats are offered to the waiting list: join it for a seat.',
+  err_w_table_full: 'The waiting list is full (50 players).', err_w_already_seated: 'You have a seat at this table.',
+  err_w_forbidden: 'A tournament table has no waiting list: the tournament assigns the seats.', err_w_not_now: 'The table is closing.',
+  err_w_not_seated: 'Watch the table first, then join its waiting list.',
   col_hands_per_hour: 'Hands/h', col_average_pot: 'Avg pot', col_waiting: 'Waiting',
   your_tables: 'Your tables', watching: 'watching', seated_here: 'seated', turn_at: 'Your turn at {table}', turn_title_at: '● Your turn at {table}',
   to_lobby: 'Lobby', to_lobby_title: 'The lobby (you keep your seat here)', open_table: 'Open', open_table_n: 'Open {name}',
@@ -153,6 +165,18 @@ export const EN = {
 };
 
 export const IT = {
+  // La lista d'attesa.
+  waitlist: 'Lista d’attesa', waitlist_count: 'Lista d’attesa: {n}', waitlist_join: 'Mettiti in lista d’attesa', waitlist_leave: 'Esci dalla lista d’attesa',
+  waitlist_join_short: 'Mettiti in lista', waitlist_join_n: 'Mettiti in lista: {name}', waitlist_position: 'Sei {place} in lista',
+  waitlist_joined: 'Sei nella lista d’attesa di {table}: {place} in lista.', waitlist_left: 'Sei uscito dalla lista d’attesa di {table}.',
+  waiting_at: 'in lista: {place}', seat_offer_region: 'Posto offerto', seat_offer_title: 'Un posto libero a {table}',
+  seat_offer_text: 'Il posto è tuo: prendilo entro {s}s', seat_offer_said: 'Un posto a {table} è tuo: prendilo entro {s} secondi.',
+  seat_offer_take: 'Prendi il posto', seat_offer_decline: 'Rinuncia', seat_offer_open: 'Apri il tavolo', seat_offer_badge: 'posto offerto',
+  seat_offer_lapsed: 'Il posto offerto a {table} non è stato preso in tempo: sei fuori dalla sua lista d’attesa.', seat_offer_buy_in: 'Buy-in',
+  err_seat_reserved: 'I posti liberi sono offerti alla lista d’attesa: mettiti in lista per un posto.',
+  err_w_table_full: 'La lista d’attesa è piena (50 giocatori).', err_w_already_seated: 'Hai già un posto a questo tavolo.',
+  err_w_forbidden: 'Un tavolo di torneo non ha lista d’attesa: i posti li assegna il torneo.', err_w_not_now: 'Il tavolo sta chiudendo.',
+  err_w_not_seated: 'Prima guarda il tavolo, poi mettiti in lista d’attesa.',
   col_hands_per_hour: 'Mani/h', col_average_pot: 'Piatto medio', col_waiting: 'In attesa',
   your_tables: 'I tuoi tavoli', watching: 'osservi', seated_here: 'seduto', turn_at: 'Tocca a te a {table}', turn_title_at: '● Tocca a te a {table}',
   to_lobby: 'Lobby', to_lobby_title: 'La lobby (il posto a questo tavolo resta tuo)', open_table: 'Apri', open_table_n: 'Apri {name}',
@@ -293,6 +317,18 @@ export const IT = {
 };
 
 export const HU = {
+  // A várólista.
+  waitlist: 'Várólista', waitlist_count: 'Várólista: {n}', waitlist_join: 'Feliratkozás a várólistára', waitlist_leave: 'Leiratkozás a várólistáról',
+  waitlist_join_short: 'Várólistára', waitlist_join_n: 'Várólistára: {name}', waitlist_position: 'Helyed a sorban: {place}',
+  waitlist_joined: 'Felkerültél a várólistára ({table}); helyed a sorban: {place}', waitlist_left: 'Lekerültél a várólistáról ({table}).',
+  waiting_at: 'várólista: {place}', seat_offer_region: 'Felajánlott hely', seat_offer_title: 'Szabad hely: {table}',
+  seat_offer_text: 'Tiéd a hely: foglald el {s} mp-en belül', seat_offer_said: 'Tiéd egy hely ({table}): foglald el {s} másodpercen belül.',
+  seat_offer_take: 'Leülök', seat_offer_decline: 'Nem kérem', seat_offer_open: 'Az asztal megnyitása', seat_offer_badge: 'hely felajánlva',
+  seat_offer_lapsed: 'A felajánlott helyet ({table}) nem foglaltad el időben: lekerültél a várólistáról.', seat_offer_buy_in: 'Beülő',
+  err_seat_reserved: 'A szabad helyeket a várólistán állók kapják: iratkozz fel a várólistára.',
+  err_w_table_full: 'A várólista megtelt (50 játékos).', err_w_already_seated: 'Már van helyed ennél az asztalnál.',
+  err_w_forbidden: 'Versenyasztalnak nincs várólistája: a helyeket a verseny osztja ki.', err_w_not_now: 'Az asztal bezár.',
+  err_w_not_seated: 'Előbb nézd az asztalt, aztán iratkozz fel a várólistára.',
   col_hands_per_hour: 'Leosztás/óra', col_average_pot: 'Átlagkassza', col_waiting: 'Várakozók',
   your_tables: 'Asztalaid', watching: 'nézed', seated_here: 'ülsz', turn_at: 'Te következel itt: {table}', turn_title_at: '● Te következel: {table}',
   to_lobby: 'Lobbi', to_lobby_title: 'A lobbi (a helyed itt megmarad)', open_table: 'Megnyitás', open_table_n: '{name} megnyitása',
@@ -504,6 +540,10 @@ export function dealErrorText(m) {
   }
   return errorText(m);
 }
+
+/** A refused `waitlist` in words: the list's own wording where the code means something else
+ *  at a table (the list is full, a tournament's table, closing), else as any error. */
+export const waitlistErrorText = (m) => (DICTS[lang][`err_w_${m.code}`] || EN[`err_w_${m.code}`] ? t(`err_w_${m.code}`) : errorText(m));
 
 /** A refused rebuy or add-on in words: `not_offered` says why (the server's reason, translated
  *  when known), a purchase's own wording where the code means something else elsewhere (the

@@ -4,9 +4,9 @@
 // (configureLobby).
 
 import { $, el, notice, now, setText } from './dom.js';
-import { VARIANTS, bettingName, displayOf, feeText, limits, money, stakesLine, startTime, variantName } from './format.js';
+import { VARIANTS, bettingName, displayOf, feeText, limits, money, ordinal, stakesLine, startTime, variantName } from './format.js';
 import { t, tournamentErrorText } from './i18n.js';
-import { ariaSort, lobbyColumns, lobbySortClick, lobbyView, nextGame, registrationButtons, tournamentOrder, withRemembered } from './model.js';
+import { ariaSort, lobbyColumns, lobbySortClick, lobbyView, lobbyWaitlist, nextGame, registrationButtons, tournamentOrder, withRemembered } from './model.js';
 import { connect, disconnect, isOpen, send, sendHello, whenWelcomed } from './net.js';
 import { TOKEN_KEY, prefs, registeredIn, savePrefs, savePrivateTournaments, savePrivates, state, store, tournamentCode, tournamentDetail, turnPending } from './state.js';
 
@@ -14,6 +14,7 @@ const hooks = {
   showView: () => {},       // (name): lobby, tournament or table on screen
   openTournament: () => {}, // (id): the tournament's view
   openTable: () => {},      // (id): a table the page is at, on screen
+  waitlist: () => {},       // (id, on): `waitlist` at a table the page is at
 };
 
 /** app.js's part: navigation. */
@@ -185,8 +186,11 @@ export function renderLobby() {
     const at = state.tables.get(x.id);
     const name = cell('name');
     const turn = turnPending(at);
+    // Watching and on its waiting list: our place in line in place of "watching".
+    const place = at?.info?.your_seat == null ? at?.info?.wait?.position ?? null : null;
+    const atText = at?.info?.your_seat != null ? t('seated_here') : place != null ? t('waiting_at', { place: ordinal(place) }) : t('watching');
     name.replaceChildren(x.code ? `${x.name} (${t('private')})` : x.name,
-      ...(at ? [' ', el('span', { class: 'tag', 'data-testid': 'lobby-at-table', 'data-seated': at.info?.your_seat != null, text: at.info?.your_seat != null ? t('seated_here') : t('watching') })] : []),
+      ...(at ? [' ', el('span', { class: 'tag', 'data-testid': 'lobby-at-table', 'data-seated': at.info?.your_seat != null, 'data-wait-position': place, text: atText })] : []),
       ...(turn ? [' ', el('span', { class: 'badge turn-badge', 'data-testid': 'lobby-turn', text: t('your_turn') })] : []));
     name.title = x.name;
     row.dataset.yourTurn = String(turn);
@@ -219,7 +223,16 @@ export function renderLobby() {
     watchButton.textContent = t('watch');
     open.textContent = t('open_table');
     open.setAttribute('aria-label', t('open_table_n', { name: x.name }));
-    sit.hidden = Boolean(at);
+    // A full table (or one whose free seats are all offered to its waiting list): Join waiting
+    // list in place of Sit, which the server would refuse; at a table we watch, not on its list
+    // yet, it joins at once.
+    const wl = lobbyWaitlist(x);
+    const join = row.querySelector('[data-testid=waitlist-join]');
+    const watchingHere = Boolean(at) && at.info?.your_seat == null && !at.tournamentId;
+    join.hidden = !wl.join || (at ? !watchingHere || Boolean(at.info?.wait) : false);
+    join.textContent = t('waitlist_join_short');
+    join.setAttribute('aria-label', t('waitlist_join_n', { name: x.name }));
+    sit.hidden = Boolean(at) || wl.join;
     watchButton.hidden = Boolean(at);
     open.hidden = !at;
     row.querySelector('[data-testid=buy-in]').setAttribute('aria-label', `${t('buy_in')} ${x.name}`);
@@ -248,6 +261,7 @@ export function tableRow(x, columns = lobbyColumnsNow()) {
     el('td', { class: 'row-buttons' },
       el('button', { 'data-testid': 'sit', type: 'button', text: t('sit'), onclick: () => takeSeat(x.id, Number(buyIn.value), x.code) }),
       el('button', { 'data-testid': 'watch', type: 'button', text: t('watch'), onclick: () => watch(x.id, x.code) }),
+      el('button', { 'data-testid': 'waitlist-join', type: 'button', text: t('waitlist_join_short'), hidden: true, onclick: () => joinWaitlist(x.id, x.code) }),
       el('button', { 'data-testid': 'lobby-open', type: 'button', text: t('open_table'), hidden: true, onclick: () => hooks.openTable(x.id) })));
 }
 
@@ -264,6 +278,17 @@ export async function watch(tableId, code) {
   state.left.delete(tableId);
   state.pending = { tableId, code };
   send({ type: 'join_table', table_id: tableId, invite_code: code ?? null }, { kind: 'watch', tableId });
+}
+
+/** Join a table's waiting list from the lobby: watch it (as Watch does: its table comes on
+ *  screen) and, once joined, `waitlist` on (app.js onAck); at a table we watch already, at
+ *  once. */
+export async function joinWaitlist(tableId, code) {
+  if (!(await ensureSession())) return;
+  if (state.tables.has(tableId)) return hooks.waitlist(tableId, true);
+  state.left.delete(tableId);
+  state.pending = { tableId, code };
+  send({ type: 'join_table', table_id: tableId, invite_code: code ?? null }, { kind: 'watch', tableId, waitlist: true });
 }
 
 // ---- tournaments ---------------------------------------------------------------------------

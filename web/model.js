@@ -578,6 +578,58 @@ export function replayState(events, count, variant = 'stud', pots = []) {
 }
 
 
+// ---- the waiting list (proto/PROTOCOL.md section 2) -----------------------------------------
+
+/** Whether the free seats are all offered to players on the waiting list: the server seats
+ *  nobody else then (`sit` refused `table_full`). The first `free` in line are offered one
+ *  each, so that is so whenever as many wait as there are free seats (`offered`: a seat is
+ *  offered to us, so we are not kept out). */
+export const seatsReserved = (free, waiting, offered = false) => free > 0 && waiting >= free && !offered;
+
+/** The waiting list at a table as its snapshot shows it to this viewer (`info`: the snapshot's
+ *  table; `seatCount`: its seats; `tournament`: a tournament's table, which has no list):
+ *  `show` the control (a viewer not seated, at a cash table that is full, or whose list has
+ *  players or us on it), `waiting` (the count), `on` (we are on it), `position` (1: first),
+ *  `offerMs` (a seat is offered to us: the time left to take it, else null), `full`,
+ *  `reserved` (every free seat is offered to others: no seat for us now), `canJoin` (the
+ *  toggle joins: not on the list, no seat for us), `canSit` (a free seat we may take now). */
+export function waitlistView(info, seatCount, tournament = false) {
+  const seated = info?.your_seat != null;
+  const waiting = Number(info?.waiting) || 0;
+  const wait = info?.wait ?? null;
+  const free = Math.max(0, (Number(seatCount) || 0) - (info?.seats?.length ?? 0));
+  const offerMs = wait?.offer_ms ?? null;
+  const on = Boolean(wait);
+  const reserved = seatsReserved(free, waiting, offerMs != null);
+  const cash = Boolean(info) && !seated && !tournament;
+  return {
+    show: cash && (on || waiting > 0 || free === 0),
+    waiting, on, position: wait?.position ?? null, offerMs,
+    full: free === 0, reserved,
+    canJoin: cash && !on && (free === 0 || reserved),
+    canSit: cash && free > 0 && !reserved,
+  };
+}
+
+/** A lobby row's waiting list (GET /api/tables: `seats_taken`, `seats`, `waiting`): `join`
+ *  (the row offers "Join waiting list": the table is full, or its free seats are all offered
+ *  to the list; Sit would be refused) and `waiting` (the count). */
+export function lobbyWaitlist(x) {
+  const waiting = Number(x?.waiting) || 0;
+  const free = Math.max(0, (x?.seats ?? 8) - (x?.seats_taken ?? 0));
+  return { join: free === 0 || seatsReserved(free, waiting), waiting };
+}
+
+/** A `waitlist` ack's detail read: `{on, position}` ("on the waiting list: position 2": on,
+ *  2; "off the waiting list" / "not on the waiting list": off, null); null when it is neither. */
+export function waitlistAck(detail) {
+  const text = String(detail ?? '').trim().toLowerCase();
+  const at = /^on the waiting list(?::\s*position\s+(\d+))?/.exec(text);
+  if (at) return { on: true, position: at[1] ? Number(at[1]) : null };
+  if (/^(off|not on) the waiting list/.test(text)) return { on: false, position: null };
+  return null;
+}
+
 /** What each lobby column sorts on. The activity columns (hands per hour, the average pot, the
  *  players waiting) count a row without the figure as 0. */
 export const LOBBY_SORT = {

@@ -3,10 +3,10 @@
 // bar, the chat, the tournament line, which view is on screen, taking a seat) it reaches
 // through the callbacks app.js passes in (configureTable), never by importing them.
 
-import { $, awardCardsElement, cardElement, chips, el, markCard, notice, now, playSound, setText } from './dom.js';
-import { amountToBox, bettingName, boxToAmount, displayOf, limits, money, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
-import { t } from './i18n.js';
-import { applyEvent, awardLine, bountyText, cardPart, clockFace, declarationTag, describeEvent, emptyView, headOf, lineClass, namer, preActionChoice, seatDeclaration, seatHandName, seatPlayed, seatPoint, seatPosition, soundFor, streetName } from './model.js';
+import { $, awardCardsElement, cardElement, chips, el, markCard, notice, now, playSound, seconds, setText } from './dom.js';
+import { amountToBox, bettingName, boxToAmount, displayOf, limits, money, ordinal, setMoneyMode, stakesLine, strengthName, translateHand, variantName } from './format.js';
+import { errorText, t, waitlistErrorText } from './i18n.js';
+import { applyEvent, awardLine, bountyText, cardPart, clockFace, declarationTag, describeEvent, emptyView, headOf, lineClass, namer, preActionChoice, seatDeclaration, seatHandName, seatPlayed, seatPoint, seatPosition, soundFor, streetName, waitlistAck, waitlistView } from './model.js';
 import { send, sendHello } from './net.js';
 import { seqDecision } from './protocol.js';
 import { LOG_LINES_KEPT, RESULT_HOLD_MS, savePrivates, state, tournamentDetail, turnPending } from './state.js';
@@ -64,6 +64,10 @@ function newTable(id, code) {
     id, code: code ?? null, seq: 0, info: null, hand: null, resyncing: false, log: { deals: [], entries: [] }, result: null,
     tournamentId: state.tournamentTables[id] ?? null, prompt: null, pre: null, autoBringIn: false, timedOut: false,
     logEl: regionLike('log'), chatEl: regionLike('chat-lines'),
+    // The waiting list: offer (a seat offered to us: {until: now() when it lapses, said, busy,
+    // error}), waitBusy (the `on` of a `waitlist` awaiting its answer, else null), waitLeaving
+    // (we asked to leave the list: its snapshot without `wait` is no lapsed offer).
+    offer: null, waitBusy: null, waitLeaving: false,
   };
 }
 
@@ -137,8 +141,12 @@ export function forgetTable(id) {
  *  hand in play is over. */
 export function leaveTable(tb = state.table) {
   if (!tb) return;
-  send({ type: 'leave', table_id: tb.id }, { kind: 'leave' });
+  // Off its waiting list first: a player who no longer watches the table would not hear of
+  // the seat offered (the server keeps a waiter who stops watching on the list).
+  if (tb.info?.wait) send({ type: 'waitlist', table_id: tb.id, on: false }, { kind: 'waitlist', tableId: tb.id, on: false, quiet: true });
+  send({ type: 'leave', table_id: tb.id }, { kind: 'leave', tableId: tb.id });
   state.left.add(tb.id);
+  leaveAnswered.delete(tb.id);
   const shown = tb === state.table;
   forgetTable(tb.id);
   if (shown) hooks.showView('lobby');
@@ -199,6 +207,10 @@ export function seatNames(tb) {
 }
 export const whoAt = (tb) => (seat) => namer(seatNames(tb))(seat);
 
+/** Tables left whose `leave` the server has answered (app.js onAck: leaveAnswer). */
+const leaveAnswered = new Set();
+export const leaveAnswer = (tableId) => leaveAnswered.add(tableId);
+
 export function onSnapshot(m) {
   let tb = state.tables.get(m.table_id);
   // A seat the server put us back at (after a page reload, or one held in another tab): on
@@ -214,7 +226,11 @@ export function onSnapshot(m) {
   if (!tb) {
     // A table we left during a hand: the seat stays until the hand is over (and a `hello`
     // subscribes a held seat again). Once it is cashed out, stop watching and get the balance.
-    if (state.left.has(m.table_id) && m.table.your_seat == null) {
+    // Only after our `leave` was answered (the server stops our watching then: a snapshot
+    // after it means a `hello` subscribed the held seat again); a snapshot that was on its way
+    // before the answer needs none (another `leave` would be refused not_seated).
+    if (state.left.has(m.table_id) && m.table.your_seat == null && leaveAnswered.has(m.table_id)) {
+      leaveAnswered.delete(m.table_id);
       send({ type: 'leave', table_id: m.table_id });
       sendHello();
     }
@@ -223,10 +239,28 @@ export function onSnapshot(m) {
   tb.seq = m.seq;
   tb.resyncing = false;
   tb.info = m.table;
+  takeWait(tb);
   inMoneyOf(tb, () => takeSnapshot(m, tb));
   if (tb.code) rememberPrivate(tb);
   if (tb === state.table) renderTable();
   renderTurns();
+  renderSeatOffer();
+}
+
+/** Our place on the table's waiting list from its snapshot (`wait`): a seat offered
+ *  (`offer_ms`, counted down from now), or not; an offer gone with us off the list, not seated
+ *  and not by our own asking, lapsed: said once. */
+function takeWait(tb) {
+  const wait = tb.info.wait ?? null;
+  const had = tb.offer;
+  if (wait?.offer_ms != null && tb.info.your_seat == null) {
+    tb.offer = { said: false, busy: false, error: null, ...had, until: now() + wait.offer_ms };
+    return;
+  }
+  tb.offer = null;
+  if (wait) return;
+  if (had && tb.info.your_seat == null && !tb.waitLeaving) notice(t('seat_offer_lapsed', { table: tb.info.name }));
+  tb.waitLeaving = false;
 }
 
 function takeSnapshot(m, tb) {
@@ -488,6 +522,9 @@ export function showBounty(tb, m) {
 
 // ---- drawing the table ---------------------------------------------------------------------
 
+/** The number of seats at a table (its snapshot's, else its lobby row's, else 8). */
+export const seatCount = (tb) => tb.info?.seat_count ?? state.lobby.find((x) => x.id === tb.id)?.seats ?? 8;
+
 export function renderTable() {
   const tb = state.table;
   if (!tb || !tb.info) return;
@@ -500,7 +537,7 @@ export function renderTable() {
   $('table-betting').textContent = structure;
   $('table-betting').hidden = !structure;
   $('table-betting').dataset.betting = tb.info.config.betting ?? 'fixed_limit';
-  const count = tb.info.seat_count ?? state.lobby.find((x) => x.id === tb.id)?.seats ?? 8;
+  const count = seatCount(tb);
   if (tb.motionHand !== (tb.hand?.id ?? null)) {
     tb.motionHand = tb.hand?.id ?? null;
     tb.seen = new Map();
@@ -562,7 +599,8 @@ export function seatElement(tb, n, count) {
     role: 'group', 'aria-label': empty ? t('empty_seat', { n }) : (info?.name ?? t('seat_n', { n })),
   });
   if (empty) {
-    if (tb.info.your_seat == null && state.me && !tb.tournamentId) {
+    // Not while every free seat is offered to the waiting list (the server would refuse it).
+    if (tb.info.your_seat == null && state.me && !tb.tournamentId && waitlistView(tb.info, count).canSit) {
       node.append(el('button', { type: 'button', class: 'sit-here', 'data-testid': 'sit-here', text: t('sit_here'), 'aria-label': t('sit_here_n', { n }), onclick: () => sitHere(n) }));
     } else {
       node.append(el('span', { class: 'seat-no', text: n, 'aria-hidden': 'true' }));
@@ -647,6 +685,9 @@ export function renderCenter(tb) {
  *  have acted it stays as it is until the next one is to act (no "Your turn" said again). */
 export function renderTurn(tb) {
   const node = $('turn');
+  // Not while the table is hidden (the lobby on screen): nobody hears it then, and its words
+  // are written when it is shown again (showTable), so they are said as news, once.
+  if ($('table').hidden) return;
   // Between one player's action and the next one's turn (the same moment, a frame apart)
   // nobody is to act: the line keeps its words rather than say the street in between.
   if (tb.hand && tb.hand.view.phase !== 'over' && tb.hand.toAct == null && node.textContent) return;
@@ -704,7 +745,11 @@ export function renderSeatBar(tb) {
   // A tournament seats its players and deals them in until they are out: no buy-in, no
   // top-up, no sitting out (the server refuses them there).
   const cash = !tb.tournamentId;
-  $('table-sit').hidden = seated || !cash;
+  const wait = waitlistView(tb.info, seatCount(tb), !cash);
+  // Take a seat: only where a free seat is ours to take (none at a full table, none while
+  // every free seat is offered to the waiting list); else the waiting list.
+  $('table-sit').hidden = seated || !cash || !wait.canSit;
+  renderWaitlist(tb, wait);
   $('top-up').hidden = !seated || !cash;
   $('sit-toggle').hidden = !seated || !cash;
   $('table-buy-in').parentElement.hidden = !cash;
@@ -720,6 +765,202 @@ export function renderSeatBar(tb) {
   const reason = { timeout: 'timeout', busted: 'busted' }[me?.sitting_out_reason] ?? 'self';
   $('sat-out').dataset.reason = out ? reason : '';
   setText($('sat-out-text'), out ? t(`sat_out_${reason}`) : '');
+}
+
+/** The waiting-list control in the table's head (a viewer not seated at a cash table: model.js
+ *  waitlistView): how many wait, our place in line, join or leave. Our place is said by the
+ *  notice when we join; the control itself is no live region. */
+export function renderWaitlist(tb, wait = waitlistView(tb.info, seatCount(tb), Boolean(tb.tournamentId))) {
+  const box = $('waitlist');
+  box.hidden = !wait.show;
+  Object.assign(box.dataset, { waiting: String(wait.waiting), on: String(wait.on), position: String(wait.position ?? ''), offered: String(wait.offerMs != null) });
+  box.setAttribute('aria-label', t('waitlist'));
+  if (!wait.show) return;
+  const count = $('waitlist-count');
+  setText(count, t('waitlist_count', { n: wait.waiting }));
+  count.dataset.count = String(wait.waiting);
+  const place = $('waitlist-position');
+  place.hidden = !wait.on;
+  setText(place, wait.on ? t('waitlist_position', { place: ordinal(wait.position) }) : '');
+  place.dataset.position = String(wait.position ?? '');
+  const toggle = $('waitlist-toggle');
+  toggle.hidden = !(wait.on || wait.canJoin);
+  setText(toggle, t(wait.on ? 'waitlist_leave' : 'waitlist_join'));
+  toggle.dataset.on = String(wait.on);
+  // While the answer is awaited: the button keeps the focus, a second click does nothing.
+  if (tb.waitBusy != null) toggle.setAttribute('aria-disabled', 'true');
+  else toggle.removeAttribute('aria-disabled');
+}
+
+/** The waiting-list button at the table on screen: join, or leave. */
+export function toggleWaitlist() {
+  const tb = state.table;
+  if (!tb?.info) return;
+  setWaitlist(tb.id, !tb.info.wait);
+}
+
+/** `waitlist` at a table the page is at (`on`: join or leave); one at a time. The answer
+ *  (waitlistAnswered) says it; the snapshot that follows shows it. */
+export function setWaitlist(tableId, on) {
+  const tb = state.tables.get(tableId);
+  if (tb?.waitBusy != null) return false;
+  if (!send({ type: 'waitlist', table_id: tableId, on }, { kind: 'waitlist', tableId, on })) {
+    notice(t('reconnect_try'));
+    return false;
+  }
+  if (tb) {
+    tb.waitBusy = on;
+    if (!on) tb.waitLeaving = true;
+    if (tb === state.table) renderTable();
+  }
+  return true;
+}
+
+/** The answer to a `waitlist`: an ack ("on the waiting list: position 2", "off the waiting
+ *  list", "not on the waiting list") said as a notice with the table's name, or a refusal in
+ *  words (i18n.js waitlistErrorText). */
+export function waitlistAnswered(req, m, taken) {
+  const tb = state.tables.get(req.tableId);
+  if (tb) tb.waitBusy = null;
+  if (req.quiet) return;
+  const name = tb?.info?.name ?? state.lobby.find((x) => x.id === req.tableId)?.name ?? '';
+  if (!taken) {
+    if (tb && !req.on) tb.waitLeaving = false;
+    notice(waitlistErrorText(m));
+  } else {
+    const said = waitlistAck(m.detail);
+    // Not on it already: no snapshot follows (nothing changed).
+    if (tb && said && !said.on && /^not on/i.test(m.detail ?? '')) tb.waitLeaving = false;
+    const position = said?.position ?? tb?.info?.wait?.position ?? null;
+    if (said?.on && position != null) notice(t('waitlist_joined', { table: name, place: ordinal(position) }));
+    else if (said && !said.on) notice(t('waitlist_left', { table: name }));
+    else if (m.detail) notice(m.detail);
+  }
+  if (tb === state.table && tb?.info) renderTable();
+  renderSeatOffer();
+}
+
+// ---- a seat offered from the waiting list --------------------------------------------------
+
+/** The table whose offered seat the strip shows: the one on screen when a seat is offered
+ *  there, else the first other (an offer is seen from the lobby and from another table). */
+function offerTable() {
+  const at = now();
+  const list = [...state.tables.values()].filter((tb) => tb.offer && tb.offer.until > at && tb.info?.your_seat == null);
+  return list.find((tb) => onScreen(tb)) ?? list[0] ?? null;
+}
+
+/** The seat offer strip (`seat-offer`): which table, the time left to take the seat, a
+ *  buy-in box like the table's (dollars at a cash table, chips at a chip table), Take the
+ *  seat, Open the table (when it is not on screen), Decline (off the list). Said once to a
+ *  screen reader when it comes (`seat-offer-said`), never at each tick. */
+export function renderSeatOffer() {
+  const tb = offerTable();
+  const box = $('seat-offer');
+  const said = $('seat-offer-said');
+  if (!tb) {
+    if (!box.hidden) box.hidden = true;
+    delete box.dataset.tableId;
+    setText(said, '');
+    return;
+  }
+  const o = tb.offer;
+  const info = tb.info;
+  const mode = displayOf(info);
+  const input = $('seat-offer-buy-in');
+  if (box.dataset.tableId !== tb.id || input.dataset.mode !== mode) {
+    // A new offer starts from what the table's own box says when that table is on screen,
+    // else from the table's minimum; a change of display converts what is in it.
+    const kept = box.dataset.tableId === tb.id && input.value !== '' ? boxToAmount(input.value, input.dataset.mode) : NaN;
+    const typed = onScreen(tb) && $('table-buy-in').value !== '' ? buyInAmount() : NaN;
+    const amount = Number.isNaN(kept) ? typed : kept;
+    input.value = amountToBox(Number.isNaN(amount) ? info.min_buy_in : amount, mode);
+    input.dataset.mode = mode;
+  }
+  box.hidden = false;
+  Object.assign(box.dataset, { tableId: tb.id, minBuyIn: String(info.min_buy_in), maxBuyIn: String(info.max_buy_in) });
+  setText($('seat-offer-title'), t('seat_offer_title', { table: info.name }));
+  input.min = amountToBox(info.min_buy_in, mode);
+  input.max = amountToBox(info.max_buy_in, mode);
+  input.step = mode === 'chips' ? '1' : '0.01';
+  $('seat-offer-unit').hidden = mode === 'chips';
+  setText($('seat-offer-range'), `${money(info.min_buy_in, mode)}–${money(info.max_buy_in, mode)}`);
+  const take = $('seat-offer-take');
+  setText(take, t('seat_offer_take'));
+  if (o.busy) take.setAttribute('aria-disabled', 'true');
+  else take.removeAttribute('aria-disabled');
+  $('seat-offer-open').hidden = onScreen(tb);
+  const error = $('seat-offer-error');
+  error.hidden = !o.error;
+  setText(error, o.error ?? '');
+  if (!o.said) {
+    o.said = true;
+    setText(said, t('seat_offer_said', { table: info.name, s: seconds(o.until - now()) }));
+  }
+  renderSeatOfferClock();
+}
+
+/** Every 250 ms: the offer's time left (no live region); the strip goes by itself at 0 (the
+ *  server's snapshot then says we are off the list). */
+export function renderSeatOfferClock() {
+  const box = $('seat-offer');
+  const tb = offerTable();
+  if ((tb?.id ?? null) !== (box.hidden ? null : box.dataset.tableId ?? null)) {
+    renderSeatOffer();
+    renderTurns();
+    return;
+  }
+  if (!tb) return;
+  const ms = Math.max(0, tb.offer.until - now());
+  const text = $('seat-offer-text');
+  setText(text, t('seat_offer_text', { s: seconds(ms) }));
+  text.dataset.ms = String(Math.round(ms));
+}
+
+/** Take the seat offered: a `sit` with the amount in the strip's box (any free seat); an amount
+ *  outside the table's range is refused here, in the strip. */
+export function takeOfferedSeat() {
+  const tb = offerTable();
+  if (!tb || tb.offer.busy) return;
+  const input = $('seat-offer-buy-in');
+  const amount = boxToAmount(input.value, input.dataset.mode);
+  if (Number.isNaN(amount) || amount < tb.info.min_buy_in || amount > tb.info.max_buy_in) {
+    tb.offer.error = t('err_buy_in_out_of_range');
+    return renderSeatOffer();
+  }
+  tb.offer.error = null;
+  if (!send({ type: 'sit', table_id: tb.id, seat: null, buy_in: amount, invite_code: tb.code ?? null }, { kind: 'sit', tableId: tb.id, code: tb.code, from: 'offer' })) {
+    tb.offer.error = t('reconnect_try');
+    return renderSeatOffer();
+  }
+  tb.offer.busy = true;
+  renderSeatOffer();
+}
+
+/** A `sit` from the strip refused: its words in the strip. */
+export function seatOfferRefused(m, req) {
+  const tb = state.tables.get(req.tableId);
+  if (tb?.offer) {
+    tb.offer.busy = false;
+    tb.offer.error = errorText(m);
+  } else {
+    notice(errorText(m));
+  }
+  renderSeatOffer();
+}
+
+/** Decline the seat offered (off the waiting list), or open its table. */
+export function declineOffer() {
+  const tb = offerTable();
+  if (tb) setWaitlist(tb.id, false);
+}
+export function openOfferTable() {
+  const tb = offerTable();
+  if (!tb) return;
+  const focused = $('seat-offer-open') === document.activeElement;
+  enterTable(tb.id);
+  renderSeatOffer(); // Open goes (the table is on screen): the focus to Take the seat beside it
+  if (focused) $('seat-offer-take').focus();
 }
 
 /** The buy-in and top-up box as the lobby shows money: dollars at a cash table ("40" for 4000
@@ -779,9 +1020,10 @@ export function renderTurns() {
     const me = tb.info?.seats.find((x) => x.seat === tb.info.your_seat);
     const sv = tb.hand?.view.seats.find((x) => x.seat === tb.info?.your_seat);
     const stack = me ? (tb.hand && tb.hand.view.phase !== 'over' && sv ? sv.stack : me.stack) : null;
-    return { id: tb.id, name: tb.info?.name ?? '', seated: Boolean(me), stack: stack == null ? '' : money(stack, displayOf(tb.info)), turn: turnPending(tb), current: onScreen(tb) };
+    const offered = Boolean(tb.offer && tb.offer.until > now() && !me);
+    return { id: tb.id, name: tb.info?.name ?? '', seated: Boolean(me), stack: stack == null ? '' : money(stack, displayOf(tb.info)), turn: turnPending(tb), current: onScreen(tb), wait: tb.info?.wait?.position ?? null, offered };
   });
-  const key = JSON.stringify([tabs, tableShown, elsewhere.map((tb) => tb.id), t('your_turn')]);
+  const key = JSON.stringify([tabs, tableShown, elsewhere.map((tb) => tb.id), t('your_turn'), t('seat_offer_badge')]);
   if (key === turnsKey) return;
   turnsKey = key;
   const nav = $('table-tabs');
@@ -797,9 +1039,11 @@ export function renderTurns() {
     },
     // Its name is its words: the table, our stack (or "watching"), "Your turn".
     el('span', { class: 'tab-name', text: x.name }), ' ',
-    x.seated ? el('span', { class: 'tab-stack', 'data-testid': 'table-tab-stack', text: x.stack }) : el('span', { class: 'tab-stack muted', text: t('watching') }),
+    x.seated ? el('span', { class: 'tab-stack', 'data-testid': 'table-tab-stack', text: x.stack }) : el('span', { class: 'tab-stack muted', text: x.wait != null ? t('waiting_at', { place: ordinal(x.wait) }) : t('watching') }),
     x.turn ? ' ' : null,
-    x.turn ? el('span', { class: 'badge turn-badge', 'data-testid': 'table-tab-turn', text: t('your_turn') }) : null))));
+    x.turn ? el('span', { class: 'badge turn-badge', 'data-testid': 'table-tab-turn', text: t('your_turn') }) : null,
+    x.offered ? ' ' : null,
+    x.offered ? el('span', { class: 'badge turn-badge', 'data-testid': 'table-tab-offer', text: t('seat_offer_badge') }) : null))));
   if (focused) $('table-tab-list').querySelector(`[data-table-id="${focused}"]`)?.focus();
   // Said once when it changes: where our turn waits (nothing when it waits nowhere else).
   setText($('turn-elsewhere'), elsewhere.length ? t('turn_at', { table: elsewhere.map((tb) => tb.info?.name ?? '').join(', ') }) : '');

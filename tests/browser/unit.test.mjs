@@ -1124,3 +1124,87 @@ test('a table\'s notice in words, in every language; the server\'s words when un
   assert.ok(sent.length >= 2, `the table's notices found in seats.rs: ${sent}`);
   for (const message of sent) assert.ok(app.tableNoticeKey(message), `the server's notice "${message}" has no words in web/i18n.js TABLE_NOTICE`);
 });
+
+// ---- the waiting list -----------------------------------------------------------------------
+
+test('the waiting list at a table: who sees it, who may join, sit, or is offered a seat', () => {
+  const seat = (n) => ({ seat: n, player_id: `P${n}`, name: `N${n}`, stack: 100 });
+  const full = { seats: [seat(1), seat(2)], your_seat: null, waiting: 0 };
+  // A full table, nobody waiting: the control shows to a viewer, who may join; no free seat.
+  assert.deepEqual(app.waitlistView(full, 2), { show: true, waiting: 0, on: false, position: null, offerMs: null, full: true, reserved: false, canJoin: true, canSit: false });
+  // Seated there, or a tournament's table: no control.
+  assert.equal(app.waitlistView({ ...full, your_seat: 1 }, 2).show, false);
+  assert.equal(app.waitlistView({ ...full, your_seat: 1 }, 2).canJoin, false);
+  assert.equal(app.waitlistView(full, 2, true).show, false);
+  assert.equal(app.waitlistView(full, 2, true).canJoin, false);
+  assert.equal(app.waitlistView(null, 2).show, false);
+  // A free seat, nobody waiting: no control, Take a seat.
+  const open = { seats: [seat(1)], your_seat: null, waiting: 0 };
+  assert.equal(app.waitlistView(open, 2).show, false);
+  assert.equal(app.waitlistView(open, 2).canSit, true);
+  assert.equal(app.waitlistView(open, 2).canJoin, false);
+  // We wait, second in line: the control, our place, no join (leave instead), no seat.
+  const second = { ...full, waiting: 2, wait: { position: 2 } };
+  assert.deepEqual(app.waitlistView(second, 2), { show: true, waiting: 2, on: true, position: 2, offerMs: null, full: true, reserved: false, canJoin: false, canSit: false });
+  // A seat comes free and is offered to the first in line: reserved for them (no Sit for us,
+  // the server would refuse it); we are not first, so we may not sit either.
+  const freed = { seats: [seat(1)], your_seat: null, waiting: 2, wait: { position: 2 } };
+  assert.equal(app.waitlistView(freed, 2).reserved, true);
+  assert.equal(app.waitlistView(freed, 2).canSit, false);
+  // Another viewer, not on the list: reserved, may join.
+  const other = { seats: [seat(1)], your_seat: null, waiting: 1 };
+  assert.equal(app.waitlistView(other, 2).reserved, true);
+  assert.equal(app.waitlistView(other, 2).canJoin, true);
+  assert.equal(app.waitlistView(other, 2).show, true);
+  // Two free seats, one waiter: one free seat is anybody's.
+  assert.equal(app.waitlistView({ seats: [], your_seat: null, waiting: 1 }, 2).reserved, false);
+  assert.equal(app.waitlistView({ seats: [], your_seat: null, waiting: 1 }, 2).canSit, true);
+  // The seat offered to us: its time left; we may sit (any free seat).
+  const mine = { seats: [seat(1)], your_seat: null, waiting: 1, wait: { position: 1, offer_ms: 29500 } };
+  assert.deepEqual(app.waitlistView(mine, 2), { show: true, waiting: 1, on: true, position: 1, offerMs: 29500, full: false, reserved: false, canJoin: false, canSit: true });
+  // An offer_ms of 0 is still an offer (null is none).
+  assert.equal(app.waitlistView({ ...mine, wait: { position: 1, offer_ms: 0 } }, 2).offerMs, 0);
+  assert.equal(app.waitlistView({ ...mine, wait: { position: 1, offer_ms: null } }, 2).offerMs, null);
+  // A snapshot from a server without the list: as nobody waiting.
+  assert.equal(app.waitlistView({ seats: [seat(1), seat(2)], your_seat: null }, 2).waiting, 0);
+  assert.equal(app.seatsReserved(0, 3), false);
+  assert.equal(app.seatsReserved(1, 1), true);
+  assert.equal(app.seatsReserved(1, 1, true), false);
+  assert.equal(app.seatsReserved(2, 1), false);
+});
+
+test('the waiting list in the lobby: Join waiting list at a full table or one whose seats are offered', () => {
+  assert.deepEqual(app.lobbyWaitlist({ seats: 2, seats_taken: 2 }), { join: true, waiting: 0 });
+  assert.deepEqual(app.lobbyWaitlist({ seats: 2, seats_taken: 2, waiting: 3 }), { join: true, waiting: 3 });
+  assert.deepEqual(app.lobbyWaitlist({ seats: 2, seats_taken: 1, waiting: 1 }), { join: true, waiting: 1 });
+  assert.deepEqual(app.lobbyWaitlist({ seats: 2, seats_taken: 1, waiting: 0 }), { join: false, waiting: 0 });
+  assert.deepEqual(app.lobbyWaitlist({ seats: 6, seats_taken: 3, waiting: 2 }), { join: false, waiting: 2 });
+  // No seat count (an older server, a private table's summary): 8 seats.
+  assert.equal(app.lobbyWaitlist({ seats_taken: 8 }).join, true);
+  assert.equal(app.lobbyWaitlist({ seats_taken: 7 }).join, false);
+});
+
+test('the waiting list\'s answers: the ack read, a refusal in words in every language', () => {
+  assert.deepEqual(app.waitlistAck('on the waiting list: position 3'), { on: true, position: 3 });
+  assert.deepEqual(app.waitlistAck('On the waiting list: position 12.'), { on: true, position: 12 });
+  assert.deepEqual(app.waitlistAck('on the waiting list'), { on: true, position: null });
+  assert.deepEqual(app.waitlistAck('off the waiting list'), { on: false, position: null });
+  assert.deepEqual(app.waitlistAck('not on the waiting list'), { on: false, position: null });
+  assert.equal(app.waitlistAck('seated at 2'), null);
+  assert.equal(app.waitlistAck(undefined), null);
+  for (const code of Object.keys(app.LANGS)) {
+    app.setLanguage(code);
+    for (const err of ['table_full', 'already_seated', 'forbidden', 'not_now', 'not_seated']) {
+      const text = app.waitlistErrorText({ code: err, message: 'x' });
+      assert.ok(text && text !== 'x' && !text.startsWith('err_'), `${code}: ${err} has no words`);
+      assert.notEqual(text, app.errorText({ code: err, message: 'x' }), `${code}: ${err} said as at a table`);
+    }
+    // Any other code as any error.
+    assert.equal(app.waitlistErrorText({ code: 'rate_limited', message: 'x' }), app.errorText({ code: 'rate_limited', message: 'x' }));
+    assert.ok(app.t('waitlist_position', { place: app.ordinal(2) }).includes(app.ordinal(2)));
+    assert.ok(app.t('seat_offer_text', { s: 27 }).includes('27'));
+    assert.ok(app.t('seat_offer_said', { table: 'Stud 1', s: 30 }).includes('Stud 1'));
+  }
+  app.setLanguage('en');
+  assert.equal(app.t('seat_offer_text', { s: 27 }), 'A seat is yours: take it within 27s');
+});
