@@ -34,6 +34,10 @@ pub struct SeatView {
     pub mucked: bool,
     /// the hand's name, when its cards are visible in full to this viewer
     pub hand: Option<String>,
+    /// the same hand as a code (category and ranks, both halves in hi/lo: what `event` frames'
+    /// `hand_code` says of a shown hand), so a client can tell which five cards make it
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub hand_code: Option<HandStrength>,
     /// chips won in this hand
     pub won: Chips,
     /// stud8_declare (RULES.md 12.2): the seat has declared
@@ -337,6 +341,7 @@ impl Hand {
             .map(|s| {
                 let whole = s.shown || (reveal == Reveal::LastHand && s.at_showdown);
                 let own = viewer == Viewer::Seat(s.seat);
+                let named = whole || (own && !s.folded && s.cards.len() >= 5);
                 let cards = s
                     .cards
                     .iter()
@@ -356,11 +361,8 @@ impl Hand {
                     cards,
                     shown: s.shown,
                     mucked: s.mucked,
-                    hand: if whole || (own && !s.folded && s.cards.len() >= 5) {
-                        self.description_of(s.seat)
-                    } else {
-                        None
-                    },
+                    hand: named.then(|| self.description_of(s.seat)).flatten(),
+                    hand_code: named.then(|| self.strength_of(s.seat)).flatten(),
                     won: s.won,
                     declared: s.declaration.is_some(),
                     declaration: s.declaration.filter(|_| own || declarations_out),

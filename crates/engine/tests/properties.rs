@@ -111,6 +111,15 @@ fn check_views(hand: &Hand, events: &[Event]) -> Result<(), TestCaseError> {
                     prop_assert!(c.card.is_none(), "view for {viewer:?} shows a down card of seat {}", s.seat);
                 }
             }
+            // A hand's code (as its name) only for its own player or once shown, and then the
+            // code of its cards; never for a folded seat.
+            if !own && !shown.contains(&s.seat) {
+                prop_assert!(s.hand_code.is_none(), "view for {viewer:?} codes seat {}'s hidden hand", s.seat);
+            }
+            prop_assert_eq!(s.hand_code.is_some(), s.hand.is_some(), "seat {}: a name without its code", s.seat);
+            if s.hand_code.is_some() {
+                prop_assert_eq!(&s.hand_code, &hand.strength_of(s.seat));
+            }
         }
         for e in events {
             prop_assert!(!e.for_viewer(viewer).leaks_to(viewer));
