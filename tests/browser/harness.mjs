@@ -123,9 +123,16 @@ export const LIVE_WATCH = `(() => {
         }
       }
       for (const e of hit) {
-        if (!e.isConnected || !e.checkVisibility()) continue;
+        if (!e.isConnected) continue;
         const k = name(e);
         const text = e.textContent;
+        // Unseen (hidden, or emptied into display: none) it is not said, but it is what the
+        // region held: the same words coming back after it are news (a second turn at the same
+        // other table empties "Your turn at ..." and writes it again).
+        if (!e.checkVisibility()) {
+          w.last.set(k, text);
+          continue;
+        }
         w.writes[k] = (w.writes[k] || 0) + 1;
         if (w.last.get(k) === text) {
           w.same[k] = (w.same[k] || 0) + 1;
