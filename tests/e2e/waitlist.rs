@@ -25,6 +25,11 @@ async fn answer(p: &mut Player, id: &str) -> Result<String, ErrorCode> {
     }
 }
 
+/// A `sit` in any free seat with the table's smallest buy-in.
+fn sit_any(table_id: uuid::Uuid, request: &str) -> ClientMsg {
+    ClientMsg::Sit { request_id: Some(request.into()), table_id, invite_code: None, seat: None, buy_in: 800 }
+}
+
 #[tokio::test]
 async fn a_freed_seat_goes_to_the_first_in_line_and_the_lobby_counts_the_line() {
     let (server, addr) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
@@ -49,14 +54,7 @@ async fn a_freed_seat_goes_to_the_first_in_line_and_the_lobby_counts_the_line() 
         assert_eq!(answer(p, "j").await, Ok("joined".into()));
     }
     // The table is full: Dan cannot sit; both line up.
-    dan.send(ClientMsg::Sit {
-        request_id: Some("d0".into()),
-        table_id: id,
-        invite_code: None,
-        seat: None,
-        buy_in: 800,
-    })
-    .await;
+    dan.send(sit_any(id, "d0")).await;
     assert_eq!(answer(&mut dan, "d0").await, Err(ErrorCode::TableFull));
     cat.send(wait("c1", true)).await;
     assert_eq!(answer(&mut cat, "c1").await, Ok("on the waiting list: position 1".into()));
@@ -74,23 +72,9 @@ async fn a_freed_seat_goes_to_the_first_in_line_and_the_lobby_counts_the_line() 
     let offer = offered.wait.unwrap();
     assert_eq!(offer.position, 1);
     assert!(offer.offer_ms.is_some_and(|ms| ms > 20_000 && ms <= stud_proto::SEAT_OFFER_MS), "{offer:?}");
-    dan.send(ClientMsg::Sit {
-        request_id: Some("d2".into()),
-        table_id: id,
-        invite_code: None,
-        seat: None,
-        buy_in: 800,
-    })
-    .await;
+    dan.send(sit_any(id, "d2")).await;
     assert_eq!(answer(&mut dan, "d2").await, Err(ErrorCode::TableFull), "the seat is Cat's");
-    cat.send(ClientMsg::Sit {
-        request_id: Some("c2".into()),
-        table_id: id,
-        invite_code: None,
-        seat: None,
-        buy_in: 800,
-    })
-    .await;
+    cat.send(sit_any(id, "c2")).await;
     assert_eq!(answer(&mut cat, "c2").await, Ok("seated at 1".into()));
     let seen = snapshot_where(&mut dan, |t| t.waiting == 1).await;
     assert_eq!(seen.wait.map(|w| w.position), Some(1), "Dan is first in line now");

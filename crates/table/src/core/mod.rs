@@ -260,6 +260,10 @@ impl TableCore {
 
     /// How many at the head of the waiting list are offered a seat: one per free seat.
     fn offered(&self) -> usize {
+        // (Most tables have nobody waiting: no seat count on every input and wake-up.)
+        if self.waitlist.is_empty() {
+            return 0;
+        }
         self.free_seats().min(self.waitlist.len())
     }
 
