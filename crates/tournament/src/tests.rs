@@ -1063,8 +1063,18 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
     let mut dice = Dice(seed);
     let mut newcomers = players;
     let mut snapshots = 0;
+    // The players dealt in the hand-for-hand round in play (the round: starts and rounds).
+    let mut round: ((u32, u32), BTreeSet<Uuid>) = ((0, 0), BTreeSet::new());
     for step in 0..200_000 {
         check(&d.t, 1_000)?;
+        if let Some(h) = d.t.hand_for_hand().filter(|h| !h.draining) {
+            let now = (d.t.hand_for_hand_starts(), d.t.hand_for_hand_rounds());
+            if round.0 != now {
+                // A new round: the hands in play when hand-for-hand started are in its first.
+                let in_play: Vec<TableNo> = h.dealt.iter().copied().collect();
+                round = (now, in_play.iter().flat_map(|t| d.dealt(*t)).collect());
+            }
+        }
         if d.t.status() == Status::Finished {
             break;
         }
@@ -1113,6 +1123,11 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
         if !can_start.is_empty() && (in_hand.is_empty() || dice.below(2) == 0) {
             let t = can_start[dice.below(can_start.len())];
             d.start_hand(t).unwrap();
+            if d.t.hand_for_hand().is_some_and(|h| !h.draining) {
+                for p in d.dealt(t) {
+                    prop_assert!(round.1.insert(p), "{} plays twice in a hand-for-hand round", p);
+                }
+            }
             continue;
         }
         let t = in_hand[dice.below(in_hand.len())];
@@ -1150,13 +1165,16 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
         let stacks = stacks.into_iter().collect();
         d.command(Command::HandFinished { table: t, deal, stacks, knockouts, draw }).unwrap();
         // Tables between hands are within the spread of the smallest table (1 player with two
-        // tables, 2 with more).
+        // tables, 2 with more), except in a hand-for-hand round (balanced at its end).
         let counts: Vec<(usize, bool)> = d.t.floor().tables().values().map(|t| (t.count(), t.in_hand())).collect();
         let min = counts.iter().map(|c| c.0).min().unwrap_or(0);
         let spread = d.t.floor().spread();
-        prop_assert!(counts.iter().all(|&(c, busy)| busy || c <= min + spread), "unbalanced: {:?}", counts);
+        let in_round = d.t.hand_for_hand().is_some_and(|h| !h.draining && !h.dealt.is_empty());
+        prop_assert!(in_round || counts.iter().all(|&(c, busy)| busy || c <= min + spread), "unbalanced: {:?}", counts);
         if counts.iter().all(|c| !c.1) && d.t.status() == Status::Running {
-            prop_assert_eq!(counts.len(), d.t.floor().tables_needed(d.t.live()).max(1), "too many tables");
+            if !in_round {
+                prop_assert_eq!(counts.len(), d.t.floor().tables_needed(d.t.live()).max(1), "too many tables");
+            }
             // Between rounds, hand-for-hand is on exactly at the bubble with two tables or more.
             let paid = d.t.prizes().len();
             let bubble = d.t.is_closed() && d.t.live() == paid + 1 && counts.len() >= 2;
@@ -1989,4 +2007,72 @@ fn a_satellite_pays_tickets_and_the_rest_in_money() {
     let mut r = request(Kind::Scheduled, 3, 8);
     r.repeat_minutes = Some(60);
     assert_eq!(r.validate().unwrap().repeat_minutes, Some(60));
+}
+
+/// Issue 30 item 7: no player plays two hands in one hand-for-hand round. 12 players, 4 seats
+/// a table, 8 paid: the bubble is at 9 players, on three tables (2, 3 and 4 players). The
+/// table of 3 deals first and busts two (7 left: two tables are enough). Breaking it then
+/// would seat its last player, who has just played the round's hand, at a table still to deal
+/// in the round: they would play it twice. The floor is balanced between rounds instead: the
+/// round is played out at three tables, then hand-for-hand ends and the short table is broken.
+#[test]
+fn tables_are_balanced_between_hand_for_hand_rounds_not_during_them() {
+    let mut r = request(Kind::SitAndGo, 12, 4);
+    r.start_at = None;
+    r.payouts = Some(vec![30.0, 20.0, 14.0, 10.0, 8.0, 7.0, 6.0, 5.0]);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=12 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    while d.t.live() > 9 {
+        assert!(d.t.hand_for_hand().is_none());
+        let table = *d.t.floor().tables().keys().next().unwrap();
+        let seated = d.seated(table);
+        d.bust(table, seated[0], &[seated[1]]);
+    }
+    assert!(d.log.contains(&Output::HandForHand { on: true }));
+    let mut tables: Vec<TableNo> = d.t.floor().tables().keys().copied().collect();
+    tables.sort_by_key(|t| d.seated(*t).len());
+    assert_eq!(tables.iter().map(|t| d.seated(*t).len()).collect::<Vec<_>>(), [2, 3, 4]);
+    let mut played: BTreeSet<Uuid> = BTreeSet::new();
+    let deal = |d: &mut Driver, t: TableNo, played: &mut BTreeSet<Uuid>| {
+        d.start_hand(t).unwrap();
+        for p in d.dealt(t) {
+            assert!(played.insert(p), "{p} plays a second hand in the round at table {t}");
+        }
+    };
+    // The table of 3 busts two: nobody moves while the round is in play.
+    let first = tables[1];
+    deal(&mut d, first, &mut played);
+    let s = d.seated(first);
+    let out = d.finish(first, s[0], &[s[1], s[2]]).unwrap();
+    assert!(!out.iter().any(|o| matches!(o, Output::Move { .. } | Output::TableClosed { .. })), "{out:?}");
+    let lone = s[0];
+    assert_eq!(d.seated(first), [lone]);
+    // The other two deal their round's hand (with nobody from the first table).
+    for t in [tables[0], tables[2]] {
+        deal(&mut d, t, &mut played);
+        let s = d.seated(t);
+        let out = d.leave_with(t, s[0], s[1], 500);
+        if t == tables[0] {
+            assert!(!out.iter().any(|o| matches!(o, Output::Move { .. })), "{out:?}");
+            continue;
+        }
+        // The round's end: the two busts are 8th and 9th, hand-for-hand is off, the short
+        // table is broken and its player moved.
+        let mut places: Vec<u32> = placed(&out).iter().map(|p| p.0).collect();
+        places.sort_unstable();
+        assert_eq!(places, [8, 9], "{out:?}");
+        assert!(out.contains(&Output::HandForHand { on: false }), "{out:?}");
+        assert!(out.contains(&Output::TableClosed { table: first }), "{out:?}");
+        let moved: Vec<Uuid> =
+            out.iter().filter_map(|o| if let Output::Move { player, .. } = o { Some(*player) } else { None }).collect();
+        assert_eq!(moved, [lone]);
+    }
+    let mut counts: Vec<usize> = d.t.floor().tables().values().map(|t| t.count()).collect();
+    counts.sort_unstable();
+    assert_eq!(counts, [3, 4]);
+    check_rounds(&d.log).unwrap();
+    assert_eq!(d.replayed(), d.t);
 }

@@ -2204,6 +2204,21 @@ impl Tournament {
         {
             self.next_level(now, out);
         }
+        // In a hand-for-hand round the floor waits for the round's end: a player moved from a
+        // table that has played its hand to one that has not would play the round twice.
+        if self.hand_for_hand.as_ref().is_none_or(|h| h.draining) {
+            self.rebalance(draw, out);
+        }
+        self.check_final_table(out);
+        self.hand_for_hand_step(draw, out);
+        if self.closed {
+            self.place_groups(out);
+        }
+        self.check_end(out);
+    }
+
+    /// Breaks and balances the tables between hands ([`Floor::rebalance`]).
+    fn rebalance(&mut self, draw: &Draw, out: &mut Vec<Output>) {
         let r = self.floor.rebalance(&mut Drawer::new(draw));
         for step in r.moves {
             out.push(Output::Move { player: self.player_of(step.entry), step });
@@ -2212,12 +2227,6 @@ impl Tournament {
             self.level_hands.remove(&table);
             out.push(Output::TableClosed { table });
         }
-        self.check_final_table(out);
-        self.hand_for_hand_step(out);
-        if self.closed {
-            self.place_groups(out);
-        }
-        self.check_end(out);
     }
 
     /// The entries that busted `no` at this hand, with the chips each took from the last pot
@@ -2291,10 +2300,13 @@ impl Tournament {
         self.payout_table().len()
     }
 
-    /// Hand-for-hand: advance the round, switch it on at the bubble and off past it.
-    fn hand_for_hand_step(&mut self, out: &mut Vec<Output>) {
+    /// Hand-for-hand: advance the round (balancing the tables at its end), switch it on at the
+    /// bubble and off past it.
+    fn hand_for_hand_step(&mut self, draw: &Draw, out: &mut Vec<Output>) {
         let in_hand = self.floor.tables().values().any(|t| t.in_hand());
-        let ready: Vec<TableNo> = self.floor.tables().iter().filter(|(_, t)| t.count() >= 2).map(|(&n, _)| n).collect();
+        let ready = |f: &Floor| -> Vec<TableNo> {
+            f.tables().iter().filter(|(_, t)| t.count() >= 2).map(|(&n, _)| n).collect()
+        };
         if let Some(h) = &mut self.hand_for_hand {
             if h.draining {
                 if in_hand {
@@ -2306,11 +2318,11 @@ impl Tournament {
                     self.hand_for_hand = None;
                     out.push(Output::HandForHand { on: false });
                 } else {
-                    out.push(Output::NextRound { tables: ready });
+                    out.push(Output::NextRound { tables: ready(&self.floor) });
                 }
                 return;
             }
-            let round_over = !in_hand && ready.iter().all(|t| h.dealt.contains(t));
+            let round_over = !in_hand && ready(&self.floor).iter().all(|t| h.dealt.contains(t));
             if !round_over {
                 return;
             }
@@ -2321,14 +2333,18 @@ impl Tournament {
             if !group.is_empty() {
                 self.busts.push(group);
             }
+            // Between rounds: the tables are broken and balanced now.
+            self.rebalance(draw, out);
+            self.check_final_table(out);
             if self.live() <= self.paid_places() || self.floor.tables().len() < 2 {
                 self.hand_for_hand = None;
                 out.push(Output::HandForHand { on: false });
             } else {
-                out.push(Output::NextRound { tables: ready });
+                out.push(Output::NextRound { tables: ready(&self.floor) });
             }
             return;
         }
+        let ready = ready(&self.floor);
         if self.closed && self.live() == self.paid_places() + 1 && self.floor.tables().len() >= 2 {
             // The hands in play when it starts are the first round's at their tables (PokerStars:
             // eliminations in the same hand-for-hand hand rank by the stacks they started it
