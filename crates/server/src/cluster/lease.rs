@@ -9,11 +9,11 @@
 //! a lease was claimed is its epoch: it only grows, and the journal fences with it
 //! ([`super::JetStreamJournal::acquire`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use async_nats::jetstream::kv::{self, Operation};
+use async_nats::jetstream::kv;
 use async_nats::jetstream::{self, stream::StorageType};
 use bytes::Bytes;
 use futures_util::StreamExt as _;
@@ -153,41 +153,30 @@ impl Leases {
         Ok(())
     }
 
-    /// The workers alive (announced within the TTL), this one included.
+    /// What the bucket holds now, from one listing of its keys: the tables leased (by any
+    /// worker) and the workers alive (announced within the TTL), this one included.
+    ///
+    /// One listing a round and no read per key: the keys are delivered once each, and whose a
+    /// lease is does not matter to the plan but for this worker's own, which it knows
+    /// ([`Held`]). Reading every owner's name (a direct get per table) and listing the keys
+    /// twice (leases, then workers) was most of what NATS carried in a cluster (BENCHMARKS.md).
     ///
     /// # Errors
     /// NATS did not answer.
-    pub async fn workers(&self) -> Result<std::collections::BTreeSet<String>, ClusterError> {
-        let mut workers = std::collections::BTreeSet::new();
+    pub async fn list(&self) -> Result<(BTreeSet<Uuid>, BTreeSet<String>), ClusterError> {
+        let mut tables = BTreeSet::new();
+        let mut workers = BTreeSet::new();
         workers.insert(self.node.clone());
         let mut stream = self.kv.keys().await.map_err(ClusterError::nats)?;
         while let Some(k) = stream.next().await {
-            if let Some(name) = k.map_err(ClusterError::nats)?.strip_prefix("worker.") {
+            let key = k.map_err(ClusterError::nats)?;
+            if let Some(name) = key.strip_prefix("worker.") {
                 workers.insert(name.to_owned());
+            } else if let Ok(table) = Uuid::parse_str(&key) {
+                tables.insert(table);
             }
         }
-        Ok(workers)
-    }
-
-    /// Who holds which table now.
-    ///
-    /// # Errors
-    /// NATS did not answer.
-    pub async fn owners(&self) -> Result<BTreeMap<Uuid, String>, ClusterError> {
-        let mut keys = Vec::new();
-        let mut stream = self.kv.keys().await.map_err(ClusterError::nats)?;
-        while let Some(k) = stream.next().await {
-            keys.push(k.map_err(ClusterError::nats)?);
-        }
-        let mut owners = BTreeMap::new();
-        for key in keys {
-            let Ok(table) = Uuid::parse_str(&key) else { continue };
-            let entry = self.kv.entry(key.as_str()).await.map_err(ClusterError::nats)?;
-            if let Some(e) = entry.filter(|e| e.operation == Operation::Put) {
-                owners.insert(table, String::from_utf8_lossy(&e.value).into_owned());
-            }
-        }
-        Ok(owners)
+        Ok((tables, workers))
     }
 }
 

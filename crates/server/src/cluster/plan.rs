@@ -18,6 +18,20 @@ pub fn served<'a>(stored: &'a [stud_store::StoredTable], closing: &[Uuid]) -> Ve
     stored.iter().filter(|t| !t.closed || closing.contains(&t.id)).collect()
 }
 
+/// Who holds the `leased` tables as far as the plan needs: `me` those this worker holds
+/// (`held`), [`ANOTHER`] the rest (the plan never asks which other worker).
+pub fn owners<V>(
+    me: &str,
+    leased: &BTreeSet<Uuid>,
+    held: &std::collections::HashMap<Uuid, V>,
+) -> BTreeMap<Uuid, String> {
+    leased.iter().map(|t| (*t, if held.contains_key(t) { me } else { ANOTHER }.to_owned())).collect()
+}
+
+/// The owner [`owners`] names for a table another worker holds (never a node's name: names
+/// are checked at start to be non-empty words).
+pub const ANOTHER: &str = "";
+
 /// How many of `tables` tables `me` should hold among `workers` (`me` counts as one of them).
 pub fn share(me: &str, tables: usize, workers: &BTreeSet<String>) -> usize {
     let mut all: Vec<&str> = workers.iter().map(String::as_str).collect();
@@ -80,6 +94,26 @@ mod tests {
 
     fn workers(names: &[&str]) -> BTreeSet<String> {
         names.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// What one listing of the bucket gives is all the plan needs: a worker's share and its
+    /// claims come out the same as from every owner's name.
+    #[test]
+    fn the_owners_listed_without_names_plan_as_the_named_ones() {
+        let tables = ids(30);
+        let live = workers(&["a", "b", "c"]);
+        let mut named = BTreeMap::new();
+        for (i, t) in tables.iter().enumerate().filter(|(i, _)| i % 3 != 0) {
+            named.insert(*t, if i % 2 == 0 { "a" } else { "b" }.to_owned());
+        }
+        let leased: BTreeSet<Uuid> = named.keys().copied().collect();
+        for me in ["a", "b", "c"] {
+            let held: std::collections::HashMap<Uuid, ()> =
+                named.iter().filter(|(_, o)| *o == me).map(|(t, _)| (*t, ())).collect();
+            let seen = owners(me, &leased, &held);
+            assert_eq!(claims(me, &tables, &seen, &live), claims(me, &tables, &named, &live));
+            assert_eq!(surplus(me, &tables, &seen, &live), surplus(me, &tables, &named, &live));
+        }
     }
 
     /// Every worker claims in turn against the owners so far, until nobody claims more.

@@ -257,8 +257,8 @@ impl Worker {
         let closing = self.app.store.closing_tables().await.map_err(|e| ClusterError::Unavailable(e.to_string()))?;
         let open = plan::served(&stored, &closing);
         let ids: Vec<Uuid> = open.iter().map(|t| t.id).collect();
-        let owners = self.leases.owners().await?;
-        let workers: BTreeSet<String> = self.leases.workers().await?;
+        let (leased, workers) = self.leases.list().await?;
+        let owners = plan::owners(self.leases.node(), &leased, &self.held());
         // A worker joined (or came back): tables above this one's share go back, between
         // hands, for the others to claim.
         let surplus = plan::surplus(self.leases.node(), &ids, &owners, &workers);

@@ -228,9 +228,10 @@ async fn claim_renew_release() {
     a.renew(&mut l1).await.unwrap();
     assert!(l1.revision > before);
     assert_eq!(l1.epoch, before, "renewing keeps the epoch");
-    let owners = a.owners().await.unwrap();
-    assert_eq!(owners.get(&t1).map(String::as_str), Some("a"));
-    assert_eq!(owners.get(&t2).map(String::as_str), Some("b"));
+    a.announce().await.unwrap();
+    let (leased, workers) = b.list().await.unwrap();
+    assert_eq!(leased, [t1, t2].into_iter().collect());
+    assert_eq!(workers, ["a".to_owned(), "b".to_owned()].into_iter().collect(), "b itself and a, announced");
 
     // A stale revision cannot renew or release.
     let mut stale = l1.clone();
@@ -239,13 +240,13 @@ async fn claim_renew_release() {
     assert!(matches!(a.release(&stale).await, Err(LeaseError::Lost(_))));
 
     a.release(&l1).await.unwrap();
-    assert!(!a.owners().await.unwrap().contains_key(&t1));
+    assert!(!a.list().await.unwrap().0.contains(&t1));
     let taken = b.claim(t1).await.unwrap().expect("released");
     assert!(taken.epoch > l1.epoch);
     assert!(matches!(a.renew(&mut l1).await, Err(LeaseError::Lost(_))));
-    assert_eq!(b.owners().await.unwrap().get(&t1).map(String::as_str), Some("b"));
+    assert!(b.list().await.unwrap().0.contains(&t1));
     b.release(&l2).await.unwrap();
-    assert_eq!(b.owners().await.unwrap().keys().copied().collect::<Vec<_>>(), vec![t1]);
+    assert_eq!(b.list().await.unwrap().0.into_iter().collect::<Vec<_>>(), vec![t1]);
 }
 
 /// A lease bucket made earlier keeps its own expiry: a worker configured with a longer TTL
@@ -375,7 +376,7 @@ async fn a_killed_holders_lease_lapses_within_its_ttl() {
     });
     // Wait for a renewal or two: the child holds the lease and keeps it past one TTL.
     let first = rx.recv_timeout(Duration::from_secs(20)).expect("the child claims and renews");
-    assert_eq!(b.owners().await.unwrap().get(&table).map(String::as_str), Some("child"));
+    assert!(b.list().await.unwrap().0.contains(&table), "the child's lease is listed");
     while first.elapsed() < ttl + Duration::from_millis(500) {
         assert_eq!(b.claim(table).await.unwrap(), None, "claimed a lease its holder renews");
         tokio::time::sleep(Duration::from_millis(100)).await;
