@@ -419,7 +419,7 @@ fn ops() -> Vec<Op> {
                       100, no more places than the fewest entrants; late registration (scheduled only) and \
                       re-entry before the last level; rotation_hands and rotation_games for a rotation only; \
                       the rebuy and add-on fields with rebuy_until_level, before the last level; break_every_levels \
-                      with break_minutes; progressive_bounty with bounty; tickets with satellite_for, which must \
+                      with break_minutes, fewer than the levels; progressive_bounty with bounty; tickets with satellite_for, which must \
                       name a tournament taking registrations; repeat_minutes for scheduled tournaments only.",
             auth: Operator,
             params: &[],

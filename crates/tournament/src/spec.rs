@@ -674,6 +674,13 @@ impl CreateTournament {
             (Some(_), None) => return fail("break_minutes", "a break needs its length"),
             (None, Some(_)) => return fail("break_every_levels", "say after how many levels a break comes"),
             (Some(0), _) => return fail("break_every_levels", "must be at least 1"),
+            // A break comes after that many levels are played; the last level never ends.
+            (Some(every), _) if every as usize >= spec.levels.len() => {
+                return fail(
+                    "break_every_levels",
+                    format!("must be less than the number of levels ({}): no break would come", spec.levels.len()),
+                );
+            }
             (_, Some(m)) if m == 0 || m > MAX_BREAK_MINUTES => {
                 return fail("break_minutes", format!("must be 1 to {MAX_BREAK_MINUTES}"));
             }

@@ -1637,6 +1637,8 @@ fn a_break_stops_every_table_dealing_until_it_ends_and_delays_the_next_level() {
         (Some(1), None, "break_minutes"),
         (None, Some(5), "break_every_levels"),
         (Some(0), Some(5), "break_every_levels"),
+        // 3 levels: a break after the third would never come (the last level never ends).
+        (Some(3), Some(5), "break_every_levels"),
         (Some(1), Some(MAX_BREAK_MINUTES + 1), "break_minutes"),
     ] {
         let mut r = request(Kind::SitAndGo, 3, 8);
@@ -1644,6 +1646,9 @@ fn a_break_stops_every_table_dealing_until_it_ends_and_delays_the_next_level() {
         r.break_minutes = minutes;
         assert_eq!(r.validate().unwrap_err().field, field);
     }
+    let mut r = request(Kind::SitAndGo, 3, 8);
+    (r.break_every_levels, r.break_minutes) = (Some(2), Some(5));
+    assert!(r.validate().is_ok(), "a break after the second of three levels");
 }
 
 /// An operator's pause (issue 30 item 9): no table deals, every clock stops, and on resume
