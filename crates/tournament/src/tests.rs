@@ -1825,6 +1825,39 @@ fn a_rebuy_on_an_offer_past_the_rebuy_period_closes_the_field() {
     assert_eq!(d.replayed(), d.t);
 }
 
+/// A player back in on a rebuy offer that outlasted the rebuy period, while the add-on is sold,
+/// is offered the add-on too (found in review: only the players in when the period ended were).
+#[test]
+fn a_late_rebuyer_is_offered_the_add_on() {
+    let mut r = request(Kind::SitAndGo, 3, 8);
+    r.rebuy_until_level = Some(1);
+    r.addon_chips = Some(1_000);
+    r.addon_fee = Some(300);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let (a, b, c) = (player(1), player(2), player(3));
+    d.now = 590_000;
+    d.bust(1, a, &[b]);
+    let out = d.tick(600_000);
+    let offered = |out: &[Output]| -> Vec<Uuid> {
+        out.iter()
+            .filter_map(|o| match o {
+                Output::Offer { player, offer: Offer::AddOn, .. } => Some(*player),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(offered(&out), [a, c], "the players in when the period ended");
+    let until = d.t.addon_until().unwrap();
+    let out = rebuy(&mut d, b).unwrap();
+    assert!(out.contains(&Output::Offer { player: b, entry: 2, offer: Offer::AddOn, until }), "{out:?}");
+    d.command(Command::AddOn { player: b }).unwrap();
+    assert_eq!(d.replayed(), d.t);
+}
+
 /// A bounty tournament of `n` players (a sit-and-go at one table).
 fn bounty_sng(n: u32, cents: u64, progressive: bool) -> Driver {
     let mut r = request(Kind::SitAndGo, n, 8);

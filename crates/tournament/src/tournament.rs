@@ -1879,6 +1879,11 @@ impl Tournament {
                 });
                 let at = self.floor.seat_new(no, &mut Drawer::new(draw));
                 out.push(Output::Seat { player, entry: no, at, chips: r.chips });
+                // Back in while the add-on is sold (an offer that outlasted the rebuy period):
+                // offered it too, as everyone still in was when the period ended.
+                if let Some(until) = self.addon_until().filter(|_| r.addon.is_some()) {
+                    out.push(Output::Offer { player, entry: no, offer: Offer::AddOn, until });
+                }
             }
             EntryState::Playing => {
                 e.rebuys += 1;
