@@ -756,6 +756,23 @@ export function levelMsLeft(detail, fetchedAt, now) {
   return Math.max(0, detail.ms_to_next_level - (now - fetchedAt));
 }
 
+/** Milliseconds to the next level at `now` (performance.now()) as the page shows it, with an
+ *  operator's pause (`pause`: clockPause's, null when the clocks run): levelMsLeft from the
+ *  detail (`entry`: {detail, at}) while they run; while paused, the time left when they stopped
+ *  (the detail's `next_level_at` less its `paused_since`, else as the detail counted down to
+ *  when the pause's frame came), which stands; resumed, that time counting down from when the
+ *  resume's frame came, until the detail asked for then (its level's end moved on by the pause)
+ *  is here. Null when the level has no clock. */
+export function levelClock(entry, pause, now) {
+  const d = entry?.detail;
+  if (!pause) return levelMsLeft(d, entry?.at, now);
+  if (d?.status !== 'running' || d.ms_to_next_level == null) return null;
+  let stood;
+  if (pause.since == null) stood = levelMsLeft(d, entry.at, Math.max(entry.at, pause.at));
+  else stood = d.next_level_at != null ? Math.max(0, d.next_level_at - pause.since) : d.ms_to_next_level;
+  return pause.resumed ? Math.max(0, stood - Math.max(0, now - pause.resumed.at)) : stood;
+}
+
 /** The current level's line and the next one: {n, count, level, next, last}. */
 export function levelNow(detail) {
   const levels = detail?.levels ?? [];
@@ -825,7 +842,8 @@ export function breakPlan(detail) {
  *  (`detailUntil`; a detail fetched before the frame has none), the later of the two. It is
  *  over at 0:00, or once a hand has been dealt at our table after it began (`endedUntil`: the
  *  end of the break that was on then; the page's clock may run behind the server's, and a
- *  detail fetched just before the deal still names that break). */
+ *  detail fetched just before the deal still names that break). While an operator has the
+ *  tournament paused, `now` is what its clocks read (clockNow), not the page's time. */
 export function breakNow({ frameUntil = null, detailUntil = null, endedUntil = null } = {}, now) {
   const until = Math.max(Number(frameUntil) || 0, Number(detailUntil) || 0);
   if (!until || (endedUntil != null && until <= endedUntil)) return null;
@@ -971,6 +989,40 @@ export function pausedNow(frame, entry) {
   if (d && d.status !== 'running') return false;
   if (frame && !(entry?.asked > frame.at)) return frame.paused === true;
   return d?.paused_since != null;
+}
+
+/** Where an operator's pause has a tournament's clocks (the level's, a break's, the add-on's),
+ *  as the page knows it: null while they run as the detail says (`entry`: {detail, at,
+ *  asked}); else `{since, at, wall, resumed}`. Stopped: at `since`, the detail's `paused_since`
+ *  (the server's clock), when the detail knows of the pause; else at `at` and `wall`, when the
+ *  `tournament_paused` frame came (`frame`: {paused, at, wall}: performance.now() and
+ *  Date.now() then), the detail being older news. `resumed`: {at, wall} of the frame that
+ *  resumed them while the detail is still the paused one (its ends not yet moved on by the
+ *  pause), else null. The clocks stand (pausedNow) exactly when it is not null and not resumed. */
+export function clockPause(frame, entry) {
+  const d = entry?.detail;
+  if (d && d.status !== 'running') return null;
+  const fresh = Boolean(frame) && !(entry?.asked > frame.at); // the frame is the newer news
+  const since = d?.paused_since ?? null;
+  if (fresh && frame.paused === true) {
+    return since != null ? { since, at: null, wall: null, resumed: null } : { since: null, at: frame.at, wall: frame.wall ?? null, resumed: null };
+  }
+  if (since == null) return null;
+  return { since, at: null, wall: null, resumed: fresh ? { at: frame.at, wall: frame.wall ?? null } : null };
+}
+
+/** Whether a pause (clockPause's) has the clocks standing now (not resumed). */
+export const clockStopped = (pause) => Boolean(pause && !pause.resumed);
+
+/** What a tournament's clocks read at `now` (ms since the epoch), against the ends its detail
+ *  and frames name (a break's, the add-on's, a rebuy offer's): `now` while they run; paused
+ *  (`pause`: clockPause's), the moment they stopped, which stands; resumed, that moment plus
+ *  the time since the resume's frame came, until the detail asked for then brings the ends
+ *  moved on by the pause. */
+export function clockNow(pause, now) {
+  if (!pause) return now;
+  const stopped = pause.since ?? pause.wall ?? now;
+  return pause.resumed ? stopped + Math.max(0, now - (pause.resumed.wall ?? now)) : stopped;
 }
 
 // ---- bet sizing (pot limit, no limit) ------------------------------------------------------

@@ -52,7 +52,7 @@ export const state = {
   dealClosed: {},           // tournament id -> true: the made deal's box was closed
   dealBusy: null,           // {tournamentId, accept}: a deal's answer awaiting its reply (or sent again once the hand ends)
   dealErrors: {},           // tournament id -> {code, text, where: 'box' | 'view'}: a refused proposal or answer
-  pausedFrames: {},         // tournament id -> {paused: the last `tournament_paused`'s, at: performance.now() when it came}
+  pausedFrames: {},         // tournament id -> {paused: the last `tournament_paused`'s, at: performance.now() and wall: Date.now() when it came}
   // The table on screen's own parts (each table keeps its own: see enterTable):
   // prompt: our turn {handId, seq, legal, bankMs, sent}; pre: the ticked pre-action box {kind,
   // bet} (bet: the bet level when ticked); autoBringIn: the "auto-post bring-in" box (kept

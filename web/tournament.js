@@ -11,7 +11,7 @@
 import { $, el, notice, now, setText } from './dom.js';
 import { boxToAmount, clockText, feeText, limits, money, ordinal, timeOfDay, variantName } from './format.js';
 import { dealErrorText, noDealKey, purchaseErrorText, t } from './i18n.js';
-import { bountyPlan, breakNow, breakPlan, canProposeDeal, dealButtons, dealFigure, dealMsLeft, dealNow, dealOpen, dealWaiting, levelMsLeft, levelNow, myEntry, nextGame, offerMsLeft, pausedNow, purchaseButtons, registrationButtons, resultsHaveDeal, standing } from './model.js';
+import { bountyPlan, breakNow, breakPlan, canProposeDeal, clockNow, clockPause, clockStopped, dealButtons, dealFigure, dealMsLeft, dealNow, dealOpen, dealWaiting, levelClock, levelNow, myEntry, nextGame, offerMsLeft, pausedNow, purchaseButtons, registrationButtons, resultsHaveDeal, standing } from './model.js';
 import { send } from './net.js';
 import { registeredIn, state, tournamentDetail, tournamentTableOf } from './state.js';
 
@@ -33,25 +33,38 @@ function levelText(d) {
   return `${t('t_level', { n, count })} · ${limits(level, 'chips')} · ${t('t_col_ante')} ${money(level.ante, 'chips')}`;
 }
 
-/** The clock to the next level ("next level in 0:42"), or the hands left in a level by hands. */
+/** The clock to the next level ("next level in 0:42"), or the hands left in a level by hands.
+ *  Paused by an operator, it stands at what was left when it stopped ("next level in 0:42
+ *  (paused)"; model.js levelClock), and counts on from there once resumed. */
 function clockLine(id) {
   const entry = state.tdetails.get(id);
   const d = entry?.detail;
-  if (!d || d.status !== 'running') return { text: '', ms: null };
-  // Paused by an operator: every clock stands (as the detail last said it).
-  const ms = levelMsLeft(d, entry.at, pausedOf(id) ? entry.at : now());
-  if (ms != null) return { text: t('t_next_level_in', { time: clockText(ms) }), ms };
+  if (!d || d.status !== 'running') return { text: '', ms: null, paused: false };
+  const pause = pauseOf(id);
+  const ms = levelClock(entry, pause, now());
+  if (ms != null) {
+    const text = t('t_next_level_in', { time: clockText(ms) });
+    const paused = clockStopped(pause);
+    return { text: paused ? t('clock_paused', { clock: text }) : text, ms, paused };
+  }
   const { level, last } = levelNow(d);
-  if (last) return { text: t('t_last_level'), ms: null };
-  if (d.hands_to_next_level != null) return { text: t('t_next_level_hands', { n: d.hands_to_next_level }), ms: null };
-  if (level?.hands) return { text: t('t_level_hands', { n: level.hands }), ms: null };
-  return { text: '', ms: null };
+  if (last) return { text: t('t_last_level'), ms: null, paused: false };
+  if (d.hands_to_next_level != null) return { text: t('t_next_level_hands', { n: d.hands_to_next_level }), ms: null, paused: false };
+  if (level?.hands) return { text: t('t_level_hands', { n: level.hands }), ms: null, paused: false };
+  return { text: '', ms: null, paused: false };
 }
 
 function setClock(node, line) {
   node.textContent = line.text;
   if (line.ms == null) delete node.dataset.ms;
   else node.dataset.ms = String(Math.round(line.ms));
+  setPausedMark(node, line.paused);
+}
+
+/** `data-paused="true"` on a clock while an operator's pause has it stopped; none otherwise. */
+function setPausedMark(node, paused) {
+  if (paused) node.dataset.paused = 'true';
+  else delete node.dataset.paused;
 }
 
 /** Every 250 ms: the clocks on screen count down between fetches. */
@@ -235,8 +248,9 @@ function renderRebuys(id, d) {
   setText(sold, r.addon_chips != null ? t('t_sold', { rebuys: r.rebuys, addons: r.addons }) : t('t_sold_rebuys', { rebuys: r.rebuys }));
   renderRebuysNow(d);
   // The buttons, drawn again only when they change (a refresh keeps the focus); a refusal in
-  // its own alert, written only when its words change.
-  const buttons = purchaseButtons(d, state.me?.player_id, Date.now());
+  // its own alert, written only when its words change. The offers' ends as the tournament's
+  // clocks read them (they stand while it is paused).
+  const buttons = purchaseButtons(d, state.me?.player_id, clockNow(pauseOf(id), Date.now()));
   const error = state.perrors[id];
   const errorBox = $('tournament-purchase-error');
   errorBox.hidden = !error;
@@ -256,18 +270,22 @@ function renderRebuys(id, d) {
   if (focused) buy.querySelector(`[data-testid=${focused}]`)?.focus();
 }
 
-/** What is on sale now: rebuys (to a short stack), the add-on with its time left, or the end of
- *  the rebuy period. Redrawn with the clocks (no live region: it ticks). */
+/** What is on sale now: rebuys (to a short stack), the add-on with its time left (standing while
+ *  an operator has the tournament paused), or the end of the rebuy period. Redrawn with the
+ *  clocks (no live region: it ticks). */
 function renderRebuysNow(d) {
   const r = d?.rebuys;
   const line = $('tournament-rebuys-now');
   if (!r) return;
   let text = '';
   if (d.status === 'running') {
-    const addonMs = r.addon_until != null ? offerMsLeft(r.addon_until, Date.now()) : 0;
+    const pause = pauseOf(d.id);
+    const addonMs = r.addon_until != null ? offerMsLeft(r.addon_until, clockNow(pause, Date.now())) : 0;
     if (r.rebuy_open) text = t('t_rebuy_open', { chips: money(d.starting_chips, 'chips') });
-    else if (addonMs > 0) text = t('t_addon_open', { time: clockText(addonMs) });
-    else text = t('t_rebuy_over');
+    else if (addonMs > 0) {
+      text = t('t_addon_open', { time: clockText(addonMs) });
+      if (clockStopped(pause)) text = t('clock_paused', { clock: text });
+    } else text = t('t_rebuy_over');
   }
   setText(line, text);
   line.hidden = !text;
@@ -434,11 +452,20 @@ export function renderTournamentBar() {
 // ---- breaks --------------------------------------------------------------------------------
 
 /** The break tournament `id` is on now, as far as the page knows (model.js breakNow): the
- *  `tournament_break` frame, the detail's `on_break_until`, a hand dealt since. */
+ *  `tournament_break` frame, the detail's `on_break_until`, a hand dealt since; its clock
+ *  stopped while an operator has the tournament paused. */
 function breakOf(id) {
   const b = state.breaks[id] ?? {};
-  return breakNow({ frameUntil: b.frameUntil, detailUntil: tournamentDetail(id)?.on_break_until, endedUntil: b.endedUntil }, Date.now());
+  const pause = pauseOf(id);
+  const found = breakNow({ frameUntil: b.frameUntil, detailUntil: tournamentDetail(id)?.on_break_until, endedUntil: b.endedUntil }, clockNow(pause, Date.now()));
+  return found && { ...found, paused: clockStopped(pause) };
 }
+
+/** A break's countdown in words ("play resumes in 0:42"), "(paused)" after it while it stands. */
+const breakClockText = (key, b) => {
+  const text = t(key, { time: clockText(b.ms) });
+  return b.paused ? t('clock_paused', { clock: text }) : text;
+};
 
 /** `tournament_break`: a tournament we play in is on a break until `until_ms`. */
 export function onBreak(m) {
@@ -461,9 +488,10 @@ function renderOnBreak(id) {
   const node = $('tournament-on-break');
   const b = id ? breakOf(id) : null;
   node.hidden = !b;
-  setText(node, b ? t('t_on_break', { time: clockText(b.ms) }) : '');
+  setText(node, b ? breakClockText('t_on_break', b) : '');
   if (b) Object.assign(node.dataset, { until: String(b.until), ms: String(Math.round(b.ms)) });
   else for (const k of ['until', 'ms']) delete node.dataset[k];
+  setPausedMark(node, b?.paused);
 }
 
 /** Every 250 ms and after each change: the break notice of the tournament we play in (the
@@ -482,16 +510,19 @@ export function renderBreak() {
     box.hidden = true; // hidden first: the live region's words go while nobody hears them
     setText(said, '');
     setText(clock, '');
-    for (const k of ['tournamentId', 'until', 'ms']) delete box.dataset[k];
+    for (const k of ['tournamentId', 'until', 'ms', 'paused']) delete box.dataset[k];
     delete clock.dataset.ms;
     return;
   }
   const [id, b] = found;
   box.hidden = false;
   Object.assign(box.dataset, { tournamentId: id, until: String(b.until), ms: String(Math.round(b.ms)) });
-  setText(clock, t('break_resumes', { time: clockText(b.ms) }));
+  setPausedMark(box, b.paused);
+  setText(clock, breakClockText('break_resumes', b));
   clock.dataset.ms = String(Math.round(b.ms));
-  setText(said, t('break_said', { time: timeOfDay(b.until) }));
+  // Paused, the end is not known: the line said keeps the last one (the status in the bar
+  // says the pause); resumed, the end moved on by the pause is said.
+  if (!b.paused) setText(said, t('break_said', { time: timeOfDay(b.until) }));
 }
 
 // ---- deals at the final table --------------------------------------------------------------
@@ -502,6 +533,9 @@ export const dealOf = (id) => dealNow(state.dealFrames[id], state.tdetails.get(i
 
 /** Whether an operator has tournament `id` paused now (model.js pausedNow). */
 export const pausedOf = (id) => pausedNow(state.pausedFrames[id], state.tdetails.get(id));
+
+/** Where an operator's pause has tournament `id`'s clocks (model.js clockPause): null while they run. */
+const pauseOf = (id) => clockPause(state.pausedFrames[id], state.tdetails.get(id));
 
 /** Whether a hand is in play at tournament `id`'s table (the one we are at): the server takes an
  *  acceptance only between hands. */
@@ -744,7 +778,7 @@ export function dealDropped() {
 
 /** `tournament_paused`: an operator paused or resumed a tournament we play in. */
 export function onPaused(m) {
-  state.pausedFrames[m.tournament_id] = { paused: m.paused, at: now() };
+  state.pausedFrames[m.tournament_id] = { paused: m.paused, at: now(), wall: Date.now() };
   renderTournamentView();
   renderTournamentBar();
 }

@@ -4,9 +4,13 @@
 // play resumes in 0:42") with a live countdown, in the page's flow under the top bar (never over
 // the action bar, taking no focus), shown again from the tournament's detail after a reload
 // (no frame then), gone at 0:00 when the next hand is dealt; no hand dealt during the break.
+// An operator's pause during the break stops the page's clocks (the notice's, the view's and
+// the level's stand at what was left, "(paused)", after a reload too) until the resume, when
+// they count down again to the ends the pause moved on.
 //
 // Starts the real server with an operator key and creates a heads-up sit-and-go whose first
-// level lasts one hand, with a one-minute break after every level. Two headless Chromium pages
+// level lasts one hand, with a one-minute break after every level (the second level lasts ten
+// minutes, so the table's level clock runs through the break). Two headless Chromium pages
 // (Ann at 1280x800 in English, Bob at 390x844 in Italian) register and play by clicking (check,
 // call, bring in, show); the WebSocket frames each page receives (`tournament_break`,
 // `hand_started`, ...) are the reference the DOM is checked against, and every frame is checked
@@ -37,6 +41,8 @@ const WORDS = {
     plan: '1-minute break after every level',
     onBreak: /^On a break: play resumes in [01]:\d\d$/,
     said: 'Tournament break: play resumes at ',
+    stopped: ' (paused)',
+    level: /^next level in \d+:\d\d$/,
   },
   it: {
     title: 'Pausa',
@@ -44,6 +50,8 @@ const WORDS = {
     plan: 'Pausa di 1 min dopo ogni livello',
     onBreak: /^In pausa: si riprende tra [01]:\d\d$/,
     said: 'Pausa del torneo: si riprende alle ',
+    stopped: ' (sospeso)',
+    level: /^prossimo livello tra \d+:\d\d$/,
   },
 };
 
@@ -67,6 +75,7 @@ class Player {
     this.seats = []; // tournament_seat frames
     this.breaks = []; // tournament_break frames, with when they came
     this.deals = []; // hand_started frames, with when they came
+    this.pauses = []; // tournament_paused frames
     this.paused = false;
     this.clicking = false;
     this.stop = false;
@@ -82,6 +91,7 @@ class Player {
     else if (m.type === 'tournament_seat') this.seats.push(m);
     else if (m.type === 'tournament_break') this.breaks.push({ ...m, at: Date.now() });
     else if (m.type === 'hand_started') this.deals.push({ ...m, at: Date.now() });
+    else if (m.type === 'tournament_paused') this.pauses.push(m);
   }
 
   q(id) {
@@ -120,7 +130,7 @@ class Player {
         return { x: b.x, y: b.y, r: b.right, b: b.bottom };
       };
       return {
-        tournament: box.dataset.tournamentId, until: Number(box.dataset.until),
+        tournament: box.dataset.tournamentId, until: Number(box.dataset.until), paused: box.dataset.paused ?? null,
         title: text(q('tournament-break-title')), clock: text(q('tournament-break-clock')), ms: Number(q('tournament-break-clock').dataset.ms),
         // What is on screen (the screen reader's line, visually hidden, apart).
         shown: [...box.children].filter((c) => !c.classList.contains('sr-only')).map((c) => c.textContent).join(' ').replace(/[\u00a0\u202f]/g, ' ').replace(/\s+/g, ' ').trim(),
@@ -205,13 +215,15 @@ async function main() {
   check(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
   ADDR = await startServer(tmp, { STUD_HAND_PAUSE_MS: '500', STUD_SHOWDOWN_PAUSE_MS: '1000', STUD_ACTION_TIMEOUT_MS: '60000', STUD_OPERATOR_KEY: OPERATOR_KEY });
   log(`server listening on http://${ADDR}`);
-  // Level 1 lasts one hand, then the break; level 2 lasts long enough for the rest of the test.
+  // Level 1 lasts one hand, then the break; level 2 lasts long enough for the rest of the test,
+  // on a clock (level 3 follows it: the last level has none).
   const created = await api('POST', '/api/admin/tournaments', {
     name: 'Break SNG', variant: 'stud', kind: 'sit_and_go', min_entrants: 2, max_entrants: 2, seats_per_table: 2,
     entry_fee: 500, house_fee: 50, starting_chips: 2000, payouts: [100],
     levels: [
       { ante: 5, bring_in: 10, small_bet: 20, big_bet: 40, hands: 1 },
-      { ante: 10, bring_in: 20, small_bet: 40, big_bet: 80, hands: 100 },
+      { ante: 10, bring_in: 20, small_bet: 40, big_bet: 80, minutes: 10 },
+      { ante: 20, bring_in: 40, small_bet: 80, big_bet: 160, hands: 100 },
     ],
     break_every_levels: 1, break_minutes: BREAK_MINUTES,
   });
@@ -253,7 +265,7 @@ async function main() {
 
     // 2. The first level (one hand) ends: the break. Both pages are told it (the same end).
     await until('tournament_break on both pages', () => players.every((p) => p.breaks.length > 0), 90000, 50);
-    const brk = a.breaks[0];
+    let brk = a.breaks[0];
     check(b.breaks[0].until_ms === brk.until_ms && brk.tournament_id === id, `the pages were told different breaks: ${JSON.stringify(a.breaks[0])} and ${JSON.stringify(b.breaks[0])}`);
     const left = brk.until_ms - Date.now();
     check(left > 30000 && left <= BREAK_MINUTES * 60000 + 1000, `the break ends in ${left} ms (a ${BREAK_MINUTES}-minute break)`);
@@ -307,7 +319,95 @@ async function main() {
     log(`${b.name}: after a reload the notice came back from the detail (no frame)`);
     b.paused = false;
 
-    // 6. No hand is dealt during the break; the notice goes at 0:00, when the next hand is dealt.
+    // 6. The operator pauses the tournament during the break: the server stops every clock, and
+    //    so does every page. The notice, the table's level clock and Ann's panel stand at what
+    //    was left when it stopped (the detail's ends less its paused_since), "(paused)" after
+    //    them, the same 2.6 s later (a detail refresh between); Bob reloads and sees the same.
+    //    Resumed: the break's end moved on by the pause, the clocks count down to it again.
+    const pausing = await api('POST', `/api/admin/tournaments/${id}/pause`);
+    check(pausing.status >= 200 && pausing.status < 300, `pausing: ${pausing.status} ${pausing.text}`);
+    await until('tournament_paused {paused: true} on both pages', () => players.every((p) => p.pauses.some((m) => m.tournament_id === id && m.paused === true)), 10000, 50);
+    const pd = (await api('GET', `/api/tournaments/${id}`)).json;
+    check(pd.paused_since > 0 && pd.on_break_until === brk.until_ms && pd.next_level_at > brk.until_ms, `the detail while paused: paused_since ${pd.paused_since}, on_break_until ${pd.on_break_until}, next_level_at ${pd.next_level_at}`);
+    const breakLeft = brk.until_ms - pd.paused_since;
+    const levelLeft = pd.next_level_at - pd.paused_since;
+    log(`paused at ${new Date(pd.paused_since).toISOString()}: ${breakLeft} ms of the break and ${levelLeft} ms of level 2 left`);
+    /** The clocks on `p`'s page stand where the pause stopped them; what they show. */
+    const stopped = (p, where) => eventually(`${p.name}: the clocks stopped ${where}`, async () => {
+      const n = await p.breakBox();
+      check(n, 'no [data-testid=tournament-break] shown while paused');
+      check(n.ms === breakLeft, `the notice's clock has data-ms ${n.ms}; ${breakLeft} ms of the break were left at the pause`);
+      check(n.paused === 'true', `the notice's data-paused is ${n.paused}`);
+      check(n.until === brk.until_ms, `the notice's data-until ${n.until}, the break's end ${brk.until_ms}`);
+      check(n.clock.endsWith(p.w.stopped) && p.w.clock.test(n.clock.slice(0, -p.w.stopped.length)), `the notice's clock says ${JSON.stringify(n.clock)}`);
+      check(n.shown === `${p.w.title} — ${n.clock}`, `the notice reads ${JSON.stringify(n.shown)}`);
+      const lc = p.q('tournament-table-clock');
+      const ms = Number(await lc.getAttribute('data-ms'));
+      const text = nb(await lc.textContent());
+      check(ms === levelLeft, `the level clock has data-ms ${ms}; ${levelLeft} ms of the level were left at the pause`);
+      check((await lc.getAttribute('data-paused')) === 'true', `the level clock's data-paused is ${await lc.getAttribute('data-paused')}`);
+      check(text.endsWith(p.w.stopped) && p.w.level.test(text.slice(0, -p.w.stopped.length)), `the level clock says ${JSON.stringify(text)}`);
+      check(await p.page.locator('[data-testid=tournament-bar] [data-testid=tournament-paused]').isVisible(), 'no "paused" status in the tournament bar');
+      return { clock: n.clock, level: text };
+    });
+    const stood = [];
+    for (const p of players) stood.push(await stopped(p, 'once paused'));
+    await sleep(2600);
+    for (const [i, p] of players.entries()) {
+      const again = await stopped(p, '2.6 s later');
+      check(again.clock === stood[i].clock && again.level === stood[i].level, `${p.name}: the clocks moved while paused: ${JSON.stringify(stood[i])} then ${JSON.stringify(again)}`);
+      log(`${p.name}: paused, the notice reads "${stood[i].clock}" and the level clock "${stood[i].level}", 2.6 s later the same`);
+    }
+    await a.shot('break-paused-ann.png');
+    await hold(a);
+    await openPanel(a);
+    await eventually(`${a.name}: the tournament view's clocks stopped`, async () => {
+      const on = a.q('tournament-on-break');
+      const text = await a.text('tournament-on-break');
+      check(await on.isVisible(), 'no [data-testid=tournament-on-break] while paused');
+      check(text.endsWith(a.w.stopped) && a.w.onBreak.test(text.slice(0, -a.w.stopped.length)), `the view says ${JSON.stringify(text)}`);
+      check(Number(await on.getAttribute('data-ms')) === breakLeft && (await on.getAttribute('data-paused')) === 'true', `tournament-on-break: data-ms ${await on.getAttribute('data-ms')}, data-paused ${await on.getAttribute('data-paused')}`);
+      const lc = a.q('tournament-clock');
+      check(Number(await lc.getAttribute('data-ms')) === levelLeft && (await lc.getAttribute('data-paused')) === 'true', `tournament-clock: data-ms ${await lc.getAttribute('data-ms')}, data-paused ${await lc.getAttribute('data-paused')}`);
+      check((await a.text('tournament-clock')).endsWith(a.w.stopped), `tournament-clock says ${JSON.stringify(await a.text('tournament-clock'))}`);
+    });
+    await checkAxe(a, 'in the tournament panel during a paused break');
+    await closePanel(a);
+    a.paused = false;
+    await hold(b);
+    await b.page.reload();
+    await until(`${b.name}: back at the tournament table after a reload while paused`, async () => b.q('table').isVisible(), 15000);
+    await stopped(b, 'after a reload (from the detail\'s paused_since)');
+    b.paused = false;
+    log(`${a.name}'s panel stood too; ${b.name}'s page after a reload as well`);
+    const resuming = await api('POST', `/api/admin/tournaments/${id}/resume`);
+    check(resuming.status >= 200 && resuming.status < 300, `resuming: ${resuming.status} ${resuming.text}`);
+    await until('tournament_paused {paused: false} on both pages', () => players.every((p) => p.pauses.some((m) => m.tournament_id === id && m.paused === false)), 10000, 50);
+    const rd = (await api('GET', `/api/tournaments/${id}`)).json;
+    const pauseMs = rd.on_break_until - brk.until_ms;
+    check(rd.paused_since == null && pauseMs > 2600 && Math.abs(rd.on_break_until - (Date.now() + breakLeft)) < 1500, `the detail once resumed: paused_since ${rd.paused_since}, on_break_until ${rd.on_break_until} (the break's end was ${brk.until_ms}; ${breakLeft} ms were left)`);
+    check(rd.next_level_at - pd.next_level_at === pauseMs, `the level's end moved on by ${rd.next_level_at - pd.next_level_at} ms, the break's by ${pauseMs}`);
+    const resumedBreak = { ...brk, until_ms: rd.on_break_until };
+    const going = [];
+    for (const p of players) {
+      going.push(await checkNotice(p, id, resumedBreak, 'once resumed'));
+      await eventually(`${p.name}: the level clock running again`, async () => {
+        const lc = p.q('tournament-table-clock');
+        const ms = Number(await lc.getAttribute('data-ms'));
+        check((await lc.getAttribute('data-paused')) === null, 'the level clock still says paused');
+        check(p.w.level.test(nb(await lc.textContent())), `the level clock says ${JSON.stringify(nb(await lc.textContent()))}`);
+        check(Math.abs(ms - (rd.next_level_at - Date.now())) < 1500, `the level clock has data-ms ${ms}, ${rd.next_level_at - Date.now()} ms are left to the moved end`);
+      });
+    }
+    await sleep(1300);
+    for (const [i, p] of players.entries()) {
+      const n = await checkNotice(p, id, resumedBreak, '1.3 s after the resume');
+      check(n.ms < going[i].ms - 900 && n.paused === null, `${p.name}: the notice's clock did not count down after the resume: ${going[i].clock} (${going[i].ms}) then ${n.clock} (${n.ms})`);
+    }
+    log(`resumed after ${pauseMs} ms: the break now ends at ${new Date(rd.on_break_until).toISOString()}; both pages count down to it again`);
+    brk = resumedBreak; // the break's end from here on
+
+    // 7. No hand is dealt during the break; the notice goes at 0:00, when the next hand is dealt.
     await until('the break almost over', () => Date.now() >= brk.until_ms - 2500, 70000, 100);
     for (const [i, p] of players.entries()) {
       const during = p.deals.slice(dealsAtBreak[i]);

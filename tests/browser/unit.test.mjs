@@ -677,6 +677,74 @@ test('breaks: the structure\'s line, the break from the frame or the detail, ove
   }
 });
 
+test('an operator\'s pause stops the clocks: the level\'s and a break\'s stand, then count on from the resume', () => {
+  const P = 1_700_000_000_000; // paused_since, on the server's clock
+  const running = (extra = {}, asked = 50, at = asked + 10) => ({ detail: { status: 'running', ...extra }, asked, at });
+  // Where the pause has the clocks: the detail's paused_since when it knows of the pause, else
+  // when the frame came; resumed while the detail is still the paused one; null while they run.
+  assert.equal(app.clockPause(undefined, running()), null, 'never paused');
+  assert.equal(app.clockPause(undefined, undefined), null);
+  assert.deepEqual(app.clockPause(undefined, running({ paused_since: P })), { since: P, at: null, wall: null, resumed: null }, 'after a reload');
+  assert.deepEqual(app.clockPause({ paused: true, at: 100, wall: P + 40 }, running()), { since: null, at: 100, wall: P + 40, resumed: null }, 'the frame came, the detail asked for before it');
+  assert.deepEqual(app.clockPause({ paused: true, at: 100, wall: P + 40 }, running({ paused_since: P }, 120)), { since: P, at: null, wall: null, resumed: null }, 'the detail asked for after the frame');
+  assert.deepEqual(app.clockPause({ paused: false, at: 200, wall: P + 9_000 }, running({ paused_since: P }, 150)), { since: P, at: null, wall: null, resumed: { at: 200, wall: P + 9_000 } }, 'resumed, the detail still the paused one');
+  assert.equal(app.clockPause({ paused: false, at: 200, wall: P + 9_000 }, running({}, 250)), null, 'resumed, the detail asked for since');
+  assert.equal(app.clockPause({ paused: true, at: 100, wall: P }, { detail: { status: 'finished', paused_since: P }, asked: 50 }), null, 'not running');
+  // It stands exactly when pausedNow says paused.
+  for (const frame of [undefined, { paused: true, at: 100, wall: P }, { paused: false, at: 100, wall: P }]) {
+    for (const entry of [undefined, running(), running({ paused_since: P }), running({}, 120), running({ paused_since: P }, 120), { detail: { status: 'finished', paused_since: P }, asked: 5 }]) {
+      assert.equal(app.clockStopped(app.clockPause(frame, entry)), app.pausedNow(frame, entry), `${JSON.stringify(frame)} ${JSON.stringify(entry)}`);
+    }
+  }
+  // What the clocks read: the page's time while they run; the moment they stopped while paused;
+  // that moment plus the time since the resume until the detail moved the ends on.
+  assert.equal(app.clockNow(null, P + 5), P + 5);
+  assert.equal(app.clockNow({ since: P, resumed: null }, P + 600_000), P, 'stands');
+  assert.equal(app.clockNow({ since: null, at: 100, wall: P + 40, resumed: null }, P + 600_000), P + 40, 'from the frame');
+  assert.equal(app.clockNow({ since: P, resumed: { at: 200, wall: P + 9_000 } }, P + 10_500), P + 1_500, 'counting on from the resume');
+  assert.equal(app.clockNow({ since: P, resumed: { at: 200, wall: P + 9_000 } }, P + 8_000), P, 'never before the stop');
+  // A break with 42 s left when paused: 42 s left however long the pause lasts; resumed 9 s
+  // later, 40 s left 2 s on, from the resume's frame and from the detail that moved its end on
+  // (on_break_until + 9 s) alike.
+  const until = P + 42_000;
+  const paused = app.clockPause(undefined, running({ paused_since: P, on_break_until: until }));
+  assert.deepEqual(app.breakNow({ frameUntil: until, detailUntil: until }, app.clockNow(paused, P + 1_000)), { until, ms: 42_000 });
+  assert.deepEqual(app.breakNow({ frameUntil: until, detailUntil: until }, app.clockNow(paused, P + 600_000)), { until, ms: 42_000 }, 'past its end on the page\'s clock: it stands');
+  const byFrame = app.clockPause({ paused: true, at: 100, wall: P + 2_000 }, running({ on_break_until: until }));
+  assert.deepEqual(app.breakNow({ frameUntil: until }, app.clockNow(byFrame, P + 30_000)), { until, ms: 40_000 }, 'the frame before the detail: as the page counted when it came');
+  const resumed = app.clockPause({ paused: false, at: 200, wall: P + 9_000 }, running({ paused_since: P, on_break_until: until }, 150));
+  assert.deepEqual(app.breakNow({ frameUntil: until, detailUntil: until }, app.clockNow(resumed, P + 11_000)), { until, ms: 40_000 });
+  const after = app.clockPause({ paused: false, at: 200, wall: P + 9_000 }, running({ on_break_until: until + 9_000 }, 250));
+  assert.deepEqual(app.breakNow({ frameUntil: until, detailUntil: until + 9_000 }, app.clockNow(after, P + 11_000)), { until: until + 9_000, ms: 40_000 });
+  assert.equal(app.breakNow({ frameUntil: P - 1 }, app.clockNow(paused, P + 1)), null, 'a break over before the pause');
+  // The level's clock: 5 minutes left at the detail (asked at 900, came at 1000).
+  const entry = { detail: { status: 'running', ms_to_next_level: 300_000, next_level_at: P + 302_000 }, asked: 900, at: 1000 };
+  assert.equal(app.levelClock(entry, null, 4_000), 297_000, 'running: counts from the detail');
+  const stop = app.clockPause({ paused: true, at: 3_000, wall: 0 }, entry);
+  assert.equal(app.levelClock(entry, stop, 4_000), 298_000, 'stopped when the frame came');
+  assert.equal(app.levelClock(entry, stop, 600_000), 298_000, 'and stands');
+  // A detail asked for 10 s into the pause: the server's ms_to_next_level counts down to a level
+  // end not moved yet (290 s); the clock stands at the end less paused_since.
+  const during = { detail: { status: 'running', ms_to_next_level: 290_000, next_level_at: P + 302_000, paused_since: P + 4_000 }, asked: 13_000, at: 13_100 };
+  const since = app.clockPause({ paused: true, at: 3_000, wall: 0 }, during);
+  assert.equal(app.levelClock(during, since, 13_100), 298_000);
+  assert.equal(app.levelClock(during, since, 60_000), 298_000, 'a refresh later: the same');
+  const back = app.clockPause({ paused: false, at: 30_000, wall: 0 }, during);
+  assert.equal(app.levelClock(during, back, 31_500), 296_500, 'resumed: counting on from the frame');
+  const moved = { detail: { status: 'running', ms_to_next_level: 298_000, next_level_at: P + 328_000 }, asked: 30_100, at: 30_200 };
+  assert.equal(app.levelClock(moved, app.clockPause({ paused: false, at: 30_000, wall: 0 }, moved), 31_700), 296_500, 'the detail asked for on the resume');
+  const late = { detail: { status: 'running', ms_to_next_level: 300_000, next_level_at: P + 302_000 }, asked: 900, at: 5_000 };
+  assert.equal(app.levelClock(late, app.clockPause({ paused: true, at: 3_000, wall: 0 }, late), 9_000), 300_000, 'a detail asked for before the frame and come after it');
+  assert.equal(app.levelClock({ detail: { status: 'running', ms_to_next_level: null }, at: 0 }, stop, 5), null, 'no timed level');
+  assert.equal(app.levelClock({ detail: { status: 'finished', ms_to_next_level: 5 }, at: 0 }, stop, 5), null);
+  // "(paused)" after a clock that stands, in every language.
+  const words = { en: 'play resumes in 0:42 (paused)', it: 'si riprende tra 0:42 (sospeso)', hu: 'a játék 0:42 múlva folytatódik (szüneteltetve)' };
+  for (const code of Object.keys(app.LANGS)) {
+    assert.equal(app.tIn(code, 'clock_paused', { clock: app.tIn(code, 'break_resumes', { time: '0:42' }) }), words[code]);
+  }
+  assert.equal(app.tIn('en', 'clock_paused', { clock: app.tIn('en', 't_next_level_in', { time: '4:58' }) }), 'next level in 4:58 (paused)');
+});
+
 test('bounties: the plan, the heads, a frame applied to the detail, the words of a bounty paid', () => {
   const ANN = 'a1';
   const BOB = 'b2';
