@@ -33,6 +33,8 @@ struct Bought {
     seats: Vec<String>,
     placed: Option<(u32, u64)>,
     errors: Vec<String>,
+    /// answers to the first rebuy asked again with its key (a retry): answered, not bought
+    retried: u64,
 }
 
 async fn buyer(addr: String, token: String, tournament: Uuid, seed: u64) -> Bought {
@@ -50,23 +52,37 @@ async fn buyer(addr: String, token: String, tournament: Uuid, seed: u64) -> Boug
                 c.send(&ClientMsg::JoinTable { request_id: None, table_id, invite_code: None }).await.unwrap();
             }
             ServerMsg::HandStarted { .. } if first_hand => {
-                // At the starting stack, during a hand: bought now, added when it ends.
+                // At the starting stack, during a hand: bought now, added when it ends. Asked
+                // twice with one key (a retry after a lost answer): bought once.
                 first_hand = false;
-                let buy = ClientMsg::TournamentRebuy { request_id: Some("r0".into()), tournament_id: tournament };
-                c.send(&buy).await.unwrap();
+                for request_id in ["r0", "r0-again"] {
+                    let key = Some("first".to_owned());
+                    let buy = ClientMsg::TournamentRebuy {
+                        request_id: Some(request_id.into()),
+                        tournament_id: tournament,
+                        idempotency_key: key,
+                    };
+                    c.send(&buy).await.unwrap();
+                }
             }
             ServerMsg::TournamentOffer { tournament_id, offer, chips, fee, until_ms } => {
                 assert_eq!(tournament_id, tournament);
                 assert!(until_ms > stud_store::now_ms(), "an offer that has lapsed already");
                 b.offers.push((offer, chips, fee));
                 let buy = match offer {
-                    TournamentOfferKind::Rebuy => ClientMsg::TournamentRebuy { request_id: None, tournament_id },
+                    TournamentOfferKind::Rebuy => {
+                        ClientMsg::TournamentRebuy { request_id: None, tournament_id, idempotency_key: None }
+                    }
                     TournamentOfferKind::Addon => ClientMsg::TournamentAddon { request_id: None, tournament_id },
                 };
                 c.send(&buy).await.unwrap();
             }
-            ServerMsg::TournamentPurchase { purchase, .. } => {
+            ServerMsg::TournamentPurchase { purchase, request_id } => {
                 assert_eq!(purchase.tournament_id, tournament);
+                if request_id.as_deref() == Some("r0-again") {
+                    b.retried += 1;
+                    continue;
+                }
                 match purchase.kind {
                     TournamentOfferKind::Rebuy => b.rebuys += 1,
                     TournamentOfferKind::Addon => b.addons += 1,
@@ -128,8 +144,9 @@ async fn rebuys_and_the_add_on_are_sold_paid_into_the_pool_and_paid_out() {
     let (rebuys, addons): (u64, u64) = (bought.iter().map(|b| b.rebuys).sum(), bought.iter().map(|b| b.addons).sum());
     let r = d.rebuys.clone().unwrap();
     assert_eq!((u64::from(r.rebuys), u64::from(r.addons)), (rebuys, addons), "{bought:?}");
-    // Every bot bought its first-hand rebuy; busts in the rebuy period were offered one.
-    assert!(bought.iter().all(|b| b.rebuys >= 1), "{bought:?}");
+    // Every bot bought its first-hand rebuy, and its retry was answered as bought (charged
+    // once: the balances below); busts in the rebuy period were offered one.
+    assert!(bought.iter().all(|b| b.rebuys >= 1 && b.retried == 1), "{bought:?}");
     let offered: usize = bought.iter().map(|b| b.offers.len()).sum();
     assert!(offered >= 1, "no offer was made: {bought:?}");
     assert!(bought.iter().flat_map(|b| &b.offers).all(|o| match o.0 {
@@ -226,5 +243,66 @@ async fn a_break_is_announced_shown_and_kept() {
             );
         }
     }
+    server.shutdown().await;
+}
+
+/// `POST /api/tournaments/{id}/rebuys` with an `Idempotency-Key` header, by hand (the client
+/// library sends no such header): the status and the body.
+async fn post_keyed(addr: &str, path: &str, token: &str, key: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nIdempotency-Key: {key}\r\n\
+         Content-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, text.split_once("\r\n\r\n").map_or(String::new(), |(_, body)| body.to_owned()))
+}
+
+/// A rebuy over HTTP asked twice with one `Idempotency-Key` (a retry after a lost answer) is
+/// answered 201 twice and charged once; another key is a new purchase (refused here: the
+/// first one's chips put the player above the starting stack); a key that is not 1 to 64
+/// visible characters is refused 400 before anything is asked.
+#[tokio::test]
+async fn an_http_rebuy_asked_again_with_its_key_is_bought_once() {
+    let (server, addr) = spawn_app(|c| c.operator_key = Some(KEY.into())).await;
+    let body = format!(
+        r#"{{"name": "Keyed SNG", "variant": "stud", "kind": "sit_and_go", "min_entrants": 2, "max_entrants": 2,
+            "seats_per_table": 8, "entry_fee": {ENTRY}, "house_fee": {HOUSE}, "starting_chips": 100,
+            "levels": {}, "rebuy_until_level": 2, "rebuy_fee": {REBUY}}}"#,
+        levels(50)
+    );
+    let id = create(&addr, &body).await;
+    let mut sessions = Vec::new();
+    for i in 0..2 {
+        let s = create_session(&addr, &format!("keyed{i}")).await.unwrap();
+        let path = format!("/api/tournaments/{id}/entries");
+        let (status, text) = stud_client::http_as(&addr, "POST", &path, None, Some(&s.token)).await.unwrap();
+        assert_eq!(status, 201, "{text}");
+        sessions.push(s);
+    }
+    let path = format!("/api/tournaments/{id}/rebuys");
+    let token = &sessions[0].token;
+    let mut balances = Vec::new();
+    for _ in 0..2 {
+        let (status, text) = post_keyed(&addr, &path, token, "first-rebuy").await;
+        assert_eq!(status, 201, "{text}");
+        let p: stud_proto::TournamentPurchase = serde_json::from_str(&text).unwrap();
+        assert_eq!((p.kind, p.chips, p.fee), (TournamentOfferKind::Rebuy, 100, REBUY));
+        balances.push(p.balance);
+    }
+    assert_eq!(balances, [START - ENTRY - HOUSE - REBUY; 2], "charged once");
+    let (status, text) = post_keyed(&addr, &path, token, "second-rebuy").await;
+    assert_eq!(status, 409, "another key is another rebuy, not sold above the starting stack: {text}");
+    for bad in ["has space".to_owned(), "k".repeat(65)] {
+        let (status, text) = post_keyed(&addr, &path, token, &bad).await;
+        assert_eq!(status, 400, "{bad:?}: {text}");
+    }
+    assert_eq!(detail(&addr, id).await.rebuys.map(|r| r.rebuys), Some(1));
+    assert_eq!(server.app.store.balance(sessions[0].player_id).await.unwrap(), START - ENTRY - HOUSE - REBUY);
     server.shutdown().await;
 }

@@ -150,8 +150,14 @@ async fn bot(
                 client.send(&act).await?;
             }
             ServerMsg::TournamentOffer { tournament_id, offer, .. } if rebuy && tournament_id == tournament => {
+                key += 1;
                 let buy = match offer {
-                    TournamentOfferKind::Rebuy => ClientMsg::TournamentRebuy { request_id: None, tournament_id },
+                    // Keyed like the actions: a repeat would be answered, not bought twice.
+                    TournamentOfferKind::Rebuy => ClientMsg::TournamentRebuy {
+                        request_id: None,
+                        tournament_id,
+                        idempotency_key: Some(format!("{k}-{key}")),
+                    },
                     TournamentOfferKind::Addon => ClientMsg::TournamentAddon { request_id: None, tournament_id },
                 };
                 client.send(&buy).await?;

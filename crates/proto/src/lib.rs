@@ -210,6 +210,12 @@ pub enum ClientMsg {
         request_id: RequestId,
         /// the tournament
         tournament_id: Uuid,
+        /// a key unique per intended rebuy (1 to 64 characters): asked again with the key of
+        /// the entry's last rebuy (a retry after a lost answer, a second press), it is answered
+        /// `tournament_purchase` again and charged once
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(length(min = 1, max = 64))]
+        idempotency_key: Option<String>,
     },
     /// Propose a deal at the final table (once the field is final; the tournament's `deals`
     /// allow it): the money the remaining places still pay, less `leave` (played for, the
@@ -642,6 +648,16 @@ pub enum SeatReason {
 
 /// The longest chat message, in characters (Unicode scalar values).
 pub const CHAT_MAX_CHARS: usize = 200;
+
+/// The longest idempotency key of a purchase (`tournament_rebuy`, the `Idempotency-Key` of
+/// `POST /api/tournaments/{id}/rebuys`), in characters.
+pub const MAX_IDEMPOTENCY_KEY: usize = 64;
+
+/// Whether a purchase's idempotency key is one the server takes: 1 to
+/// [`MAX_IDEMPOTENCY_KEY`] characters.
+pub fn idempotency_key_ok(key: &str) -> bool {
+    !key.is_empty() && key.chars().count() <= MAX_IDEMPOTENCY_KEY
+}
 
 /// Why a request failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]

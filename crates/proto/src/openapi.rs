@@ -72,6 +72,7 @@ fn param_schema(ty: &str) -> (Value, bool) {
         "format" => json!({"type": "string", "enum": ["json", "phh", "text"]}),
         "cursor" => json!({"type": "string", "pattern": "^[0-9]{1,19}-[0-9a-f]{32}$"}),
         "ledger_cursor" => json!({"type": "string", "pattern": "^[0-9]{1,19}-[01]-[0-9a-f]{32}-[0-9]{1,18}$"}),
+        "idempotency_key" => json!({"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+$"}),
         // RFC 6455 4.1: 16 random bytes in base64.
         "ws_key" => json!({"type": "string", "pattern": "^[A-Za-z0-9+/]{21}[AQgw]==$"}),
         word if word.starts_with("word:") => json!({"type": "string", "enum": [word.trim_start_matches("word:")]}),
@@ -529,9 +530,17 @@ fn ops() -> Vec<Op> {
         Op {
             method: "post",
             path: "/api/tournaments/{id}/rebuys",
-            summary: "Buy a rebuy for the caller (a session token): the rebuy fee from the balance, into the prize pool. Sold in the rebuy period to a player at or below the starting stack (the chips come at once between hands, else when the hand in play at their table ends) and to one busted in it while the offer lasts (60 s; seated again). Refused `not_offered` otherwise, naming why.",
+            summary: "Buy a rebuy for the caller (a session token): the rebuy fee from the balance, into the prize pool. Sold in the rebuy period to a player at or below the starting stack (the chips come at once between hands, else when the hand in play at their table ends) and to one busted in it while the offer lasts (60 s; seated again). Refused `not_offered` otherwise, naming why. With an `Idempotency-Key` (1 to 64 characters, unique per intended rebuy), a request repeating the key of the entry's last rebuy (a retry after a lost answer) is answered 201 as that purchase and charged once.",
             auth: Session,
-            params: &[ID],
+            params: &[
+                ID,
+                (
+                    "Idempotency-Key",
+                    "header",
+                    "idempotency_key",
+                    "a key unique per intended rebuy: its repeat is answered, not bought again",
+                ),
+            ],
             body: Option::None,
             ok: (201, "bought", Some(schema::<TournamentPurchase>)),
             formats: false,

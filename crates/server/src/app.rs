@@ -243,7 +243,8 @@ impl App {
     }
 
     /// Buys a rebuy or the add-on for the session's player; the reply names the chips, the
-    /// fee and the balance after it.
+    /// fee and the balance after it. A rebuy asked again with the `key` of the entry's last
+    /// one is answered the same, charged once (an add-on is sold once per entry anyway).
     ///
     /// # Errors
     /// [`crate::tournament::Refusal`]: nothing was charged.
@@ -252,10 +253,11 @@ impl App {
         handle: &crate::tournament::TournamentHandle,
         session: &Session,
         kind: stud_proto::TournamentOfferKind,
+        key: Option<String>,
     ) -> Result<stud_proto::TournamentPurchase, crate::tournament::Refusal> {
         use stud_proto::TournamentOfferKind;
         match kind {
-            TournamentOfferKind::Rebuy => handle.rebuy(session.player_id).await?,
+            TournamentOfferKind::Rebuy => handle.rebuy(session.player_id, key).await?,
             TournamentOfferKind::Addon => handle.addon(session.player_id).await?,
         }
         let t = handle.now();

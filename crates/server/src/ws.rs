@@ -234,11 +234,22 @@ impl Connection {
     }
 
     /// A rebuy or the add-on: answered `tournament_purchase` or a typed error.
-    async fn purchase(&self, session: &Session, request_id: RequestId, tournament_id: Uuid, kind: TournamentOfferKind) {
+    async fn purchase(
+        &self,
+        session: &Session,
+        request_id: RequestId,
+        tournament_id: Uuid,
+        kind: TournamentOfferKind,
+        key: Option<String>,
+    ) {
+        if key.as_deref().is_some_and(|k| !stud_proto::idempotency_key_ok(k)) {
+            let why = format!("an idempotency key is 1 to {} characters", stud_proto::MAX_IDEMPOTENCY_KEY);
+            return self.error(request_id, ErrorCode::TooLong, why);
+        }
         let Some(handle) = self.app.tournaments.get(tournament_id) else {
             return self.error(request_id, ErrorCode::UnknownTournament, format!("no tournament {tournament_id}"));
         };
-        match self.app.purchase(&handle, session, kind).await {
+        match self.app.purchase(&handle, session, kind, key).await {
             Ok(purchase) => self.send(wire::frame(&ServerMsg::TournamentPurchase { request_id, purchase })),
             Err(e) => self.error(request_id, e.code(), e.to_string()),
         }
@@ -394,11 +405,12 @@ impl Connection {
                     Err(e) => self.error(request_id, e.code(), e.to_string()),
                 };
             }
-            ClientMsg::TournamentRebuy { request_id, tournament_id } => {
-                return self.purchase(&session, request_id, tournament_id, TournamentOfferKind::Rebuy).await;
+            ClientMsg::TournamentRebuy { request_id, tournament_id, idempotency_key } => {
+                let kind = TournamentOfferKind::Rebuy;
+                return self.purchase(&session, request_id, tournament_id, kind, idempotency_key).await;
             }
             ClientMsg::TournamentAddon { request_id, tournament_id } => {
-                return self.purchase(&session, request_id, tournament_id, TournamentOfferKind::Addon).await;
+                return self.purchase(&session, request_id, tournament_id, TournamentOfferKind::Addon, None).await;
             }
             ClientMsg::TournamentDealPropose { request_id, tournament_id, method, leave } => {
                 let command = stud_tournament::Command::ProposeDeal {

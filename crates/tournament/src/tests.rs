@@ -1092,8 +1092,11 @@ fn play_with(players: u32, seats: u8, seed: u64, late_entries: bool, rebuys: boo
                 let all: Vec<Uuid> = d.t.entries().iter().map(|e| e.player).collect();
                 let p = all[dice.below(all.len())];
                 let draw = d.draw();
-                let cmd =
-                    if dice.below(2) == 0 { Command::Rebuy { player: p, draw } } else { Command::AddOn { player: p } };
+                let cmd = if dice.below(2) == 0 {
+                    Command::Rebuy { player: p, draw, key: None }
+                } else {
+                    Command::AddOn { player: p }
+                };
                 let _ = d.command(cmd);
                 continue;
             }
@@ -1448,7 +1451,7 @@ fn rebuy_sng(n: u32, max_rebuys: Option<u32>) -> Driver {
 
 fn rebuy(d: &mut Driver, p: Uuid) -> Result<Vec<Output>, TournamentError> {
     let draw = d.draw();
-    d.command(Command::Rebuy { player: p, draw })
+    d.command(Command::Rebuy { player: p, draw, key: None })
 }
 
 fn total_chips(t: &Tournament) -> Chips {
@@ -1856,6 +1859,37 @@ fn a_late_rebuyer_is_offered_the_add_on() {
     assert!(out.contains(&Output::Offer { player: b, entry: 2, offer: Offer::AddOn, until }), "{out:?}");
     d.command(Command::AddOn { player: b }).unwrap();
     assert_eq!(d.replayed(), d.t);
+}
+
+/// A rebuy bought with a key and asked again with it (a retry, a second press) is that purchase,
+/// not a second one (issue 30 nit: with rebuy chips at the starting stack, a player bought
+/// back in may rebuy again at once, so a repeat would have been charged twice); another key
+/// buys another rebuy. The key is journaled: a replay keeps it.
+#[test]
+fn a_rebuy_asked_again_with_its_key_is_bought_once() {
+    let mut r = request(Kind::SitAndGo, 3, 8);
+    r.rebuy_until_level = Some(2);
+    let mut d = Driver::new(r.validate().unwrap());
+    for i in 1..=3 {
+        d.register(i).unwrap();
+    }
+    d.tick(0);
+    let (a, b) = (player(1), player(2));
+    d.bust(1, a, &[b]);
+    let buy = |d: &mut Driver, key: &str| {
+        let draw = d.draw();
+        d.command(Command::Rebuy { player: b, draw, key: Some(key.to_owned()) })
+    };
+    buy(&mut d, "k1").unwrap();
+    assert_eq!((d.t.rebuys(), d.chips(b)), (1, 1_000));
+    assert_eq!(buy(&mut d, "k1"), Err(TournamentError::AlreadyBought));
+    assert_eq!((d.t.rebuys(), d.chips(b)), (1, 1_000), "not bought twice");
+    let back = d.replayed();
+    assert_eq!(back, d.t);
+    d.t = back;
+    assert_eq!(buy(&mut d, "k1"), Err(TournamentError::AlreadyBought), "after a restart too");
+    buy(&mut d, "k2").unwrap();
+    assert_eq!((d.t.rebuys(), d.chips(b)), (2, 2_000), "another key, another rebuy");
 }
 
 /// A bounty tournament of `n` players (a sit-and-go at one table).

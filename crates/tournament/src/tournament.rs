@@ -148,6 +148,9 @@ pub struct Entry {
     /// cents this entry was paid by a deal at the final table
     #[serde(default)]
     pub deal: Cents,
+    /// the key its last rebuy was bought with, if the buyer gave one
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebuy_key: Option<String>,
 }
 
 /// A deal proposed at the final table, open until every remaining player accepts, one
@@ -283,6 +286,9 @@ pub enum Command {
         player: Uuid,
         /// a fresh seed (seats a busted entry)
         draw: Draw,
+        /// the buyer's key for this purchase: the entry's last rebuy made with the same key is
+        /// this one again ([`TournamentError::AlreadyBought`]), never a second
+        key: Option<String>,
     },
     /// The add-on, while it is offered.
     AddOn {
@@ -388,6 +394,9 @@ pub enum Input {
         player: Uuid,
         /// seats a busted entry
         draw: Draw,
+        /// the buyer's key (kept as the entry's [`Entry::rebuy_key`])
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
     },
     /// an add-on (paid)
     AddOn {
@@ -713,6 +722,10 @@ pub enum TournamentError {
     /// rebuys are not sold now (none in this tournament, or the rebuy period is over)
     #[error("rebuys are closed")]
     RebuyClosed,
+    /// this entry's last rebuy was bought with the same key: it is that purchase again (a
+    /// retry), not a new one
+    #[error("already bought with this key")]
+    AlreadyBought,
     /// the add-on is not sold now (none in this tournament, not yet, or over)
     #[error("the add-on is not on offer")]
     AddOnClosed,
@@ -763,6 +776,7 @@ impl TournamentError {
             TournamentError::NotPrivate => "not_private",
             TournamentError::NoDeal(_) => "no_deal",
             TournamentError::RebuyClosed => "rebuy_closed",
+            TournamentError::AlreadyBought => "already_bought",
             TournamentError::AddOnClosed => "addon_closed",
             TournamentError::NotOffered(_) => "not_offered",
             TournamentError::BadRotation(_) => "bad_rotation",
@@ -1500,9 +1514,14 @@ impl Tournament {
                 Status::Registering => Ok(Accepted { input: Input::Cancel, debit: None }),
                 _ => Err(TournamentError::Started),
             },
-            Command::Rebuy { player, draw } => {
+            Command::Rebuy { player, draw, key } => {
+                // A retry of the entry's last rebuy (the answer was lost, the button pressed
+                // twice): that purchase, not a second one.
+                if key.is_some() && self.latest_entry(player).is_some_and(|e| e.rebuy_key == key) {
+                    return Err(TournamentError::AlreadyBought);
+                }
                 let fee = self.check_rebuy(player)?;
-                Ok(Accepted { input: Input::Rebuy { player, draw }, debit: Some((player, fee)) })
+                Ok(Accepted { input: Input::Rebuy { player, draw, key }, debit: Some((player, fee)) })
             }
             Command::AddOn { player } => {
                 let fee = self.check_addon(player)?;
@@ -1725,7 +1744,7 @@ impl Tournament {
             Input::HandFinished { table, stacks, knockouts, draw } => {
                 self.hand_finished(now, *table, stacks, knockouts, draw, &mut out);
             }
-            Input::Rebuy { player, draw } => self.rebuy(*player, draw, &mut out),
+            Input::Rebuy { player, draw, key } => self.rebuy(*player, draw, key.as_ref(), &mut out),
             Input::AddOn { player } => self.addon(*player, &mut out),
             Input::OffersLapsed => self.lapse(now, &mut out),
             Input::BreakOver => {
@@ -1853,12 +1872,15 @@ impl Tournament {
 
     /// A rebuy: a busted entry is seated again with the rebuy's chips (it was not eliminated
     /// after all); a playing one gets them now, or when the hand at its table ends.
-    fn rebuy(&mut self, player: Uuid, draw: &Draw, out: &mut Vec<Output>) {
+    fn rebuy(&mut self, player: Uuid, draw: &Draw, key: Option<&String>, out: &mut Vec<Output>) {
         let (Some(r), Some(no)) = (self.spec.rebuys, self.latest_entry(player).map(|e| e.no)) else { return };
         if self.status != Status::Running {
             return;
         }
         let Some(e) = self.entry_mut(no) else { return };
+        if matches!(e.state, EntryState::Out | EntryState::Playing) {
+            e.rebuy_key = key.cloned();
+        }
         match e.state {
             EntryState::Out => {
                 e.state = EntryState::Playing;
@@ -1963,6 +1985,7 @@ impl Tournament {
                     bounties: 0,
                     knocked_out_by: Vec::new(),
                     deal: 0,
+                    rebuy_key: None,
                 });
             }
             Status::Running => self.add_entry(player, name, draw, out),
@@ -1994,6 +2017,7 @@ impl Tournament {
             bounties: 0,
             knocked_out_by: Vec::new(),
             deal: 0,
+            rebuy_key: None,
         });
         let at = self.floor.seat_new(no, &mut Drawer::new(draw));
         out.push(Output::Seat { player, entry: no, at, chips });

@@ -264,12 +264,27 @@ async fn unregister(
     Ok(Json(app.registration(id, &session, false)))
 }
 
+/// A rebuy; an `Idempotency-Key` header makes a repeat of the entry's last rebuy answered, not
+/// bought again.
 async fn rebuy(
     caller: Caller,
     State(app): State<Arc<App>>,
     PathId(id): PathId,
+    headers: axum::http::HeaderMap,
 ) -> Result<(StatusCode, Json<TournamentPurchase>), ApiError> {
-    purchase(caller, &app, id, TournamentOfferKind::Rebuy).await
+    let key = match headers.get("idempotency-key") {
+        None => None,
+        Some(v) => match v.to_str() {
+            Ok(k) if stud_proto::idempotency_key_ok(k) && k.bytes().all(|b| b.is_ascii_graphic()) => Some(k.to_owned()),
+            _ => {
+                return Err(ApiError::BadRequest(format!(
+                    "Idempotency-Key: 1 to {} visible ASCII characters",
+                    stud_proto::MAX_IDEMPOTENCY_KEY
+                )));
+            }
+        },
+    };
+    purchase(caller, &app, id, TournamentOfferKind::Rebuy, key).await
 }
 
 async fn addon(
@@ -277,7 +292,7 @@ async fn addon(
     State(app): State<Arc<App>>,
     PathId(id): PathId,
 ) -> Result<(StatusCode, Json<TournamentPurchase>), ApiError> {
-    purchase(caller, &app, id, TournamentOfferKind::Addon).await
+    purchase(caller, &app, id, TournamentOfferKind::Addon, None).await
 }
 
 async fn purchase(
@@ -285,10 +300,11 @@ async fn purchase(
     app: &App,
     id: Uuid,
     kind: TournamentOfferKind,
+    key: Option<String>,
 ) -> Result<(StatusCode, Json<TournamentPurchase>), ApiError> {
     let session = player(caller)?;
     let handle = find(app, id)?;
-    Ok((StatusCode::CREATED, Json(app.purchase(&handle, &session, kind).await?)))
+    Ok((StatusCode::CREATED, Json(app.purchase(&handle, &session, kind, key).await?)))
 }
 
 #[cfg(test)]

@@ -281,8 +281,8 @@ impl Actor {
                 }
             },
             TournamentCmd::Unregister { player, reply } => (Command::Unregister { player }, reply),
-            TournamentCmd::Rebuy { player, reply } => match fresh_draw() {
-                Ok(draw) => (Command::Rebuy { player, draw }, reply),
+            TournamentCmd::Rebuy { player, key, reply } => match fresh_draw() {
+                Ok(draw) => (Command::Rebuy { player, draw, key }, reply),
                 Err(e) => {
                     let _ = reply.send(Err(e));
                     return;
@@ -297,6 +297,8 @@ impl Actor {
             }
         };
         let outcome = match self.core.handle(cmd) {
+            // The same purchase asked again: answered as it was, charged once.
+            Err(TournamentError::AlreadyBought) => Ok(()),
             Err(e) => Err(Refusal::Rules(e)),
             Ok(accepted) => self.store_and_apply(accepted.input, accepted.debit).await,
         };

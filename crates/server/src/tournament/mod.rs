@@ -93,6 +93,8 @@ pub enum TournamentCmd {
     Rebuy {
         /// who
         player: Uuid,
+        /// the buyer's key for this purchase (a repeat of the last one is answered, not bought)
+        key: Option<String>,
         /// the outcome
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
@@ -222,12 +224,13 @@ impl TournamentHandle {
         self.ask(|reply| TournamentCmd::Unregister { player, reply }).await
     }
 
-    /// Buys a rebuy for a player.
+    /// Buys a rebuy for a player. Asked again with the key of the entry's last rebuy, it is
+    /// answered as bought and nothing is charged (a retry).
     ///
     /// # Errors
     /// [`Refusal`]: nothing was charged.
-    pub async fn rebuy(&self, player: Uuid) -> Result<(), Refusal> {
-        self.ask(|reply| TournamentCmd::Rebuy { player, reply }).await
+    pub async fn rebuy(&self, player: Uuid, key: Option<String>) -> Result<(), Refusal> {
+        self.ask(|reply| TournamentCmd::Rebuy { player, key, reply }).await
     }
 
     /// Buys the add-on for a player.
