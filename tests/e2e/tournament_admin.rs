@@ -136,6 +136,9 @@ async fn operators_pause_rename_and_recode_a_tournament_that_strangers_do_not_se
     }
     assert!(told, "tournament_paused reached the entrant");
     tokio::time::sleep(Duration::from_millis(600)).await;
+    // The level clock stands while paused: what was left when it stopped, however late asked.
+    let still = detail(&addr, id).await;
+    assert_eq!(still.ms_to_next_level, Some(level_ends - since), "the clock ran while paused");
     let (status, text) = call(&addr, "POST", &format!("/api/admin/tournaments/{id}/resume"), None).await;
     assert_eq!(status, 200, "{text}");
     let resumed: TournamentDetail = serde_json::from_str(&text).unwrap();

@@ -519,7 +519,8 @@ pub struct TournamentDetail {
     /// when the current level ends, ms since the Unix epoch (running, levels in minutes, not
     /// the last level)
     pub next_level_at: Option<u64>,
-    /// milliseconds from now to `next_level_at`
+    /// milliseconds from now to `next_level_at` (while paused: from `paused_since`, the clock
+    /// standing)
     pub ms_to_next_level: Option<u64>,
     /// levels by hands: hands until the next level (counted at the table that has played the
     /// most at this level; running, not the last level)

@@ -228,7 +228,9 @@ pub fn detail(t: &Tournament, now: u64) -> TournamentDetail {
         game: t.game_now().variant,
         game_betting: t.game_now().betting,
         next_level_at,
-        ms_to_next_level: next_level_at.map(|at| at.saturating_sub(now)),
+        // While paused the clock stands: what was left when it stopped (the end moves on by
+        // the pause when it is resumed).
+        ms_to_next_level: next_level_at.map(|at| at.saturating_sub(t.paused_since().unwrap_or(now))),
         hands_to_next_level: t.hands_to_next_level(),
         registration_open: t.registration_open(),
         hand_for_hand: t.hand_for_hand().is_some(),
