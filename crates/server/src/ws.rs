@@ -242,9 +242,10 @@ impl Connection {
         kind: TournamentOfferKind,
         key: Option<String>,
     ) {
-        if key.as_deref().is_some_and(|k| !stud_proto::idempotency_key_ok(k)) {
+        if let Some(k) = key.as_deref().filter(|k| !stud_proto::idempotency_key_ok(k)) {
+            let code = if k.is_empty() { ErrorCode::Malformed } else { ErrorCode::TooLong };
             let why = format!("an idempotency key is 1 to {} characters", stud_proto::MAX_IDEMPOTENCY_KEY);
-            return self.error(request_id, ErrorCode::TooLong, why);
+            return self.error(request_id, code, why);
         }
         let Some(handle) = self.app.tournaments.get(tournament_id) else {
             return self.error(request_id, ErrorCode::UnknownTournament, format!("no tournament {tournament_id}"));

@@ -19,13 +19,18 @@ pub fn served<'a>(stored: &'a [stud_store::StoredTable], closing: &[Uuid]) -> Ve
 }
 
 /// Who holds the `leased` tables as far as the plan needs: `me` those this worker holds
-/// (`held`), [`ANOTHER`] the rest (the plan never asks which other worker).
+/// (`held`), [`ANOTHER`] the rest (the plan never asks which other worker). A lease this worker
+/// still holds is its own even when the bucket no longer lists it (lapsed, not yet noticed by
+/// the heartbeat): claiming it again would host the table twice here.
 pub fn owners<V>(
     me: &str,
     leased: &BTreeSet<Uuid>,
     held: &std::collections::HashMap<Uuid, V>,
 ) -> BTreeMap<Uuid, String> {
-    leased.iter().map(|t| (*t, if held.contains_key(t) { me } else { ANOTHER }.to_owned())).collect()
+    let mut owners: BTreeMap<Uuid, String> =
+        leased.iter().filter(|t| !held.contains_key(t)).map(|t| (*t, ANOTHER.to_owned())).collect();
+    owners.extend(held.keys().map(|t| (*t, me.to_owned())));
+    owners
 }
 
 /// The owner [`owners`] names for a table another worker holds (never a node's name: names
@@ -114,6 +119,20 @@ mod tests {
             assert_eq!(claims(me, &tables, &seen, &live), claims(me, &tables, &named, &live));
             assert_eq!(surplus(me, &tables, &seen, &live), surplus(me, &tables, &named, &live));
         }
+    }
+
+    /// A lease this worker holds that the listing misses (it lapsed; the heartbeat drops it at
+    /// its next round) is still its own: never claimed again while it is hosted here.
+    #[test]
+    fn a_held_lease_the_listing_misses_is_not_claimed_again() {
+        let tables = ids(4);
+        let live = workers(&["a"]);
+        let held: std::collections::HashMap<Uuid, ()> = [(tables[0], ())].into_iter().collect();
+        let seen = owners("a", &BTreeSet::new(), &held);
+        assert_eq!(seen.get(&tables[0]).map(String::as_str), Some("a"));
+        let claimed = claims("a", &tables, &seen, &live);
+        assert_eq!(claimed.len(), 3);
+        assert!(!claimed.contains(&tables[0]));
     }
 
     /// Every worker claims in turn against the owners so far, until nobody claims more.
