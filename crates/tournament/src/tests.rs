@@ -166,6 +166,17 @@ impl Driver {
         out
     }
 
+    /// A tournament of `spec` with players 1..=`n` registered, then the clock at 0 (a
+    /// sit-and-go full by then starts).
+    fn started(spec: TournamentSpec, n: u32) -> Driver {
+        let mut d = Driver::new(spec);
+        for i in 1..=n {
+            d.register(i).unwrap();
+        }
+        d.tick(0);
+        d
+    }
+
     fn start_hand(&mut self, table: TableNo) -> Result<Vec<Output>, TournamentError> {
         self.command(Command::StartHand { table })
     }
@@ -256,11 +267,7 @@ fn a_sit_and_go_starts_when_full_for_2_6_and_8() {
 
 #[test]
 fn a_sit_and_go_of_18_seats_three_tables_of_six() {
-    let mut d = Driver::new(sng(18, 8));
-    for i in 1..=18 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let d = Driver::started(sng(18, 8), 18);
     let sizes: Vec<usize> = d.t.floor().tables().values().map(|t| t.count()).collect();
     assert_eq!(sizes, [6, 6, 6]);
     assert_eq!(d.t.prizes(), [9_000, 5_400, 3_600]);
@@ -693,11 +700,7 @@ fn every_game_and_structure_is_a_tournament() {
 
 #[test]
 fn hand_reports_must_match_the_table() {
-    let mut d = Driver::new(sng(3, 8));
-    for i in 1..=3 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(sng(3, 8), 3);
     let draw = d.draw();
     let finish = |stacks: Vec<(Uuid, Chips)>| Command::HandFinished {
         table: 1,
@@ -773,11 +776,7 @@ fn a_stale_report_is_not_taken_for_the_next_hand() {
 /// stay as they were, and they are not eliminated.
 #[test]
 fn a_report_without_a_player_the_table_could_not_seat_is_taken() {
-    let mut d = Driver::new(sng(3, 8));
-    for i in 1..=3 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(sng(3, 8), 3);
     let (a, b, c) = (player(1), player(2), player(3));
     d.start_hand(1).unwrap();
     let hands_before = d.t.live_entry(c).unwrap().hands;
@@ -798,11 +797,7 @@ fn a_report_without_a_player_the_table_could_not_seat_is_taken() {
 
 #[test]
 fn players_busted_in_one_hand_place_by_their_starting_stacks() {
-    let mut d = Driver::new(sng(4, 8));
-    for i in 1..=4 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(sng(4, 8), 4);
     let (a, b, c, e) = (player(1), player(2), player(3), player(4));
     // a takes 400 from c: c starts the next hand with 600, e with 1000.
     d.start_hand(1).unwrap();
@@ -832,11 +827,7 @@ fn twelve_down_to(left: usize) -> Driver {
     let mut r = request(Kind::SitAndGo, 12, 4);
     r.start_at = None;
     r.payouts = Some(vec![40.0, 25.0, 15.0, 12.0, 8.0]);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=12 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(r.validate().unwrap(), 12);
     assert_eq!(d.t.floor().tables().len(), 3);
     while d.t.live() > left {
         assert!(d.t.hand_for_hand().is_none());
@@ -1352,11 +1343,7 @@ fn random_play_reaches_every_rule() {
 
 #[test]
 fn journal_entries_and_snapshots_round_trip_and_check_their_version() {
-    let mut d = Driver::new(sng(3, 8));
-    for i in 1..=3 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let d = Driver::started(sng(3, 8), 3);
     let (at, input) = d.journal.last().cloned().unwrap();
     let entry = crate::Journaled { v: crate::TOURNAMENT_VERSION, n: d.t.applied(), at, input };
     assert_eq!(crate::Journaled::decode(&entry.encode()), Ok(entry.clone()));
@@ -1440,11 +1427,7 @@ fn rebuy_sng(n: u32, max_rebuys: Option<u32>) -> Driver {
     r.max_rebuys = max_rebuys;
     r.addon_chips = Some(2_000);
     r.addon_fee = Some(700);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=n {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let d = Driver::started(r.validate().unwrap(), n);
     assert_eq!(d.t.status(), Status::Running);
     d
 }
@@ -1609,11 +1592,7 @@ fn a_break_stops_every_table_dealing_until_it_ends_and_delays_the_next_level() {
     let mut r = request(Kind::SitAndGo, 3, 8);
     r.break_every_levels = Some(1);
     r.break_minutes = Some(5);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=3 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(r.validate().unwrap(), 3);
     let (a, b) = (player(1), player(2));
     // A hand starts just before the level ends, and is still in play at the break.
     d.now = 599_000;
@@ -1703,12 +1682,7 @@ fn deal_driver(deals: Option<bool>) -> Driver {
     let mut r = request(Kind::SitAndGo, 3, 8);
     r.payouts = Some(vec![50.0, 30.0, 20.0]);
     r.deals = deals;
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=3 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
-    d
+    Driver::started(r.validate().unwrap(), 3)
 }
 
 fn propose(d: &mut Driver, who: Uuid, method: DealMethod, leave: Cents) -> Result<Vec<Output>, TournamentError> {
@@ -1811,11 +1785,7 @@ fn a_deal_may_leave_money_to_play_for_and_deals_can_be_declined_lapse_or_be_off(
 fn a_rebuy_on_an_offer_past_the_rebuy_period_closes_the_field() {
     let mut r = request(Kind::SitAndGo, 3, 8);
     r.rebuy_until_level = Some(1);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=3 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(r.validate().unwrap(), 3);
     let (a, b) = (player(1), player(2));
     d.now = 590_000;
     d.bust(1, a, &[b]);
@@ -1836,11 +1806,7 @@ fn a_late_rebuyer_is_offered_the_add_on() {
     r.rebuy_until_level = Some(1);
     r.addon_chips = Some(1_000);
     r.addon_fee = Some(300);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=3 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(r.validate().unwrap(), 3);
     let (a, b, c) = (player(1), player(2), player(3));
     d.now = 590_000;
     d.bust(1, a, &[b]);
@@ -1869,11 +1835,7 @@ fn a_late_rebuyer_is_offered_the_add_on() {
 fn a_rebuy_asked_again_with_its_key_is_bought_once() {
     let mut r = request(Kind::SitAndGo, 3, 8);
     r.rebuy_until_level = Some(2);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=3 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(r.validate().unwrap(), 3);
     let (a, b) = (player(1), player(2));
     d.bust(1, a, &[b]);
     let buy = |d: &mut Driver, key: &str| {
@@ -1897,12 +1859,7 @@ fn bounty_sng(n: u32, cents: u64, progressive: bool) -> Driver {
     let mut r = request(Kind::SitAndGo, n, 8);
     r.bounty = Some(cents);
     r.progressive_bounty = Some(progressive);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=n {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
-    d
+    Driver::started(r.validate().unwrap(), n)
 }
 
 /// Ends table 1's hand with these stacks after it and these knockouts.
@@ -1985,11 +1942,7 @@ fn a_bounty_waits_for_the_rebuy_offer_and_a_rebuy_keeps_the_head() {
     r.rebuy_until_level = Some(1);
     r.bounty = Some(400);
     r.progressive_bounty = Some(true);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=3 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(r.validate().unwrap(), 3);
     let [a, b, c] = [player(1), player(2), player(3)];
     d.now = 1_000;
     let out = d.bust(1, a, &[b]);
@@ -2021,12 +1974,7 @@ fn satellite(n: u32, entry_fee: u64, tickets: Option<u32>) -> Driver {
     r.entry_fee = entry_fee;
     r.satellite_for = Some(Uuid::from_u128(77));
     r.tickets = tickets;
-    let mut d = Driver::new(r.validate().unwrap().with_ticket(1_100));
-    for i in 1..=n {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
-    d
+    Driver::started(r.validate().unwrap().with_ticket(1_100), n)
 }
 
 /// Issue 30 item 6: a satellite's first places win tickets (each the target's buy-in), as
@@ -2092,11 +2040,7 @@ fn tables_are_balanced_between_hand_for_hand_rounds_not_during_them() {
     let mut r = request(Kind::SitAndGo, 12, 4);
     r.start_at = None;
     r.payouts = Some(vec![30.0, 20.0, 14.0, 10.0, 8.0, 7.0, 6.0, 5.0]);
-    let mut d = Driver::new(r.validate().unwrap());
-    for i in 1..=12 {
-        d.register(i).unwrap();
-    }
-    d.tick(0);
+    let mut d = Driver::started(r.validate().unwrap(), 12);
     while d.t.live() > 9 {
         assert!(d.t.hand_for_hand().is_none());
         let table = *d.t.floor().tables().keys().next().unwrap();
