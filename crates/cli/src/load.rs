@@ -91,9 +91,9 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
         let runtime =
             tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
         let think = Duration::from_millis(args.think_ms);
-        // One server: the first named.
-        let url = args.url.split(',').next().unwrap_or_default().trim();
-        return runtime.block_on(crate::load_tournament::run(url, tournament, players, think, args.rebuy));
+        // Bot k connects to the k-th server named (round robin): a cluster's gateways.
+        let urls: Vec<&str> = args.url.split(',').map(str::trim).filter(|u| !u.is_empty()).collect();
+        return runtime.block_on(crate::load_tournament::run(&urls, tournament, players, think, args.rebuy));
     }
     if !(2..=8).contains(&args.players_per_table) {
         bail!("--players-per-table must be 2..=8");

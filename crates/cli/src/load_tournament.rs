@@ -10,6 +10,9 @@
 //! it paid, the winner's own head included: `bounty` x entries at the end). With `--rebuy` the bots buy every
 //! rebuy and add-on they are offered (`tournament_offer`).
 //!
+//! With several servers in `--url` (a cluster's gateways), bot k connects to the k-th (round
+//! robin); the results are read from the first.
+//!
 //! Decisions: `duration_s` runs from the first registration to the last bot's place;
 //! `winner` is the player id of place 1; a bot whose registration is refused, or whose socket
 //! fails, counts one error and stops (the line still comes, with what the others did).
@@ -43,11 +46,12 @@ const LOGINS_IN_FLIGHT: usize = 32;
 const SILENCE: Duration = Duration::from_secs(600);
 
 /// Runs the bots until every one is placed; prints the line.
-pub async fn run(url: &str, tournament: Uuid, players: usize, think: Duration, rebuy: bool) -> anyhow::Result<()> {
+pub async fn run(urls: &[&str], tournament: Uuid, players: usize, think: Duration, rebuy: bool) -> anyhow::Result<()> {
     if players == 0 {
         bail!("--players must be 1 or more");
     }
-    let addr = host_port(url);
+    let addrs: Vec<String> = urls.iter().map(|u| host_port(u)).collect();
+    let Some(addr) = addrs.first().cloned() else { bail!("--url names no server") };
     let before = detail(&addr, tournament).await?;
     if before.status != TournamentStatus::Registering && !before.registration_open {
         bail!("tournament {tournament} does not take registrations ({:?})", before.status);
@@ -57,7 +61,8 @@ pub async fn run(url: &str, tournament: Uuid, players: usize, think: Duration, r
     let started = Instant::now();
     let mut tasks = Vec::with_capacity(players);
     for k in 0..players {
-        let (addr, shared, logins) = (addr.clone(), shared.clone(), logins.clone());
+        let addr = addrs[k % addrs.len()].clone();
+        let (shared, logins) = (shared.clone(), logins.clone());
         tasks.push(tokio::spawn(async move {
             if let Err(e) = bot(&addr, tournament, k, think, rebuy, &shared, &logins).await {
                 tracing::debug!(error = %e, bot = k, "bot stopped");

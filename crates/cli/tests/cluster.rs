@@ -1614,3 +1614,143 @@ fn a_table_whose_jetstream_journal_is_lost_is_voided_not_started_below_its_mark(
         assert!(totals.conserved(), "no chip lost or made: {totals:?}");
     });
 }
+
+/// The id of table `no` of `tournament` (the server's `tournament::tables::table_id`).
+fn tournament_table(tournament: Uuid, no: u32) -> Uuid {
+    let mut bytes = tournament.into_bytes();
+    for (b, n) in bytes[12..16].iter_mut().zip(no.to_be_bytes()) {
+        *b ^= n;
+    }
+    bytes[6] = (bytes[6] & 0x0f) | 0x80;
+    Uuid::from_bytes(bytes)
+}
+
+/// Issue 30 item 1: a tournament on a cluster, directed by the gateway it was created on (g1),
+/// its tables on both workers, its 12 players (`stud load --rebuy`, registered through g2:
+/// relayed to g1) connected to g2. Mid-tournament the worker hosting table 1 is killed with
+/// SIGKILL (the other takes the table and its hand on), then the directing gateway g1 is
+/// killed too: g2 claims the tournament, rebuilds it from the store and directs it to the end.
+/// Every player is placed, nobody errs, the prizes add up to every fee paid into the pool, the
+/// tournament keeps exactly the house fees (the balances moved by them, no more), and no hold
+/// is left on any account.
+///
+/// On the bus of the compose cluster (deploy/nats-auth.conf), each node signed in as itself: the
+/// tournament's subjects and lease bucket are within what each role may use (no node is refused
+/// anything).
+#[test]
+fn a_tournament_on_a_cluster_outlives_a_worker_and_its_directing_gateway() {
+    with_cluster_on("cluster_tournament", true, tournament_failover);
+}
+
+async fn tournament_failover(nats: &mut nats_server::NatsServer, db: &str) {
+    let (p1, p2) = (free_port(), free_port());
+    // The bots act after 50 ms (the tournament lasts long enough to kill its parts mid-play),
+    // with no rate limit on their messages.
+    let fast = [("STUD_MESSAGES_PER_SECOND", "0")];
+    let mut g1 = Node::start_with(&nats.url_as("gateway1"), db, "gateway", "gateway1", p1, &fast);
+    let g2 = Node::start_with(&nats.url_as("gateway2"), db, "gateway", "gateway2", p2, &fast);
+    let mut workers = [
+        Node::start(&nats.url_as("worker1"), db, "worker", "worker1", free_port()),
+        Node::start(&nats.url_as("worker2"), db, "worker", "worker2", free_port()),
+    ];
+    let (a1, a2) = (format!("127.0.0.1:{p1}"), format!("127.0.0.1:{p2}"));
+    let levels: Vec<String> = (0..10u64)
+        .map(|k| {
+            let m = 1u64 << k;
+            format!(
+                r#"{{"ante": {}, "bring_in": {}, "small_bet": {}, "big_bet": {}, "hands": 3}}"#,
+                5 * m,
+                10 * m,
+                20 * m,
+                40 * m
+            )
+        })
+        .collect();
+    let body = format!(
+        r#"{{"name": "Cluster SNG", "variant": "stud", "kind": "sit_and_go", "min_entrants": 12, "max_entrants": 12,
+            "seats_per_table": 6, "entry_fee": 1000, "house_fee": 100, "starting_chips": 400,
+            "levels": [{}], "payouts": [50, 30, 20], "rebuy_until_level": 1, "rebuy_fee": 500,
+            "addon_chips": 200, "addon_fee": 250}}"#,
+        levels.join(",")
+    );
+    let (status, text) = http_as(&a1, "POST", "/api/admin/tournaments", Some(&body), Some(KEY)).await.unwrap();
+    assert_eq!(status, 201, "{text}");
+    let id = serde_json::from_str::<serde_json::Value>(&text).unwrap()["id"].as_str().unwrap().parse::<Uuid>().unwrap();
+    // The other gateway knows it (a proxy of g1's).
+    let mut listed = false;
+    for _ in 0..50 {
+        let (status, _) = stud_client::http(&a2, "GET", &format!("/api/tournaments/{id}"), None).await.unwrap();
+        if status == 200 {
+            listed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(listed, "g2 does not list the tournament made on g1");
+
+    let load = tokio::task::spawn_blocking({
+        let (url, id) = (format!("ws://{a2}"), id.to_string());
+        move || {
+            Command::new(env!("CARGO_BIN_EXE_stud"))
+                .args(["load", "--url", &url, "--tournament", &id, "--players", "12", "--rebuy", "--think-ms", "50"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .output()
+                .unwrap()
+        }
+    });
+    // Play is under way on both tables.
+    let t1 = tournament_table(id, 1);
+    wait_for("a worker to host the tournament's table 1", Duration::from_secs(30), || {
+        workers.iter().any(|w| w.hosted().iter().any(|(t, _)| *t == t1))
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let host = usize::from(!workers[0].hosted().iter().any(|(t, _)| *t == t1));
+    workers[host].kill_9();
+    note(&format!("killed the worker hosting table 1 of tournament {id}"));
+    let survivor = &workers[1 - host];
+    wait_for("the other worker to take table 1 over", Duration::from_secs(30), || {
+        survivor.hosted().iter().any(|(t, resumed)| *t == t1 && *resumed)
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    g1.kill_9();
+    note("killed the gateway directing the tournament");
+    wait_for("g2 to direct the tournament", Duration::from_secs(30), || g2.logged("directing a tournament") > 0).await;
+
+    let out = tokio::time::timeout(Duration::from_secs(300), load).await.expect("stud load did not finish").unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "stud load: {}", String::from_utf8_lossy(&out.stderr));
+    let line: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(line["errors"], 0, "{line}");
+    assert_eq!(line["entrants"], 12, "{line}");
+    let (_, text) = stud_client::http(&a2, "GET", &format!("/api/tournaments/{id}"), None).await.unwrap();
+    let d: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(d["status"], "finished", "{d}");
+    let (rebuys, addons) = (line["rebuys"].as_u64().unwrap(), line["addons"].as_u64().unwrap());
+    let paid: u64 = line["payouts"].as_array().unwrap().iter().map(|p| p["amount"].as_u64().unwrap()).sum();
+    assert_eq!(paid, 12 * 1_000 + 500 * rebuys + 250 * addons, "{line}");
+    // The store: the pool paid out to the last cent (the house fees stay), nothing held.
+    let pool = sqlx::PgPool::connect(db).await.unwrap();
+    let left: i64 = sqlx::query_scalar("SELECT COALESCE(SUM(stack), 0)::BIGINT FROM table_stacks WHERE table_id = $1")
+        .bind(id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(left, 12 * 100, "what the tournament keeps at the end is the house fees");
+    let held: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM account_holds").fetch_one(&pool).await.unwrap();
+    assert_eq!(held, 0, "holds left on accounts");
+    // Every fee paid came off a balance: what the players lost is what the house took.
+    let delta: i64 =
+        sqlx::query_scalar("SELECT COALESCE(SUM(balance_delta), 0)::BIGINT FROM ledger WHERE table_id = $1")
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(delta, -(12 * 100), "the players' balances moved by more than the house fees");
+    pool.close().await;
+    for (name, node) in [("gateway1", &g1), ("gateway2", &g2), ("worker1", &workers[0]), ("worker2", &workers[1])] {
+        assert_eq!(node.logged("Permissions Violation"), 0, "{name} was refused by the bus");
+    }
+}

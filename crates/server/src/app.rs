@@ -128,6 +128,9 @@ pub struct App {
     stopping: std::sync::atomic::AtomicBool,
     /// a cluster's gateway: tables live on workers, reached through it (set once at start)
     pub(crate) gateway: std::sync::OnceLock<Arc<dyn crate::table::RemoteTables>>,
+    /// a cluster's gateway: the tournaments it directs and the proxies of the others' (set
+    /// once at start)
+    pub(crate) director: std::sync::OnceLock<Arc<dyn crate::tournament::Directing>>,
 }
 
 impl App {
@@ -184,7 +187,48 @@ impl App {
             admin_lock: tokio::sync::Mutex::new(()),
             stopping: std::sync::atomic::AtomicBool::new(false),
             gateway: std::sync::OnceLock::new(),
+            director: std::sync::OnceLock::new(),
             config,
+        }
+    }
+
+    /// Gives a frame from `tournament` to every socket of `player` (on a cluster, on every
+    /// gateway).
+    pub fn notify_player(&self, tournament: Uuid, player: Uuid, frame: &crate::wire::Frame) {
+        match self.director.get() {
+            Some(d) => d.notify(tournament, player, None, frame),
+            None => self.players.notify_player(player, frame),
+        }
+    }
+
+    /// Counts `player` seated at table `no` of `tournament` (for the sockets' routing and
+    /// admission: the table says so too once it has seated them), then gives them `frame`, on
+    /// every gateway of a cluster.
+    pub fn notify_seated(
+        &self,
+        player: Uuid,
+        tournament: Uuid,
+        no: stud_tournament::TableNo,
+        frame: &crate::wire::Frame,
+    ) {
+        match self.director.get() {
+            Some(d) => d.notify(tournament, player, Some((tournament, no)), frame),
+            None => {
+                self.players.set_seated(player, crate::tournament::tables::table_id(tournament, no), true);
+                self.players.notify_player(player, frame);
+            }
+        }
+    }
+
+    /// On a cluster's gateway, claims a new tournament before it is stored, so that this
+    /// gateway directs it and no other takes it up; elsewhere nothing to do.
+    ///
+    /// # Errors
+    /// NATS did not answer (the reason).
+    pub async fn claim_tournament(&self, id: Uuid) -> Result<(), String> {
+        match self.director.get() {
+            Some(d) => d.claim_new(id).await,
+            None => Ok(()),
         }
     }
 

@@ -175,8 +175,23 @@ pub async fn start_node(config: Config, role: config::Role, store: Arc<dyn Store
     let app = Arc::new(App::new(config, store, writer, journal, jwt));
     app.access.load_bans(&bans);
     app.players.number_conns_from(cluster::first_conn_id(stud_store::now_ms()));
-    let gw = cluster::Gateway::new(client, health, node_name.clone(), cc.timeout);
+    let gw = cluster::Gateway::new(client.clone(), health, node_name.clone(), cc.timeout);
     let _ = app.gateway.set(gw.clone());
+    // Tournaments: each directed by the gateway holding its lease (cluster::Director).
+    let mut tc = cc.clone();
+    tc.lease_bucket = format!("{}_tournaments", cc.lease_bucket);
+    let tournament_leases = cluster::Leases::open(&js, &tc, &node_name).await?;
+    let tournament_held = cluster::Held::default();
+    let (lost_tx, lost_rx) = tokio::sync::mpsc::unbounded_channel();
+    node.tasks.push(cluster::spawn_heartbeat(
+        tournament_leases.clone(),
+        tournament_held.clone(),
+        lost_tx,
+        stop.clone(),
+    ));
+    let director = cluster::Director::new(app.clone(), client.clone(), tournament_leases, tournament_held, cc.timeout);
+    let _ = app.director.set(director.clone() as Arc<dyn tournament::Directing>);
+    node.tasks.push(tokio::spawn(director.run(lost_rx, stop.clone())));
     cluster::refresh_tables(&app, &gw).await;
     node.tasks.extend(
         cluster::spawn_gateway(app.clone(), gw, stop.clone())

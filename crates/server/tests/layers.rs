@@ -53,16 +53,17 @@ const LAYERS: &[(&str, u32)] = &[
     ("http::web", 10),
     ("http", 11), // the router, the server loop, health, metrics, the WebSocket upgrade
     // The cluster (`--cluster`): NATS JetStream journal, leases, workers, gateways.
-    ("cluster::nats", 7),     // ClusterConfig, ClusterError, connect, KV buckets
-    ("cluster::plan", 7),     // which tables a worker claims (pure)
-    ("cluster::wire", 7),     // the subjects and messages between gateways and workers
-    ("cluster::lease", 8),    // table leases in a KV bucket
-    ("cluster::outbound", 8), // a worker's frames, coalesced per gateway
-    ("cluster::journal", 9),  // JetStreamJournal: fenced appends
-    ("cluster::gateway", 10), // implements RemoteTables: sockets here, tables on workers
-    ("cluster::worker", 10),  // hosts the tables it holds leases for
-    ("cluster", 11),          // Node (re-exports)
-    ("crate", 12),            // lib.rs: the composition root (start, shutdown); nothing imports it
+    ("cluster::nats", 7),      // ClusterConfig, ClusterError, connect, KV buckets
+    ("cluster::plan", 7),      // which tables a worker claims (pure)
+    ("cluster::wire", 7),      // the subjects and messages between gateways and workers
+    ("cluster::lease", 8),     // table leases in a KV bucket
+    ("cluster::outbound", 8),  // a worker's frames, coalesced per gateway
+    ("cluster::journal", 9),   // JetStreamJournal: fenced appends
+    ("cluster::gateway", 10),  // implements RemoteTables: sockets here, tables on workers
+    ("cluster::worker", 10),   // hosts the tables it holds leases for
+    ("cluster::director", 10), // implements tournament::Directing: tournaments directed by one gateway
+    ("cluster", 11),           // Node (re-exports)
+    ("crate", 12),             // lib.rs: the composition root (start, shutdown); nothing imports it
 ];
 
 #[test]

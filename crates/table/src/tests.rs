@@ -880,6 +880,12 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     d.command(10_000, Command::Deal { config, level: 3, players: ids.clone(), deal: 7 });
     d.tick(10_000 + TIMING.hand_pause_ms);
     assert!(d.core.in_play());
+    // The same hand ordered again while it is played (a cluster's resync whose order crossed
+    // the first) is not journaled, and no second hand waits behind this one.
+    let again =
+        d.command(10_000 + TIMING.hand_pause_ms, Command::Deal { config, level: 3, players: ids.clone(), deal: 7 });
+    assert!(again.is_empty(), "{again:?}");
+    assert!(!d.core.deal_pending());
     assert_eq!(d.core.spec().config, config, "the level's stakes apply to this hand");
     // The lobby line and a snapshot name the tournament and the hand's level.
     let line = d.core.summary(10_000 + TIMING.hand_pause_ms);
@@ -907,7 +913,10 @@ fn a_tournament_table_deals_only_when_told_and_reports_each_hand() {
     assert_eq!(dealt, ids, "exactly the players the tournament named");
     assert_eq!(report.iter().map(|(_, c)| c).sum::<u64>(), 600, "chips conserved");
     assert_eq!(d.core.stacks().len(), 3, "folded by the clock, still seated");
-    // The next hand waits for the tournament again.
+    // The next hand waits for the tournament again; the finished one ordered again is not
+    // dealt again.
+    assert!(!d.core.deal_pending());
+    assert!(d.command(now, Command::Deal { config, level: 3, players: ids.clone(), deal: 7 }).is_empty());
     assert!(!d.core.deal_pending());
     assert!(d.tick(now + 60_000).iter().all(|o| !matches!(o, Output::TournamentHand(_))));
     assert!(!d.core.in_play());

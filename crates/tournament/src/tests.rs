@@ -2,6 +2,7 @@
 //! apply, the clock, tables reporting hands), keeping the accounts a ledger would.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a failed unwrap is a failed test
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
@@ -1511,7 +1512,10 @@ fn max_rebuys_and_the_offer_clock_end_a_busted_player_s_tournament() {
     d.bust(1, a, &[b]);
     assert!(d.t.rebuy_open());
     let refused = rebuy(&mut d, b).unwrap_err();
-    assert_eq!(refused, TournamentError::NotOffered("this entry has bought every rebuy the tournament allows"));
+    assert_eq!(
+        refused,
+        TournamentError::NotOffered(Cow::Borrowed("this entry has bought every rebuy the tournament allows"))
+    );
 
     // An offer that is not taken lapses on the clock, and then the tournament ends.
     let mut d = rebuy_sng(2, None);
@@ -1708,7 +1712,10 @@ fn a_deal_everyone_accepts_pays_each_share_and_ends_the_tournament() {
     let out = propose(&mut d, c, DealMethod::Icm, 0).unwrap();
     assert_eq!(out, [Output::DealChanged]);
     assert!(d.t.proposal().unwrap().accepted.is_empty(), "figures of a hand in play are not final");
-    assert_eq!(propose(&mut d, a, DealMethod::ChipChop, 0), Err(TournamentError::NoDeal("a deal is already proposed")));
+    assert_eq!(
+        propose(&mut d, a, DealMethod::ChipChop, 0),
+        Err(TournamentError::NoDeal(Cow::Borrowed("a deal is already proposed")))
+    );
     assert!(matches!(answer(&mut d, a, true), Err(TournamentError::NoDeal(_))), "not during the hand");
     d.finish(1, a, &[]).unwrap();
     assert!(matches!(d.t.handle(Command::StartHand { table: 1 }), Err(TournamentError::NoDeal(_))));
@@ -1775,7 +1782,7 @@ fn a_deal_may_leave_money_to_play_for_and_deals_can_be_declined_lapse_or_be_off(
     let mut d = deal_driver(Some(false));
     assert_eq!(
         propose(&mut d, player(1), DealMethod::Icm, 0),
-        Err(TournamentError::NoDeal("this tournament takes no deals"))
+        Err(TournamentError::NoDeal(Cow::Borrowed("this tournament takes no deals")))
     );
 }
 

@@ -59,6 +59,7 @@
 //! - `max_entrants` caps the players who register; re-entries are not capped by it (a
 //!   re-entry takes the seat count a bust freed) but by [`crate::MAX_ENTRIES`].
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -231,8 +232,9 @@ pub struct HandForHand {
 }
 
 /// A player's, an operator's, the clock's or a table's request, checked by
-/// [`Tournament::handle`].
-#[derive(Clone, Debug, PartialEq)]
+/// [`Tournament::handle`]. (Serialized as a cluster gateway relays an operator's or a
+/// player's command to the gateway directing the tournament.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Command {
     /// Register (or late-register). `draw` seats a late entry.
     Register {
@@ -656,8 +658,9 @@ pub const ADDON_MS: Millis = 120_000;
 /// How long a proposed deal stays open.
 pub const DEAL_MS: Millis = 120_000;
 
-/// A refused command. Nothing was journaled or charged.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+/// A refused command. Nothing was journaled or charged. (Serialized as a cluster gateway
+/// relays it from the gateway directing the tournament.)
+#[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
 pub enum TournamentError {
     /// registration is not open (started without late registration, past it, or over)
     #[error("registration is closed")]
@@ -718,7 +721,7 @@ pub enum TournamentError {
     NotPrivate,
     /// no deal can be proposed or answered now (the reason says why)
     #[error("{0}")]
-    NoDeal(&'static str),
+    NoDeal(Cow<'static, str>),
     /// rebuys are not sold now (none in this tournament, or the rebuy period is over)
     #[error("rebuys are closed")]
     RebuyClosed,
@@ -731,7 +734,7 @@ pub enum TournamentError {
     AddOnClosed,
     /// this player may not buy it now (the reason says why)
     #[error("{0}")]
-    NotOffered(&'static str),
+    NotOffered(Cow<'static, str>),
     /// the last level is being played: no level is left for a change of the rotation
     #[error("the last level is being played: no level is left to change the rotation at")]
     LastLevel,
@@ -1095,27 +1098,29 @@ impl Tournament {
     /// Whether a deal may be proposed now, and why not.
     fn check_propose(&self, player: Uuid, leave: Cents) -> Result<EntryNo, TournamentError> {
         if !self.spec.deals {
-            return Err(TournamentError::NoDeal("this tournament takes no deals"));
+            return Err(TournamentError::NoDeal(Cow::Borrowed("this tournament takes no deals")));
         }
         if self.status != Status::Running {
             return Err(TournamentError::NotRunning);
         }
         if !self.final_table || !self.closed {
-            return Err(TournamentError::NoDeal("deals are made at the final table, once the field is final"));
+            return Err(TournamentError::NoDeal(Cow::Borrowed(
+                "deals are made at the final table, once the field is final",
+            )));
         }
         if self.deal.is_some() {
-            return Err(TournamentError::NoDeal("a deal has been made"));
+            return Err(TournamentError::NoDeal(Cow::Borrowed("a deal has been made")));
         }
         if self.proposal.is_some() {
-            return Err(TournamentError::NoDeal("a deal is already proposed"));
+            return Err(TournamentError::NoDeal(Cow::Borrowed("a deal is already proposed")));
         }
         let e = self.latest_entry(player).filter(|e| e.state == EntryState::Playing);
         let Some(e) = e else { return Err(TournamentError::NotRegistered) };
         if self.prizes().first().is_some_and(|first| leave > *first) {
-            return Err(TournamentError::NoDeal("more is left to play for than first place pays"));
+            return Err(TournamentError::NoDeal(Cow::Borrowed("more is left to play for than first place pays")));
         }
         if self.deal_figures(DealMethod::ChipChop, leave).is_none() {
-            return Err(TournamentError::NoDeal("the prizes left cannot be shared"));
+            return Err(TournamentError::NoDeal(Cow::Borrowed("the prizes left cannot be shared")));
         }
         Ok(e.no)
     }
@@ -1556,14 +1561,16 @@ impl Tournament {
                 Ok(Accepted { input: Input::ProposeDeal { by, method, leave, accepted }, debit: None })
             }
             Command::AnswerDeal { player, accept } => {
-                let Some(p) = self.proposal() else { return Err(TournamentError::NoDeal("no deal is proposed")) };
+                let Some(p) = self.proposal() else {
+                    return Err(TournamentError::NoDeal(Cow::Borrowed("no deal is proposed")));
+                };
                 let e = self.latest_entry(player).filter(|e| e.state == EntryState::Playing);
                 let Some(e) = e else { return Err(TournamentError::NotRegistered) };
                 if !accept {
                     return Ok(Accepted { input: Input::DeclineDeal { entry: e.no }, debit: None });
                 }
                 if self.in_hand() {
-                    return Err(TournamentError::NoDeal("accept once the hand in play has ended"));
+                    return Err(TournamentError::NoDeal(Cow::Borrowed("accept once the hand in play has ended")));
                 }
                 let everyone = self.deal_players().iter().all(|(no, _)| *no == e.no || p.accepted.contains(no));
                 if !everyone {
@@ -1571,7 +1578,7 @@ impl Tournament {
                 }
                 let shares = self
                     .deal_figures(p.method, p.leave)
-                    .ok_or(TournamentError::NoDeal("the prizes left cannot be shared"))?;
+                    .ok_or(TournamentError::NoDeal(Cow::Borrowed("the prizes left cannot be shared")))?;
                 let deal = Deal { by: p.by, method: p.method, leave: p.leave, shares };
                 Ok(Accepted { input: Input::Deal { deal }, debit: None })
             }
@@ -1595,13 +1602,17 @@ impl Tournament {
             EntryState::Out if self.rebuy_open() => {
                 // Busted with every rebuy used: no offer was made, so none lapsed.
                 if r.max.is_some_and(|m| e.rebuys >= m) {
-                    return Err(TournamentError::NotOffered("this entry has bought every rebuy the tournament allows"));
+                    return Err(TournamentError::NotOffered(Cow::Borrowed(
+                        "this entry has bought every rebuy the tournament allows",
+                    )));
                 }
-                return Err(TournamentError::NotOffered("the rebuy offer has lapsed: the entry is out"));
+                return Err(TournamentError::NotOffered(Cow::Borrowed("the rebuy offer has lapsed: the entry is out")));
             }
             EntryState::Playing if self.rebuy_open() => {
                 if e.chips.saturating_add(e.pending) > self.spec.starting_chips {
-                    return Err(TournamentError::NotOffered("a rebuy needs a stack at or below the starting stack"));
+                    return Err(TournamentError::NotOffered(Cow::Borrowed(
+                        "a rebuy needs a stack at or below the starting stack",
+                    )));
                 }
             }
             EntryState::Registered | EntryState::Withdrawn | EntryState::Out | EntryState::Playing => {
@@ -1609,7 +1620,9 @@ impl Tournament {
             }
         }
         if r.max.is_some_and(|m| e.rebuys >= m) {
-            return Err(TournamentError::NotOffered("this entry has bought every rebuy the tournament allows"));
+            return Err(TournamentError::NotOffered(Cow::Borrowed(
+                "this entry has bought every rebuy the tournament allows",
+            )));
         }
         if self.purchases() >= MAX_ENTRIES {
             return Err(TournamentError::Full);
@@ -1626,9 +1639,11 @@ impl Tournament {
         if self.latest_entry(player).is_none() {
             return Err(TournamentError::NotRegistered);
         }
-        let e = self.live_entry(player).ok_or(TournamentError::NotOffered("the add-on is for players still in"))?;
+        let e = self
+            .live_entry(player)
+            .ok_or(TournamentError::NotOffered(Cow::Borrowed("the add-on is for players still in")))?;
         if e.addon {
-            return Err(TournamentError::NotOffered("this entry has taken the add-on"));
+            return Err(TournamentError::NotOffered(Cow::Borrowed("this entry has taken the add-on")));
         }
         if self.purchases() >= MAX_ENTRIES {
             return Err(TournamentError::Full);
@@ -1651,7 +1666,7 @@ impl Tournament {
             return Err(TournamentError::Paused);
         }
         if self.proposal.is_some() {
-            return Err(TournamentError::NoDeal("a deal is being considered"));
+            return Err(TournamentError::NoDeal(Cow::Borrowed("a deal is being considered")));
         }
         if t.count() < 2 {
             return Err(TournamentError::WaitForPlayers(table));

@@ -314,15 +314,18 @@ impl Gateway {
                     let _ = reply.send(status.unwrap_or_default());
                 });
             }
-            // Tournament tables are played in one process only (a tournament and its tables
-            // on a cluster are not built yet): refused, never guessed at.
-            TableCmd::TournamentSeat { .. }
-            | TableCmd::TournamentChips { .. }
-            | TableCmd::TournamentUnseat { .. }
-            | TableCmd::Deal { .. }
-            | TableCmd::TournamentState { .. } => {
-                warn!(%table, "tournament tables are not played on a cluster yet");
-                return Err(TableGone::Stopped);
+            // A tournament's tables, from the gateway directing it (see `super::director`).
+            TableCmd::TournamentSeat { who, seat, chips } => Inbound::TournamentSeat { who, seat, chips },
+            TableCmd::TournamentChips { who, seat, chips } => Inbound::TournamentChips { who, seat, chips },
+            TableCmd::TournamentUnseat { player } => Inbound::TournamentUnseat { player },
+            TableCmd::Deal { config, level, players, deal } => Inbound::Deal { config, level, players, deal },
+            TableCmd::TournamentState { reply } => {
+                return self.operator(table, Inbound::TournamentState, self.timeout, move |r| {
+                    // No answer (no worker hosts the table now): the tournament asks again later.
+                    if let Some(state) = r.and_then(|r| r.tournament) {
+                        let _ = reply.send(state);
+                    }
+                });
             }
         };
         self.publish(table, &msg).await

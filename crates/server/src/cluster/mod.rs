@@ -15,6 +15,7 @@
 //! lease was claimed, which only grows), and a claim with an epoch older than the last one on
 //! the subject is refused.
 
+mod director;
 mod gateway;
 mod journal;
 mod lease;
@@ -24,6 +25,7 @@ pub mod plan;
 pub mod wire;
 mod worker;
 
+pub(crate) use director::Director;
 pub use gateway::Gateway;
 pub(crate) use gateway::{first_conn_id, refresh_tables, spawn as spawn_gateway};
 pub use journal::JetStreamJournal;

@@ -261,6 +261,42 @@ pub enum Inbound {
     },
     /// `TableCmd::Status` (a request)
     Status,
+    /// `TableCmd::TournamentSeat` (from the gateway directing the tournament)
+    TournamentSeat {
+        /// who
+        who: stud_table::Who,
+        /// the seat
+        seat: u8,
+        /// tournament chips
+        chips: Chips,
+    },
+    /// `TableCmd::TournamentChips`
+    TournamentChips {
+        /// who
+        who: stud_table::Who,
+        /// their seat
+        seat: u8,
+        /// tournament chips now
+        chips: Chips,
+    },
+    /// `TableCmd::TournamentUnseat`
+    TournamentUnseat {
+        /// who
+        player: Uuid,
+    },
+    /// `TableCmd::Deal`
+    Deal {
+        /// the game and stakes
+        config: stud_engine::TableConfig,
+        /// the level (1-based)
+        level: u32,
+        /// who is dealt in
+        players: Vec<Uuid>,
+        /// the hand's number at this table
+        deal: u64,
+    },
+    /// `TableCmd::TournamentState` (a request)
+    TournamentState,
 }
 
 impl Inbound {
@@ -298,6 +334,96 @@ pub struct OperatorReply {
     /// `Status`: who sits where
     #[serde(default)]
     pub seats: Vec<stud_proto::SeatInfo>,
+    /// `TournamentState`: the table's answer
+    #[serde(default)]
+    pub tournament: Option<crate::table::TournamentTableState>,
+}
+
+/// A tournament table's finished hand, worker -> the gateway directing the tournament, on
+/// [`treport`].
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TournamentReport {
+    /// the table
+    pub table: Uuid,
+    /// the report
+    pub report: stud_table::LastReport,
+}
+
+/// The subject of a tournament's tables' hand reports.
+pub fn treport(tournament: Uuid) -> String {
+    format!("stud.treport.{tournament}")
+}
+
+/// Every tournament's hand reports.
+pub const TREPORT_ALL: &str = "stud.treport.*";
+
+/// The subject of a tournament's commands (requests, answered by the gateway directing it).
+pub fn tcmd(tournament: Uuid) -> String {
+    format!("stud.tcmd.{tournament}")
+}
+
+/// The subject of a tournament's state (its snapshot text, from the gateway directing it).
+pub fn tview(tournament: Uuid) -> String {
+    format!("stud.tview.{tournament}")
+}
+
+/// Every tournament's state.
+pub const TVIEW_ALL: &str = "stud.tview.*";
+
+/// A frame for one player's sockets, wherever they are connected: every gateway delivers it
+/// to its own ([`Notify`], JSON).
+pub const NOTIFY: &str = "stud.notify";
+
+/// A frame for one player's sockets on every gateway.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Notify {
+    /// the player
+    pub player: Uuid,
+    /// (tournament, table number): list that table if need be and count the player seated
+    /// there first
+    #[serde(default)]
+    pub seated_at: Option<(Uuid, u32)>,
+    /// the frame's text
+    pub frame: String,
+}
+
+/// A tournament command relayed to the gateway directing the tournament.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum TournamentRequest {
+    /// register
+    Register {
+        /// who
+        player: Uuid,
+        /// display name
+        name: String,
+        /// a private tournament's code
+        invite_code: Option<String>,
+    },
+    /// unregister
+    Unregister {
+        /// who
+        player: Uuid,
+    },
+    /// buy a rebuy
+    Rebuy {
+        /// who
+        player: Uuid,
+        /// the buyer's key
+        key: Option<String>,
+    },
+    /// buy the add-on
+    AddOn {
+        /// who
+        player: Uuid,
+    },
+    /// cancel before the start
+    Cancel,
+    /// an operator's command that moves no money
+    Operate {
+        /// the command
+        command: stud_tournament::Command,
+    },
 }
 
 /// A seat taken or left.

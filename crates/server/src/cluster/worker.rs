@@ -655,6 +655,18 @@ impl Worker {
                     });
                     continue;
                 }
+                Inbound::TournamentSeat { who, seat, chips } => TableCmd::TournamentSeat { who, seat, chips },
+                Inbound::TournamentChips { who, seat, chips } => TableCmd::TournamentChips { who, seat, chips },
+                Inbound::TournamentUnseat { player } => TableCmd::TournamentUnseat { player },
+                Inbound::Deal { config, level, players, deal } => TableCmd::Deal { config, level, players, deal },
+                Inbound::TournamentState => {
+                    let (reply, done) = oneshot::channel();
+                    self.operator(&handle, TableCmd::TournamentState { reply }, done, m.reply, |state| OperatorReply {
+                        tournament: Some(state),
+                        ..OperatorReply::default()
+                    });
+                    continue;
+                }
             };
             if handle.send(cmd).await.is_err() {
                 return;
@@ -858,5 +870,14 @@ impl TableEnv for WorkerEnv {
     }
     fn sent(&self) {
         self.outbound.collect();
+    }
+    /// To the gateway directing the tournament (a report lost on the way is taken from the
+    /// table again by the tournament's resync: the table keeps its last one).
+    fn tournament_hand(&self, tournament: Uuid, table: Uuid, report: stud_table::LastReport) {
+        let Ok(payload) = serde_json::to_vec(&wire::TournamentReport { table, report }) else { return };
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let _ = client.publish(wire::treport(tournament), Bytes::from(payload)).await;
+        });
     }
 }

@@ -89,10 +89,10 @@ async fn create(
     }
     audit(&app, &who, "create_tournament", Some(id.to_string()), &request).await?;
     let now = stud_store::now_ms();
+    app.claim_tournament(id).await.map_err(|_| ApiError::Unavailable("the cluster cannot be reached"))?;
     app.store.tournament_create(id, now, &core.snapshot()).await?;
     let detail = view::detail(&core, now);
-    let task = tournament::actor::open(&app, core);
-    app.track(task);
+    tournament::actor::open_new(&app, core);
     Ok((StatusCode::CREATED, Json(detail)))
 }
 

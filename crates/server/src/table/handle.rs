@@ -31,7 +31,7 @@ pub trait RemoteTables: Send + Sync + std::fmt::Debug + 'static {
 }
 
 /// What a tournament's task asks of one of its tables between hands (after a restart).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TournamentTableState {
     /// a hand is being played
     pub in_play: bool,

@@ -45,11 +45,39 @@ use crate::table::{SpecExt, TableCmd, TableHandle, TournamentTableState};
 
 /// Starts a tournament's task and lists it.
 pub fn open(app: &Arc<App>, core: Tournament) -> tokio::task::JoinHandle<()> {
+    open_with(app, core, None)
+}
+
+/// Opens a new tournament's task (stored already) and keeps it for shutdown. On a cluster's
+/// gateway the caller has claimed it (`App::claim_tournament`): this gateway directs it.
+pub fn open_new(app: &Arc<App>, core: Tournament) {
+    let id = core.id();
+    let task = open(app, core);
+    app.track(task);
+    if let Some(d) = app.director.get() {
+        d.clone().directing(id);
+    }
+}
+
+/// Starts a tournament's task and lists it (in place of a handle of the same id), publishing
+/// its state on `view` if given (a cluster gateway's proxy that starts directing it keeps the
+/// sender its handles watch).
+pub fn open_with(
+    app: &Arc<App>,
+    core: Tournament,
+    view: Option<watch::Sender<Arc<Tournament>>>,
+) -> tokio::task::JoinHandle<()> {
     let id = core.id();
     let (tx, rx) = mpsc::channel(256);
     let (reports, reports_rx) = mpsc::unbounded_channel();
-    let (view_tx, view) = watch::channel(Arc::new(core.clone()));
-    app.tournaments.add(id, TournamentHandle { tx, reports, view });
+    let view_tx = match view {
+        Some(v) => {
+            v.send_replace(Arc::new(core.clone()));
+            v
+        }
+        None => watch::channel(Arc::new(core.clone())).0,
+    };
+    app.tournaments.put(id, TournamentHandle::new(tx, reports, view_tx.subscribe()));
     tokio::spawn(run(app.clone(), core, view_tx, rx, reports_rx))
 }
 
@@ -67,13 +95,18 @@ pub async fn schedule_next(app: Arc<App>, t: Arc<Tournament>) {
         spec.start_at = Some(start + (now - start) / step * step + step);
     }
     let core = Tournament::new(id, spec);
+    // On a cluster, another gateway may have scheduled it already (after a failover): then
+    // that one directs it.
+    if let Err(e) = app.claim_tournament(id).await {
+        info!(previous = %t.id(), next = %id, error = %e, "the next tournament of a series is not scheduled here");
+        return;
+    }
     if let Err(e) = app.store.tournament_create(id, now, &core.snapshot()).await {
         warn!(previous = %t.id(), next = %id, error = %e, "the next tournament of a series was not scheduled");
         return;
     }
     info!(previous = %t.id(), next = %id, start_at = core.spec().start_at, "the next tournament of a series is scheduled");
-    let task = open(&app, core);
-    app.track(task);
+    open_new(&app, core);
 }
 
 /// The first house sit-and-go's id (a version-8 UUID, never one of the random ids operators'
@@ -166,6 +199,8 @@ pub async fn open_house_sit_and_go(app: &Arc<App>, stored: &std::collections::Ha
 const SNAPSHOT_EVERY: u64 = 64;
 /// Wait before retrying what the clock could not store.
 const RETRY_MS: u64 = 1_000;
+/// On a cluster, how often a running tournament asks its tables where they stand.
+const CLUSTER_RESYNC: Duration = Duration::from_secs(3);
 
 struct Actor {
     app: Arc<App>,
@@ -218,6 +253,12 @@ pub async fn run(
     // A tournament resumed after its start time (or full) starts now.
     actor.on_clock().await;
     actor.pump().await;
+    // On a cluster a command to a table or a table's report can be lost on the way (a worker
+    // failing over): the tables are asked again every so often, as after a restart.
+    let mut cluster_resync = tokio::time::interval(CLUSTER_RESYNC);
+    cluster_resync.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    cluster_resync.tick().await;
+    let on_cluster = actor.app.director.get().is_some();
     loop {
         let wake = [actor.core.wake_at(), actor.retry_at, actor.heal_at].into_iter().flatten().min();
         let at = wake.map(|t| Instant::now() + Duration::from_millis(t.saturating_sub(stud_store::now_ms())));
@@ -232,6 +273,10 @@ pub async fn run(
             },
             Some(report) = reports.recv() => {
                 actor.report(report).await;
+                actor.pump().await;
+            }
+            _ = cluster_resync.tick(), if on_cluster && actor.core.status() == Status::Running => {
+                actor.resync_tables().await;
                 actor.pump().await;
             }
             () = sleep_until(at.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400))), if at.is_some() => {
@@ -531,8 +576,6 @@ impl Actor {
         let chips = self.chips_of(player);
         let who = self.who(player);
         let _ = handle.send(TableCmd::TournamentSeat { who, seat: at.seat, chips }).await;
-        // Seated from now on for the sockets' routing (the table says so too once applied).
-        self.app.players.set_seated(player, handle.id, true);
         let frame = crate::wire::frame(&ServerMsg::TournamentSeat {
             tournament_id: self.core.id(),
             table_id: handle.id,
@@ -542,7 +585,9 @@ impl Actor {
             reason,
             chips,
         });
-        self.app.players.notify_player(player, &frame);
+        // Seated from now on for the sockets' routing and admission (the table says so too once
+        // applied), on every gateway, before the frame that sends the player there.
+        self.app.notify_seated(player, self.core.id(), at.table, &frame);
     }
 
     /// Carries out what an applied input wants done on the tables and the players' sockets.
@@ -603,7 +648,7 @@ impl Actor {
                         prize: p.prize,
                         ticket_for: p.ticket,
                     });
-                    self.app.players.notify_player(p.player_id, &frame);
+                    self.app.notify_player(self.core.id(), p.player_id, &frame);
                     if let Some(target) = p.ticket {
                         tokio::spawn(use_ticket(self.app.clone(), target, p.player_id, p.name));
                     }
@@ -650,13 +695,13 @@ impl Actor {
                         fee,
                         until_ms: until,
                     });
-                    self.app.players.notify_player(player, &frame);
+                    self.app.notify_player(self.core.id(), player, &frame);
                 }
                 Output::Break { until } => {
                     info!(until, "a break");
                     let frame = crate::wire::frame(&ServerMsg::TournamentBreak { tournament_id: tid, until_ms: until });
                     for e in self.core.entries().iter().filter(|e| e.state == EntryState::Playing) {
-                        self.app.players.notify_player(e.player, &frame);
+                        self.app.notify_player(self.core.id(), e.player, &frame);
                     }
                 }
                 Output::Bounty { player, entry, of, cents, head } => self.bounty_paid(player, entry, of, cents, head),
@@ -667,7 +712,7 @@ impl Actor {
                     info!(paused, "paused by an operator");
                     let frame = crate::wire::frame(&ServerMsg::TournamentPaused { tournament_id: tid, paused });
                     for e in self.core.entries().iter().filter(|e| e.state == EntryState::Playing) {
-                        self.app.players.notify_player(e.player, &frame);
+                        self.app.notify_player(self.core.id(), e.player, &frame);
                     }
                 }
                 Output::Cancelled => {
@@ -714,7 +759,7 @@ impl Actor {
             told.extend(t.seats.values().filter_map(|e| self.player_of(*e)));
         }
         for p in told {
-            self.app.players.notify_player(p, &frame);
+            self.app.notify_player(self.core.id(), p, &frame);
         }
     }
 
@@ -732,7 +777,7 @@ impl Actor {
         let frame =
             crate::wire::frame(&ServerMsg::TournamentDeal { request_id: None, tournament_id: self.core.id(), deal });
         for p in told {
-            self.app.players.notify_player(p, &frame);
+            self.app.notify_player(self.core.id(), p, &frame);
         }
     }
 
@@ -763,6 +808,12 @@ impl Actor {
                 self.close_table(no).await;
             }
         }
+        self.resync_tables().await;
+    }
+
+    /// Settles the hands whose report (or `Deal`) was lost, then makes the seats agree with
+    /// the floor.
+    async fn resync_tables(&mut self) {
         if self.core.status() != Status::Running {
             return;
         }
@@ -812,12 +863,31 @@ impl Actor {
     async fn store_and_apply(&mut self, input: Input, debit: Option<(Uuid, u64)>) -> Result<(), Refusal> {
         let now = stud_store::now_ms();
         let id = self.core.id();
-        if let Some((player, need)) = debit
-            && !self.app.bank.withdraw(player, need)
-        {
-            return Err(Refusal::Balance { balance: self.app.bank.balance(player), need });
-        }
         let n = self.core.applied() + 1;
+        // On a cluster: only while this gateway directs it, and the balance is the shared
+        // store's (held there for this input, as a worker holds a buy-in).
+        let director = self.app.director.get().cloned();
+        if let Some(d) = &director
+            && !d.live(id)
+        {
+            return Err(Refusal::Unavailable);
+        }
+        if let Some((player, need)) = debit {
+            match &director {
+                None if !self.app.bank.withdraw(player, need) => {
+                    return Err(Refusal::Balance { balance: self.app.bank.balance(player), need });
+                }
+                None => {}
+                Some(_) => match self.app.store.hold(id, n, player, need).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(balance)) => return Err(Refusal::Balance { balance, need }),
+                    Err(e) => {
+                        warn!(error = %e, "cannot hold an entry fee on the account");
+                        return Err(Refusal::Unavailable);
+                    }
+                },
+            }
+        }
         let mut next = self.core.clone();
         let outputs = next.apply(now, &input);
         let entry = |player_id, kind, amount| LedgerEntry { player_id, table_id: Some(id), kind, amount, at_ms: now };
@@ -865,16 +935,28 @@ impl Actor {
         let snapshot = (next.status() != self.core.status() || n % SNAPSHOT_EVERY == 0).then(|| next.snapshot());
         let journaled = Journaled { v: TOURNAMENT_VERSION, n, at: now, input };
         let commit = TournamentCommit { tournament_id: id, n, at_ms: now, entry: journaled.encode(), ledger, snapshot };
-        if let Err(e) = self.app.store.tournament_commit(&commit).await {
+        let committed = self.app.store.tournament_commit(&commit).await;
+        if director.is_some() && debit.is_some() {
+            // Committed, the balance has moved in the store; refused, nothing has: either way
+            // the hold goes (one left by a crash here goes when the next director starts).
+            if let Err(e) = self.app.store.release_hold(id, n).await {
+                warn!(error = %e, "a hold not released; the next director releases it");
+            }
+        }
+        if let Err(e) = committed {
             warn!(error = %e, "a tournament input could not be stored");
-            if let Some((player, need)) = debit {
+            if let Some((player, need)) = debit
+                && director.is_none()
+            {
                 self.app.bank.deposit(player, need);
             }
             return Err(Refusal::Unavailable);
         }
         self.core = next;
-        for (player, amount) in refunds.into_iter().chain(prizes).chain(bounties).chain(deals) {
-            self.app.bank.refund(player, amount);
+        if director.is_none() {
+            for (player, amount) in refunds.into_iter().chain(prizes).chain(bounties).chain(deals) {
+                self.app.bank.refund(player, amount);
+            }
         }
         self.view.send_replace(Arc::new(self.core.clone()));
         Box::pin(self.carry_out(outputs)).await;

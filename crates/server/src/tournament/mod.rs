@@ -124,8 +124,9 @@ pub enum TournamentCmd {
     },
 }
 
-/// Why a tournament command was refused. Nothing was stored or charged.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a tournament command was refused. Nothing was stored or charged. (Serialized as a
+/// cluster gateway relays it from the gateway directing the tournament.)
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum Refusal {
     /// the core refused it
     #[error("{0}")]
@@ -188,6 +189,15 @@ pub struct TournamentHandle {
 }
 
 impl TournamentHandle {
+    /// A handle on a task's (or a cluster proxy's) channels.
+    pub(crate) fn new(
+        tx: mpsc::Sender<TournamentCmd>,
+        reports: mpsc::UnboundedSender<Report>,
+        view: watch::Receiver<Arc<Tournament>>,
+    ) -> TournamentHandle {
+        TournamentHandle { tx, reports, view }
+    }
+
     /// The tournament as of its last stored input.
     pub fn now(&self) -> Arc<Tournament> {
         self.view.borrow().clone()
@@ -266,6 +276,31 @@ impl TournamentHandle {
     }
 }
 
+/// On a cluster's gateway, what directs tournaments across gateways (`cluster::Director`
+/// behind this trait, so that no single-process module names the cluster): each tournament's
+/// task runs on the one gateway holding its lease; the others relay to it.
+pub trait Directing: Send + Sync + 'static {
+    /// Whether this gateway may still commit `tournament`'s inputs (it holds the lease, renewed
+    /// less than a TTL ago by its own clock).
+    fn live(&self, tournament: Uuid) -> bool;
+    /// Gives a frame from `tournament` to every socket of `player`, on every gateway (after
+    /// the tournament's state as it is now); with `seated_at`
+    /// (tournament, table number), each gateway first lists that table if it has not yet and
+    /// counts the player seated there (so the join that follows the frame is admitted).
+    fn notify(
+        &self,
+        tournament: Uuid,
+        player: Uuid,
+        seated_at: Option<(Uuid, stud_tournament::TableNo)>,
+        frame: &crate::wire::Frame,
+    );
+    /// Claims a new tournament before it is stored, so that this gateway directs it.
+    fn claim_new(&self, tournament: Uuid) -> futures_util::future::BoxFuture<'_, Result<(), String>>;
+    /// The tournament's task was opened here: serve the other gateways' commands and publish
+    /// its state.
+    fn directing(self: Arc<Self>, tournament: Uuid);
+}
+
 /// Every tournament of this server, in the order created.
 #[derive(Default)]
 pub struct Tournaments {
@@ -291,8 +326,14 @@ impl Tournaments {
         }
     }
 
-    fn add(&self, id: Uuid, handle: TournamentHandle) {
-        self.all.write().unwrap_or_else(PoisonError::into_inner).push((id, handle));
+    /// Lists a tournament, in place of a handle of the same id (a cluster gateway's proxy that
+    /// starts directing it, or the reverse).
+    pub(crate) fn put(&self, id: Uuid, handle: TournamentHandle) {
+        let mut all = self.all.write().unwrap_or_else(PoisonError::into_inner);
+        match all.iter_mut().find(|(i, _)| *i == id) {
+            Some(slot) => slot.1 = handle,
+            None => all.push((id, handle)),
+        }
     }
 }
 

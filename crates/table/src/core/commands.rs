@@ -66,7 +66,11 @@ impl TableCore {
                 _ => Decision::Done,
             },
             Command::Deal { config, level, players, deal } => {
-                if !self.tournament() {
+                // The same hand ordered again (a tournament directed over a network sends it
+                // again when its resync asked before the first order arrived) is dealt once.
+                let again = deal != 0
+                    && (self.deal_number() == Some(deal) || self.last_report.as_ref().is_some_and(|r| r.deal >= deal));
+                if !self.tournament() || again {
                     return Decision::Done;
                 }
                 Decision::Journal { input: Input::Deal { config, level, players, deal }, debit: None }
