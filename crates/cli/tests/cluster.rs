@@ -1687,6 +1687,19 @@ async fn tournament_failover(nats: &mut nats_server::NatsServer, db: &str) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(listed, "g2 does not list the tournament made on g1");
+    // Through gateway2's proxy (relayed to gateway1): a player registers, then unregisters and
+    // is refunded; the balances shown are the store's.
+    let passerby = create_session(&a2, "passerby").await.unwrap();
+    let entries = format!("/api/tournaments/{id}/entries");
+    let (status, text) = http_as(&a2, "POST", &entries, None, Some(&passerby.token)).await.unwrap();
+    assert_eq!(status, 201, "{text}");
+    let entered = serde_json::from_str::<serde_json::Value>(&text).unwrap()["balance"].as_u64().unwrap();
+    let (status, text) = http_as(&a2, "DELETE", &entries, None, Some(&passerby.token)).await.unwrap();
+    assert_eq!(status, 200, "{text}");
+    let refunded = serde_json::from_str::<serde_json::Value>(&text).unwrap()["balance"].as_u64().unwrap();
+    assert_eq!(refunded, entered + 1_100, "the entry fee and the house fee come back");
+    let (status, text) = http_as(&a2, "DELETE", &entries, None, Some(&passerby.token)).await.unwrap();
+    assert_eq!((status, text.contains("not_registered")), (409, true), "{status} {text}");
 
     let load = tokio::task::spawn_blocking({
         let (url, id) = (format!("ws://{a2}"), id.to_string());
@@ -1714,7 +1727,25 @@ async fn tournament_failover(nats: &mut nats_server::NatsServer, db: &str) {
         survivor.hosted().iter().any(|(t, resumed)| *t == t1 && *resumed)
     })
     .await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // An operator pauses and resumes it through gateway2 (relayed); both gateways show it.
+    for (action, paused) in [("pause", true), ("resume", false)] {
+        let path = format!("/api/admin/tournaments/{id}/{action}");
+        let (status, text) = http_as(&a2, "POST", &path, None, Some(KEY)).await.unwrap();
+        assert_eq!(status, 200, "{action}: {text}");
+        for addr in [&a1, &a2] {
+            let mut shown = false;
+            for _ in 0..50 {
+                let (_, text) = stud_client::http(addr, "GET", &format!("/api/tournaments/{id}"), None).await.unwrap();
+                let d: serde_json::Value = serde_json::from_str(&text).unwrap();
+                if d["paused_since"].is_null() != paused {
+                    shown = true;
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            assert!(shown, "{addr} does not show the tournament {}", if paused { "paused" } else { "resumed" });
+        }
+    }
     g1.kill_9();
     note("killed the gateway directing the tournament");
     wait_for("g2 to direct the tournament", Duration::from_secs(30), || g2.logged("directing a tournament") > 0).await;

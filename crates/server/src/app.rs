@@ -271,8 +271,9 @@ impl App {
     }
 
     /// The reply to a registration change (HTTP's and the WebSocket's): the player's balance
-    /// after it.
-    pub fn registration(
+    /// after it (on a cluster's gateway, the store's: the tournament may be directed by another
+    /// gateway).
+    pub async fn registration(
         &self,
         tournament_id: Uuid,
         session: &Session,
@@ -282,7 +283,7 @@ impl App {
             tournament_id,
             player_id: session.player_id,
             registered,
-            balance: self.bank.balance(session.player_id),
+            balance: self.shown_balance(session.player_id).await,
         }
     }
 
@@ -316,7 +317,7 @@ impl App {
             kind,
             chips,
             fee,
-            balance: self.bank.balance(session.player_id),
+            balance: self.shown_balance(session.player_id).await,
         })
     }
 

@@ -401,7 +401,7 @@ impl Connection {
                 return match registered.await {
                     Ok(()) => self.send(wire::frame(&ServerMsg::TournamentRegistration {
                         request_id,
-                        registration: self.app.registration(tournament_id, &session, true),
+                        registration: self.app.registration(tournament_id, &session, true).await,
                     })),
                     Err(e) => self.error(request_id, e.code(), e.to_string()),
                 };
@@ -436,7 +436,7 @@ impl Connection {
                 return match handle.unregister(session.player_id).await {
                     Ok(()) => self.send(wire::frame(&ServerMsg::TournamentRegistration {
                         request_id,
-                        registration: self.app.registration(tournament_id, &session, false),
+                        registration: self.app.registration(tournament_id, &session, false).await,
                     })),
                     Err(e) => self.error(request_id, e.code(), e.to_string()),
                 };

@@ -251,7 +251,7 @@ async fn register(
     let handle = find(&app, id)?;
     let ip = client_ip(peer.ip(), &headers, &app.config.trusted_proxies);
     app.register_entry(&handle, session.player_id, ip, session.name.clone(), params.invite_code).await?;
-    Ok((StatusCode::CREATED, Json(app.registration(id, &session, true))))
+    Ok((StatusCode::CREATED, Json(app.registration(id, &session, true).await)))
 }
 
 async fn unregister(
@@ -261,7 +261,7 @@ async fn unregister(
 ) -> Result<Json<TournamentRegistration>, ApiError> {
     let session = player(caller)?;
     find(&app, id)?.unregister(session.player_id).await?;
-    Ok(Json(app.registration(id, &session, false)))
+    Ok(Json(app.registration(id, &session, false).await))
 }
 
 /// A rebuy; an `Idempotency-Key` header makes a repeat of the entry's last rebuy answered, not
