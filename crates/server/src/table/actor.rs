@@ -251,9 +251,19 @@ impl Actor {
         self.run(now, cmd, origin).await;
     }
 
-    /// Answers a command that reached a table which has stopped.
+    /// Answers a command that reached a table which has stopped: closed, or stopped where it
+    /// runs (a shutdown, or a cluster worker giving it up) to resume there or elsewhere, when
+    /// the request was not applied and may be sent again.
     fn gone(&mut self, cmd: TableCmd) {
-        let frame = |request_id| wire::error(request_id, ErrorCode::UnknownTable, "the table has closed");
+        let closed = self.core.is_closed();
+        let frame = |request_id| match closed {
+            true => wire::error(request_id, ErrorCode::UnknownTable, "the table has closed"),
+            false => wire::error(
+                request_id,
+                ErrorCode::Unavailable,
+                "the table is restarting or moving to another server; try again in a moment",
+            ),
+        };
         match cmd {
             TableCmd::Join { conn, request_id, .. } => {
                 let _ = conn.outbox.try_send(frame(request_id));

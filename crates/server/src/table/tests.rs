@@ -319,3 +319,27 @@ async fn regression_a_newcomer_in_a_seat_does_not_see_the_previous_players_cards
     // Chips: what the last snapshot shows on the table plus the bank is all that was issued.
     assert_eq!(f.app.bank.total_balances() + on_table, f.app.bank.issued());
 }
+
+/// A request queued behind a shutdown (the server stopping, or a cluster worker giving the table
+/// to another) was not applied: it is answered `unavailable`, to be sent again, not "closed".
+#[tokio::test]
+async fn a_request_queued_behind_a_shutdown_is_answered_unavailable_not_closed() {
+    let f = fixture(|_| {}).await;
+    let (reply, stopped) = tokio::sync::oneshot::channel();
+    f.table.send(TableCmd::Shutdown { reply }).await.unwrap();
+    let session = Arc::new(Session::new(Uuid::new_v4().to_string(), Uuid::new_v4(), Uuid::new_v4(), "late".into()));
+    let (outbox, mut rx) = mpsc::channel(8);
+    let conn = Conn { id: 99, session, outbox, kick: CancellationToken::new() };
+    // Queued behind the shutdown (the table's task has not run since: one thread, no yield).
+    f.table.send(TableCmd::Join { conn, request_id: Some("late".into()), watch: true }).await.unwrap();
+    stopped.await.unwrap();
+    settle().await;
+    let frame = rx.recv().await.expect("an answer");
+    let msg: ServerMsg = serde_json::from_str(&frame).unwrap();
+    match msg {
+        ServerMsg::Error { code, request_id, .. } => {
+            assert_eq!((code, request_id.as_deref()), (stud_proto::ErrorCode::Unavailable, Some("late")));
+        }
+        other => panic!("not an error: {other:?}"),
+    }
+}
