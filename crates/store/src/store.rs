@@ -143,7 +143,17 @@ pub trait Store: Send + Sync + 'static {
     /// Stores one journaled tournament input with the ledger entries it causes, in one
     /// transaction (both or neither); with a snapshot, it becomes the tournament's and the
     /// journal is pruned up to it.
+    ///
+    /// # Errors
+    /// [`StoreError::Refused`] when the tournament's director epoch is newer than
+    /// `commit.epoch` ([`Store::tournament_fence`]): a former director's late input; nothing was
+    /// written.
     fn tournament_commit<'a>(&'a self, commit: &'a TournamentCommit) -> BoxFuture<'a, Result<()>>;
+
+    /// A cluster gateway taking tournament `id` over with lease epoch `epoch` (which only grows)
+    /// makes it the tournament's, before it rebuilds the tournament: from then on only its
+    /// commits are stored. False when a newer epoch holds it already (or no such tournament).
+    fn tournament_fence(&self, id: Uuid, epoch: u64) -> BoxFuture<'_, Result<bool>>;
 
     /// Every stored tournament: its snapshot and the journal entries after it.
     fn tournaments(&self) -> BoxFuture<'_, Result<Vec<StoredTournament>>>;

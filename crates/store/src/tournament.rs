@@ -23,6 +23,10 @@ pub struct TournamentCommit {
     pub ledger: Vec<LedgerEntry>,
     /// the tournament after this input, to store as its snapshot (prunes the journal)
     pub snapshot: Option<String>,
+    /// the epoch of the director committing it (a cluster gateway's lease; 0 in one process):
+    /// refused when the tournament's is newer ([`crate::Store::tournament_fence`]), else it
+    /// becomes the tournament's
+    pub epoch: u64,
 }
 
 /// A stored tournament: where to resume from.
@@ -58,6 +62,22 @@ macro_rules! tournament_methods {
             Box::pin(async move {
                 let n = ms_i64(c.n);
                 let mut tx = self.pool.begin().await?;
+                // The fence first: a former director (a lower epoch) stores nothing; a commit at a
+                // newer epoch raises it (a new tournament's first director). The update holds the
+                // row until the end, so a takeover's fence waits for this input or this input
+                // sees the new epoch.
+                let fenced =
+                    sqlx::query("UPDATE tournaments SET director_epoch = $2 WHERE id = $1 AND director_epoch <= $2")
+                        .bind(c.tournament_id)
+                        .bind(ms_i64(c.epoch))
+                        .execute(&mut *tx)
+                        .await?;
+                if fenced.rows_affected() == 0 {
+                    return Err(crate::StoreError::Refused(format!(
+                        "tournament {}: input {} from a director whose epoch {} is not the tournament's",
+                        c.tournament_id, c.n, c.epoch
+                    )));
+                }
                 sqlx::query("INSERT INTO tournament_journal (tournament_id, n, at_ms, entry) VALUES ($1, $2, $3, $4)")
                     .bind(c.tournament_id)
                     .bind(n)
@@ -130,8 +150,27 @@ macro_rules! tournament_methods {
                         .execute(&mut *tx)
                         .await?;
                 }
+                // A cluster director held the fee on the balance for this input: the movement is
+                // stored, the hold goes with it.
+                sqlx::query("DELETE FROM account_holds WHERE table_id = $1 AND n = $2")
+                    .bind(c.tournament_id)
+                    .bind(n)
+                    .execute(&mut *tx)
+                    .await?;
                 tx.commit().await?;
                 Ok(())
+            })
+        }
+
+        fn tournament_fence(&self, id: Uuid, epoch: u64) -> BoxFuture<'_, Result<bool>> {
+            Box::pin(async move {
+                let raised =
+                    sqlx::query("UPDATE tournaments SET director_epoch = $2 WHERE id = $1 AND director_epoch <= $2")
+                        .bind(id)
+                        .bind(ms_i64(epoch))
+                        .execute(&self.pool)
+                        .await?;
+                Ok(raised.rows_affected() == 1)
             })
         }
 

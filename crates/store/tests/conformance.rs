@@ -13,7 +13,7 @@ use stud_engine::sim::play_hand;
 use stud_engine::{NoEvents, Seat, Seed, TableConfig, Variant};
 use stud_store::{
     AdminLogEntry, Ban, BanScope, Cursor, HandQuery, HandSeat, HandTournament, JournalRow, LedgerCursor, LedgerEntry,
-    LedgerKind, LedgerQuery, NewSession, OperatorKey, PgStore, SqliteStore, Store, StoredHand, StoredTable,
+    LedgerKind, LedgerQuery, NewSession, OperatorKey, PgStore, SqliteStore, Store, StoreError, StoredHand, StoredTable,
     TableJournal, TableWrites, TournamentCommit, Write, Writer, WriterConfig, token_hash,
 };
 use uuid::Uuid;
@@ -743,6 +743,7 @@ async fn tournaments_and_their_ledger(b: &Backend) {
         entry: format!("entry {n}"),
         ledger,
         snapshot: snapshot.map(str::to_owned),
+        epoch: 0,
     };
     // A registration: the input and its fee in one transaction.
     s.tournament_commit(&commit(1, vec![fee(&ann, id, LedgerKind::TournamentEntry, 1_100)], None)).await.unwrap();
@@ -768,6 +769,28 @@ async fn tournaments_and_their_ledger(b: &Backend) {
     let q = LedgerQuery { player: Some(ann.player_id), table: Some(id), limit: 10, ..LedgerQuery::default() };
     let kinds: Vec<String> = s.ledger(&q).await.unwrap().into_iter().map(|l| l.kind).collect();
     assert_eq!(kinds, ["tournament_refund", "tournament_entry"]);
+
+    // A cluster: a gateway taking the tournament over with lease epoch 7 fences it; a commit at
+    // the former epoch (0) is refused and charges nothing, even for an input number whose
+    // journal row a snapshot pruned; the new director's commit goes in and drops the fee's hold.
+    assert!(s.tournament_fence(id, 7).await.unwrap());
+    assert!(!s.tournament_fence(id, 5).await.unwrap(), "an older epoch does not take it back");
+    let late = commit(2, vec![fee(&ann, id, LedgerKind::TournamentEntry, 1_100)], None);
+    assert!(matches!(s.tournament_commit(&late).await, Err(StoreError::Refused(_))));
+    assert_eq!(s.balance(ann.player_id).await.unwrap(), 100_000);
+    assert_eq!(s.hold(id, 4, ann.player_id, 1_100).await.unwrap(), Ok(()));
+    let mut entry = commit(4, vec![fee(&ann, id, LedgerKind::TournamentEntry, 1_100)], None);
+    entry.epoch = 7;
+    s.tournament_commit(&entry).await.unwrap();
+    assert_eq!((s.balance(ann.player_id).await.unwrap(), s.held(ann.player_id).await.unwrap()), (100_000 - 1_100, 0));
+    let mine = s.tournaments().await.unwrap().into_iter().find(|t| t.id == id).unwrap();
+    assert_eq!(mine.entries, vec![(3, "entry 3".to_owned()), (4, "entry 4".to_owned())]);
+    conserved(s).await;
+    // Unregistered again (the tests after this one find no chips on any table).
+    let mut refund = commit(5, vec![fee(&ann, id, LedgerKind::TournamentRefund, 1_100)], None);
+    refund.epoch = 7;
+    s.tournament_commit(&refund).await.unwrap();
+    assert_eq!(s.balance(ann.player_id).await.unwrap(), 100_000);
 }
 
 /// Tournament hands: stored with their tournament and level, no lines of the money ledger,

@@ -49,8 +49,10 @@ use crate::tournament::{Directing, Refusal, TournamentCmd, TournamentHandle};
 
 /// How often a gateway reads the stored tournaments and claims those nobody directs.
 const EVERY: Duration = Duration::from_secs(1);
-/// The director publishes a tournament's state at most this often.
+/// The director publishes a tournament's state at most this often...
 pub const VIEW_EVERY: Duration = Duration::from_millis(200);
+/// ... and at least this often.
+const VIEW_AGAIN: Duration = Duration::from_secs(5);
 
 /// One gateway's tournaments: those it directs and the proxies of the others'.
 pub(crate) struct Director {
@@ -72,6 +74,8 @@ pub(crate) struct Director {
 enum Out {
     /// the tournament's state, if it changed since it was last published
     View(Uuid),
+    /// the tournament's state, changed or not
+    Again(Uuid),
     /// a frame for a player (JSON of [`wire::Notify`]); the tournament's state goes first if
     /// it changed, so a gateway shows the state the frame speaks of (a player told they placed
     /// reads the tournament finished)
@@ -207,17 +211,19 @@ impl Director {
         let unavailable = |e: stud_store::StoreError| ClusterError::Unavailable(e.to_string());
         let stored = self.app.store.tournaments().await.map_err(unavailable)?;
         let mut claimed = Vec::new();
+        let mut failed = None;
         for t in &stored {
             let ours = self.held.lock().unwrap_or_else(PoisonError::into_inner).contains_key(&t.id);
             if ours || self.directed().contains_key(&t.id) {
                 continue;
             }
-            match self.leases.claim(t.id).await? {
-                Some(lease) => {
+            match self.leases.claim(t.id).await {
+                Ok(Some(lease)) => {
+                    let epoch = lease.epoch;
                     self.held.lock().unwrap_or_else(PoisonError::into_inner).insert(t.id, lease);
-                    claimed.push(t.id);
+                    claimed.push((t.id, epoch));
                 }
-                None => {
+                Ok(None) => {
                     if !self.proxied().contains_key(&t.id) {
                         match crate::tournament::rebuild(t) {
                             Ok(core) => self.proxy(core),
@@ -225,20 +231,46 @@ impl Director {
                         }
                     }
                 }
+                // NATS away: what was claimed so far is still taken up (or given back) below.
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
             }
         }
         if claimed.is_empty() {
-            return Ok(());
+            return failed.map_or(Ok(()), Err);
         }
-        // Read again now that the leases are ours: the former director committed nothing
-        // after its lease stopped being live, which was before the claim.
-        let stored = self.app.store.tournaments().await.map_err(unavailable)?;
-        for id in claimed {
-            let Some(t) = stored.iter().find(|t| t.id == id) else { continue };
+        // The store is fenced at each lease's epoch before the tournament is read: a former
+        // director whose lease lapsed stores nothing from now on (`Store::tournament_commit`),
+        // so what is read is all there will be from it.
+        let mut fenced = Vec::new();
+        for (id, epoch) in claimed {
+            match self.app.store.tournament_fence(id, epoch).await {
+                Ok(true) => fenced.push(id),
+                Ok(false) => self.give_back(id, "a newer director fenced it").await,
+                Err(e) => self.give_back(id, &e.to_string()).await,
+            }
+        }
+        let stored = match self.app.store.tournaments().await {
+            Ok(stored) => stored,
+            Err(e) => {
+                for id in fenced {
+                    self.give_back(id, &e.to_string()).await;
+                }
+                return Err(unavailable(e));
+            }
+        };
+        for id in fenced {
+            let Some(t) = stored.iter().find(|t| t.id == id) else {
+                self.give_back(id, "no longer stored").await;
+                continue;
+            };
             let core = match crate::tournament::rebuild(t) {
                 Ok(core) => core,
                 Err(e) => {
                     warn!(tournament = %id, error = %e, "a stored tournament does not rebuild");
+                    self.give_back(id, "does not rebuild").await;
                     continue;
                 }
             };
@@ -251,11 +283,23 @@ impl Director {
                 view
             });
             info!(tournament = %id, "directing a tournament");
+            let next = Arc::new(core.clone());
             let task = crate::tournament::actor::open_with(&self.app, core, view);
             self.app.track(task);
             self.serve_here(id);
+            // A series whose former director stopped before it scheduled the next one.
+            tokio::spawn(crate::tournament::actor::schedule_next(self.app.clone(), next));
         }
-        Ok(())
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// A lease this gateway claimed but cannot direct goes back at once.
+    async fn give_back(&self, tournament: Uuid, why: &str) {
+        warn!(%tournament, why, "a claimed tournament is given back");
+        let lease = self.held.lock().unwrap_or_else(PoisonError::into_inner).remove(&tournament);
+        if let Some(lease) = lease {
+            let _ = self.leases.release(&lease).await;
+        }
     }
 
     /// A proxy of a tournament directed elsewhere, in the registry in place of any handle.
@@ -335,8 +379,16 @@ impl Director {
             tokio::select! {
                 () = stop.cancelled() => return,
                 changed = view.changed() => if changed.is_err() { return },
+                // Published again now and then: a message NATS dropped (a reconnect) leaves no
+                // proxy behind for long.
+                () = tokio::time::sleep(VIEW_AGAIN) => self.republish(id),
             }
         }
+    }
+
+    /// Has the tournament's state published again even if unchanged.
+    fn republish(&self, id: Uuid) {
+        let _ = self.outbox.send(Out::Again(id));
     }
 
     /// Publishes the director's [`Out`]s in order, on this one task (one NATS connection keeps
@@ -346,12 +398,13 @@ impl Director {
         loop {
             let out = tokio::select! { o = outbox.recv() => o, () = stop.cancelled() => return };
             let Some(out) = out else { return };
-            let id = match &out {
-                Out::View(id) | Out::Notify(id, _) => *id,
+            let (id, again) = match &out {
+                Out::View(id) | Out::Notify(id, _) => (*id, false),
+                Out::Again(id) => (*id, true),
             };
             if let Some(handle) = self.app.tournaments.get(id).filter(|_| self.directed().contains_key(&id)) {
                 let t = handle.now();
-                if published.get(&id) != Some(&t.applied()) {
+                if again || published.get(&id) != Some(&t.applied()) {
                     published.insert(id, t.applied());
                     if let Err(e) = self.client.publish(wire::tview(id), Bytes::from(t.snapshot())).await {
                         warn!(tournament = %id, error = %e, "the tournament's state not published");
@@ -452,11 +505,22 @@ impl Director {
 }
 
 impl Directing for Director {
-    /// Whether this gateway may still commit `tournament`'s inputs: it holds the lease and
-    /// renewed it less than a TTL ago (by its own clock).
-    fn live(&self, tournament: Uuid) -> bool {
+    /// The lease's epoch while this gateway may still commit `tournament`'s inputs: it holds
+    /// the lease and renewed it less than a TTL ago (by its own clock).
+    fn live(&self, tournament: Uuid) -> Option<u64> {
         let ttl = self.leases.ttl();
-        self.held.lock().unwrap_or_else(PoisonError::into_inner).get(&tournament).is_some_and(|l| l.live(ttl))
+        let held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        held.get(&tournament).filter(|l| l.live(ttl)).map(|l| l.epoch)
+    }
+
+    fn abandon(&self, tournament: Uuid) {
+        let lease = self.held.lock().unwrap_or_else(PoisonError::into_inner).remove(&tournament);
+        if let Some(lease) = lease {
+            let leases = self.leases.clone();
+            tokio::spawn(async move {
+                let _ = leases.release(&lease).await;
+            });
+        }
     }
 
     /// Gives a frame to `player`'s sockets on every gateway (this one's too, through NATS, so

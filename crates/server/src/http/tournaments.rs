@@ -90,7 +90,12 @@ async fn create(
     audit(&app, &who, "create_tournament", Some(id.to_string()), &request).await?;
     let now = stud_store::now_ms();
     app.claim_tournament(id).await.map_err(|_| ApiError::Unavailable("the cluster cannot be reached"))?;
-    app.store.tournament_create(id, now, &core.snapshot()).await?;
+    if let Err(e) = app.store.tournament_create(id, now, &core.snapshot()).await {
+        if let Some(d) = app.director.get() {
+            d.abandon(id);
+        }
+        return Err(e.into());
+    }
     let detail = view::detail(&core, now);
     tournament::actor::open_new(&app, core);
     Ok((StatusCode::CREATED, Json(detail)))

@@ -103,6 +103,9 @@ pub async fn schedule_next(app: Arc<App>, t: Arc<Tournament>) {
     }
     if let Err(e) = app.store.tournament_create(id, now, &core.snapshot()).await {
         warn!(previous = %t.id(), next = %id, error = %e, "the next tournament of a series was not scheduled");
+        if let Some(d) = app.director.get() {
+            d.abandon(id);
+        }
         return;
     }
     info!(previous = %t.id(), next = %id, start_at = core.spec().start_at, "the next tournament of a series is scheduled");
@@ -867,11 +870,10 @@ impl Actor {
         // On a cluster: only while this gateway directs it, and the balance is the shared
         // store's (held there for this input, as a worker holds a buy-in).
         let director = self.app.director.get().cloned();
-        if let Some(d) = &director
-            && !d.live(id)
-        {
-            return Err(Refusal::Unavailable);
-        }
+        let epoch = match &director {
+            Some(d) => d.live(id).ok_or(Refusal::Unavailable)?,
+            None => 0,
+        };
         if let Some((player, need)) = debit {
             match &director {
                 None if !self.app.bank.withdraw(player, need) => {
@@ -882,7 +884,9 @@ impl Actor {
                     Ok(Ok(())) => {}
                     Ok(Err(balance)) => return Err(Refusal::Balance { balance, need }),
                     Err(e) => {
+                        // It may have been stored before the answer was lost.
                         warn!(error = %e, "cannot hold an entry fee on the account");
+                        let _ = self.app.store.release_hold(id, n).await;
                         return Err(Refusal::Unavailable);
                     }
                 },
@@ -934,14 +938,17 @@ impl Actor {
         ledger.extend(deals.iter().map(|(p, a)| entry(*p, LedgerKind::TournamentDeal, *a)));
         let snapshot = (next.status() != self.core.status() || n % SNAPSHOT_EVERY == 0).then(|| next.snapshot());
         let journaled = Journaled { v: TOURNAMENT_VERSION, n, at: now, input };
-        let commit = TournamentCommit { tournament_id: id, n, at_ms: now, entry: journaled.encode(), ledger, snapshot };
+        let commit =
+            TournamentCommit { tournament_id: id, n, at_ms: now, entry: journaled.encode(), ledger, snapshot, epoch };
+        // Committed, the hold went in the same transaction; refused, it goes now (one left by a
+        // crash here goes when the next director starts).
         let committed = self.app.store.tournament_commit(&commit).await;
-        if director.is_some() && debit.is_some() {
-            // Committed, the balance has moved in the store; refused, nothing has: either way
-            // the hold goes (one left by a crash here goes when the next director starts).
-            if let Err(e) = self.app.store.release_hold(id, n).await {
-                warn!(error = %e, "a hold not released; the next director releases it");
-            }
+        if director.is_some()
+            && debit.is_some()
+            && committed.is_err()
+            && let Err(e) = self.app.store.release_hold(id, n).await
+        {
+            warn!(error = %e, "a hold not released; the next director releases it");
         }
         if let Err(e) = committed {
             warn!(error = %e, "a tournament input could not be stored");

@@ -280,9 +280,11 @@ impl TournamentHandle {
 /// behind this trait, so that no single-process module names the cluster): each tournament's
 /// task runs on the one gateway holding its lease; the others relay to it.
 pub trait Directing: Send + Sync + 'static {
-    /// Whether this gateway may still commit `tournament`'s inputs (it holds the lease, renewed
-    /// less than a TTL ago by its own clock).
-    fn live(&self, tournament: Uuid) -> bool;
+    /// The epoch this gateway commits `tournament`'s inputs at (its lease's), while it may
+    /// still commit them (it holds the lease, renewed less than a TTL ago by its own clock).
+    fn live(&self, tournament: Uuid) -> Option<u64>;
+    /// A new tournament's claim is given back (it could not be stored).
+    fn abandon(&self, tournament: Uuid);
     /// Gives a frame from `tournament` to every socket of `player`, on every gateway (after
     /// the tournament's state as it is now); with `seated_at`
     /// (tournament, table number), each gateway first lists that table if it has not yet and
