@@ -60,13 +60,18 @@ async fn a_satellite_s_winners_are_entered_in_its_target_and_the_rest_is_money()
     let d = detail(&addr, sat).await;
     assert_eq!(d.status, TournamentStatus::Finished, "{d:?}");
     assert_eq!((d.pool, d.tickets, d.prizes.clone()), (2_400, Some(2), vec![1_100, 1_100, 200]));
-    let winners: Vec<Uuid> = d.results.iter().filter(|r| r.place <= 2).map(|r| r.player_id).collect();
-    assert!(d.results.iter().all(|r| (r.place <= 2) == (r.ticket_for == Some(target))), "{:?}", d.results);
+    // The two left busted in one hand with equal stacks (random hands: now and then): they
+    // tie for 2nd and split the 2nd ticket's value and the 3rd prize as money, so the winner
+    // alone gets a ticket. Otherwise the top two get one each.
+    let tie = d.results.iter().filter(|r| r.place >= 2).all(|r| r.prize == (1_100 + 200) / 2);
+    let ticketed = if tie { 1 } else { 2 };
+    let winners: Vec<Uuid> = d.results.iter().filter(|r| r.place <= ticketed).map(|r| r.player_id).collect();
+    assert!(d.results.iter().all(|r| (r.place <= ticketed) == (r.ticket_for == Some(target))), "{:?}", d.results);
     // The ticket winners are entered in the target (the registration follows the place).
     let mut entered = Vec::new();
     for _ in 0..50 {
         entered = detail(&addr, target).await.entrants.iter().map(|e| e.player_id).collect::<Vec<_>>();
-        if entered.len() == 2 {
+        if entered.len() == winners.len() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -82,9 +87,9 @@ async fn a_satellite_s_winners_are_entered_in_its_target_and_the_rest_is_money()
         assert_eq!(s.ticket_for, r.ticket_for, "the place frame names the ticket");
         let balance = server.app.store.balance(s.me).await.unwrap();
         // A ticket's prize paid the target's buy-in: the account is down the satellite's.
-        let expected = if r.place <= 2 { START - 850 } else { START - 850 + 200 };
+        let expected = if r.place <= ticketed { START - 850 } else { START - 850 + r.prize };
         assert_eq!(balance, expected, "{r:?}");
-        if r.place <= 2 {
+        if r.place <= ticketed {
             let q = LedgerQuery { player: Some(s.me), table: Some(target), since_ms: None, before: None, limit: 10 };
             let lines = server.app.store.ledger(&q).await.unwrap();
             assert!(lines.iter().any(|l| l.kind == "tournament_entry" && l.balance_delta == -1_100), "{lines:?}");
@@ -92,7 +97,8 @@ async fn a_satellite_s_winners_are_entered_in_its_target_and_the_rest_is_money()
     }
     let t = server.app.store.totals().await.unwrap();
     assert!(t.conserved(), "{t:?}");
-    assert_eq!(t.on_tables, 3 * 50 + 2 * 1_100, "the house fees and the two entries in the target: {t:?}");
+    let entries = 1_100 * i64::from(ticketed);
+    assert_eq!(t.on_tables, 3 * 50 + entries, "the house fees and the entries in the target: {t:?}");
     server.shutdown().await;
 }
 
