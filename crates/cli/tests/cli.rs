@@ -212,22 +212,6 @@ fn load_plays_cash_tables_through_every_server_named() {
     let _ = std::fs::remove_file(&path);
 }
 
-/// Ten levels of `hands` hands each, the stakes doubling every level.
-fn doubling_levels(hands: u32) -> Vec<String> {
-    (0..10u64)
-        .map(|k| {
-            let m = 1u64 << k;
-            format!(
-                r#"{{"ante": {}, "bring_in": {}, "small_bet": {}, "big_bet": {}, "hands": {hands}}}"#,
-                5 * m,
-                10 * m,
-                20 * m,
-                40 * m
-            )
-        })
-        .collect()
-}
-
 /// `stud load --tournament ID --players N --rebuy` (issue 30): the bots buy every rebuy and
 /// add-on offered (a rebuy period of one 1-hand level, so the add-on is offered after the
 /// first hand to everyone still in); the line's `rebuys` and `addons` are the tournament's,
@@ -237,7 +221,7 @@ fn doubling_levels(hands: u32) -> Vec<String> {
 fn load_with_rebuy_buys_what_is_offered_and_reports_the_counts() {
     const KEY: &str = "cli-load-rebuy-operator-key-0123456";
     let (mut server, addr, path) = serve_on_sqlite("load-rebuy", &[("STUD_OPERATOR_KEY", KEY)]);
-    let levels = doubling_levels(1);
+    let levels = serve::doubling_levels(1);
     let body = format!(
         r#"{{"name": "Rebuy load", "variant": "stud", "kind": "sit_and_go", "min_entrants": 2, "max_entrants": 4,
             "seats_per_table": 4, "entry_fee": 1000, "house_fee": 100, "starting_chips": 100,
@@ -282,7 +266,7 @@ fn load_with_rebuy_buys_what_is_offered_and_reports_the_counts() {
 fn load_plays_a_tournament_to_the_end_and_reports_it() {
     const KEY: &str = "cli-load-tournament-operator-key-0123";
     let (mut server, addr, path) = serve_on_sqlite("load-tournament", &[("STUD_OPERATOR_KEY", KEY)]);
-    let levels = doubling_levels(4);
+    let levels = serve::doubling_levels(4);
     let body = format!(
         r#"{{"name": "Load SNG", "variant": "rotation", "kind": "sit_and_go", "min_entrants": 2, "max_entrants": 6,
             "seats_per_table": 6, "entry_fee": 1000, "house_fee": 100, "starting_chips": 800,

@@ -1631,16 +1631,6 @@ fn a_table_whose_jetstream_journal_is_lost_is_voided_not_started_below_its_mark(
     });
 }
 
-/// The id of table `no` of `tournament` (the server's `tournament::tables::table_id`).
-fn tournament_table(tournament: Uuid, no: u32) -> Uuid {
-    let mut bytes = tournament.into_bytes();
-    for (b, n) in bytes[12..16].iter_mut().zip(no.to_be_bytes()) {
-        *b ^= n;
-    }
-    bytes[6] = (bytes[6] & 0x0f) | 0x80;
-    Uuid::from_bytes(bytes)
-}
-
 /// Issue 30 item 1: a tournament on a cluster, directed by the gateway it was created on (g1),
 /// its tables on both workers, its 12 players (`stud load --rebuy`, registered through g2:
 /// relayed to g1) connected to g2. Mid-tournament the worker hosting table 1 is killed with
@@ -1670,18 +1660,7 @@ async fn tournament_failover(nats: &mut nats_server::NatsServer, db: &str) {
         Node::start(&nats.url_as("worker2"), db, "worker", "worker2", free_port()),
     ];
     let (a1, a2) = (format!("127.0.0.1:{p1}"), format!("127.0.0.1:{p2}"));
-    let levels: Vec<String> = (0..10u64)
-        .map(|k| {
-            let m = 1u64 << k;
-            format!(
-                r#"{{"ante": {}, "bring_in": {}, "small_bet": {}, "big_bet": {}, "hands": 3}}"#,
-                5 * m,
-                10 * m,
-                20 * m,
-                40 * m
-            )
-        })
-        .collect();
+    let levels = serve::doubling_levels(3);
     let body = format!(
         r#"{{"name": "Cluster SNG", "variant": "stud", "kind": "sit_and_go", "min_entrants": 12, "max_entrants": 12,
             "seats_per_table": 6, "entry_fee": 1000, "house_fee": 100, "starting_chips": 400,
@@ -1729,7 +1708,7 @@ async fn tournament_failover(nats: &mut nats_server::NatsServer, db: &str) {
         }
     });
     // Play is under way on both tables.
-    let t1 = tournament_table(id, 1);
+    let t1 = stud_server::tournament::tables::table_id(id, 1);
     wait_for("a worker to host the tournament's table 1", Duration::from_secs(30), || {
         workers.iter().any(|w| w.hosted().iter().any(|(t, _)| *t == t1))
     })

@@ -46,3 +46,19 @@ pub const LISTENING_ON: &str = "listening on http://";
 
 /// The ready line of a server that listens.
 pub const LISTENING: &[&str] = &[LISTENING_ON];
+
+/// A test tournament's levels: ten levels of `hands` hands each, the stakes doubling every level.
+pub fn doubling_levels(hands: u32) -> Vec<String> {
+    (0..10u64)
+        .map(|k| {
+            let m = 1u64 << k;
+            format!(
+                r#"{{"ante": {}, "bring_in": {}, "small_bet": {}, "big_bet": {}, "hands": {hands}}}"#,
+                5 * m,
+                10 * m,
+                20 * m,
+                40 * m
+            )
+        })
+        .collect()
+}
