@@ -5,10 +5,12 @@
 # Needs ./target/release/stud (cargo build --release -p stud-cli) and, for pg, PostgreSQL on
 # 127.0.0.1:5432 and pgbench.
 # STUD_SHOWDOWN_PAUSE_MS=0: every hand waits the hand pause, as before the 4 s showdown pause.
+# BIN=... runs another build; WARMUP=... seconds before the window (25; the bots sit down 32 at a
+# time: 2,000 tables need about 45).
 set -u
 cd "$(dirname "$0")/.."
 kind=$1; tables=${2:-1000}; dur=${3:-30}
-port=18281; out=${BENCH_OUT:-/tmp/bench-journal}; mkdir -p "$out"
+bin=${BIN:-./target/release/stud}; warm=${WARMUP:-25}; port=18281; out=${BENCH_OUT:-/tmp/bench-journal}; mkdir -p "$out"
 if [ "$kind" = pg ]; then
   psql -h 127.0.0.1 -U postgres -d test -qc "DROP DATABASE IF EXISTS stud_bench_j" -c "CREATE DATABASE stud_bench_j" >/dev/null
   url=postgres://postgres@127.0.0.1:5432/stud_bench_j
@@ -19,13 +21,13 @@ else
 fi
 per=$(( (tables + 2) / 3 ))
 STUD_SHOWDOWN_PAUSE_MS=0 STUD_SESSIONS_PER_MINUTE_PER_IP=0 STUD_MAX_CONNECTIONS_PER_IP=0 STUD_STARTING_BALANCE=100000000 \
-  ./target/release/stud serve --bind 127.0.0.1:$port --tables-per-variant $per --database-url $url 2>"$out/server.log" &
+  "$bin" serve --bind 127.0.0.1:$port --tables-per-variant $per --database-url $url 2>"$out/server.log" &
 srv=$!
 for i in $(seq 1 100); do curl -sf http://127.0.0.1:$port/healthz >/dev/null && break; sleep 0.2; done
-./target/release/stud load --url ws://127.0.0.1:$port --tables $tables --players-per-table 8 \
-  --duration $dur --warmup 25 --think-ms 1000 > "$out/load.json" &
+"$bin" load --url ws://127.0.0.1:$port --tables $tables --players-per-table 8 \
+  --duration $dur --warmup $warm --think-ms 1000 > "$out/load.json" &
 ld=$!
-sleep 25
+sleep "$warm"
 curl -s http://127.0.0.1:$port/metrics > "$out/metrics0.txt"
 c0=$(awk '{print $14+$15}' /proc/$srv/stat); l0=$(awk '{print $14+$15}' /proc/$ld/stat)
 sleep "$dur"

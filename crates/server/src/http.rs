@@ -294,16 +294,7 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(Some(limit))
         .max_frame_size(Some(limit));
-    tokio::spawn(async move {
-        let upgraded = match on_upgrade.await {
-            Ok(upgraded) => upgraded,
-            Err(e) => return tracing::debug!(error = %e, "the upgrade failed"),
-        };
-        let socket = WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
-        // Boxed: the task would otherwise hold room for the connection's future twice over.
-        Box::pin(serve_socket(ctx.app, socket, ctx.shutdown, ip)).await;
-        drop(slot);
-    });
+    tokio::spawn(serve_upgraded(on_upgrade, config, ctx, ip, slot));
     let mut response = Response::new(axum::body::Body::empty());
     *response.status_mut() = axum::http::StatusCode::SWITCHING_PROTOCOLS;
     let h = response.headers_mut();
@@ -313,8 +304,58 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
     response
 }
 
+/// The task of one WebSocket: the upgrade, then the socket until it closes; the address's
+/// connection slot is given back at the end. A plain `fn` returning the future, which holds
+/// the socket's future inline (an `async fn` would keep its arguments twice).
+#[expect(clippy::manual_async_fn, reason = "an `async fn` keeps its arguments in its future twice")]
+fn serve_upgraded(
+    on_upgrade: hyper::upgrade::OnUpgrade,
+    config: WebSocketConfig,
+    ctx: Ctx,
+    ip: std::net::IpAddr,
+    slot: crate::limits::ConnectionGuard<std::net::IpAddr>,
+) -> impl Future<Output = ()> + Send + 'static {
+    async move {
+        let upgraded = match on_upgrade.await {
+            Ok(upgraded) => upgraded,
+            Err(e) => return tracing::debug!(error = %e, "the upgrade failed"),
+        };
+        let socket = WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
+        serve_socket(ctx.app, socket, ctx.shutdown, ip).await;
+        drop(slot);
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    /// A socket's task holds its connection's future once, inline: before, the upgrade task
+    /// (640 bytes) awaited a boxed one of 1,376 (see `ws::serve_socket`); now the whole task is
+    /// a little more than the connection's future.
+    #[test]
+    fn a_socket_task_is_its_connection_and_little_more() {
+        fn output_size<F, R>(_: &F) -> usize
+        where
+            F: FnOnce(
+                hyper::upgrade::OnUpgrade,
+                tungstenite::protocol::WebSocketConfig,
+                super::Ctx,
+                std::net::IpAddr,
+                crate::limits::ConnectionGuard<std::net::IpAddr>,
+            ) -> R,
+        {
+            std::mem::size_of::<R>()
+        }
+        fn socket_size<F, A, B, C, D, R>(_: &F) -> usize
+        where
+            F: FnOnce(A, B, C, D) -> R,
+        {
+            std::mem::size_of::<R>()
+        }
+        let task = output_size(&super::serve_upgraded);
+        let connection = socket_size(&crate::ws::serve_socket);
+        assert!(task < connection + 256, "a socket's task is {task} bytes; its connection's future {connection}");
+    }
+
     #[test]
     fn a_websocket_key_is_sixteen_bytes_in_base64() {
         assert!(super::is_websocket_key(b"dGhlIHNhbXBsZSBub25jZQ==")); // RFC 6455's example

@@ -27,7 +27,7 @@ use uuid::Uuid;
 use super::nats::Health;
 use super::wire::{self, Inbound, OperatorReply, RemoteConn};
 use crate::app::App;
-use crate::table::{Conn, LAG_LIMIT, RemoteTables, SpecExt, TableCmd, TableGone, TableHandle, TableSpec};
+use crate::table::{Act, Conn, LAG_LIMIT, RemoteTables, SpecExt, TableCmd, TableGone, TableHandle, TableSpec};
 use crate::wire::Frame;
 
 /// How long an operator's `close` may wait for the table's hand to finish.
@@ -259,7 +259,8 @@ impl Gateway {
             TableCmd::Sit { conn_id, request_id, seat, buy_in } => {
                 Inbound::Sit { conn: self.remote(conn_id), request_id, seat, buy_in }
             }
-            TableCmd::Act { conn_id, request_id, hand_id, seq, key, action, .. } => {
+            TableCmd::Act { conn_id, request_id, act } => {
+                let Act { hand_id, seq, key, action, .. } = *act;
                 Inbound::Act { conn: self.remote(conn_id), request_id, hand_id, seq, key, action }
             }
             TableCmd::SitOut { conn_id, request_id, out } => {
@@ -315,10 +316,10 @@ impl Gateway {
                 });
             }
             // A tournament's tables, from the gateway directing it (see `super::director`).
-            TableCmd::TournamentSeat { who, seat, chips } => Inbound::TournamentSeat { who, seat, chips },
-            TableCmd::TournamentChips { who, seat, chips } => Inbound::TournamentChips { who, seat, chips },
+            TableCmd::TournamentSeat { who, seat, chips } => Inbound::TournamentSeat { who: *who, seat, chips },
+            TableCmd::TournamentChips { who, seat, chips } => Inbound::TournamentChips { who: *who, seat, chips },
             TableCmd::TournamentUnseat { player } => Inbound::TournamentUnseat { player },
-            TableCmd::Deal { config, level, players, deal } => Inbound::Deal { config, level, players, deal },
+            TableCmd::Deal { config, level, players, deal } => Inbound::Deal { config: *config, level, players, deal },
             TableCmd::TournamentState { reply } => {
                 return self.operator(table, Inbound::TournamentState, self.timeout, move |r| {
                     // No answer (no worker hosts the table now): the tournament asks again later.

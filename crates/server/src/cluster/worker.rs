@@ -42,7 +42,7 @@ use super::wire::{self, Inbound, OperatorReply, RemoteConn};
 use crate::app::App;
 use crate::journal::JournalError;
 use crate::session::Session;
-use crate::table::{Conn, Debit, SpecExt, Start, TableCmd, TableEnv, TableHandle, spawn_table_with};
+use crate::table::{Act, Conn, Debit, SpecExt, Start, TableCmd, TableEnv, TableHandle, spawn_table_with};
 use crate::wire::Frame;
 
 /// How often snapshots move from the store to the JetStream bucket, in ticks.
@@ -572,15 +572,10 @@ impl Worker {
                     None => continue,
                 },
                 Inbound::Act { conn, request_id, hand_id, seq, key, action } => match local(&conns, &conn) {
-                    Some(conn_id) => TableCmd::Act {
-                        conn_id,
-                        request_id,
-                        hand_id,
-                        seq,
-                        key,
-                        action,
-                        received: tokio::time::Instant::now(),
-                    },
+                    Some(conn_id) => {
+                        let act = Act { hand_id, seq, key, action, received: tokio::time::Instant::now() };
+                        TableCmd::Act { conn_id, request_id, act: Box::new(act) }
+                    }
                     None => continue,
                 },
                 Inbound::SitOut { conn, request_id, out } => match local(&conns, &conn) {
@@ -655,10 +650,16 @@ impl Worker {
                     });
                     continue;
                 }
-                Inbound::TournamentSeat { who, seat, chips } => TableCmd::TournamentSeat { who, seat, chips },
-                Inbound::TournamentChips { who, seat, chips } => TableCmd::TournamentChips { who, seat, chips },
+                Inbound::TournamentSeat { who, seat, chips } => {
+                    TableCmd::TournamentSeat { who: Box::new(who), seat, chips }
+                }
+                Inbound::TournamentChips { who, seat, chips } => {
+                    TableCmd::TournamentChips { who: Box::new(who), seat, chips }
+                }
                 Inbound::TournamentUnseat { player } => TableCmd::TournamentUnseat { player },
-                Inbound::Deal { config, level, players, deal } => TableCmd::Deal { config, level, players, deal },
+                Inbound::Deal { config, level, players, deal } => {
+                    TableCmd::Deal { config: Box::new(config), level, players, deal }
+                }
                 Inbound::TournamentState => {
                     let (reply, done) = oneshot::channel();
                     self.operator(&handle, TableCmd::TournamentState { reply }, done, m.reply, |state| OperatorReply {

@@ -14,7 +14,7 @@ use stud_table::{Command, ConnId, Decision, Due, Entry, Input, JOURNAL_VERSION, 
 use stud_table::{Movement, Output, TableCore, Who};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
-use tracing::{debug, warn};
+use tracing::{Instrument, debug, warn};
 use uuid::Uuid;
 
 use super::delivery::{Delivery, LAG_POLL};
@@ -69,78 +69,91 @@ struct Actor {
 
 /// The table loop: commands and the clock, until every handle is dropped, `Shutdown`, or the
 /// table closes. A resumed table first journals [`Input::Resume`]; a fresh one starts its journal.
-#[tracing::instrument(skip_all, fields(table_id = %core.spec().id))]
-pub async fn run_table(env: Arc<dyn TableEnv>, core: TableCore, start: Start, mut rx: mpsc::Receiver<TableCmd>) {
-    env.metrics().tables.fetch_add(1, Relaxed);
-    let id = core.spec().id;
-    let mut actor = Actor {
-        env: env.clone(),
-        core,
-        delivery: Delivery::default(),
-        clock: Clock::new(),
-        closing: Vec::new(),
-        out: Vec::new(),
-    };
-    let now = actor.clock.now();
-    env.publish(actor.core.summary(now));
-    match start {
-        Start::Resumed => {
-            // The process was away: the player to act gets a whole clock again (journaled, so
-            // a later replay charges the time bank from the same moment).
-            Box::pin(actor.journal_and_apply(now, Input::Resume, None, None)).await;
-        }
-        Start::Started => {}
-        Start::Fresh => {
-            // The journal starts at this snapshot before the first input can be appended.
-            let snapshot = actor.core.snapshot();
-            while let Err(e) = env.journal_reset(id, actor.core.applied(), &snapshot).await {
-                warn!(error = %e, "cannot start the table's journal; retrying");
-                tokio::time::sleep(Duration::from_millis(1_000)).await;
-            }
-        }
-    }
-    while !actor.core.is_closed() {
-        let wake = actor.core.wake_at().map(|t| actor.clock.instant(t));
-        tokio::select! {
-            cmd = rx.recv() => match cmd {
-                None => break,
-                Some(TableCmd::Shutdown { reply }) => {
-                    // Nothing to void: every applied input is in the journal; the next start
-                    // resumes from it.
-                    let _ = reply.send(());
-                    break;
-                }
-                // Boxed, like the clock's turn below: the work for one command (journal,
-                // debit, apply, deliver) is allocated while it runs, not held in the task
-                // of every table, idle or not (it was most of an empty table's memory).
-                Some(cmd) => Box::pin(actor.command(cmd)).await,
-            },
-            () = sleep_until(wake.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400))), if wake.is_some() => {
-                Box::pin(actor.on_clock()).await;
-            }
-            () = tokio::time::sleep(LAG_POLL), if actor.delivery.any_lagging() => actor.on_lag_poll(),
-        }
-        actor.env.sent();
-    }
-    // Requests that were queued when the table stopped still get their one reply.
-    rx.close();
-    while let Ok(cmd) = rx.try_recv() {
-        actor.gone(cmd);
-    }
-    env.sent();
-    // A close is answered as done only when the table did close: a table stopped first (the
-    // server shutting down mid-hand) drops the reply, and the close route says the table
-    // finishes its hand and closes when the server is back (`start_with_store` resumes it).
-    if actor.core.is_closed() {
-        for reply in actor.closing.drain(..) {
-            let _ = reply.send(());
-        }
-    }
-    env.table_stopped(id);
-    env.metrics().tables.fetch_sub(1, Relaxed);
+///
+/// Not an `async fn`: its arguments would be kept in the task beside the actor built from them
+/// (and again by a tracing wrapper), three copies of the 2.5 KB core in the task of every table,
+/// idle or not. The future made here holds the actor once.
+pub fn run_table(
+    env: Arc<dyn TableEnv>,
+    core: TableCore,
+    start: Start,
+    rx: mpsc::Receiver<TableCmd>,
+) -> impl Future<Output = ()> + Send + 'static {
+    let span = tracing::info_span!("run_table", table_id = %core.spec().id);
+    let actor =
+        Actor { env, core, delivery: Delivery::default(), clock: Clock::new(), closing: Vec::new(), out: Vec::new() };
+    actor.serve(start, rx).instrument(span)
 }
 
 impl Actor {
+    /// The loop (a plain `fn` returning the future, for the reason given at [`run_table`]).
+    #[expect(clippy::manual_async_fn, reason = "an `async fn` keeps its arguments in its future twice")]
+    fn serve(mut self, start: Start, mut rx: mpsc::Receiver<TableCmd>) -> impl Future<Output = ()> + Send + 'static {
+        async move {
+            let actor = &mut self;
+            let env = actor.env.clone();
+            env.metrics().tables.fetch_add(1, Relaxed);
+            let id = actor.core.spec().id;
+            let now = actor.clock.now();
+            env.publish(actor.core.summary(now));
+            match start {
+                Start::Resumed => {
+                    // The process was away: the player to act gets a whole clock again (journaled, so
+                    // a later replay charges the time bank from the same moment).
+                    Box::pin(actor.journal_and_apply(now, Input::Resume, None, None)).await;
+                }
+                Start::Started => {}
+                Start::Fresh => {
+                    // The journal starts at this snapshot before the first input can be appended.
+                    let snapshot = actor.core.snapshot();
+                    while let Err(e) = env.journal_reset(id, actor.core.applied(), &snapshot).await {
+                        warn!(error = %e, "cannot start the table's journal; retrying");
+                        tokio::time::sleep(Duration::from_millis(1_000)).await;
+                    }
+                }
+            }
+            while !actor.core.is_closed() {
+                let wake = actor.core.wake_at().map(|t| actor.clock.instant(t));
+                tokio::select! {
+                    cmd = rx.recv() => match cmd {
+                        None => break,
+                        Some(TableCmd::Shutdown { reply }) => {
+                            // Nothing to void: every applied input is in the journal; the next start
+                            // resumes from it.
+                            let _ = reply.send(());
+                            break;
+                        }
+                        // Boxed, like the clock's turn below: the work for one command (journal,
+                        // debit, apply, deliver) is allocated while it runs, not held in the task
+                        // of every table, idle or not (it was most of an empty table's memory).
+                        Some(cmd) => Box::pin(actor.command(cmd)).await,
+                    },
+                    () = sleep_until(wake.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400))), if wake.is_some() => {
+                        Box::pin(actor.on_clock()).await;
+                    }
+                    () = tokio::time::sleep(LAG_POLL), if actor.delivery.any_lagging() => actor.on_lag_poll(),
+                }
+                actor.env.sent();
+            }
+            // Requests that were queued when the table stopped still get their one reply.
+            rx.close();
+            while let Ok(cmd) = rx.try_recv() {
+                actor.gone(cmd);
+            }
+            env.sent();
+            // A close is answered as done only when the table did close: a table stopped first (the
+            // server shutting down mid-hand) drops the reply, and the close route says the table
+            // finishes its hand and closes when the server is back (`start_with_store` resumes it).
+            if actor.core.is_closed() {
+                for reply in actor.closing.drain(..) {
+                    let _ = reply.send(());
+                }
+            }
+            env.table_stopped(id);
+            env.metrics().tables.fetch_sub(1, Relaxed);
+        }
+    }
+
     async fn command(&mut self, cmd: TableCmd) {
         let now = self.clock.now();
         let (cmd, origin) = match cmd {
@@ -155,7 +168,8 @@ impl Actor {
                 let origin = (conn_id, request_id.clone());
                 (Command::Sit { conn: conn_id, request_id, seat, buy_in }, Some(origin))
             }
-            TableCmd::Act { conn_id, request_id, hand_id, seq, key, action, received } => {
+            TableCmd::Act { conn_id, request_id, act } => {
+                let super::Act { hand_id, seq, key, action, received } = *act;
                 let origin = (conn_id, request_id.clone());
                 let cmd = Command::Act { conn: conn_id, request_id, hand_id, seq, key, action };
                 self.run(now, cmd, Some(origin)).await;
@@ -233,10 +247,14 @@ impl Actor {
                 let _ = reply.send(super::TableStatus { hand, hands, seats: self.core.seat_list() });
                 return;
             }
-            TableCmd::TournamentSeat { who, seat, chips } => (Command::TournamentSeat { who, seat, chips }, None),
-            TableCmd::TournamentChips { who, seat, chips } => (Command::TournamentChips { who, seat, chips }, None),
+            TableCmd::TournamentSeat { who, seat, chips } => (Command::TournamentSeat { who: *who, seat, chips }, None),
+            TableCmd::TournamentChips { who, seat, chips } => {
+                (Command::TournamentChips { who: *who, seat, chips }, None)
+            }
             TableCmd::TournamentUnseat { player } => (Command::TournamentUnseat { player }, None),
-            TableCmd::Deal { config, level, players, deal } => (Command::Deal { config, level, players, deal }, None),
+            TableCmd::Deal { config, level, players, deal } => {
+                (Command::Deal { config: *config, level, players, deal }, None)
+            }
             TableCmd::TournamentState { reply } => {
                 let _ = reply.send(super::TournamentTableState {
                     in_play: self.core.in_play(),

@@ -98,16 +98,9 @@ pub enum TableCmd {
         conn_id: u64,
         /// echoed
         request_id: RequestId,
-        /// the hand the client means
-        hand_id: Uuid,
-        /// the prompt it answers
-        seq: u64,
-        /// de-duplication key
-        key: String,
-        /// the action
-        action: Action,
-        /// when the frame arrived (for the latency histogram)
-        received: Instant,
+        /// the action and the prompt it answers (boxed: the largest command would size every
+        /// slot of every table's queue, idle or not)
+        act: Box<Act>,
     },
     /// Sit out (true) or back in (false) from the next hand.
     SitOut {
@@ -219,8 +212,8 @@ pub enum TableCmd {
     },
     /// Tournaments: seat a player with tournament chips.
     TournamentSeat {
-        /// who
-        who: stud_table::Who,
+        /// who (boxed, as [`TableCmd::Act`]'s action)
+        who: Box<stud_table::Who>,
         /// the seat the tournament drew
         seat: u8,
         /// tournament chips
@@ -229,8 +222,8 @@ pub enum TableCmd {
     /// Tournaments: between hands, a player's stack becomes `chips` (a rebuy, the add-on);
     /// seated again at `seat` if the table let them go when they busted.
     TournamentChips {
-        /// who
-        who: stud_table::Who,
+        /// who (boxed, as [`TableCmd::Act`]'s action)
+        who: Box<stud_table::Who>,
         /// their seat in the tournament's floor
         seat: u8,
         /// tournament chips now
@@ -243,8 +236,8 @@ pub enum TableCmd {
     },
     /// Tournaments: deal the next hand with the level's stakes to these players.
     Deal {
-        /// the game and stakes
-        config: TableConfig,
+        /// the game and stakes (boxed, as [`TableCmd::Act`]'s action)
+        config: Box<TableConfig>,
         /// the level (1-based)
         level: u32,
         /// who is dealt in
@@ -257,6 +250,21 @@ pub enum TableCmd {
         /// the answer
         reply: oneshot::Sender<TournamentTableState>,
     },
+}
+
+/// An action, as [`TableCmd::Act`] carries it.
+#[derive(Debug)]
+pub struct Act {
+    /// the hand the client means
+    pub hand_id: Uuid,
+    /// the prompt it answers
+    pub seq: u64,
+    /// de-duplication key
+    pub key: String,
+    /// the action
+    pub action: Action,
+    /// when the frame arrived (for the latency histogram)
+    pub received: Instant,
 }
 
 /// The way into a table.

@@ -21,7 +21,7 @@ pub use actor::run_table;
 pub(crate) use actor::{ledger, stored_hand};
 pub(crate) use delivery::{LAG_LIMIT, LAG_POLL};
 pub use env::{Debit, Start, TableEnv};
-pub use handle::{Conn, RemoteTables, TableCmd, TableGone, TableHandle, TableStatus, TournamentTableState};
+pub use handle::{Act, Conn, RemoteTables, TableCmd, TableGone, TableHandle, TableStatus, TournamentTableState};
 pub use spec::{SpecExt, TableSpec};
 
 /// Starts a table task on `core` that uses `env` (the `App`; a cluster's worker publishes what the table tells it); returns its handle.

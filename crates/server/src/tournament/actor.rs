@@ -471,7 +471,7 @@ impl Actor {
         if let Some(handle) = self.table(no).await {
             for (seat, player, chips) in short {
                 let who = self.who(player);
-                let _ = handle.send(TableCmd::TournamentChips { who, seat, chips }).await;
+                let _ = handle.send(TableCmd::TournamentChips { who: Box::new(who), seat, chips }).await;
             }
         }
         let Some(state) = self.table_state(no).await else { return false };
@@ -500,7 +500,7 @@ impl Actor {
         for (seat, player) in &fix.seat {
             let chips = self.chips_of(*player);
             let who = self.who(*player);
-            let _ = handle.send(TableCmd::TournamentSeat { who, seat: *seat, chips }).await;
+            let _ = handle.send(TableCmd::TournamentSeat { who: Box::new(who), seat: *seat, chips }).await;
             self.app.players.set_seated(*player, handle.id, true);
         }
     }
@@ -534,7 +534,7 @@ impl Actor {
             .filter_map(|(e, _)| self.player_of(*e))
             .collect();
         if let Some(h) = self.table(no).await {
-            let _ = h.send(TableCmd::Deal { config, level, players, deal }).await;
+            let _ = h.send(TableCmd::Deal { config: Box::new(config), level, players, deal }).await;
         }
     }
 
@@ -578,7 +578,7 @@ impl Actor {
         let Some(handle) = self.table(at.table).await else { return };
         let chips = self.chips_of(player);
         let who = self.who(player);
-        let _ = handle.send(TableCmd::TournamentSeat { who, seat: at.seat, chips }).await;
+        let _ = handle.send(TableCmd::TournamentSeat { who: Box::new(who), seat: at.seat, chips }).await;
         let frame = crate::wire::frame(&ServerMsg::TournamentSeat {
             tournament_id: self.core.id(),
             table_id: handle.id,
@@ -641,7 +641,7 @@ impl Actor {
                         .map(|t| t.seats.values().filter_map(|e| self.player_of(*e)).collect())
                         .unwrap_or_default();
                     if let Some(h) = self.table(table).await {
-                        let _ = h.send(TableCmd::Deal { config, level, players, deal }).await;
+                        let _ = h.send(TableCmd::Deal { config: Box::new(config), level, players, deal }).await;
                     }
                 }
                 Output::Placed(p) => {
@@ -678,7 +678,8 @@ impl Actor {
                         && let Some(handle) = self.table(at.table).await
                     {
                         let who = self.who(player);
-                        let _ = handle.send(TableCmd::TournamentChips { who, seat: at.seat, chips }).await;
+                        let _ =
+                            handle.send(TableCmd::TournamentChips { who: Box::new(who), seat: at.seat, chips }).await;
                         self.app.players.set_seated(player, handle.id, true);
                     }
                 }
