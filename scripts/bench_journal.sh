@@ -16,7 +16,7 @@ if [ "$kind" = pg ]; then
   url=postgres://postgres@127.0.0.1:5432/stud_bench_j
   python3 scripts/journal_floor.py pg "$url" --rate 1000 --clients 2 --seconds 20 > "$out/floor.json"
 else
-  rm -f /tmp/stud-bj.db*; url=sqlite:///tmp/stud-bj.db
+  rm -rf /tmp/stud-bj.db*; url=sqlite:///tmp/stud-bj.db
   python3 scripts/journal_floor.py fsync /tmp --rate 1000 --size 4096 --seconds 20 > "$out/floor.json"
 fi
 per=$(( (tables + 2) / 3 ))
