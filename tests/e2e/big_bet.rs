@@ -38,7 +38,13 @@ async fn a_pot_limit_table_is_opened_played_at_any_size_and_keeps_the_chips() {
             let (mut results, mut ranged, mut between, mut key) = (0, 0, 0, 0u64);
             while results < 4 {
                 match p.recv().await {
-                    ServerMsg::HandResult { .. } => results += 1,
+                    ServerMsg::HandResult { stacks, .. } => {
+                        results += 1;
+                        // Pot limit can bust two of the three in one hand: no hand can follow.
+                        if stacks.iter().filter(|(_, chips)| *chips > 0).count() < 2 {
+                            break;
+                        }
+                    }
                     ServerMsg::YourTurn { table_id, seq, hand_id, legal, wagers, .. } => {
                         ranged += usize::from(!wagers.is_empty());
                         let action = bot.choose_sized(&legal, &wagers);

@@ -37,6 +37,12 @@ async fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
     // The journal is not what these tests are about: it lives in memory (the store's journal
     // is tested end to end, against both databases).
     let app = Arc::new(App::new(config, store, writer, Arc::new(MemoryJournal::default()), None));
+    let (table, _) = app.spawn_table(stud_table(&app), Start::Fresh);
+    Fixture { app, table, _writes: writes }
+}
+
+/// A new public Stud table with the app's settings.
+fn stud_table(app: &App) -> stud_table::TableCore {
     let spec = TableSpec::public_with(
         Uuid::new_v4(),
         "test".into(),
@@ -44,9 +50,7 @@ async fn fixture(tweak: impl FnOnce(&mut Config)) -> Fixture {
         (4_000, 40_000),
         &app.config,
     );
-    let core = stud_table::TableCore::new(app.timing(), spec, stud_store::now_ms());
-    let (table, _) = app.spawn_table(core, Start::Fresh);
-    Fixture { app, table, _writes: writes }
+    stud_table::TableCore::new(app.timing(), spec, stud_store::now_ms())
 }
 
 struct Client {
@@ -353,14 +357,7 @@ async fn a_table_task_holds_its_core_once() {
     let store = stud_store::open("sqlite::memory:").await.unwrap();
     let (writer, _writes) = Writer::new(WriterConfig::default());
     let app = Arc::new(App::new(Config::default(), store, writer, Arc::new(MemoryJournal::default()), None));
-    let spec = TableSpec::public_with(
-        Uuid::new_v4(),
-        "t".into(),
-        app.config.table_config(Variant::Stud),
-        (4_000, 40_000),
-        &app.config,
-    );
-    let core = stud_table::TableCore::new(app.timing(), spec, stud_store::now_ms());
+    let core = stud_table(&app);
     let (_tx, rx) = mpsc::channel(8);
     let task = super::run_table(app, core, Start::Fresh, rx);
     let core_size = std::mem::size_of::<stud_table::TableCore>();
