@@ -51,19 +51,7 @@ pub fn serve_socket(
 ) -> impl Future<Output = ()> + Send + 'static {
     let id = app.players.next_conn_id();
     let span = tracing::debug_span!("serve_socket", conn_id = id);
-    let (sink, stream) = socket.split();
-    serve_split(app, sink, stream, shutdown, peer, id).instrument(span)
-}
-
-#[expect(clippy::manual_async_fn, reason = "an `async fn` keeps its arguments in its future twice")]
-fn serve_split(
-    app: Arc<App>,
-    mut sink: futures_util::stream::SplitSink<Socket, Message>,
-    mut stream: futures_util::stream::SplitStream<Socket>,
-    shutdown: CancellationToken,
-    peer: IpAddr,
-    id: u64,
-) -> impl Future<Output = ()> + Send + 'static {
+    let (mut sink, mut stream) = socket.split();
     async move {
         app.metrics.connections.fetch_add(1, Relaxed);
         let (outbox, mut rx) = mpsc::channel::<Frame>(app.config.outbound_queue);
@@ -158,6 +146,7 @@ fn serve_split(
         let _ = writer.await;
         app.metrics.connections.fetch_sub(1, Relaxed);
     }
+    .instrument(span)
 }
 
 /// The most frames one flush of a socket's writer carries (the rest wait for the next).
