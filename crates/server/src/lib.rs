@@ -20,6 +20,7 @@ pub mod journal;
 pub mod limits;
 pub mod lobby;
 pub mod metrics;
+pub mod outbox;
 pub mod players;
 mod resume;
 pub mod session;
@@ -249,6 +250,7 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
         .filter(|j| j.snapshot.is_some() && (open.contains(&j.table_id) || closing.contains(&j.table_id)))
         .map(|j| (j.table_id, j))
         .collect();
+    let read_ms = elapsed_ms(rebuild_started);
     let stored_tournaments = store.tournaments().await?;
     let tournament_ids: HashSet<Uuid> = stored_tournaments.iter().map(|t| t.id).collect();
     recover(store.as_ref(), &journals, &tournament_ids).await?;
@@ -262,6 +264,7 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     app.access.load_bans(&bans);
     let mut tables = Vec::new();
     let (mut resumed, mut voided) = (0usize, 0usize);
+    let replay_started = std::time::Instant::now();
     for spec in specs {
         // Who may come in follows the stored spec: a journal's table may not have applied an
         // operator's change yet (it waits for the hand in play to end).
@@ -325,15 +328,22 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
             });
         }
     }
+    let replay_ms = elapsed_ms(replay_started);
     // What the replays wrote again (inputs whose writes had not reached the database) is
     // stored before anyone can connect, so balances read from the store are current.
+    let flush_started = std::time::Instant::now();
     if !app.writer.flush().await {
         tracing::error!("the store writer stopped while tables were resuming");
     }
+    // Where a restart's time goes: reading the stored tables and journals, replaying them
+    // (and whatever else precedes the listener), writing again what the replays wrote.
     info!(
         resumed,
         voided,
-        ms = u64::try_from(rebuild_started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        ms = elapsed_ms(rebuild_started),
+        read_ms,
+        replay_ms,
+        flush_ms = elapsed_ms(flush_started),
         "tables rebuilt from their journals"
     );
     for stored in &stored_tournaments {
@@ -355,11 +365,7 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     // `hello` would read its session and balance from the store.
     let warm_started = std::time::Instant::now();
     match app.warm_sessions(true).await {
-        Ok(sessions) => info!(
-            sessions,
-            ms = u64::try_from(warm_started.elapsed().as_millis()).unwrap_or(u64::MAX),
-            "sessions of seated players read ahead"
-        ),
+        Ok(sessions) => info!(sessions, ms = elapsed_ms(warm_started), "sessions of seated players read ahead"),
         Err(e) => tracing::warn!(error = %e, "the seated players' sessions were not read ahead"),
     }
     // Bound only now: while the tables rebuild, clients that come back get a refusal at once
@@ -372,6 +378,11 @@ pub async fn start_with_store(config: Config, store: Arc<dyn Store>) -> Result<S
     let http = tokio::spawn(http::serve(listener, app.clone(), router, shutdown.clone()));
     info!("listening on http://{addr}");
     Ok(Server { addr, app, shutdown, http, tables, writer_task, journal_task, cluster: None })
+}
+
+/// Milliseconds since `at`, for the start's log lines.
+fn elapsed_ms(at: std::time::Instant) -> u64 {
+    u64::try_from(at.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 /// How many connections may wait to be accepted: after a restart every player of every table

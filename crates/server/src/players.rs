@@ -7,10 +7,11 @@ use std::sync::{Mutex, PoisonError};
 
 use uuid::Uuid;
 
+use crate::outbox::Outbox;
 use crate::wire::Frame;
 
 /// One open socket of a player: (conn id, session id, its outbox).
-type PlayerSocket = (u64, Uuid, tokio::sync::mpsc::Sender<Frame>);
+type PlayerSocket = (u64, Uuid, Outbox);
 
 /// The players' sockets and seats (memory: one entry per open socket and per seat).
 pub struct Players {
@@ -39,7 +40,7 @@ impl Players {
     }
 
     /// A socket said `hello` as `player`'s `session`.
-    pub fn socket_opened(&self, player: Uuid, session: Uuid, conn: u64, outbox: tokio::sync::mpsc::Sender<Frame>) {
+    pub fn socket_opened(&self, player: Uuid, session: Uuid, conn: u64, outbox: Outbox) {
         let mut map = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
         let list = map.entry(player).or_default();
         if !list.iter().any(|(c, _, _)| *c == conn) {

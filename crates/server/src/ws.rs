@@ -10,7 +10,6 @@ use tokio::time::Instant;
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
 use stud_proto::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RequestId, ServerMsg, TournamentOfferKind};
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info};
 use tungstenite::protocol::CloseFrame;
@@ -32,7 +31,7 @@ struct Connection {
     id: u64,
     /// the client's address (for per-IP limits)
     peer: IpAddr,
-    outbox: mpsc::Sender<Frame>,
+    outbox: crate::outbox::Outbox,
     kick: CancellationToken,
     session: Option<Arc<Session>>,
     joined: HashSet<Uuid>,
@@ -54,7 +53,7 @@ pub fn serve_socket(
     let (mut sink, mut stream) = socket.split();
     async move {
         app.metrics.connections.fetch_add(1, Relaxed);
-        let (outbox, mut rx) = mpsc::channel::<Frame>(app.config.outbound_queue);
+        let (outbox, mut rx) = crate::outbox::channel(app.config.outbound_queue);
         let kick = CancellationToken::new();
         let writer_kick = kick.clone();
         // Why the reader ended the connection, if the client broke the protocol: the close frame.

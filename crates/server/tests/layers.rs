@@ -17,6 +17,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("auth::jwt", 1),     // the JWT verifier, built once at start
     ("limits", 1),        // rate and connection limiters
     ("journal", 1),       // the Journal port (the store's and its stats)
+    ("outbox", 1),        // a socket's outbound queue
     ("journal::file", 2), // FileJournal: the Journal port in segment files, one syncing thread
     // What a table is to the rest of the server, and pure parts of tournaments.
     ("table::handle", 2),      // TableCmd, TableHandle, Conn, RemoteTables: the way into a table

@@ -81,7 +81,7 @@ impl Watcher {
             return false;
         }
         match self.conn.outbox.try_send(frame.clone()) {
-            Err(tokio::sync::mpsc::error::TrySendError::Full(_)) => {
+            Err(crate::outbox::TrySendError::Full) => {
                 self.lagging = true;
                 self.misses = 0;
                 true
@@ -734,8 +734,8 @@ mod tests {
     use super::*;
     use crate::session::Session;
 
-    fn watcher(queue: usize) -> (Watcher, tokio::sync::mpsc::Receiver<Frame>) {
-        let (outbox, rx) = tokio::sync::mpsc::channel(queue);
+    fn watcher(queue: usize) -> (Watcher, crate::outbox::Inbox) {
+        let (outbox, rx) = crate::outbox::channel(queue);
         let session = Arc::new(Session::new(String::new(), Uuid::new_v4(), Uuid::new_v4(), "slow".into()));
         let conn = Conn { id: 7, session, outbox, kick: CancellationToken::new() };
         (Watcher { conn, tables: HashMap::from([(Uuid::new_v4(), true)]), lagging: false, misses: 0 }, rx)

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tracing::warn;
 
@@ -27,7 +27,7 @@ const PENDING_LIMIT: usize = 1 << 16;
 pub(super) struct Remote {
     /// the gateway's id for the connection
     pub(super) conn: RemoteConn,
-    pub(super) rx: mpsc::Receiver<Frame>,
+    pub(super) rx: crate::outbox::Inbox,
     pub(super) kick: CancellationToken,
     /// the gateway was told to close the socket
     pub(super) kicked: bool,
@@ -114,8 +114,8 @@ pub(super) fn drain(remotes: &mut Vec<Remote>) -> Vec<Message> {
         loop {
             match r.rx.try_recv() {
                 Ok(frame) => q.push_back(frame),
-                Err(mpsc::error::TryRecvError::Empty) => break,
-                Err(mpsc::error::TryRecvError::Disconnected) => {
+                Err(crate::outbox::TryRecvError::Empty) => break,
+                Err(crate::outbox::TryRecvError::Disconnected) => {
                     closed.push(i);
                     break;
                 }
@@ -232,7 +232,7 @@ mod tests {
         let mut remotes = Vec::new();
         let mut senders = Vec::new();
         for (gw, id) in [("g1", 1), ("g2", 7), ("g1", 3)] {
-            let (tx, rx) = mpsc::channel(8);
+            let (tx, rx) = crate::outbox::channel(8);
             senders.push(tx);
             let conn = RemoteConn { gw: gw.into(), id };
             remotes.push(Remote { conn, rx, kick: CancellationToken::new(), kicked: false });

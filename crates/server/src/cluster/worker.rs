@@ -43,7 +43,6 @@ use crate::app::App;
 use crate::journal::JournalError;
 use crate::session::Session;
 use crate::table::{Act, Conn, Debit, SpecExt, Start, TableCmd, TableEnv, TableHandle, spawn_table_with};
-use crate::wire::Frame;
 
 /// How often snapshots move from the store to the JetStream bucket, in ticks.
 const SNAPSHOT_TICKS: u32 = 10;
@@ -534,7 +533,7 @@ impl Worker {
         // Each remote connection's id here and its outbox, for as long as it is at the table
         // (a join again, after a failover or a lag, reuses them: the table keeps the outbox
         // it has).
-        let mut conns: HashMap<RemoteConn, (u64, mpsc::Sender<Frame>, CancellationToken)> = HashMap::new();
+        let mut conns: HashMap<RemoteConn, (u64, crate::outbox::Outbox, CancellationToken)> = HashMap::new();
         loop {
             let m = tokio::select! {
                 m = sub.next() => m,
@@ -558,7 +557,7 @@ impl Worker {
                     let (id, outbox, kick) = conns
                         .entry(conn.clone())
                         .or_insert_with(|| {
-                            let (outbox, rx) = mpsc::channel::<Frame>(self.app.config.outbound_queue);
+                            let (outbox, rx) = crate::outbox::channel(self.app.config.outbound_queue);
                             let kick = CancellationToken::new();
                             outbound.add(Remote { conn, rx, kick: kick.clone(), kicked: false });
                             (self.app.players.next_conn_id(), outbox, kick)

@@ -5,9 +5,8 @@
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 
+use crate::outbox::{Outbox as Queue, TrySendError};
 use stud_table::{ConnId, Millis, TableCore};
-use tokio::sync::mpsc;
-use tokio::sync::mpsc::error::TrySendError;
 use tracing::{debug, warn};
 
 use super::Conn;
@@ -35,7 +34,7 @@ pub(super) struct Delivery {
     /// Connections the table stopped sending to (left, refused, removed by an operator) whose
     /// sockets are still open: their later requests are still answered (one reply per
     /// request), nothing else. Pruned when their sockets close.
-    departed: HashMap<ConnId, mpsc::Sender<Frame>>,
+    departed: HashMap<ConnId, Queue>,
 }
 
 impl Delivery {
@@ -89,14 +88,14 @@ impl Delivery {
                 metrics.frames.fetch_add(1, Relaxed);
                 true
             }
-            Err(TrySendError::Full(_)) => {
+            Err(TrySendError::Full) => {
                 o.lagging = true;
                 o.misses = 0;
                 metrics.lagging.fetch_add(1, Relaxed);
                 debug!(conn_id = conn, "subscriber lagging");
                 true
             }
-            Err(TrySendError::Closed(_)) => false,
+            Err(TrySendError::Closed) => false,
         }
     }
 
@@ -110,20 +109,15 @@ impl Delivery {
             // All of the frames or none: a snapshot without the prompt that follows it would
             // leave the player unable to act. A queue with no room gets no snapshot built.
             let sent = if o.conn.outbox.is_closed() {
-                Err(TrySendError::Closed(()))
+                Err(TrySendError::Closed)
             } else if o.conn.outbox.capacity() == 0 {
-                Err(TrySendError::Full(()))
+                Err(TrySendError::Full)
             } else {
-                let frames = core.resync_frames(*id, now);
-                o.conn.outbox.try_reserve_many(frames.len()).map(|permits| {
-                    for (permit, frame) in permits.zip(frames) {
-                        permit.send(frame);
-                    }
-                })
+                o.conn.outbox.try_send_all(core.resync_frames(*id, now))
             };
             match sent {
                 Ok(()) => o.lagging = false,
-                Err(TrySendError::Full(())) => {
+                Err(TrySendError::Full) => {
                     o.misses += u32::from(broadcast);
                     if o.misses > LAG_LIMIT {
                         warn!(conn_id = id, "dropping a client that cannot keep up");
@@ -131,7 +125,7 @@ impl Delivery {
                         gone.push(*id);
                     }
                 }
-                Err(TrySendError::Closed(())) => gone.push(*id),
+                Err(TrySendError::Closed) => gone.push(*id),
             }
         }
         gone

@@ -16,7 +16,6 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::session::Session;
-use crate::wire::Frame;
 use stud_table::TableSpec;
 
 /// Tables hosted elsewhere (a cluster's workers), reached by table id.
@@ -53,7 +52,7 @@ pub struct Conn {
     /// who is connected
     pub session: Arc<Session>,
     /// the socket's bounded outbound queue
-    pub outbox: mpsc::Sender<Frame>,
+    pub outbox: crate::outbox::Outbox,
     /// cancel to drop a client that cannot keep up
     pub kick: CancellationToken,
 }

@@ -16,7 +16,6 @@ use crate::app::App;
 use crate::config::Config;
 use crate::journal::MemoryJournal;
 use crate::session::Session;
-use crate::wire::Frame;
 use stud_store::{Writer, WriterConfig, WriterTask};
 
 struct Fixture {
@@ -55,14 +54,14 @@ fn stud_table(app: &App) -> stud_table::TableCore {
 
 struct Client {
     conn_id: u64,
-    rx: mpsc::Receiver<Frame>,
+    rx: crate::outbox::Inbox,
     kick: CancellationToken,
 }
 
 async fn join(f: &Fixture, name: &str, queue: usize) -> Client {
     let session = Arc::new(Session::new(Uuid::new_v4().to_string(), Uuid::new_v4(), Uuid::new_v4(), name.into()));
     f.app.bank.open(session.player_id, f.app.config.starting_balance);
-    let (outbox, rx) = mpsc::channel(queue);
+    let (outbox, rx) = crate::outbox::channel(queue);
     let kick = CancellationToken::new();
     let conn_id = f.app.players.next_conn_id();
     let conn = Conn { id: conn_id, session, outbox, kick: kick.clone() };
@@ -332,7 +331,7 @@ async fn a_request_queued_behind_a_shutdown_is_answered_unavailable_not_closed()
     let (reply, stopped) = tokio::sync::oneshot::channel();
     f.table.send(TableCmd::Shutdown { reply }).await.unwrap();
     let session = Arc::new(Session::new(Uuid::new_v4().to_string(), Uuid::new_v4(), Uuid::new_v4(), "late".into()));
-    let (outbox, mut rx) = mpsc::channel(8);
+    let (outbox, mut rx) = crate::outbox::channel(8);
     let conn = Conn { id: 99, session, outbox, kick: CancellationToken::new() };
     // Queued behind the shutdown (the table's task has not run since: one thread, no yield).
     f.table.send(TableCmd::Join { conn, request_id: Some("late".into()), watch: true }).await.unwrap();
