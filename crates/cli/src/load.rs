@@ -42,8 +42,9 @@ pub struct LoadArgs {
     #[arg(long, default_value = "5", value_parser = parse_seconds_or_zero)]
     warmup: f64,
     /// When the server goes away, reconnect with the same token (every 50 ms until it
-    /// answers) and play on; reports `reconnects` and `resume_gap_ms`, the time from losing
-    /// the socket to the first table frame after coming back.
+    /// answers) and play on; reports `reconnects`, `back_at_table_ms` (from losing the socket
+    /// to the table's snapshot after coming back) and `resume_gap_ms` (to the first event,
+    /// turn or prompt after it: the table plays again).
     #[arg(long)]
     reconnect: bool,
     /// Also open this many sockets that create a guest session, say hello and then only
@@ -83,6 +84,9 @@ struct BotStats {
     errors: u64,
     disconnects: u64,
     reconnects: u64,
+    /// from losing the socket to the table's snapshot after the reconnect
+    back_us: Vec<u64>,
+    /// from losing the socket to the first event, turn or prompt after the reconnect
     gaps_us: Vec<u64>,
 }
 
@@ -159,17 +163,20 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
         total.reconnects += s.reconnects;
         total.latencies_us.extend(s.latencies_us);
         total.gaps_us.extend(s.gaps_us);
+        total.back_us.extend(s.back_us);
     }
     let mut idle_sockets = 0usize;
     for task in idle {
         idle_sockets += usize::from(matches!(task.await, Ok(Ok(()))));
     }
     total.gaps_us.sort_unstable();
-    let gap = |p: f64| -> f64 {
-        let v = &total.gaps_us;
+    total.back_us.sort_unstable();
+    let at = |v: &[u64], p: f64| -> f64 {
         let i = ((v.len().max(1) as f64 - 1.0) * p).round() as usize;
         v.get(i).copied().unwrap_or(0) as f64 / 1000.0
     };
+    let gap = |p: f64| at(&total.gaps_us, p);
+    let back = |p: f64| at(&total.back_us, p);
     let elapsed = args.duration;
     total.latencies_us.sort_unstable();
     let pct = |p: f64| -> f64 {
@@ -190,7 +197,8 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             "errors": total.errors,
             "disconnects": total.disconnects,
             "reconnects": total.reconnects,
-            "resume_gap_ms": {"p50": gap(0.5), "max": gap(1.0)},
+            "back_at_table_ms": {"p50": back(0.5), "p90": back(0.9), "max": back(1.0)},
+            "resume_gap_ms": {"p50": gap(0.5), "p90": gap(0.9), "max": gap(1.0)},
             "idle_sockets": idle_sockets,
             "server": watcher.await.ok().flatten().map(|w| w.json(elapsed)),
         })
@@ -355,15 +363,17 @@ impl Bot<'_> {
         // The engine's bot policy (the one `stud sim` and the benches use), seeded per bot.
         let mut rng = Policy::new(self.seed);
         let mut gone: Option<Instant> = None;
+        let mut back: Option<Instant> = None;
         // Idempotency keys go on across reconnects: the server remembers the recent ones.
         let mut key = 0u64;
         loop {
-            match self.play(&mut client, &mut rng, &mut gone, &mut key, stats).await {
+            match self.play(&mut client, &mut rng, (&mut gone, &mut back), &mut key, stats).await {
                 Ok(()) => return Ok(()),
                 Err(e) if !reconnect => return Err(e),
                 Err(_) => {
                     let lost = Instant::now();
                     gone = Some(lost);
+                    back = Some(lost);
                     stats.reconnects += 1;
                     client = loop {
                         if Instant::now() >= self.window.1 {
@@ -385,7 +395,7 @@ impl Bot<'_> {
         &self,
         client: &mut Client,
         rng: &mut Policy,
-        gone: &mut Option<Instant>,
+        (gone, back): (&mut Option<Instant>, &mut Option<Instant>),
         key: &mut u64,
         stats: &mut BotStats,
     ) -> Result<(), ClientError> {
@@ -414,6 +424,11 @@ impl Bot<'_> {
                 // Playing again after the server came back.
                 stats.gaps_us.push(u64::try_from(lost.elapsed().as_micros()).unwrap_or(u64::MAX));
                 *gone = None;
+            }
+            if let Some(lost) = back.filter(|_| frame.kind == "snapshot") {
+                // At the table again (its state as it is now).
+                stats.back_us.push(u64::try_from(lost.elapsed().as_micros()).unwrap_or(u64::MAX));
+                *back = None;
             }
             if let Some(seq) = frame.seq {
                 if seq > last_seq + 1 && last_seq > 0 && frame.kind != "snapshot" {

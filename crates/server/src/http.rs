@@ -285,11 +285,12 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
     // typed `frame_too_large` error and keep the connection.
     let limit = ctx.app.config.max_frame_bytes.saturating_mul(4);
     // Small socket buffers: the default 128 KiB read buffer per connection would cost more
-    // than everything else a connection holds. Clients' frames are a few hundred bytes (a
-    // larger one makes room for itself); what we write goes out in fragments of at most
+    // than everything else a connection holds. Clients' frames are a few hundred bytes (an
+    // action is about 250; a larger one, a hello with a long token, makes room for itself
+    // and that socket keeps the room); what we write goes out in fragments of at most
     // `ws::FRAGMENT` bytes, so the write buffer stays near `write_buffer_size` plus one of them.
     let config = WebSocketConfig::default()
-        .read_buffer_size(1024)
+        .read_buffer_size(READ_BUFFER)
         .write_buffer_size(crate::ws::FRAGMENT)
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(Some(limit))
@@ -303,6 +304,9 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
     h.insert(header::SEC_WEBSOCKET_ACCEPT, accept);
     response
 }
+
+/// A socket's read buffer, bytes: one client frame of ours in one read.
+const READ_BUFFER: usize = 512;
 
 /// The task of one WebSocket: the upgrade, then the socket until it closes; the address's
 /// connection slot is given back at the end. A plain `fn` returning the future, which holds
