@@ -474,6 +474,11 @@ async function main() {
     await until(`${a.name}: her turn with the add-on box open`, async () =>
       a.prompt && !a.clicked.has(`${a.prompt.table_id}:${a.prompt.seq}`) && (await a.page.locator('[data-testid=actions] [data-testid=action]').count()) > 0, 60000);
     const prompt = a.prompt;
+    // Bob's bot waits until Ann's add-on is bought: when her action puts her all in, Bob's
+    // answer could end the hand, and the tournament with it, before her click on Buy lands
+    // (seen once in CI: "Tournament over for you: 2nd place"). It is Ann's turn: Bob is not
+    // acting now.
+    await hold(b);
     await eventually(`${a.name}: the action bar usable with the add-on box open`, async () => {
       check(await a.offerBox(), 'the add-on box went');
       check(await a.q('action-bar').isVisible(), 'the action bar is hidden');
