@@ -171,22 +171,16 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
     }
     total.gaps_us.sort_unstable();
     total.back_us.sort_unstable();
+    total.latencies_us.sort_unstable();
+    // The `p` quantile of sorted microseconds, in milliseconds (0 when there is none).
     let at = |v: &[u64], p: f64| -> f64 {
         let i = ((v.len().max(1) as f64 - 1.0) * p).round() as usize;
         v.get(i).copied().unwrap_or(0) as f64 / 1000.0
     };
     let gap = |p: f64| at(&total.gaps_us, p);
     let back = |p: f64| at(&total.back_us, p);
+    let pct = |p: f64| at(&total.latencies_us, p);
     let elapsed = args.duration;
-    total.latencies_us.sort_unstable();
-    let pct = |p: f64| -> f64 {
-        let v = &total.latencies_us;
-        if v.is_empty() {
-            return 0.0;
-        }
-        let i = ((v.len() as f64 - 1.0) * p).round() as usize;
-        v.get(i).copied().unwrap_or(0) as f64 / 1000.0
-    };
     println!(
         "{}",
         serde_json::json!({
