@@ -333,3 +333,96 @@ async fn every_message_with_a_request_id_gets_exactly_one_reply_carrying_it() {
     }
     server.shutdown().await;
 }
+
+/// A WebSocket opened by hand over TCP: the upgrade's answer read up to its blank line.
+async fn raw_websocket(addr: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "GET /ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    while !answer.ends_with(b"\r\n\r\n") {
+        answer.push(tokio::time::timeout(WAIT, stream.read_u8()).await.expect("the upgrade's answer").unwrap());
+    }
+    let answer = String::from_utf8_lossy(&answer).to_lowercase();
+    assert!(answer.starts_with("http/1.1 101"), "{answer}");
+    // RFC 6455 1.3's example key and its accept value.
+    assert!(answer.contains("sec-websocket-accept: s3pplmbitxaq9kygzzhzrbk+xoo="), "{answer}");
+    stream
+}
+
+/// A client's frame, masked (or not, to break the rule).
+fn client_frame(fin: bool, opcode: u8, payload: &[u8], masked: bool) -> Vec<u8> {
+    let mask = [0x12, 0x34, 0x56, 0x78];
+    let mut f = vec![u8::from(fin) << 7 | opcode];
+    let bit = if masked { 0x80 } else { 0 };
+    match u8::try_from(payload.len()) {
+        Ok(n) if n < 126 => f.push(bit | n),
+        _ => {
+            f.push(bit | 126);
+            f.extend_from_slice(&u16::try_from(payload.len()).unwrap().to_be_bytes());
+        }
+    }
+    if !masked {
+        f.extend_from_slice(payload);
+        return f;
+    }
+    f.extend_from_slice(&mask);
+    f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    f
+}
+
+/// The next frame the server sends: (final, opcode, payload); `None` at the end of the stream.
+async fn server_frame(stream: &mut TcpStream) -> Option<(bool, u8, Vec<u8>)> {
+    let mut h = [0u8; 2];
+    tokio::time::timeout(WAIT, stream.read_exact(&mut h)).await.expect("a frame or the end").ok()?;
+    assert_eq!(h[1] & 0x80, 0, "a server's frames are not masked");
+    let len = match h[1] & 0x7F {
+        126 => usize::from(stream.read_u16().await.unwrap()),
+        127 => usize::try_from(stream.read_u64().await.unwrap()).unwrap(),
+        n => usize::from(n),
+    };
+    let mut payload = vec![0; len];
+    stream.read_exact(&mut payload).await.unwrap();
+    Some((h[0] & 0x80 != 0, h[0] & 0x0F, payload))
+}
+
+#[tokio::test]
+async fn the_websocket_layer_reads_fragments_answers_pings_and_closes_by_the_rfc() {
+    let (server, addr) = spawn_app(|_| {}).await;
+    // A message in two fragments with a ping between them: the ping is answered with its
+    // payload, the message is read whole.
+    let mut ws = raw_websocket(&addr).await;
+    let ping = br#"{"type":"ping","request_id":"frag","nonce":5}"#;
+    let mut bytes = client_frame(false, 0x1, &ping[..10], true);
+    bytes.extend(client_frame(true, 0x9, b"are you there", true));
+    bytes.extend(client_frame(true, 0x0, &ping[10..], true));
+    ws.write_all(&bytes).await.unwrap();
+    let mut got = [server_frame(&mut ws).await.unwrap(), server_frame(&mut ws).await.unwrap()];
+    got.sort_by_key(|f| f.1);
+    assert_eq!((got[0].0, got[0].1), (true, 0x1), "one text frame");
+    let reply: ServerMsg = serde_json::from_slice(&got[0].2).unwrap();
+    assert!(matches!(&reply, ServerMsg::Pong { nonce: 5, request_id: Some(r) } if r == "frag"), "{reply:?}");
+    assert_eq!(got[1], (true, 0xA, b"are you there".to_vec()));
+    // A long reply comes as one frame: an error quoting a long unknown type.
+    let long = format!(r#"{{"type":"{}","request_id":"l"}}"#, "x".repeat(1500));
+    ws.write_all(&client_frame(true, 0x1, long.as_bytes(), true)).await.unwrap();
+    let (fin, opcode, reply) = server_frame(&mut ws).await.unwrap();
+    assert!(fin && opcode == 0x1 && reply.len() > 1500, "{} bytes", reply.len());
+    let reply: ServerMsg = serde_json::from_slice(&reply).unwrap();
+    assert!(matches!(reply, ServerMsg::Error { code: ErrorCode::UnknownType, .. }), "{reply:?}");
+    // An unmasked frame breaks the rules: a 1002 close frame, then the end.
+    ws.write_all(&client_frame(true, 0x1, ping, false)).await.unwrap();
+    let (_, opcode, close) = server_frame(&mut ws).await.unwrap();
+    assert_eq!((opcode, &close[..2]), (0x8, &1002u16.to_be_bytes()[..]), "{}", String::from_utf8_lossy(&close));
+    assert!(String::from_utf8_lossy(&close[2..]).contains("masked"));
+    assert_eq!(server_frame(&mut ws).await, None);
+    // A client's close is echoed, then the server ends the connection.
+    let mut ws = raw_websocket(&addr).await;
+    ws.write_all(&client_frame(true, 0x8, &[0x0F, 0xA0, b'b', b'y', b'e'], true)).await.unwrap();
+    assert_eq!(server_frame(&mut ws).await, Some((true, 0x8, 4000u16.to_be_bytes().to_vec())));
+    assert_eq!(server_frame(&mut ws).await, None);
+    server.shutdown().await;
+}

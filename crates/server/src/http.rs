@@ -14,9 +14,7 @@ use std::net::SocketAddr;
 use tokio_util::sync::CancellationToken;
 
 use hyper_util::rt::TokioIo;
-use tokio_tungstenite::WebSocketStream;
 use tungstenite::handshake::derive_accept_key;
-use tungstenite::protocol::{Role, WebSocketConfig};
 
 use crate::app::App;
 use crate::ws::serve_socket;
@@ -233,8 +231,8 @@ async fn refuse_socket(mut stream: tokio::net::TcpStream) {
 }
 
 /// `GET /ws`: the WebSocket upgrade (RFC 6455 4.2), done here rather than by axum's
-/// `WebSocketUpgrade` so that the socket is tungstenite's own stream, whose writer can send a
-/// large frame in fragments (`ws::serve_socket`). Refusals are the typed JSON errors every
+/// `WebSocketUpgrade` so that the socket's bytes are ours to frame (`ws::socket`: no buffer
+/// kept while a socket is idle). Refusals are the typed JSON errors every
 /// route answers, in the order and with the statuses axum gave: 400 for a missing or wrong
 /// `Connection`, `Upgrade`, `Sec-WebSocket-Key` or `Sec-WebSocket-Version`, 426 when the
 /// connection cannot be upgraded (HTTP/1.0).
@@ -281,21 +279,7 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
         let max = ctx.app.config.max_connections_per_ip;
         return ApiError::TooManyConnections(max).into_response();
     };
-    // Frames past 4x our limit are cut by the WebSocket layer; up to that we answer with a
-    // typed `frame_too_large` error and keep the connection.
-    let limit = ctx.app.config.max_frame_bytes.saturating_mul(4);
-    // Small socket buffers: the default 128 KiB read buffer per connection would cost more
-    // than everything else a connection holds. Clients' frames are a few hundred bytes (an
-    // action is about 250; a larger one, a hello with a long token, makes room for itself
-    // and that socket keeps the room); what we write goes out in fragments of at most
-    // `ws::FRAGMENT` bytes, so the write buffer stays near `write_buffer_size` plus one of them.
-    let config = WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(crate::ws::FRAGMENT)
-        .max_write_buffer_size(1024 * 1024)
-        .max_message_size(Some(limit))
-        .max_frame_size(Some(limit));
-    tokio::spawn(serve_upgraded(on_upgrade, config, ctx, ip, slot));
+    tokio::spawn(serve_upgraded(on_upgrade, ctx, ip, slot));
     let mut response = Response::new(axum::body::Body::empty());
     *response.status_mut() = axum::http::StatusCode::SWITCHING_PROTOCOLS;
     let h = response.headers_mut();
@@ -305,16 +289,12 @@ async fn ws(State(ctx): State<Ctx>, ConnectInfo(peer): ConnectInfo<SocketAddr>, 
     response
 }
 
-/// A socket's read buffer, bytes: one client frame of ours in one read.
-const READ_BUFFER: usize = 512;
-
 /// The task of one WebSocket: the upgrade, then the socket until it closes; the address's
 /// connection slot is given back at the end. A plain `fn` returning the future, which holds
 /// the socket's future inline (an `async fn` would keep its arguments twice).
 #[expect(clippy::manual_async_fn, reason = "an `async fn` keeps its arguments in its future twice")]
 fn serve_upgraded(
     on_upgrade: hyper::upgrade::OnUpgrade,
-    config: WebSocketConfig,
     ctx: Ctx,
     ip: std::net::IpAddr,
     slot: crate::limits::ConnectionGuard<std::net::IpAddr>,
@@ -324,8 +304,7 @@ fn serve_upgraded(
             Ok(upgraded) => upgraded,
             Err(e) => return tracing::debug!(error = %e, "the upgrade failed"),
         };
-        let socket = WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
-        serve_socket(ctx.app, socket, ctx.shutdown, ip).await;
+        serve_socket(ctx.app, TokioIo::new(upgraded), ctx.shutdown, ip).await;
         drop(slot);
     }
 }
@@ -341,7 +320,6 @@ mod tests {
         where
             F: FnOnce(
                 hyper::upgrade::OnUpgrade,
-                tungstenite::protocol::WebSocketConfig,
                 super::Ctx,
                 std::net::IpAddr,
                 crate::limits::ConnectionGuard<std::net::IpAddr>,

@@ -162,7 +162,8 @@ impl Inbox {
         std::future::poll_fn(|cx| self.poll_recv(cx)).await
     }
 
-    fn poll_recv(&self, cx: &mut Context<'_>) -> Poll<Option<Frame>> {
+    /// The next frame, or a wake-up when one is queued; `None` as [`Inbox::recv`].
+    pub fn poll_recv(&self, cx: &mut Context<'_>) -> Poll<Option<Frame>> {
         let mut state = self.shared.lock();
         match Self::take(&mut state) {
             Ok(frame) => Poll::Ready(Some(frame)),

@@ -1,5 +1,5 @@
-//! One WebSocket connection: a reader (this task) and a writer task joined by the bounded
-//! outbound queue the tables also write to.
+//! One WebSocket connection, in one task: the client's messages read and the frames queued
+//! for it (by the tables it joined, by its own replies) written, both by `socket`.
 
 use std::collections::HashSet;
 use std::net::IpAddr;
@@ -7,15 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use tokio::time::Instant;
 
-use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
 use stud_proto::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RequestId, ServerMsg, TournamentOfferKind};
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info};
-use tungstenite::protocol::CloseFrame;
-use tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
-use tungstenite::protocol::frame::{Frame as WsFrame, Utf8Bytes};
-use tungstenite::{Bytes, Message};
 use uuid::Uuid;
 
 use crate::access::Refusal;
@@ -24,7 +19,12 @@ use crate::session::Session;
 use crate::table::{Act, Conn, TableCmd, TableGone};
 use crate::wire::{self, Frame};
 
+pub mod codec;
+pub mod socket;
 mod strict;
+
+use codec::Incoming;
+use socket::{Event, Socket};
 
 struct Connection {
     app: Arc<App>,
@@ -37,55 +37,29 @@ struct Connection {
     joined: HashSet<Uuid>,
 }
 
+/// An upgraded HTTP connection, as `/ws` hands it over.
+pub type Io = TokioIo<hyper::upgrade::Upgraded>;
+
 /// Serves one socket until it closes, is kicked, or the server shuts down.
 ///
-/// Not an `async fn`: its arguments (the socket is 328 bytes) would be kept in every socket's
-/// task beside what is made of them, and again by a tracing wrapper.
+/// Not an `async fn`: its arguments would be kept in every socket's task beside what is made
+/// of them, and again by a tracing wrapper.
 // (A debug span: an info one is a registry entry per socket, about 250 bytes each.)
 pub fn serve_socket(
     app: Arc<App>,
-    socket: Socket,
+    io: Io,
     shutdown: CancellationToken,
     peer: IpAddr,
 ) -> impl Future<Output = ()> + Send + 'static {
     let id = app.players.next_conn_id();
     let span = tracing::debug_span!("serve_socket", conn_id = id);
-    let (mut sink, mut stream) = socket.split();
     async move {
         app.metrics.connections.fetch_add(1, Relaxed);
-        let (outbox, mut rx) = crate::outbox::channel(app.config.outbound_queue);
+        let (outbox, inbox) = crate::outbox::channel(app.config.outbound_queue);
+        // Frames past 4x `max_frame_bytes` are refused by the WebSocket layer (1009); up to
+        // that we answer with a typed `frame_too_large` error and keep the connection.
+        let mut socket = Socket::new(io, inbox, app.config.max_frame_bytes.saturating_mul(4));
         let kick = CancellationToken::new();
-        let writer_kick = kick.clone();
-        // Why the reader ended the connection, if the client broke the protocol: the close frame.
-        let close = Arc::new(std::sync::Mutex::new(None::<CloseFrame>));
-        let close_frame = close.clone();
-        let writer = tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    frame = rx.recv() => match frame {
-                        Some(f) => {
-                            // Every frame already queued goes out with this one: one flush (one
-                            // write to the socket, for what fits its buffer) for a table's burst
-                            // (an event, the next prompt, ...), not one per frame.
-                            let mut sent = feed(&mut sink, &f).await;
-                            let mut batch = 1;
-                            while sent && batch < WRITE_BATCH {
-                                let Ok(f) = rx.try_recv() else { break };
-                                sent = feed(&mut sink, &f).await;
-                                batch += 1;
-                            }
-                            if !sent || sink.flush().await.is_err() {
-                                break;
-                            }
-                        }
-                        None => break,
-                    },
-                    () = writer_kick.cancelled() => break,
-                }
-            }
-            let frame = close_frame.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-            let _ = sink.send(Message::Close(frame)).await;
-        });
         let mut conn = Connection {
             app: app.clone(),
             id,
@@ -95,11 +69,12 @@ pub fn serve_socket(
             session: None,
             joined: HashSet::new(),
         };
-        // A socket that never says hello holds a task, buffers and one of its address's
-        // connection slots: it gets `hello_timeout_ms`, then a 1008 close.
+        // A socket that never says hello holds a task and one of its address's connection
+        // slots: it gets `hello_timeout_ms`, then a 1008 close.
         let hello_by = tokio::time::sleep(std::time::Duration::from_millis(app.config.hello_timeout_ms));
         tokio::pin!(hello_by);
-        loop {
+        // The close frame we end with: a code and its reason, or none.
+        let close: Option<(u16, String)> = loop {
             // Logged out (`DELETE /api/sessions/{id}`, maybe from another device): the socket closes.
             let session = conn.session.clone();
             let ended = async {
@@ -108,116 +83,51 @@ pub fn serve_socket(
                     None => std::future::pending().await,
                 }
             };
-            let msg = tokio::select! {
-                m = stream.next() => m,
-                () = kick.cancelled() => break,
-                () = shutdown.cancelled() => break,
-                () = ended => {
-                    *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-                        Some(CloseFrame { code: CloseCode::Policy, reason: Utf8Bytes::from_static(LOGGED_OUT) });
-                    break;
-                }
+            let event = tokio::select! {
+                e = socket.next() => e,
+                () = kick.cancelled() => break None,
+                () = shutdown.cancelled() => break Some((codec::GOING_AWAY, "the server is shutting down".into())),
+                () = ended => break Some((codec::POLICY, LOGGED_OUT.into())),
                 () = &mut hello_by, if conn.session.is_none() => {
-                    let reason = format!("no hello within {} ms", app.config.hello_timeout_ms);
-                    *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-                        Some(CloseFrame { code: CloseCode::Policy, reason: Utf8Bytes::from(reason) });
-                    break;
+                    break Some((codec::POLICY, format!("no hello within {} ms", app.config.hello_timeout_ms)));
                 }
             };
-            match msg {
-                // Boxed: the work for one message (a table command, a history read, a login) is
-                // allocated while it runs, not held in every idle socket's task.
-                Some(Ok(Message::Text(text))) => Box::pin(conn.on_text(text.as_str())).await,
-                Some(Ok(Message::Binary(_))) => conn.error_unread(ErrorCode::Malformed, "send JSON text frames"),
-                Some(Ok(Message::Close(_))) | None => break,
-                Some(Ok(_)) => {}
-                Some(Err(e)) => {
-                    debug!(error = %e, "socket error");
-                    if let Some(frame) = close_frame_for(&e, app.config.max_frame_bytes) {
-                        *close.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(frame);
+            match event {
+                Event::Message(Incoming::Text(text)) => {
+                    // Boxed: the work for one message (a table command, a history read, a
+                    // login) is allocated while it runs, not held in every idle socket's task.
+                    // Meanwhile the socket's frames keep going out.
+                    let mut work = Box::pin(conn.on_text(&text));
+                    tokio::select! {
+                        () = &mut work => {}
+                        () = socket.write() => {
+                            work.await;
+                            break None;
+                        }
                     }
-                    break;
                 }
+                Event::Message(Incoming::Binary) => conn.error_unread(ErrorCode::Malformed, "send JSON text frames"),
+                Event::Message(Incoming::Ping(payload)) => socket.pong(&payload),
+                Event::Message(Incoming::Pong) => {}
+                // The client closes: its code echoed (RFC 6455 5.5.1).
+                Event::Message(Incoming::Close(code)) => break code.map(|c| (c, String::new())),
+                Event::Violation(v) => {
+                    debug!(code = v.code, reason = %v.reason, "protocol violation");
+                    break Some((v.code, v.reason));
+                }
+                Event::Gone => break None,
             }
-        }
+        };
         Box::pin(conn.closed()).await;
         kick.cancel();
-        let _ = writer.await;
+        socket.close(close.as_ref().map(|(code, reason)| (*code, reason.as_str()))).await;
         app.metrics.connections.fetch_sub(1, Relaxed);
     }
     .instrument(span)
 }
 
-/// The most frames one flush of a socket's writer carries (the rest wait for the next).
-const WRITE_BATCH: usize = 32;
-
-/// A WebSocket over an upgraded HTTP connection, as `/ws` hands it over.
-pub type Socket = tokio_tungstenite::WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
-
-/// The largest WebSocket frame we write: a longer message (a table's snapshot is several
-/// kilobytes) goes out as a text frame and continuation frames of at most this many bytes
-/// (RFC 6455 5.4, cut at character boundaries), so that the socket's write buffer, which
-/// keeps its largest size for the life of the connection, stays small.
-pub const FRAGMENT: usize = 1024;
-
-/// Queues one of our frames on the socket as one WebSocket message (fragmented past
-/// [`FRAGMENT`]); `false` once the socket is gone.
-async fn feed(sink: &mut futures_util::stream::SplitSink<Socket, Message>, frame: &Frame) -> bool {
-    if frame.len() <= FRAGMENT {
-        return sink.feed(Message::Text(Utf8Bytes::from(frame.as_ref()))).await.is_ok();
-    }
-    for (i, piece) in fragments(frame, FRAGMENT).enumerate() {
-        let opcode = OpCode::Data(if i == 0 { Data::Text } else { Data::Continue });
-        let last = piece.end == frame.len();
-        let bytes = Bytes::copy_from_slice(&frame.as_bytes()[piece]);
-        if sink.feed(Message::Frame(WsFrame::message(bytes, opcode, last))).await.is_err() {
-            return false;
-        }
-    }
-    true
-}
-
-/// `text` cut into consecutive ranges of at most `max` bytes (at least one character each),
-/// each ending on a character boundary.
-fn fragments(text: &str, max: usize) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-    let mut start = 0;
-    std::iter::from_fn(move || {
-        if start >= text.len() {
-            return None;
-        }
-        let mut end = (start + max).min(text.len());
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        if end == start {
-            // A character longer than `max` (only for a tiny `max`): take it whole.
-            end = start + 1;
-            while !text.is_char_boundary(end) {
-                end += 1;
-            }
-        }
-        let range = start..end;
-        start = end;
-        Some(range)
-    })
-}
-
 /// The reason of the close frame a logged-out session's sockets get (code 1008).
 pub const LOGGED_OUT: &str = "logged out: this session has ended";
-
-/// The close frame owed to a client whose frame the WebSocket layer refused: 1009 for a frame
-/// over the hard limit (4x `max_frame_bytes`), 1007 for text that is not UTF-8. Other errors
-/// (the peer vanished, a broken frame) get no frame.
-fn close_frame_for(e: &tungstenite::Error, max_frame_bytes: usize) -> Option<CloseFrame> {
-    let (code, reason) = match e {
-        tungstenite::Error::Capacity(_) => {
-            (CloseCode::Size, format!("frame over {} bytes (4x max_frame_bytes)", max_frame_bytes.saturating_mul(4)))
-        }
-        tungstenite::Error::Utf8(_) => (CloseCode::Invalid, "text frame is not valid UTF-8".to_owned()),
-        _ => return None,
-    };
-    Some(CloseFrame { code, reason: Utf8Bytes::from(reason) })
-}
 
 /// The `request_id` of a frame refused before it was parsed as a message (rate limited, too
 /// large, not a valid message): `Some` when the frame is a JSON object whose `request_id` is a
@@ -616,29 +526,12 @@ impl Connection {
 
 #[cfg(test)]
 mod tests {
-    use super::fragments;
-
+    /// The task of every socket holds its state once: as an `async fn` with a tracing wrapper,
+    /// `serve_socket` kept its arguments twice beside what it made of them (1,376 bytes a
+    /// socket). With tungstenite it was 712 bytes plus a writer task of 544 and the buffers;
+    /// now the one task reads, writes and closes the socket itself (960 bytes).
     #[test]
-    fn a_long_frame_is_cut_into_pieces_on_character_boundaries() {
-        let text = "ab€cd€€e"; // '€' is 3 bytes
-        let pieces: Vec<&str> = fragments(text, 4).map(|r| &text[r]).collect();
-        assert_eq!(pieces.concat(), text);
-        assert!(pieces.iter().all(|p| !p.is_empty() && p.len() <= 4), "{pieces:?}");
-        assert_eq!(pieces, ["ab", "€c", "d€", "€e"]);
-        // A piece as long as allowed, and the rest.
-        let long = "x".repeat(2500);
-        let sizes: Vec<usize> = fragments(&long, 1024).map(|r| r.len()).collect();
-        assert_eq!(sizes, [1024, 1024, 452]);
-        assert_eq!(fragments("", 1024).count(), 0);
-        // A character longer than the limit goes whole.
-        assert_eq!(fragments("€€", 2).map(|r| &"€€"[r]).collect::<Vec<_>>(), ["€", "€"]);
-    }
-
-    /// The task of every socket holds the socket once: as an `async fn` with a tracing
-    /// wrapper, `serve_socket` kept its arguments twice beside what it made of them (1,376
-    /// bytes a socket; 712 after).
-    #[test]
-    fn a_socket_task_holds_its_socket_once() {
+    fn a_socket_task_is_small() {
         fn output_size<F, A, B, C, D, R>(_: F) -> usize
         where
             F: FnOnce(A, B, C, D) -> R,
@@ -646,7 +539,6 @@ mod tests {
             std::mem::size_of::<R>()
         }
         let task = output_size(super::serve_socket);
-        let socket = std::mem::size_of::<super::Socket>();
-        assert!(task < 2 * socket + 128, "a socket's task is {task} bytes; the socket {socket}");
+        assert!(task <= 1024, "a socket's task is {task} bytes");
     }
 }

@@ -44,6 +44,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("http::error", 7),       // ApiError and every From<_> for it
     ("ws", 8),                // a WebSocket connection
     ("ws::strict", 0),        // the strict JSON frame parser (pure)
+    ("ws::codec", 0),         // RFC 6455 framing, the server's side (pure)
+    ("ws::socket", 2),        // a WebSocket's bytes: messages read, queued frames written
     ("http::extract", 8),     // Operator, Caller, PathId, Params, Body
     ("http::shared", 9),      // what several routes do: audit line, own session, ledger page, client IP
     // Routes: each uses http's error, extract and shared modules and the layers below, never a sibling.
