@@ -43,6 +43,10 @@ enum Out {
 }
 
 impl Out {
+    fn is_pong(&self) -> bool {
+        matches!(self, Out::Control(c) if c.first() == Some(&(0x80 | Opcode::Pong as u8)))
+    }
+
     fn len(&self) -> usize {
         match self {
             Out::Frame(f) => codec::header(Opcode::Text, f.len()).1 + f.len(),
@@ -84,9 +88,16 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Socket<T> {
         .await;
     }
 
-    /// Answers a ping, after the frames being written.
+    /// Answers a ping, after the frames being written. A pong not yet begun is replaced
+    /// (RFC 6455 5.5.3 lets the last ping alone be answered), so a client that pings without
+    /// reading holds one pong here, not one per ping.
     pub fn pong(&mut self, payload: &[u8]) {
-        self.out.push_back(Out::Control(codec::control(Opcode::Pong, payload)));
+        let pong = Out::Control(codec::control(Opcode::Pong, payload));
+        let waiting = self.out.iter().rposition(Out::is_pong).filter(|&i| i > 0 || self.written == 0);
+        match waiting {
+            Some(i) => self.out[i] = pong,
+            None => self.out.push_back(pong),
+        }
     }
 
     /// Ends the connection within [`LINGER`]: the frames being written, then our close frame
@@ -321,6 +332,36 @@ mod tests {
         let mut socket = Socket::new(io, inbox, 10);
         drop(peer);
         assert!(matches!(socket.next().await, Event::Gone));
+    }
+
+    #[tokio::test]
+    async fn pings_from_a_client_that_does_not_read_hold_one_pong() {
+        let (io, mut peer) = tokio::io::duplex(16);
+        let (outbox, inbox) = crate::outbox::channel(4);
+        let mut socket = Socket::new(io, inbox, 100);
+        outbox.try_send(Arc::from("a frame longer than the pipe")).unwrap();
+        for n in 0..1000u16 {
+            peer.write_all(&client(true, 0x9, &n.to_be_bytes())).await.unwrap();
+            match socket.next().await {
+                Event::Message(Incoming::Ping(p)) => socket.pong(&p),
+                e => panic!("{e:?}"),
+            }
+        }
+        assert_eq!(socket.out.len(), 2, "the frame being written and one pong");
+        // The client reads: the frame, then the last ping's pong.
+        let reading = async {
+            let first = frame(&mut peer).await;
+            let pong = frame(&mut peer).await;
+            (first, pong)
+        };
+        let ((first, pong), ()) = tokio::join!(reading, async {
+            tokio::select! {
+                () = socket.write() => panic!("the socket stopped writing"),
+                () = tokio::time::sleep(Duration::from_millis(200)) => {}
+            }
+        });
+        assert_eq!(first, (0x1, b"a frame longer than the pipe".to_vec()));
+        assert_eq!(pong, (0xA, 999u16.to_be_bytes().to_vec()));
     }
 
     /// A socket's close ends within `LINGER` when the client never reads nor closes.
