@@ -109,8 +109,11 @@ pub fn serve_socket(
                 Event::Message(Incoming::Binary) => conn.error_unread(ErrorCode::Malformed, "send JSON text frames"),
                 Event::Message(Incoming::Ping(payload)) => socket.pong(&payload),
                 Event::Message(Incoming::Pong) => {}
-                // The client closes: its code echoed (RFC 6455 5.5.1).
-                Event::Message(Incoming::Close(code)) => break code.map(|c| (c, String::new())),
+                // The client closes: its code echoed (RFC 6455 5.5.1), but for 1010, which
+                // only a client sends (an extension it needed).
+                Event::Message(Incoming::Close(code)) => {
+                    break code.map(|c| (if c == 1010 { codec::NORMAL } else { c }, String::new()));
+                }
                 Event::Violation(v) => {
                     debug!(code = v.code, reason = %v.reason, "protocol violation");
                     break Some((v.code, v.reason));

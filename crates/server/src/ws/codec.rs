@@ -56,6 +56,9 @@ pub const INVALID_DATA: u16 = 1007;
 pub const POLICY: u16 = 1008;
 pub const TOO_BIG: u16 = 1009;
 
+/// A partial frame's buffer larger than this is shrunk to what it holds.
+const SHRINK_ABOVE: usize = 4096;
+
 const CONTINUATION: u8 = 0x0;
 const TEXT: u8 = 0x1;
 const BINARY: u8 = 0x2;
@@ -66,8 +69,10 @@ const PONG: u8 = 0xA;
 /// A client's bytes, read into messages.
 #[derive(Debug)]
 pub struct Decoder {
-    /// bytes received and not yet read: the start of a frame not yet complete
+    /// bytes received; those before `read` are done with (dropped once per read, not per
+    /// frame: a read of many small frames is not moved once for each)
     pending: Vec<u8>,
+    read: usize,
     /// a fragmented message's payload so far, and whether it is text
     message: Option<(bool, Vec<u8>)>,
     /// the largest message, bytes
@@ -77,7 +82,7 @@ pub struct Decoder {
 impl Decoder {
     /// A decoder refusing messages over `limit` bytes.
     pub fn new(limit: usize) -> Decoder {
-        Decoder { pending: Vec::new(), message: None, limit }
+        Decoder { pending: Vec::new(), read: 0, message: None, limit }
     }
 
     /// Takes bytes read from the socket.
@@ -93,9 +98,14 @@ impl Decoder {
     pub fn next_message(&mut self) -> Result<Option<Incoming>, Violation> {
         loop {
             let Some(frame) = self.frame()? else {
+                self.pending.drain(..self.read);
+                self.read = 0;
                 if self.pending.is_empty() {
                     // Nothing kept between messages: an idle socket holds no buffer.
                     self.pending = Vec::new();
+                } else if self.pending.capacity() > SHRINK_ABOVE {
+                    // The start of a frame after a long one: not the long one's room.
+                    self.pending.shrink_to_fit();
                 }
                 return Ok(None);
             };
@@ -108,7 +118,8 @@ impl Decoder {
     /// Reads one frame off `pending`: `None` if it is not whole yet, `Some(None)` for a
     /// fragment of a message not yet whole.
     fn frame(&mut self) -> Result<Option<Option<Incoming>>, Violation> {
-        let Some(&[b0, b1]) = self.pending.get(..2) else { return Ok(None) };
+        let buf = &mut self.pending[self.read..];
+        let Some(&[b0, b1]) = buf.get(..2) else { return Ok(None) };
         let (fin, opcode) = (b0 & 0x80 != 0, b0 & 0x0F);
         if b0 & 0x70 != 0 {
             return Err(Violation::protocol("reserved bits set (no extension was agreed)"));
@@ -122,11 +133,11 @@ impl Decoder {
             _ => return Err(Violation::protocol("reserved opcode")),
         }
         let (len, at) = match b1 & 0x7F {
-            126 => match self.pending.get(2..4) {
+            126 => match buf.get(2..4) {
                 Some(b) => (u64::from(u16::from_be_bytes([b[0], b[1]])), 4),
                 None => return Ok(None),
             },
-            127 => match self.pending.get(2..10).and_then(|b| <[u8; 8]>::try_from(b).ok()) {
+            127 => match buf.get(2..10).and_then(|b| <[u8; 8]>::try_from(b).ok()) {
                 Some(b) if b[0] & 0x80 != 0 => return Err(Violation::protocol("a payload length's top bit is set")),
                 Some(b) => (u64::from_be_bytes(b), 10),
                 None => return Ok(None),
@@ -145,14 +156,14 @@ impl Decoder {
             _ => return Err(Violation { code: TOO_BIG, reason: format!("frame over {} bytes", self.limit) }),
         };
         let end = at + 4 + len;
-        if self.pending.len() < end {
+        if buf.len() < end {
             // Grown as the bytes arrive, not reserved from the header: a header alone must not
             // make us hold the frame's size.
             return Ok(None);
         }
         let mut mask = [0; 4];
-        mask.copy_from_slice(&self.pending[at..at + 4]);
-        let payload = &mut self.pending[at + 4..end];
+        mask.copy_from_slice(&buf[at..at + 4]);
+        let payload = &mut buf[at + 4..end];
         for (i, b) in payload.iter_mut().enumerate() {
             *b ^= mask[i & 3];
         }
@@ -181,7 +192,7 @@ impl Decoder {
                 None
             }
         };
-        self.pending.drain(..end);
+        self.read += end;
         Ok(Some(incoming))
     }
 }
@@ -401,6 +412,22 @@ mod tests {
         assert!(matches!(d.next_message(), Ok(Some(Incoming::Text(_)))));
         assert_eq!(d.next_message(), Ok(None));
         assert_eq!(d.pending.capacity(), 0);
+    }
+
+    #[test]
+    fn a_long_frame_leaves_no_room_behind() {
+        let mut bytes = client(true, TEXT, &[b'a'; 60_000]);
+        let next = client(true, TEXT, b"next");
+        bytes.extend_from_slice(&next[..3]);
+        let mut d = Decoder::new(1 << 16);
+        for chunk in bytes.chunks(4096) {
+            d.push(chunk);
+        }
+        assert!(matches!(d.next_message(), Ok(Some(Incoming::Text(t))) if t.len() == 60_000));
+        assert_eq!(d.next_message(), Ok(None));
+        assert!(d.pending.capacity() <= SHRINK_ABOVE, "{} bytes held for 3", d.pending.capacity());
+        d.push(&next[3..]);
+        assert_eq!(d.next_message(), Ok(Some(Incoming::Text("next".into()))));
     }
 
     #[test]

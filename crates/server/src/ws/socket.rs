@@ -79,7 +79,9 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Socket<T> {
     }
 
     /// Writes the frames queued for the client as they come, without reading (while the
-    /// connection works on a message); returns only once the socket cannot be written.
+    /// connection works on a message); returns only once the socket cannot be written. Once
+    /// every sender is gone it waits for nothing more: race it against the work it runs beside
+    /// (the connection keeps a sender for its life).
     pub async fn write(&mut self) {
         poll_fn(|cx| match self.poll_write(cx) {
             Poll::Ready(Err(_)) => Poll::Ready(()),
