@@ -278,7 +278,7 @@ pub fn close(code_reason: Option<(u16, &str)>) -> Box<[u8]> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use proptest::prelude::*;
 
@@ -301,7 +301,8 @@ mod tests {
         f
     }
 
-    fn client(fin: bool, opcode: u8, payload: &[u8]) -> Vec<u8> {
+    /// A client's frame, masked (also for `socket`'s tests).
+    pub(in crate::ws) fn client(fin: bool, opcode: u8, payload: &[u8]) -> Vec<u8> {
         masked(fin, opcode, payload, [0x37, 0xfa, 0x21, 0x3d])
     }
 

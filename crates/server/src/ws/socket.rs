@@ -218,24 +218,10 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Socket<T> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::codec::tests::client;
     use super::*;
     use std::sync::Arc;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-    /// A client's masked frame.
-    fn client(fin: bool, opcode: u8, payload: &[u8]) -> Vec<u8> {
-        let mask = [1, 2, 3, 4];
-        let mut f = vec![u8::from(fin) << 7 | opcode];
-        if payload.len() < 126 {
-            f.push(0x80 | payload.len() as u8);
-        } else {
-            f.push(0x80 | 126);
-            f.extend_from_slice(&(payload.len() as u16).to_be_bytes());
-        }
-        f.extend_from_slice(&mask);
-        f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
-        f
-    }
 
     /// Reads one of our frames: opcode and payload.
     async fn frame(peer: &mut tokio::io::DuplexStream) -> (u8, Vec<u8>) {
