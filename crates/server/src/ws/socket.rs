@@ -38,19 +38,17 @@ pub const LINGER: Duration = Duration::from_secs(1);
 enum Out {
     /// one of ours, sent as one text frame
     Frame(Frame),
-    /// a control frame, header included
-    Control(Box<[u8]>),
+    /// a pong, header included
+    Pong(Box<[u8]>),
+    /// our close frame, header included
+    Close(Box<[u8]>),
 }
 
 impl Out {
-    fn is_pong(&self) -> bool {
-        matches!(self, Out::Control(c) if c.first() == Some(&(0x80 | Opcode::Pong as u8)))
-    }
-
     fn len(&self) -> usize {
         match self {
             Out::Frame(f) => codec::header(Opcode::Text, f.len()).1 + f.len(),
-            Out::Control(c) => c.len(),
+            Out::Pong(c) | Out::Close(c) => c.len(),
         }
     }
 }
@@ -94,8 +92,8 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Socket<T> {
     /// (RFC 6455 5.5.3 lets the last ping alone be answered), so a client that pings without
     /// reading holds one pong here, not one per ping.
     pub fn pong(&mut self, payload: &[u8]) {
-        let pong = Out::Control(codec::control(Opcode::Pong, payload));
-        let waiting = self.out.iter().rposition(Out::is_pong).filter(|&i| i > 0 || self.written == 0);
+        let pong = Out::Pong(codec::control(Opcode::Pong, payload));
+        let waiting = self.out.iter().rposition(|o| matches!(o, Out::Pong(_))).filter(|&i| i > 0 || self.written == 0);
         match waiting {
             Some(i) => self.out[i] = pong,
             None => self.out.push_back(pong),
@@ -107,7 +105,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Socket<T> {
     /// and dropped until it closes (a socket closed with bytes unread is reset, and a reset
     /// can discard our close frame before the client reads it). Frames still queued are dropped.
     pub async fn close(&mut self, frame: Option<(u16, &str)>) {
-        self.out.push_back(Out::Control(codec::close(frame)));
+        self.out.push_back(Out::Close(codec::close(frame)));
         let ending = async {
             if poll_fn(|cx| self.poll_flush_out(cx)).await.is_err()
                 || poll_fn(|cx| Pin::new(&mut self.io).poll_shutdown(cx)).await.is_err()
@@ -184,7 +182,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Socket<T> {
             for (out, (h, h_len)) in self.out.iter().zip(&headers) {
                 let parts: [&[u8]; 2] = match out {
                     Out::Frame(f) => [&h[..*h_len], f.as_bytes()],
-                    Out::Control(c) => [c, &[]],
+                    Out::Pong(c) | Out::Close(c) => [c, &[]],
                 };
                 for part in parts {
                     if skip >= part.len() {
