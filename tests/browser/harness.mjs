@@ -55,8 +55,12 @@ export function watchPage(p, page, sent = () => {}) {
   });
   page.on('pageerror', (e) => p.errors.push(`uncaught exception: ${e.stack || e.message}`));
   page.on('websocket', (ws) => {
-    ws.on('framereceived', ({ payload }) => p.frame(String(payload)));
+    ws.on('framereceived', ({ payload }) => {
+      keepTrail(p, 'in', String(payload));
+      p.frame(String(payload));
+    });
     ws.on('framesent', ({ payload }) => {
+      keepTrail(p, 'out', String(payload));
       let m;
       try {
         m = JSON.parse(String(payload));
@@ -67,6 +71,15 @@ export function watchPage(p, page, sent = () => {}) {
       sent(m);
     });
   });
+}
+
+// The last frames each page sent and received, printed when a test fails: a timeout then says
+// what each player last saw and did, not only that something did not come.
+const TRAIL = 30;
+function keepTrail(p, dir, text) {
+  p.trail ??= [];
+  p.trail.push(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s ${dir === 'in' ? '<-' : '->'} ${text.slice(0, 240)}`);
+  if (p.trail.length > TRAIL) p.trail.shift();
 }
 
 const t0 = Date.now();
@@ -405,6 +418,7 @@ export async function runTest(title, main, { overallMs, tmp }) {
   const watchdog = setTimeout(() => {
     console.error(`FAIL: the whole test took longer than ${overallMs / 1000} s`);
     console.error(serverLog.slice(-25).join('\n'));
+    for (const p of PLAYERS.filter((x) => x.trail?.length)) console.error(`--- ${p.name}: the last ${p.trail.length} frames ---\n${p.trail.join('\n')}`);
     if (run.server && run.server.exitCode === null) run.server.kill('SIGKILL');
     process.exit(1);
   }, overallMs);
@@ -415,6 +429,7 @@ export async function runTest(title, main, { overallMs, tmp }) {
   } catch (e) {
     code = 1;
     console.error(`FAIL: ${e instanceof Failure ? e.message : e.stack || e}`);
+    for (const p of PLAYERS.filter((x) => x.trail?.length)) console.error(`--- ${p.name}: the last ${p.trail.length} frames ---\n${p.trail.join('\n')}`);
     if (serverLog.length) console.error(`--- last server log lines ---\n${serverLog.slice(-25).join('\n')}`);
   } finally {
     clearTimeout(watchdog);
