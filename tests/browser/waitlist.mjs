@@ -155,7 +155,7 @@ async function main() {
   check(res.ok && body?.id, `creating ${TABLE.name}: ${res.status} ${JSON.stringify(body)}`);
   const T = body.id;
   const browser = await launchChromium();
-  const bots = [];
+  const bots = new Map(); // each player's bot loop
   try {
     const players = {};
     for (const [name, lang, width, height] of [['Ann', 'en', 1280, 800], ['Bob', 'hu', 390, 844], ['Cat', 'it', 1280, 800]]) {
@@ -171,7 +171,7 @@ async function main() {
     for (const p of [ann, bob]) {
       await row(p).locator('[data-testid=sit]').click();
       await until(`${p.name}: seated at ${TABLE.name}`, async () => (await readPage(p, T)).me != null, 10000);
-      bots.push(runBot(p));
+      bots.set(p, runBot(p));
     }
     log('Ann and Bob: seated at Wait Stud (2 seats), playing');
 
@@ -244,9 +244,13 @@ async function main() {
     log('Cat: the lobby\'s Waiting column reads 1; her row and tab say "in lista: 1º"');
 
     // 6. Bob leaves: his seat is offered to Cat, who is in the lobby: the strip, said once.
+    // His bot stops first: its click and this one share the page's one mouse, and a press on
+    // one button with the release on the other clicks neither (Bob then neither acts nor leaves
+    // and the hand waits for his clock).
     const offerFrom = cat.snapshots.length;
-    await bob.q('leave').click();
     bob.stop = true;
+    await bots.get(bob);
+    await bob.q('leave').click();
     await until('Cat: a seat offered (wait.offer_ms)', () => cat.snapshots.slice(offerFrom).some((s) => s.table.wait?.offer_ms != null), 30000, 50);
     const offered = cat.snapshots.slice(offerFrom).find((s) => s.table.wait?.offer_ms != null);
     check(offered.table.wait.position === 1 && offered.table.wait.offer_ms <= OFFER_MS && offered.table.your_seat == null, `the offer: ${JSON.stringify(offered.table.wait)}`);
@@ -319,7 +323,7 @@ async function main() {
       check(cat.table.your_seat != null && cat.table.wait == null && cat.table.waiting === 0, `Cat's snapshot: ${JSON.stringify({ seat: cat.table.your_seat, wait: cat.table.wait, waiting: cat.table.waiting })}`);
     }, 8000);
     cat.clicked.clear();
-    bots.push(runBot(cat));
+    bots.set(cat, runBot(cat));
     log(`Cat: took the seat offered with $25 (seat ${(await readPage(cat, T)).me}); $1 was refused in the strip, nothing sent`);
 
     // 9. She plays: a prompt at her new seat, answered; nobody waits any more.
@@ -334,7 +338,7 @@ async function main() {
     await checkAxe(cat, 'seated after the waiting list');
     for (const p of [ann, bob, cat]) await checkLiveRegions(p, 'through the waiting list');
     for (const p of [ann, bob, cat]) p.stop = true;
-    await Promise.all(bots);
+    await Promise.all(bots.values());
     if (run.aborted) throw run.aborted;
     checkConsole();
     log(`Cat played at her new seat; ${frames.checked} WebSocket frames matched proto/schema.json`);
