@@ -43,7 +43,9 @@ pub enum Event {
     /// The hand began; the deck is committed to by `sha256(seed)`.
     HandStarted {
         /// `sha256(seed)` (hex on the wire); `None` for a deck given in explicit order.
-        commitment: Option<Commitment>,
+        // Boxed: a hand's events are kept for its snapshots, and these 33 bytes inline would
+        // make every event larger.
+        commitment: Option<Box<Commitment>>,
         /// The seats dealt in, with their stacks before the antes.
         seats: Vec<(Seat, Chips)>,
     },
@@ -194,7 +196,7 @@ pub enum Event {
     /// A pot (or half of one) was awarded.
     Award {
         /// 0 = main pot, 1.. = side pots
-        pot: usize,
+        pot: u32,
         /// which half
         half: Half,
         /// the winner
@@ -277,4 +279,18 @@ pub struct NoEvents;
 impl Events for NoEvents {
     #[inline(always)]
     fn push_with(&mut self, _make: impl FnOnce() -> Event) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Event;
+
+    /// The table keeps a hand's events for its snapshots (about 110 in an 8-player hand, room
+    /// for 128 reserved): the largest variant's size is paid by every event of every table.
+    /// The deck's commitment is boxed and a pot's number is a `u32` (64 bytes before).
+    #[test]
+    fn an_event_is_at_most_40_bytes() {
+        let size = std::mem::size_of::<Event>();
+        assert!(size <= 40, "an event is {size} bytes");
+    }
 }

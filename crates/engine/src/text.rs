@@ -112,10 +112,11 @@ impl Writer {
         let mut pots: Vec<Chips> = Vec::new();
         for e in events {
             if let Event::Award { pot, amount, .. } = e {
-                if pots.len() <= *pot {
+                let pot = *pot as usize;
+                if pots.len() <= pot {
                     pots.resize(pot + 1, 0);
                 }
-                if let Some(p) = pots.get_mut(*pot) {
+                if let Some(p) = pots.get_mut(pot) {
                     *p += amount;
                 }
             }

@@ -330,7 +330,7 @@ impl Hand {
             awards: Vec::new(),
         };
         events.push_with(|| Event::HandStarted {
-            commitment,
+            commitment: commitment.map(Box::new),
             seats: hand.players.iter().map(|p| (p.seat, p.start_stack)).collect(),
         });
         // RULES.md 3.1: every player posts the ante, all-in if the stack is smaller.
@@ -1382,7 +1382,9 @@ impl Hand {
         p.stack += amount;
         p.won += amount;
         self.awards.push(AwardRecord { pot, half, seat: p.seat, amount, hand: hand.clone() });
-        events.push_with(|| Event::Award { pot, half, seat: p.seat, amount, hand });
+        // At most 8 pots: the `u32` keeps the event small (a hand's events are kept).
+        let pot_no = u32::try_from(pot).unwrap_or(u32::MAX);
+        events.push_with(|| Event::Award { pot: pot_no, half, seat: p.seat, amount, hand });
     }
 
     fn end(&mut self, events: &mut impl Events) {

@@ -900,7 +900,7 @@ fn side_pots_and_uncalled_bets() {
         let won = |s: u8| -> Chips { t.awards().iter().filter(|a| a.0 == seat(s)).map(|a| a.2).sum() };
         assert_eq!(won(1), 900, "{v}: {:?}", t.awards());
         assert_eq!(won(2), 1400, "{v}: {:?}", t.awards());
-        let pots: Vec<usize> = t
+        let pots: Vec<u32> = t
             .events
             .iter()
             .filter_map(|e| match e {
@@ -1494,7 +1494,7 @@ fn pots_followed_from_events_match_the_engine() {
                             let awarded: Chips = events
                                 .iter()
                                 .filter_map(|e| match e {
-                                    Event::Award { pot, amount, .. } if *pot == i => Some(*amount),
+                                    Event::Award { pot, amount, .. } if *pot as usize == i => Some(*amount),
                                     _ => None,
                                 })
                                 .sum();

@@ -77,7 +77,7 @@ pub fn run_table(
     env: Arc<dyn TableEnv>,
     core: TableCore,
     start: Start,
-    rx: mpsc::Receiver<TableCmd>,
+    rx: mpsc::Receiver<Box<TableCmd>>,
 ) -> impl Future<Output = ()> + Send + 'static {
     let span = tracing::info_span!("run_table", table_id = %core.spec().id);
     let actor =
@@ -88,7 +88,11 @@ pub fn run_table(
 impl Actor {
     /// The loop (a plain `fn` returning the future, for the reason given at [`run_table`]).
     #[expect(clippy::manual_async_fn, reason = "an `async fn` keeps its arguments in its future twice")]
-    fn serve(mut self, start: Start, mut rx: mpsc::Receiver<TableCmd>) -> impl Future<Output = ()> + Send + 'static {
+    fn serve(
+        mut self,
+        start: Start,
+        mut rx: mpsc::Receiver<Box<TableCmd>>,
+    ) -> impl Future<Output = ()> + Send + 'static {
         async move {
             let actor = &mut self;
             let env = actor.env.clone();
@@ -115,7 +119,7 @@ impl Actor {
             while !actor.core.is_closed() {
                 let wake = actor.core.wake_at().map(|t| actor.clock.instant(t));
                 tokio::select! {
-                    cmd = rx.recv() => match cmd {
+                    cmd = rx.recv() => match cmd.map(|c| *c) {
                         None => break,
                         Some(TableCmd::Shutdown { reply }) => {
                             // Nothing to void: every applied input is in the journal; the next start
@@ -138,7 +142,7 @@ impl Actor {
             // Requests that were queued when the table stopped still get their one reply.
             rx.close();
             while let Ok(cmd) = rx.try_recv() {
-                actor.gone(cmd);
+                actor.gone(*cmd);
             }
             env.sent();
             // A close is answered as done only when the table did close: a table stopped first (the

@@ -278,13 +278,13 @@ pub struct TableHandle {
 /// worker that holds it, over NATS.
 #[derive(Clone, Debug)]
 enum Route {
-    Local(mpsc::Sender<TableCmd>),
+    Local(mpsc::Sender<Box<TableCmd>>),
     Remote(Arc<dyn RemoteTables>),
 }
 
 impl TableHandle {
     /// A table whose task runs in this process, on the other end of `tx`.
-    pub(crate) fn local(id: Uuid, tx: mpsc::Sender<TableCmd>) -> TableHandle {
+    pub(crate) fn local(id: Uuid, tx: mpsc::Sender<Box<TableCmd>>) -> TableHandle {
         TableHandle { id, tx: Route::Local(tx) }
     }
 
@@ -299,7 +299,7 @@ impl TableHandle {
     /// The table has stopped (or, in a cluster, NATS cannot be reached).
     pub async fn send(&self, cmd: TableCmd) -> Result<(), TableGone> {
         match &self.tx {
-            Route::Local(tx) => tx.send(cmd).await.map_err(|_| TableGone::Stopped),
+            Route::Local(tx) => tx.send(Box::new(cmd)).await.map_err(|_| TableGone::Stopped),
             Route::Remote(gw) => gw.send(self.id, cmd).await,
         }
     }
@@ -310,7 +310,7 @@ impl TableHandle {
     /// The table has stopped or its queue is full.
     pub fn try_send(&self, cmd: TableCmd) -> Result<(), TableGone> {
         match &self.tx {
-            Route::Local(tx) => tx.try_send(cmd).map_err(|_| TableGone::Stopped),
+            Route::Local(tx) => tx.try_send(Box::new(cmd)).map_err(|_| TableGone::Stopped),
             Route::Remote(gw) => {
                 let (gw, id) = (gw.clone(), self.id);
                 tokio::spawn(async move { gw.send(id, cmd).await });

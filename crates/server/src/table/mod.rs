@@ -1,8 +1,8 @@
 //! Table tasks: one tokio task per table owns its [`TableCore`] (seats, clock, hand: the pure
-//! state machine of `stud_table`). A [`TableHandle`] (bounded mpsc) is the only way in. The
-//! task is a thin loop: receive, stamp the time, journal, apply, deliver the outputs
-//! (`actor`); subscribers' queues and lagging clients are `delivery`'s. It awaits only the
-//! journal, never a client or the store writer.
+//! state machine of `stud_table`). A [`TableHandle`] (a bounded mpsc of boxed commands) is the
+//! only way in. The task is a thin loop: receive, stamp the time, journal, apply, deliver the
+//! outputs (`actor`); subscribers' queues and lagging clients are `delivery`'s. It awaits only
+//! the journal, never a client or the store writer.
 
 mod actor;
 mod delivery;
