@@ -130,16 +130,29 @@ impl FileJournal {
         if closed.is_empty() {
             return Ok(0);
         }
-        let marks: HashMap<Uuid, u64> = self.store.journal_marks().await?.into_iter().collect();
+        let marks: Arc<HashMap<Uuid, u64>> = Arc::new(self.store.journal_marks().await?.into_iter().collect());
         let carry_before = closed.len().saturating_sub(KEEP_SEGMENTS);
         let mut deleted = 0;
         for (k, (_, path)) in closed.iter().enumerate() {
             // A table with no state row is closed or was never started: nothing of it resumes.
-            let live = read_segment_kept(path, |r| marks.get(&r.table_id).is_some_and(|m| r.n > *m))?;
-            if !live.is_empty() {
-                if k >= carry_before {
-                    continue;
+            // Read off the runtime's threads (up to 8 MiB of file a segment). A segment among
+            // the newest closed ones stays whole while any of its entries is live: only whether
+            // one is is read, not the entries (they were most of the process's peak memory).
+            let (path_owned, marks) = (path.clone(), marks.clone());
+            let carry = k < carry_before;
+            // `None`: kept whole; else the live entries to append again before it goes.
+            let scanned = tokio::task::spawn_blocking(move || -> std::io::Result<Option<Vec<JournalRow>>> {
+                let live = |table: Uuid, n: u64| marks.get(&table).is_some_and(|m| n > *m);
+                if carry {
+                    read_segment_kept(&path_owned, live).map(Some)
+                } else {
+                    segment_holds(&path_owned, live).map(|holds| (!holds).then(Vec::new))
                 }
+            })
+            .await
+            .map_err(|e| StoreError::Refused(format!("reading a journal segment: {e}")))??;
+            let Some(live) = scanned else { continue };
+            if !live.is_empty() {
                 let carried = futures_util::future::join_all(live.into_iter().map(|r| self.append(r))).await;
                 if carried.iter().any(Result::is_err) {
                     return Err(StoreError::Refused("the journal could not append the entries it carries".into()));
@@ -387,14 +400,40 @@ fn read_segment(path: &Path) -> std::io::Result<(Vec<JournalRow>, bool)> {
     Ok(decode(&std::fs::read(path)?))
 }
 
-/// The records of a segment that `keep` wants, as [`decode`] reads them (up to the first torn
-/// or damaged record), read one at a time: a compacted segment (up to 8 MiB) is nearly all
-/// dead entries, and reading it whole put its size and its decoded rows on the process's
-/// peak memory.
-pub fn read_segment_kept(path: &Path, keep: impl Fn(&JournalRow) -> bool) -> std::io::Result<Vec<JournalRow>> {
+/// The records of a segment whose table and input number `keep` wants, as [`decode`] reads
+/// them (up to the first torn or damaged record), read one at a time: a compacted segment (up
+/// to 8 MiB) is nearly all dead entries, and reading it whole put its size and its decoded
+/// rows on the process's peak memory. A record not wanted is checked, never decoded.
+pub fn read_segment_kept(path: &Path, keep: impl Fn(Uuid, u64) -> bool) -> std::io::Result<Vec<JournalRow>> {
+    let mut kept = Vec::new();
+    scan_segment(path, keep, |row| {
+        kept.push(row);
+        true
+    })?;
+    Ok(kept)
+}
+
+/// Whether a segment holds a record (before any torn or damaged one) whose table and input
+/// number `keep` wants: read up to the first, nothing kept.
+pub fn segment_holds(path: &Path, keep: impl Fn(Uuid, u64) -> bool) -> std::io::Result<bool> {
+    let mut found = false;
+    scan_segment(path, keep, |_| {
+        found = true;
+        false
+    })?;
+    Ok(found)
+}
+
+/// Reads a segment a record at a time, up to the first torn or damaged record, and gives
+/// `each` the records `keep` wants until it says stop (`false`).
+fn scan_segment(
+    path: &Path,
+    keep: impl Fn(Uuid, u64) -> bool,
+    mut each: impl FnMut(JournalRow) -> bool,
+) -> std::io::Result<()> {
     use std::io::Read as _;
     let mut file = std::io::BufReader::with_capacity(64 << 10, std::fs::File::open(path)?);
-    let (mut record, mut kept) = (Vec::new(), Vec::new());
+    let mut record = Vec::new();
     loop {
         record.clear();
         record.resize(HEADER, 0);
@@ -412,12 +451,27 @@ pub fn read_segment_kept(path: &Path, keep: impl Fn(&JournalRow) -> bool) -> std
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
             r => r?,
         }
-        let Some(row) = decode_one(&record) else { break };
-        if keep(&row) {
-            kept.push(row);
+        let Some((table_id, n)) = checked_key(&record) else { break };
+        if keep(table_id, n) {
+            let Some(row) = decode_one(&record) else { break };
+            if !each(row) {
+                break;
+            }
         }
     }
-    Ok(kept)
+    Ok(())
+}
+
+/// A whole record's table and input number, if its checksum holds.
+fn checked_key(record: &[u8]) -> Option<(Uuid, u64)> {
+    let crc = u32::from_le_bytes(record.get(4..HEADER)?.try_into().ok()?);
+    let body = record.get(HEADER..)?;
+    if CRC.checksum(body) != crc {
+        return None;
+    }
+    let table_id = Uuid::from_slice(body.get(..16)?).ok()?;
+    let n = u64::from_le_bytes(body.get(16..24)?.try_into().ok()?);
+    Some((table_id, n))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use stud_store::{JournalRow, Store};
 use uuid::Uuid;
 
-use super::{FileJournal, decode, encode, read_segment_kept, segments};
+use super::{FileJournal, decode, encode, read_segment_kept, segment_holds, segments};
 use crate::journal::Journal;
 
 fn row(table: Uuid, n: u64) -> JournalRow {
@@ -73,7 +73,14 @@ fn a_segment_read_a_record_at_a_time_keeps_what_is_asked_up_to_a_torn_or_damaged
     let keep = |r: &JournalRow| r.table_id == a || r.n > 35;
     let read = |bytes: &[u8]| {
         std::fs::write(&path, bytes).unwrap();
-        read_segment_kept(&path, keep).unwrap()
+        let kept = read_segment_kept(&path, |table, n| table == a || n > 35).unwrap();
+        // Whether the segment holds one is whether the same read finds one.
+        assert_eq!(segment_holds(&path, |table, n| table == a || n > 35).unwrap(), !kept.is_empty());
+        assert_eq!(
+            segment_holds(&path, |table, _| table == b).unwrap(),
+            decode(bytes).0.iter().any(|r| r.table_id == b)
+        );
+        kept
     };
     let whole: Vec<JournalRow> = decode(&bytes).0.into_iter().filter(|r| keep(r)).collect();
     assert_eq!(whole.len(), 13 + 3);
