@@ -378,21 +378,31 @@ pub fn decode(bytes: &[u8]) -> (Vec<JournalRow>, bool) {
 }
 
 fn decode_one(bytes: &[u8]) -> Option<JournalRow> {
-    let word = |at: usize| -> Option<[u8; 4]> { bytes.get(at..at + 4)?.try_into().ok() };
-    let body_len = usize::try_from(u32::from_le_bytes(word(0)?)).ok()?;
+    let body_len = usize::try_from(u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?)).ok()?;
     if !(FIXED..=MAX_BODY).contains(&body_len) {
         return None;
     }
-    let crc = u32::from_le_bytes(word(4)?);
-    let body = bytes.get(HEADER..HEADER + body_len)?;
+    let record = bytes.get(..HEADER + body_len)?;
+    let (table_id, n) = checked_key(record)?;
+    row_of(record, table_id, n)
+}
+
+/// A whole record's table and input number, if its checksum holds.
+fn checked_key(record: &[u8]) -> Option<(Uuid, u64)> {
+    let crc = u32::from_le_bytes(record.get(4..HEADER)?.try_into().ok()?);
+    let body = record.get(HEADER..)?;
     if CRC.checksum(body) != crc {
         return None;
     }
-    let (fixed, entry) = body.split_at(FIXED);
-    let table_id = Uuid::from_slice(fixed.get(..16)?).ok()?;
-    let n = u64::from_le_bytes(fixed.get(16..24)?.try_into().ok()?);
-    let at_ms = u64::from_le_bytes(fixed.get(24..32)?.try_into().ok()?);
-    let entry = std::str::from_utf8(entry).ok()?.to_owned();
+    let table_id = Uuid::from_slice(body.get(..16)?).ok()?;
+    let n = u64::from_le_bytes(body.get(16..24)?.try_into().ok()?);
+    Some((table_id, n))
+}
+
+/// The row of a whole record whose checksum, table and input number [`checked_key`] read.
+fn row_of(record: &[u8], table_id: Uuid, n: u64) -> Option<JournalRow> {
+    let at_ms = u64::from_le_bytes(record.get(HEADER + 24..HEADER + FIXED)?.try_into().ok()?);
+    let entry = std::str::from_utf8(record.get(HEADER + FIXED..)?).ok()?.to_owned();
     Some(JournalRow { table_id, n, at_ms, entry })
 }
 
@@ -453,25 +463,13 @@ fn scan_segment(
         }
         let Some((table_id, n)) = checked_key(&record) else { break };
         if keep(table_id, n) {
-            let Some(row) = decode_one(&record) else { break };
+            let Some(row) = row_of(&record, table_id, n) else { break };
             if !each(row) {
                 break;
             }
         }
     }
     Ok(())
-}
-
-/// A whole record's table and input number, if its checksum holds.
-fn checked_key(record: &[u8]) -> Option<(Uuid, u64)> {
-    let crc = u32::from_le_bytes(record.get(4..HEADER)?.try_into().ok()?);
-    let body = record.get(HEADER..)?;
-    if CRC.checksum(body) != crc {
-        return None;
-    }
-    let table_id = Uuid::from_slice(body.get(..16)?).ok()?;
-    let n = u64::from_le_bytes(body.get(16..24)?.try_into().ok()?);
-    Some((table_id, n))
 }
 
 #[cfg(test)]
