@@ -426,3 +426,47 @@ async fn the_websocket_layer_reads_fragments_answers_pings_and_closes_by_the_rfc
     assert_eq!(server_frame(&mut ws).await, None);
     server.shutdown().await;
 }
+
+/// A peer gone without a word is found by TCP keepalive: the server's end of a quiet
+/// connection has the kernel's keepalive timer running (`tr` 2 in Linux's /proc/net/tcp), due
+/// within the first probe's delay; our end of it, which asked for none, has no timer (0).
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_quiet_connection_is_probed_by_tcp_keepalive() {
+    use std::net::SocketAddr;
+    /// The timer (`tr`) and when it is due (clock ticks, `tm->when`) of the TCP socket from
+    /// `local` to `remote`.
+    fn timer(local: SocketAddr, remote: SocketAddr) -> Option<(u8, u64)> {
+        let port = |hex_addr: &str| hex_addr.rsplit(':').next().and_then(|p| u16::from_str_radix(p, 16).ok());
+        ["/proc/net/tcp", "/proc/net/tcp6"].iter().filter_map(|f| std::fs::read_to_string(f).ok()).find_map(|table| {
+            table.lines().skip(1).find_map(|line| {
+                let f: Vec<&str> = line.split_whitespace().collect();
+                if port(f.get(1)?)? != local.port() || port(f.get(2)?)? != remote.port() {
+                    return None;
+                }
+                let (tr, when) = f.get(5)?.split_once(':')?;
+                Some((u8::from_str_radix(tr, 16).ok()?, u64::from_str_radix(when, 16).ok()?))
+            })
+        })
+    }
+    let (server, addr) = spawn_app(|_| {}).await;
+    let ws = raw_websocket(&addr).await;
+    let (ours, theirs) = (ws.local_addr().unwrap(), ws.peer_addr().unwrap());
+    // Quiet: no retransmission timer left from the upgrade.
+    let mut seen = None;
+    for _ in 0..40 {
+        seen = timer(theirs, ours);
+        if seen.is_some_and(|(tr, _)| tr == 2) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let (tr, when) = seen.expect("the server's end of the connection in /proc/net/tcp");
+    assert_eq!(tr, 2, "the server's end of a quiet connection has no keepalive timer");
+    // /proc/net/tcp counts in USER_HZ (100 a second).
+    let first_probe = 100 * stud_server::http::KEEPALIVE.0.as_secs();
+    assert!(when > 0 && when <= first_probe, "the first probe due in {when} ticks, over {first_probe}");
+    assert_eq!(timer(ours, theirs).map(|(tr, _)| tr), Some(0), "our end, which asked for no keepalive");
+    drop(ws);
+    server.shutdown().await;
+}

@@ -187,6 +187,14 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
         if let Err(e) = stream.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
+        // A peer that vanishes without a word (its machine off, its network cut, a NAT that
+        // dropped the flow) is never heard from again: a socket with nothing queued for it
+        // would keep its task and its address's slot for good. The kernel probes a connection
+        // quiet for a while and resets it when the probes go unanswered (`KEEPALIVE`); a live
+        // client's kernel answers them whatever its program is doing.
+        if let Err(e) = socket2::SockRef::from(&stream).set_tcp_keepalive(&keepalive()) {
+            tracing::debug!(error = %e, "could not set TCP keepalive");
+        }
         let Ok(service) = make.call(peer).await;
         let service = hyper_util::service::TowerToHyperService::new(service);
         let (builder, watcher, stop) = (builder.clone(), graceful.watcher(), stop.clone());
@@ -210,6 +218,22 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
     }
     drop(listener);
     graceful.shutdown().await;
+}
+
+/// TCP keepalive of an accepted connection: first probe after this long without a packet,
+/// then one every `.1`, and the connection reset after `.2` unanswered: a vanished peer is
+/// found within about a minute (30 s + 3 x 10 s).
+pub const KEEPALIVE: (std::time::Duration, std::time::Duration, u32) =
+    (std::time::Duration::from_secs(30), std::time::Duration::from_secs(10), 3);
+
+fn keepalive() -> socket2::TcpKeepalive {
+    let (idle, every, probes) = KEEPALIVE;
+    let keepalive = socket2::TcpKeepalive::new().with_time(idle);
+    #[cfg(any(target_os = "linux", target_os = "macos", target_os = "freebsd"))]
+    let keepalive = keepalive.with_interval(every).with_retries(probes);
+    #[cfg(not(any(target_os = "linux", target_os = "macos", target_os = "freebsd")))]
+    let _ = (every, probes);
+    keepalive
 }
 
 /// Whether `key` is 16 bytes in base64: 22 characters of the alphabet, the last of them
