@@ -191,9 +191,16 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
         // dropped the flow) is never heard from again: a socket with nothing queued for it
         // would keep its task and its address's slot for good. The kernel probes a connection
         // quiet for a while and resets it when the probes go unanswered (`KEEPALIVE`); a live
-        // client's kernel answers them whatever its program is doing.
-        if let Err(e) = socket2::SockRef::from(&stream).set_tcp_keepalive(&keepalive()) {
+        // client's kernel answers them whatever its program is doing. Probes are not sent
+        // while data of ours waits for its ACK (a seated player's frames keep coming): there,
+        // Linux gives up after `UNACKED` with no ACK instead of its ~15 minutes of retries.
+        let socket = socket2::SockRef::from(&stream);
+        if let Err(e) = socket.set_tcp_keepalive(&keepalive()) {
             tracing::debug!(error = %e, "could not set TCP keepalive");
+        }
+        #[cfg(target_os = "linux")]
+        if let Err(e) = socket.set_tcp_user_timeout(Some(UNACKED)) {
+            tracing::debug!(error = %e, "could not set TCP_USER_TIMEOUT");
         }
         let Ok(service) = make.call(peer).await;
         let service = hyper_util::service::TowerToHyperService::new(service);
@@ -225,6 +232,10 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
 /// found within about a minute (30 s + 3 x 10 s).
 pub const KEEPALIVE: (std::time::Duration, std::time::Duration, u32) =
     (std::time::Duration::from_secs(30), std::time::Duration::from_secs(10), 3);
+
+/// How long data we sent may wait for its ACK before the connection is given up (Linux's
+/// `TCP_USER_TIMEOUT`; with keepalive on, it also bounds the probes: the same minute).
+pub const UNACKED: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn keepalive() -> socket2::TcpKeepalive {
     let (idle, every, probes) = KEEPALIVE;

@@ -387,11 +387,12 @@ fn decode_one(bytes: &[u8]) -> Option<JournalRow> {
     row_of(record, table_id, n)
 }
 
-/// A whole record's table and input number, if its checksum holds.
+/// A whole record's table and input number, if it is sound: its checksum holds and its entry
+/// is UTF-8 (what [`decode`] needs of a record to read on past it).
 fn checked_key(record: &[u8]) -> Option<(Uuid, u64)> {
     let crc = u32::from_le_bytes(record.get(4..HEADER)?.try_into().ok()?);
     let body = record.get(HEADER..)?;
-    if CRC.checksum(body) != crc {
+    if CRC.checksum(body) != crc || std::str::from_utf8(body.get(FIXED..)?).is_err() {
         return None;
     }
     let table_id = Uuid::from_slice(body.get(..16)?).ok()?;

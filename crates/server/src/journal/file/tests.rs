@@ -4,7 +4,7 @@ use std::sync::Arc;
 use stud_store::{JournalRow, Store};
 use uuid::Uuid;
 
-use super::{FileJournal, decode, encode, read_segment_kept, segment_holds, segments};
+use super::{CRC, FileJournal, HEADER, decode, encode, read_segment_kept, segment_holds, segments};
 use crate::journal::Journal;
 
 fn row(table: Uuid, n: u64) -> JournalRow {
@@ -161,4 +161,28 @@ async fn obsolete_segments_are_deleted_and_an_idle_tables_entries_are_carried_fo
     let (journal, _done) = FileJournal::open(&dir, store).unwrap();
     assert_eq!(entries(&journal.load().await.unwrap(), idle), vec![1, 2]);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A record whose checksum holds but whose entry is not UTF-8 (no encoder of ours writes one)
+/// ends a segment for the scan as it does for `decode`: the records after it are not read.
+#[test]
+fn a_record_that_is_not_utf8_ends_the_scan_as_it_ends_a_read() {
+    let t = Uuid::new_v4();
+    let mut bytes = Vec::new();
+    encode(&row(t, 1), &mut bytes);
+    let second = bytes.len();
+    encode(&row(t, 2), &mut bytes);
+    let third = bytes.len();
+    encode(&row(t, 3), &mut bytes);
+    // The second record's last entry byte made invalid UTF-8, its checksum made right again.
+    bytes[third - 1] = 0xFF;
+    let crc = CRC.checksum(&bytes[second + HEADER..third]);
+    bytes[second + 4..second + HEADER].copy_from_slice(&crc.to_le_bytes());
+    assert_eq!(decode(&bytes).0, vec![row(t, 1)]);
+    let path = temp_dir().join("segment");
+    std::fs::write(&path, &bytes).unwrap();
+    // Not wanted itself, the bad record still ends the read.
+    assert_eq!(read_segment_kept(&path, |_, n| n != 2).unwrap(), vec![row(t, 1)]);
+    assert!(!segment_holds(&path, |_, n| n == 3).unwrap(), "a record past the bad one was read");
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
