@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as harness from './harness.mjs';
-import { check, checkAxe, checkConsole, CHROMIUM, launchChromium, log, operatorApi, PLAYERS, runTest, SHOTS, sleep, startServer, until } from './harness.mjs';
+import { check, checkAxe, checkConsole, CHROMIUM, keepTrail, launchChromium, log, operatorApi, PLAYERS, runTest, SHOTS, sleep, startServer, until } from './harness.mjs';
 
 const OPERATOR_KEY = 'browser-admin-operator-key-0123456789abcdef';
 const OVERALL_MS = 4 * 60 * 1000;
@@ -46,6 +46,7 @@ class Page {
     });
     page.on('pageerror', (e) => (strict ? this.errors : this.forgiven).push(`uncaught exception: ${e.stack || e.message}`));
     page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+      keepTrail(this, 'in', String(payload));
       try {
         const m = JSON.parse(String(payload));
         if (m.type === 'welcome') this.playerId = m.player_id;

@@ -76,7 +76,7 @@ export function watchPage(p, page, sent = () => {}) {
 // The last frames each page sent and received, printed when a test fails: a timeout then says
 // what each player last saw and did, not only that something did not come.
 const TRAIL = 30;
-function keepTrail(p, dir, text) {
+export function keepTrail(p, dir, text) {
   p.trail ??= [];
   p.trail.push(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s ${dir === 'in' ? '<-' : '->'} ${text.slice(0, 240)}`);
   if (p.trail.length > TRAIL) p.trail.shift();

@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, HERE, LIVE_WATCH, ROOT, Failure, PLAYERS, checkAxe, checkLiveRegions, SHOTS, abort, check, fail, checkConsole, checkFrame, clickAction, eventually, frames, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
+import { CHROMIUM, HERE, LIVE_WATCH, ROOT, Failure, PLAYERS, checkAxe, checkLiveRegions, SHOTS, abort, check, fail, checkConsole, checkFrame, clickAction, eventually, frames, keepTrail, log, nextPrompt, pickButton, receivedFrame, run, runTest, sleep, startServer, until } from './harness.mjs';
 
 const HANDS = 3; // complete hands both pages must see before the reconnect
 const VIEWPORTS = [[1366, 657], [1280, 630], [1920, 1000], [390, 844], [844, 390]];
@@ -159,8 +159,13 @@ class Player {
     page.on('websocket', (ws) => {
       this.sockets += 1;
       this.socketOpenedAt = Date.now();
-      ws.on('framereceived', ({ payload }) => this.frame(typeof payload === 'string' ? payload : payload.toString('utf8')));
+      ws.on('framereceived', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+        keepTrail(this, 'in', text);
+        this.frame(text);
+      });
       ws.on('framesent', ({ payload }) => {
+        keepTrail(this, 'out', typeof payload === 'string' ? payload : payload.toString('utf8'));
         try {
           const m = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
           checkFrame(this, 'out', m);
