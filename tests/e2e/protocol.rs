@@ -464,7 +464,7 @@ async fn a_quiet_connection_is_probed_by_tcp_keepalive() {
     let (tr, when) = seen.expect("the server's end of the connection in /proc/net/tcp");
     assert_eq!(tr, 2, "the server's end of a quiet connection has no keepalive timer");
     // /proc/net/tcp counts in USER_HZ (100 a second).
-    let first_probe = 100 * stud_server::http::KEEPALIVE.0.as_secs();
+    let first_probe = 100 * stud_server::http::KEEPALIVE_IDLE.as_secs();
     assert!(when > 0 && when <= first_probe, "the first probe due in {when} ticks, over {first_probe}");
     assert_eq!(timer(ours, theirs).map(|(tr, _)| tr), Some(0), "our end, which asked for no keepalive");
     drop(ws);

@@ -190,7 +190,7 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
         // A peer that vanishes without a word (its machine off, its network cut, a NAT that
         // dropped the flow) is never heard from again: a socket with nothing queued for it
         // would keep its task and its address's slot for good. The kernel probes a connection
-        // quiet for a while and resets it when the probes go unanswered (`KEEPALIVE`); a live
+        // quiet for a while and resets it when the probes go unanswered (`KEEPALIVE_*`); a live
         // client's kernel answers them whatever its program is doing. Probes are not sent
         // while data of ours waits for its ACK (a seated player's frames keep coming): there,
         // Linux gives up after `UNACKED` with no ACK instead of its ~15 minutes of retries.
@@ -227,23 +227,23 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, router: Rou
     graceful.shutdown().await;
 }
 
-/// TCP keepalive of an accepted connection: first probe after this long without a packet,
-/// then one every `.1`, and the connection reset after `.2` unanswered: a vanished peer is
-/// found within about a minute (30 s + 3 x 10 s).
-pub const KEEPALIVE: (std::time::Duration, std::time::Duration, u32) =
-    (std::time::Duration::from_secs(30), std::time::Duration::from_secs(10), 3);
+/// TCP keepalive of an accepted connection: the first probe after this long without a
+/// packet, then one every [`KEEPALIVE_EVERY`], and the connection reset after
+/// [`KEEPALIVE_PROBES`] unanswered: a vanished peer is found within about a minute.
+pub const KEEPALIVE_IDLE: std::time::Duration = std::time::Duration::from_secs(30);
+/// The time between keepalive probes.
+pub const KEEPALIVE_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+/// Keepalive probes unanswered before the connection is reset.
+pub const KEEPALIVE_PROBES: u32 = 3;
 
 /// How long data we sent may wait for its ACK before the connection is given up (Linux's
 /// `TCP_USER_TIMEOUT`; with keepalive on, it also bounds the probes: the same minute).
 pub const UNACKED: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn keepalive() -> socket2::TcpKeepalive {
-    let (idle, every, probes) = KEEPALIVE;
-    let keepalive = socket2::TcpKeepalive::new().with_time(idle);
+    let keepalive = socket2::TcpKeepalive::new().with_time(KEEPALIVE_IDLE);
     #[cfg(any(target_os = "linux", target_os = "macos", target_os = "freebsd"))]
-    let keepalive = keepalive.with_interval(every).with_retries(probes);
-    #[cfg(not(any(target_os = "linux", target_os = "macos", target_os = "freebsd")))]
-    let _ = (every, probes);
+    let keepalive = keepalive.with_interval(KEEPALIVE_EVERY).with_retries(KEEPALIVE_PROBES);
     keepalive
 }
 

@@ -382,29 +382,36 @@ fn decode_one(bytes: &[u8]) -> Option<JournalRow> {
     if !(FIXED..=MAX_BODY).contains(&body_len) {
         return None;
     }
-    let record = bytes.get(..HEADER + body_len)?;
-    let (table_id, n) = checked_key(record)?;
-    row_of(record, table_id, n)
+    Checked::of(bytes.get(..HEADER + body_len)?).map(|c| c.row())
 }
 
-/// A whole record's table and input number, if it is sound: its checksum holds and its entry
-/// is UTF-8 (what [`decode`] needs of a record to read on past it).
-fn checked_key(record: &[u8]) -> Option<(Uuid, u64)> {
-    let crc = u32::from_le_bytes(record.get(4..HEADER)?.try_into().ok()?);
-    let body = record.get(HEADER..)?;
-    if CRC.checksum(body) != crc || std::str::from_utf8(body.get(FIXED..)?).is_err() {
-        return None;
+/// A whole record, read in place: its checksum holds and its entry is UTF-8 (what [`decode`]
+/// needs of a record to read on past it). Nothing is allocated until [`Checked::row`].
+struct Checked<'a> {
+    table_id: Uuid,
+    n: u64,
+    at_ms: u64,
+    entry: &'a str,
+}
+
+impl<'a> Checked<'a> {
+    fn of(record: &'a [u8]) -> Option<Checked<'a>> {
+        let crc = u32::from_le_bytes(record.get(4..HEADER)?.try_into().ok()?);
+        let body = record.get(HEADER..)?;
+        if CRC.checksum(body) != crc {
+            return None;
+        }
+        Some(Checked {
+            table_id: Uuid::from_slice(body.get(..16)?).ok()?,
+            n: u64::from_le_bytes(body.get(16..24)?.try_into().ok()?),
+            at_ms: u64::from_le_bytes(body.get(24..FIXED)?.try_into().ok()?),
+            entry: std::str::from_utf8(body.get(FIXED..)?).ok()?,
+        })
     }
-    let table_id = Uuid::from_slice(body.get(..16)?).ok()?;
-    let n = u64::from_le_bytes(body.get(16..24)?.try_into().ok()?);
-    Some((table_id, n))
-}
 
-/// The row of a whole record whose checksum, table and input number [`checked_key`] read.
-fn row_of(record: &[u8], table_id: Uuid, n: u64) -> Option<JournalRow> {
-    let at_ms = u64::from_le_bytes(record.get(HEADER + 24..HEADER + FIXED)?.try_into().ok()?);
-    let entry = std::str::from_utf8(record.get(HEADER + FIXED..)?).ok()?.to_owned();
-    Some(JournalRow { table_id, n, at_ms, entry })
+    fn row(&self) -> JournalRow {
+        JournalRow { table_id: self.table_id, n: self.n, at_ms: self.at_ms, entry: self.entry.to_owned() }
+    }
 }
 
 fn read_segment(path: &Path) -> std::io::Result<(Vec<JournalRow>, bool)> {
@@ -462,12 +469,9 @@ fn scan_segment(
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
             r => r?,
         }
-        let Some((table_id, n)) = checked_key(&record) else { break };
-        if keep(table_id, n) {
-            let Some(row) = row_of(&record, table_id, n) else { break };
-            if !each(row) {
-                break;
-            }
+        let Some(checked) = Checked::of(&record) else { break };
+        if keep(checked.table_id, checked.n) && !each(checked.row()) {
+            break;
         }
     }
     Ok(())
