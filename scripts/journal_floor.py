@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The storage floor a journal cannot beat, measured at a fixed rate.
 
-  journal_floor.py fsync DIR [--rate 1000] [--seconds 20] [--size 4096]
+  journal_floor.py fsync DIR [--rate 1000] [--seconds 20] [--size 4096] [--preallocated]
       appends SIZE bytes to a file in DIR and fdatasyncs it, RATE times a second
-      (the SQLite journal's floor: one synced append per group)
+      (the SQLite journal's floor: one synced append per group); --preallocated writes into a
+      file zero-filled and synced first, as the journal does in the segments it makes ahead
   journal_floor.py pg URL [--rate 1000] [--seconds 20] [--clients 2]
       one-row INSERT commits with pgbench -R RATE -c CLIENTS (the Postgres journal's floor)
 
@@ -31,10 +32,18 @@ def percentiles(floor, lat_us):
     return {"floor": floor, "n": n, "p50_ms": at(0.50), "p99_ms": at(0.99), "max_ms": round(lat_us[-1] / 1000, 3)}
 
 
-def fsync_floor(directory, rate, seconds, size):
+def fsync_floor(directory, rate, seconds, size, preallocated=False):
     block = os.urandom(size)
     path = os.path.join(directory, f"journal-floor-{os.getpid()}.bin")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+    if preallocated:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        zeros = bytes(1 << 20)
+        for _ in range(int(rate * seconds) * size // len(zeros) + 1):
+            os.write(fd, zeros)
+        os.fsync(fd)
+        os.lseek(fd, 0, os.SEEK_SET)
+    else:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
     lat = []
     try:
         period = 1.0 / rate
@@ -51,7 +60,8 @@ def fsync_floor(directory, rate, seconds, size):
     finally:
         os.close(fd)
         os.unlink(path)
-    return percentiles(f"fdatasync of a {size} B append at {rate}/s", lat)
+    kind = "write into a zero-filled file" if preallocated else "append"
+    return percentiles(f"fdatasync of a {size} B {kind} at {rate}/s", lat)
 
 
 def pg_floor(url, rate, seconds, clients):
@@ -88,9 +98,10 @@ def main():
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--size", type=int, default=4096)
     p.add_argument("--clients", type=int, default=2)
+    p.add_argument("--preallocated", action="store_true")
     a = p.parse_args()
     if a.kind == "fsync":
-        r = fsync_floor(a.where, a.rate, a.seconds, a.size)
+        r = fsync_floor(a.where, a.rate, a.seconds, a.size, a.preallocated)
     else:
         r = pg_floor(a.where, a.rate, a.seconds, a.clients)
     print(json.dumps(r))

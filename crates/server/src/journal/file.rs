@@ -12,6 +12,13 @@
 //! lost. Each start (and each failed write) begins a new segment, so no append ever follows a
 //! torn record.
 //!
+//! Segments are made ahead, zero-filled to their full size and synced, by a helper thread while
+//! the one before fills: an append then overwrites blocks the file already has, and its
+//! `fdatasync` writes the data alone, where growing the file also commits the filesystem's own
+//! journal (BENCHMARKS.md). A start's first segment is plain, so appends need not wait for one
+//! to be made, and is left as soon as the one made ahead is ready. A segment's unwritten tail
+//! is zeros, read as its clean end.
+//!
 //! Snapshots and stored marks stay in the database (`table_state`, written with the writes
 //! they cover); a segment is deleted once every entry in it is at or below its table's mark.
 //! A closed segment that still holds live entries when [`KEEP_SEGMENTS`] newer ones are closed
@@ -81,8 +88,18 @@ impl FileJournal {
         segment_bytes: u64,
     ) -> std::io::Result<(Arc<FileJournal>, tokio::task::JoinHandle<()>)> {
         std::fs::create_dir_all(dir)?;
-        let seq = segments(dir)?.last().map_or(1, |(s, _)| s + 1);
-        let segment = Segment::create(dir, seq)?;
+        let mut seq = segments(dir)?.last().map_or(1, |(s, _)| s + 1);
+        // A journal just closed in this process may still be making its next segment ahead:
+        // that number is then taken, and the one after it is ours.
+        let mut tries = 0;
+        let segment = loop {
+            tries += 1;
+            match Segment::create(dir, seq) {
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 3 => seq += 1,
+                made => break made?,
+            }
+        };
+        let spare = Segment::make_ahead(dir, seq + 1, segment_bytes);
         let (tx, rx) = mpsc::unbounded_channel();
         let (rotated_tx, rotated_rx) = mpsc::unbounded_channel();
         let stats = Arc::new(JournalStats::default());
@@ -91,6 +108,7 @@ impl FileJournal {
         let writer = Writer {
             dir: dir.to_owned(),
             segment: Some(segment),
+            spare,
             segment_bytes,
             current: current.clone(),
             stats: stats.clone(),
@@ -239,6 +257,8 @@ struct Writer {
     dir: PathBuf,
     /// `None` after a failed write whose next segment could not be created yet
     segment: Option<Segment>,
+    /// the next segment, being made ahead ([`Segment::make_ahead`])
+    spare: Option<MadeAhead>,
     segment_bytes: u64,
     current: Arc<AtomicU64>,
     stats: Arc<JournalStats>,
@@ -285,19 +305,46 @@ impl Writer {
                 buf = Vec::with_capacity(64 << 10);
             }
         }
+        // Stopped: the segment being made ahead is finished too (a journal opened next in this
+        // process numbers its segments after it).
+        if let Some(spare) = self.spare.take() {
+            let _ = spare.join();
+        }
+    }
+
+    /// Moves on to the next segment: `ahead` if it was made, else a plain one made here; and
+    /// starts making the one after it.
+    fn rotate(&mut self, ahead: Option<Segment>) -> std::io::Result<()> {
+        // Numbered on even if the creation fails: a file it may have left (created, its
+        // directory entry not synced) is never opened again, and goes as an empty one.
+        let seq = self.current.load(Relaxed) + 1;
+        self.current.store(seq, Relaxed);
+        let _ = self.rotated.send(seq);
+        self.segment = None;
+        self.segment = Some(match ahead {
+            Some(s) if s.seq == seq => s,
+            _ => Segment::create(&self.dir, seq)?,
+        });
+        self.spare = Segment::make_ahead(&self.dir, seq + 1, self.segment_bytes);
+        Ok(())
     }
 
     /// Writes and syncs `bytes` in the current segment (a new one when it is full or after a
     /// failure).
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let full = self.segment.as_ref().is_some_and(|s| s.len >= self.segment_bytes);
-        if full || self.segment.is_none() {
-            // Numbered on even if the creation fails: a file it may have left (created, its
-            // directory entry not synced) is never opened again, and goes as an empty one.
-            let seq = self.current.load(Relaxed) + 1;
-            self.current.store(seq, Relaxed);
-            let _ = self.rotated.send(seq);
-            self.segment = Some(Segment::create(&self.dir, seq)?);
+        // A plain segment (a start's first, or one made after a failure) is left as soon as
+        // the one made ahead is ready.
+        let early = !full
+            && self.segment.as_ref().is_some_and(|s| !s.ahead)
+            && self.spare.as_ref().is_some_and(std::thread::JoinHandle::is_finished);
+        if full || early || self.segment.is_none() {
+            // The one made ahead (usually long ready).
+            let ahead = self.spare.take().and_then(|h| h.join().ok()).and_then(Result::ok);
+            // If it could not be made, a plain segment goes on until it is full.
+            if !early || ahead.is_some() {
+                self.rotate(ahead)?;
+            }
         }
         let Some(segment) = self.segment.as_mut() else {
             return Err(std::io::Error::other("no segment"));
@@ -309,17 +356,61 @@ impl Writer {
     }
 }
 
+/// A segment being made ahead, on its thread.
+type MadeAhead = std::thread::JoinHandle<std::io::Result<Segment>>;
+
 struct Segment {
+    seq: u64,
     file: File,
+    /// bytes written (the file's position): a segment made ahead is longer, its tail zeros
     len: u64,
+    /// made ahead ([`Segment::make_ahead`]), not plain ([`Segment::create`])
+    ahead: bool,
 }
 
 impl Segment {
     /// A new, empty segment whose name is durable in the directory.
     fn create(dir: &Path, seq: u64) -> std::io::Result<Segment> {
-        let file = OpenOptions::new().create_new(true).append(true).open(segment_path(dir, seq))?;
+        let file = OpenOptions::new().create_new(true).write(true).open(segment_path(dir, seq))?;
         sync_dir(dir)?;
-        Ok(Segment { file, len: 0 })
+        Ok(Segment { seq, file, len: 0, ahead: false })
+    }
+
+    /// Starts making segment `seq` on a thread of its own: `size` bytes of zeros, synced with
+    /// its size and its name, so appends overwrite blocks it has. A segment it could not make
+    /// whole is removed, and without a thread none is made: the writer then makes a plain one.
+    fn make_ahead(dir: &Path, seq: u64, size: u64) -> Option<MadeAhead> {
+        let dir = dir.to_owned();
+        let spawned = std::thread::Builder::new().name("stud-journal-ahead".into()).spawn(move || {
+            let segment = Segment::create(&dir, seq)?;
+            let made = segment.zero_fill(size);
+            if made.is_err() {
+                let _ = std::fs::remove_file(segment_path(&dir, seq));
+            }
+            made
+        });
+        match spawned {
+            Ok(thread) => Some(thread),
+            Err(e) => {
+                tracing::warn!(error = %e, "table journal: no thread to make the next segment ahead");
+                None
+            }
+        }
+    }
+
+    fn zero_fill(mut self, size: u64) -> std::io::Result<Segment> {
+        use std::io::{Seek as _, SeekFrom};
+        let segment = &mut self;
+        let zeros = vec![0u8; 1 << 20];
+        let mut left = size;
+        while left > 0 {
+            let n = usize::try_from(left).unwrap_or(usize::MAX).min(zeros.len());
+            segment.file.write_all(zeros.get(..n).unwrap_or_default())?;
+            left -= n as u64;
+        }
+        segment.file.sync_all()?;
+        segment.file.seek(SeekFrom::Start(0))?;
+        Ok(Segment { ahead: true, ..self })
     }
 }
 
@@ -365,12 +456,13 @@ pub fn encode(row: &JournalRow, out: &mut Vec<u8>) {
     }
 }
 
-/// The records of `bytes` up to the first short or damaged one, and whether there was none.
+/// The records of `bytes` up to the first short or damaged one, and whether there was none (a
+/// tail of zeros is a segment's unwritten part: its clean end).
 pub fn decode(bytes: &[u8]) -> (Vec<JournalRow>, bool) {
     let mut rows = Vec::new();
     let mut rest = bytes;
     while !rest.is_empty() {
-        let Some(row) = decode_one(rest) else { return (rows, false) };
+        let Some(row) = decode_one(rest) else { return (rows, rest.iter().all(|b| *b == 0)) };
         rest = rest.get(HEADER + FIXED + row.entry.len()..).unwrap_or_default();
         rows.push(row);
     }
