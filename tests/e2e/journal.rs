@@ -273,25 +273,36 @@ async fn a_damaged_journal_voids_the_hand_refunds_it_and_says_so_in_the_audit_lo
         stud_server::config::JournalPlace::Files(dir) => dir,
         place => panic!("a SQLite file's journal is in files by default, not {place:?}"),
     };
-    let last = {
-        // The newest segment with entries (segment names sort by age).
-        let mut segments: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "seg") && std::fs::metadata(p).unwrap().len() > 0)
-            .collect();
-        segments.sort();
-        segments.pop().unwrap()
-    };
-    let n = {
-        let (rows, clean) = stud_server::journal::file::decode(&std::fs::read(&last).unwrap());
-        assert!(clean);
-        rows.iter().filter(|r| r.table_id == table.id).map(|r| r.n).max().unwrap()
-    };
+    // The newest segment with entries (segment names sort by age; the newest may be one made
+    // ahead, all zeros), and where its records end (a segment made ahead has zeros after).
+    let mut segments: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "seg"))
+        .collect();
+    segments.sort();
+    let (last, rows) = segments
+        .into_iter()
+        .rev()
+        .find_map(|p| {
+            let (rows, clean) = stud_server::journal::file::decode(&std::fs::read(&p).unwrap());
+            assert!(clean, "{}", p.display());
+            rows.iter().any(|r| r.table_id == table.id).then_some((p, rows))
+        })
+        .unwrap();
+    let n = rows.iter().filter(|r| r.table_id == table.id).map(|r| r.n).max().unwrap();
+    let mut written = Vec::new();
+    for r in &rows {
+        stud_server::journal::file::encode(r, &mut written);
+    }
     let mut bad = Vec::new();
     let row = stud_store::JournalRow { table_id: table.id, n: n + 1, at_ms: 0, entry: "{\"v\":1,\"n\":".into() };
     stud_server::journal::file::encode(&row, &mut bad);
-    std::io::Write::write_all(&mut std::fs::OpenOptions::new().append(true).open(&last).unwrap(), &bad).unwrap();
+    // Right after the last whole record, as the writer would have put it.
+    let mut file = std::fs::OpenOptions::new().write(true).open(&last).unwrap();
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(written.len() as u64)).unwrap();
+    std::io::Write::write_all(&mut file, &bad).unwrap();
+    drop(file);
 
     let (server, addr) = spawn_app(config(url.clone())).await;
     let key = "void-test-operator-key-0123456789";

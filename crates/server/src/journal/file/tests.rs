@@ -152,41 +152,45 @@ async fn appended_entries_survive_a_restart_after_the_snapshot_mark_and_a_torn_t
 #[tokio::test]
 async fn segments_are_made_ahead_zero_filled_and_read_to_their_written_end() {
     use std::sync::atomic::Ordering::Relaxed;
+    const SIZE: u64 = 64 << 10;
     let (dir, store) = (temp_dir(), store().await);
     let t = Uuid::new_v4();
-    let (journal, _done) = FileJournal::open_with(&dir, store.clone(), 4096).unwrap();
+    let (journal, done) = FileJournal::open_with(&dir, store.clone(), SIZE).unwrap();
     journal.reset(t, 0, "t").await.unwrap();
-    // Segment 2 is being made ahead from the start: zeros, then synced.
-    for _ in 0..500 {
-        if std::fs::metadata(segment_path(&dir, 2)).is_ok_and(|m| m.len() == 4096) {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    journal.append(row(t, 1)).await.unwrap();
-    journal.append(row(t, 2)).await.unwrap();
-    assert_eq!(journal.current.load(Relaxed), 2, "the plain first segment was left once 2 was ready");
-    // (Empty, it may be compacted away already.)
-    assert_eq!(std::fs::read(segment_path(&dir, 1)).map_or(0, |b| b.len()), 0);
-    let second = std::fs::read(segment_path(&dir, 2)).unwrap();
-    assert_eq!(second.len(), 4096);
-    let (rows, clean) = decode(&second);
-    assert!(clean, "a zero tail is a clean end");
-    assert_eq!(rows, vec![row(t, 1), row(t, 2)]);
-    // Zeros, then anything else, are damage.
-    let mut damaged = second.clone();
-    damaged[4000] = 1;
-    assert_eq!(decode(&damaged), (rows, false));
-    // A full segment moves on to the next one made ahead.
-    let mut n = 2;
-    while journal.current.load(Relaxed) < 3 {
+    // One at a time, slowly: segment 2 is ready long before the first could fill (about 450
+    // of these records).
+    let mut n = 0;
+    while journal.current.load(Relaxed) < 2 && n < 2_000 {
         n += 1;
         journal.append(row(t, n)).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
-    assert_eq!(std::fs::read(segment_path(&dir, 3)).unwrap().len(), 4096);
-    drop(journal);
-    let (journal, done) = FileJournal::open_with(&dir, store, 4096).unwrap();
+    journal.append(row(t, n + 1)).await.unwrap();
+    n += 1;
+    // The first, plain, was left early (empty, it may be compacted away already).
+    let first = std::fs::read(segment_path(&dir, 1)).unwrap_or_default();
+    assert!((first.len() as u64) < SIZE, "the first segment was left only when full");
+    let before = decode(&first).0.len() as u64;
+    let second = std::fs::read(segment_path(&dir, 2)).unwrap();
+    assert_eq!(second.len() as u64, SIZE);
+    let (rows, clean) = decode(&second);
+    assert!(clean, "a zero tail is a clean end");
+    assert_eq!(rows, ((before + 1)..=n).map(|k| row(t, k)).collect::<Vec<_>>());
+    // Zeros, then anything else, are damage.
+    let mut damaged = second.clone();
+    damaged[60_000] = 1;
+    assert_eq!(decode(&damaged), (rows, false));
+    // A full segment moves on to the next one made ahead.
+    while journal.current.load(Relaxed) < 3 {
+        let batch: Vec<_> = (n + 1..=n + 50).map(|k| journal.append(row(t, k))).collect();
+        for appended in futures_util::future::join_all(batch).await {
+            appended.unwrap();
+        }
+        n += 50;
+    }
+    assert_eq!(std::fs::read(segment_path(&dir, 3)).unwrap().len() as u64, SIZE);
+    close(journal, done).await;
+    let (journal, done) = FileJournal::open_with(&dir, store, SIZE).unwrap();
     assert_eq!(entries(&journal.load().await.unwrap(), t), (1..=n).collect::<Vec<_>>());
     close(journal, done).await;
     std::fs::remove_dir_all(&dir).unwrap();
