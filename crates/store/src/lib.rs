@@ -37,7 +37,7 @@ pub use model::{
     LedgerEntry, LedgerKind, LedgerLine, LedgerQuery, LedgerTotals, NewSession, OpenStack, OperatorKey, PoolSettings,
     StoredHand, StoredSession, StoredTable, TableJournal, TableWrites, WarmSession, Write, now_ms, token_hash,
 };
-pub use pg::PgStore;
+pub use pg::{JOURNAL_CONNECTIONS, PgStore};
 pub use sqlite::SqliteStore;
 pub use store::Store;
 pub use tournament::{StoredTournament, TournamentCommit};

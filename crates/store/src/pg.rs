@@ -28,11 +28,16 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/post
 /// How long reading the journals at start waits for other sessions' writes to end, seconds.
 const SETTLE_WAIT_S: u64 = 10;
 
+/// Connections for the tables' journal appends: as many group commits run at once. With two,
+/// a commit that stalls behind the write-ahead log's flush held up every append after it
+/// (1.6 % of appends waited over 5 ms); four halved that, eight did no better (BENCHMARKS.md).
+pub const JOURNAL_CONNECTIONS: u32 = 4;
+
 /// The Postgres store.
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: PgPool,
-    /// the tables' journal appends only (group-committed, one at a time)
+    /// the tables' journal appends only (group commits, [`JOURNAL_CONNECTIONS`] at once)
     journal_pool: PgPool,
 }
 
@@ -67,7 +72,7 @@ impl PgStore {
             .await?;
         MIGRATOR.run(&pool).await?;
         let journal_pool = PgPoolOptions::new()
-            .max_connections(2)
+            .max_connections(JOURNAL_CONNECTIONS)
             .acquire_timeout(Duration::from_secs(5))
             .idle_timeout(pools.idle_timeout)
             .connect_lazy_with(options);

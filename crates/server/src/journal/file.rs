@@ -305,10 +305,15 @@ impl Writer {
                 buf = Vec::with_capacity(64 << 10);
             }
         }
-        // Stopped: the segment being made ahead is finished too (a journal opened next in this
-        // process numbers its segments after it).
-        if let Some(spare) = self.spare.take() {
-            let _ = spare.join();
+        // Stopped: the segment being made ahead is finished, then removed. Nothing was ever
+        // written to it (it is the newest segment, and only the file its own `create_new`
+        // made is removed), and the next start would only read its zeros.
+        if let Some(Ok(Ok(spare))) = self.spare.take().map(std::thread::JoinHandle::join) {
+            let seq = spare.seq;
+            drop(spare);
+            if let Err(e) = std::fs::remove_file(segment_path(&self.dir, seq)) {
+                tracing::debug!(error = %e, seq, "table journal: the unused segment made ahead was left");
+            }
         }
     }
 
@@ -320,11 +325,14 @@ impl Writer {
         let seq = self.current.load(Relaxed) + 1;
         self.current.store(seq, Relaxed);
         let _ = self.rotated.send(seq);
+        // The full segment is closed first: if a plain one cannot be created, the writer is
+        // left with none, and the next write tries again.
         self.segment = None;
-        self.segment = Some(match ahead {
+        let next = match ahead {
             Some(s) if s.seq == seq => s,
             _ => Segment::create(&self.dir, seq)?,
-        });
+        };
+        self.segment = Some(next);
         self.spare = Segment::make_ahead(&self.dir, seq + 1, self.segment_bytes);
         Ok(())
     }
@@ -542,7 +550,11 @@ fn scan_segment(
     mut each: impl FnMut(JournalRow) -> bool,
 ) -> std::io::Result<()> {
     use std::io::Read as _;
-    let mut file = std::io::BufReader::with_capacity(64 << 10, std::fs::File::open(path)?);
+    let file = std::fs::File::open(path)?;
+    // What is left to read: a damaged length larger than that is a torn end, found without
+    // allocating it.
+    let mut left = file.metadata()?.len();
+    let mut file = std::io::BufReader::with_capacity(64 << 10, file);
     let mut record = Vec::new();
     loop {
         record.clear();
@@ -551,11 +563,16 @@ fn scan_segment(
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
             r => r?,
         }
+        left = left.saturating_sub(HEADER as u64);
         let len = record.get(..4).and_then(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes);
-        let Some(body_len) = len.and_then(|l| usize::try_from(l).ok()).filter(|l| (FIXED..=MAX_BODY).contains(l))
+        let Some(body_len) = len
+            .filter(|&l| u64::from(l) <= left)
+            .and_then(|l| usize::try_from(l).ok())
+            .filter(|l| (FIXED..=MAX_BODY).contains(l))
         else {
             break;
         };
+        left -= body_len as u64;
         record.resize(HEADER + body_len, 0);
         match file.read_exact(&mut record[HEADER..]) {
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,

@@ -200,11 +200,11 @@ impl Journal for StoreJournal {
     }
 }
 
-/// Commits in flight at once (the store's journal pool has as many connections): while one
-/// group commits, the next forms and commits beside it, so an input waits for one commit,
-/// not for the one before it too. A table has one append in flight at a time, so its entries
-/// still commit in order.
-const IN_FLIGHT: usize = 2;
+/// Commits in flight at once (the Postgres journal pool has as many connections): while one
+/// group commits, the next ones form and commit beside it, so an input waits for its own
+/// commit, not for one stalled before it. A table has one append in flight at a time, so its
+/// entries still commit in order.
+const IN_FLIGHT: usize = stud_store::JOURNAL_CONNECTIONS as usize;
 
 async fn commit_loop(
     store: Arc<dyn Store>,

@@ -189,7 +189,18 @@ async fn segments_are_made_ahead_zero_filled_and_read_to_their_written_end() {
         n += 50;
     }
     assert_eq!(std::fs::read(segment_path(&dir, 3)).unwrap().len() as u64, SIZE);
+    let spare = segment_path(&dir, 4);
+    for _ in 0..2_000 {
+        if spare.exists() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    assert!(spare.exists(), "segment 4 is made ahead while 3 fills");
+    // A journal that stops removes the segment it made ahead and never wrote to.
     close(journal, done).await;
+    assert!(!spare.exists(), "the unused segment made ahead is left behind");
+    assert_eq!(segments(&dir).unwrap().last().map(|(seq, _)| *seq), Some(3));
     let (journal, done) = FileJournal::open_with(&dir, store, SIZE).unwrap();
     assert_eq!(entries(&journal.load().await.unwrap(), t), (1..=n).collect::<Vec<_>>());
     close(journal, done).await;
