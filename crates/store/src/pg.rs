@@ -30,7 +30,8 @@ const SETTLE_WAIT_S: u64 = 10;
 
 /// Connections for the tables' journal appends: as many group commits run at once. With two,
 /// a commit that stalls behind the write-ahead log's flush held up every append after it
-/// (1.6 % of appends waited over 5 ms); four halved that, eight did no better (BENCHMARKS.md).
+/// (1.6 % of appends waited over 5 ms); four cut that to 0.5-0.8 %, eight did no better
+/// (BENCHMARKS.md).
 pub const JOURNAL_CONNECTIONS: u32 = 4;
 
 /// The Postgres store.

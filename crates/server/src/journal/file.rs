@@ -89,8 +89,9 @@ impl FileJournal {
     ) -> std::io::Result<(Arc<FileJournal>, tokio::task::JoinHandle<()>)> {
         std::fs::create_dir_all(dir)?;
         let mut seq = segments(dir)?.last().map_or(1, |(s, _)| s + 1);
-        // A journal just closed in this process may still be making its next segment ahead:
-        // that number is then taken, and the one after it is ours.
+        // A journal just closed in this process may still be making its next segment ahead
+        // (or removing it, unused: `load` and `compact` pass over a listed segment that is
+        // gone): that number is then taken, and the one after it is ours.
         let mut tries = 0;
         let segment = loop {
             tries += 1;
@@ -161,10 +162,15 @@ impl FileJournal {
             // `None`: kept whole; else the live entries to append again before it goes.
             let scanned = tokio::task::spawn_blocking(move || -> std::io::Result<Option<Vec<JournalRow>>> {
                 let live = |table: Uuid, n: u64| marks.get(&table).is_some_and(|m| n > *m);
-                if carry {
+                let scanned = if carry {
                     read_segment_kept(&path_owned, live).map(Some)
                 } else {
                     segment_holds(&path_owned, live).map(|holds| (!holds).then(Vec::new))
+                };
+                match scanned {
+                    // Gone since it was listed (as in `load`): nothing in it to keep.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Some(Vec::new())),
+                    scanned => scanned,
                 }
             })
             .await
@@ -205,7 +211,12 @@ impl Journal for FileJournal {
                 if seq >= current {
                     continue;
                 }
-                let (rows, clean) = read_segment(&path)?;
+                let (rows, clean) = match read_segment(&path) {
+                    // Listed, then gone: the unused segment a journal stopped just before this
+                    // one (in this process) made ahead, removed as it stopped; never written.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    read => read?,
+                };
                 if !clean {
                     tracing::warn!(segment = %path.display(), entries = rows.len(), "table journal: a segment ends in a torn or damaged record; read up to it");
                 }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
-use stud_store::{JournalRow, Store, StoreError, TableJournal};
+use stud_store::{Backend, JournalRow, Store, StoreError, TableJournal};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
@@ -177,7 +177,8 @@ impl StoreJournal {
     pub fn spawn(store: Arc<dyn Store>, window: Duration) -> (Arc<StoreJournal>, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::unbounded_channel();
         let stats = Arc::new(JournalStats::default());
-        let task = tokio::spawn(commit_loop(store.clone(), rx, stats.clone(), window));
+        let slots = in_flight(store.as_ref());
+        let task = tokio::spawn(commit_loop(store.clone(), rx, stats.clone(), window, slots));
         (Arc::new(StoreJournal { store, tx, stats }), task)
     }
 }
@@ -200,19 +201,26 @@ impl Journal for StoreJournal {
     }
 }
 
-/// Commits in flight at once (the Postgres journal pool has as many connections): while one
-/// group commits, the next ones form and commit beside it, so an input waits for its own
-/// commit, not for one stalled before it. A table has one append in flight at a time, so its
-/// entries still commit in order.
-const IN_FLIGHT: usize = stud_store::JOURNAL_CONNECTIONS as usize;
+/// Group commits in flight at once: while one commits, the next ones form and commit beside
+/// it, so an input waits for its own commit, not for one stalled before it. Postgres's journal
+/// pool has [`stud_store::JOURNAL_CONNECTIONS`] connections; SQLite's commits take turns (one
+/// writer), so there one commits while the next forms. A table has one append in flight at a
+/// time, so its entries still commit in order.
+fn in_flight(store: &dyn Store) -> usize {
+    match store.backend() {
+        Backend::Postgres => stud_store::JOURNAL_CONNECTIONS as usize,
+        Backend::Sqlite => 2,
+    }
+}
 
 async fn commit_loop(
     store: Arc<dyn Store>,
     mut rx: mpsc::UnboundedReceiver<Append>,
     stats: Arc<JournalStats>,
     window: Duration,
+    in_flight: usize,
 ) {
-    let slots = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
+    let slots = Arc::new(tokio::sync::Semaphore::new(in_flight));
     loop {
         let Ok(slot) = slots.clone().acquire_owned().await else { return };
         let Some(first) = rx.recv().await else { return };

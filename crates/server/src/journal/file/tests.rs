@@ -263,3 +263,25 @@ fn a_record_that_is_not_utf8_ends_the_scan_as_it_ends_a_read() {
     assert!(!segment_holds(&path, |_, n| n == 3).unwrap(), "a record past the bad one was read");
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+/// A segment listed and then gone when read (a journal stopped just before, in this process,
+/// removing the one it made ahead) is passed over by `load` and by compaction, not an error
+/// that would keep the server from starting.
+#[tokio::test]
+async fn a_segment_gone_after_it_was_listed_is_passed_over() {
+    let (dir, store) = (temp_dir(), store().await);
+    let t = Uuid::new_v4();
+    let (journal, done) = FileJournal::open(&dir, store.clone()).unwrap();
+    journal.reset(t, 0, "t").await.unwrap();
+    journal.append(row(t, 1)).await.unwrap();
+    close(journal, done).await;
+    // Listed, but there is nothing to read: a link to no file.
+    let last = segments(&dir).unwrap().last().unwrap().0;
+    std::os::unix::fs::symlink(dir.join("nowhere"), segment_path(&dir, last + 1)).unwrap();
+    let (journal, done) = FileJournal::open(&dir, store).unwrap();
+    assert!(journal.current.load(std::sync::atomic::Ordering::Relaxed) > last + 1, "numbered past the listed one");
+    assert_eq!(entries(&journal.load().await.unwrap(), t), vec![1]);
+    journal.compact().await.unwrap();
+    close(journal, done).await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
