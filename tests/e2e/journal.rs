@@ -281,29 +281,25 @@ async fn a_damaged_journal_voids_the_hand_refunds_it_and_says_so_in_the_audit_lo
         .filter(|p| p.extension().is_some_and(|x| x == "seg"))
         .collect();
     segments.sort();
-    let (last, rows) = segments
+    let (last, rows, written) = segments
         .into_iter()
         .rev()
         .find_map(|p| {
             // The newest may be an unused segment made ahead, being removed by a journal that
             // stopped in this process.
             let bytes = std::fs::read(&p).ok()?;
-            let (rows, clean) = stud_server::journal::file::decode(&bytes);
-            assert!(clean, "{}", p.display());
-            rows.iter().any(|r| r.table_id == table.id).then_some((p, rows))
+            let (rows, end) = stud_server::journal::file::decode_with_end(&bytes);
+            assert!(bytes[end..].iter().all(|b| *b == 0), "{} ends in damage", p.display());
+            rows.iter().any(|r| r.table_id == table.id).then_some((p, rows, end))
         })
         .unwrap();
     let n = rows.iter().filter(|r| r.table_id == table.id).map(|r| r.n).max().unwrap();
-    let mut written = Vec::new();
-    for r in &rows {
-        stud_server::journal::file::encode(r, &mut written);
-    }
     let mut bad = Vec::new();
     let row = stud_store::JournalRow { table_id: table.id, n: n + 1, at_ms: 0, entry: "{\"v\":1,\"n\":".into() };
     stud_server::journal::file::encode(&row, &mut bad);
     // Right after the last whole record, as the writer would have put it.
     let mut file = std::fs::OpenOptions::new().write(true).open(&last).unwrap();
-    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(written.len() as u64)).unwrap();
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(written as u64)).unwrap();
     std::io::Write::write_all(&mut file, &bad).unwrap();
     drop(file);
 

@@ -478,14 +478,20 @@ pub fn encode(row: &JournalRow, out: &mut Vec<u8>) {
 /// The records of `bytes` up to the first short or damaged one, and whether there was none (a
 /// tail of zeros is a segment's unwritten part: its clean end).
 pub fn decode(bytes: &[u8]) -> (Vec<JournalRow>, bool) {
+    let (rows, end) = decode_with_end(bytes);
+    (rows, bytes.get(end..).unwrap_or_default().iter().all(|b| *b == 0))
+}
+
+/// The records of `bytes` up to the first short or damaged one, and where they end (where the
+/// writer's next record would go).
+pub fn decode_with_end(bytes: &[u8]) -> (Vec<JournalRow>, usize) {
     let mut rows = Vec::new();
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        let Some(row) = decode_one(rest) else { return (rows, rest.iter().all(|b| *b == 0)) };
-        rest = rest.get(HEADER + FIXED + row.entry.len()..).unwrap_or_default();
+    let mut end = 0;
+    while let Some(row) = bytes.get(end..).and_then(decode_one) {
+        end += HEADER + FIXED + row.entry.len();
         rows.push(row);
     }
-    (rows, true)
+    (rows, end)
 }
 
 fn decode_one(bytes: &[u8]) -> Option<JournalRow> {

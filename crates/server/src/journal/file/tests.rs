@@ -4,7 +4,9 @@ use std::sync::Arc;
 use stud_store::{JournalRow, Store};
 use uuid::Uuid;
 
-use super::{CRC, FileJournal, HEADER, decode, encode, read_segment_kept, segment_holds, segment_path, segments};
+use super::{
+    CRC, FileJournal, HEADER, decode, decode_with_end, encode, read_segment_kept, segment_holds, segment_path, segments,
+};
 use crate::journal::Journal;
 
 fn row(table: Uuid, n: u64) -> JournalRow {
@@ -120,16 +122,22 @@ async fn appended_entries_survive_a_restart_after_the_snapshot_mark_and_a_torn_t
     }
     // A crash in the middle of a write: half a record after the last whole one (in the
     // segment written to, not the one made ahead of it, all zeros).
-    let (_, last) = segments(&dir)
+    let (last, end) = segments(&dir)
         .unwrap()
         .into_iter()
         .rev()
-        .find(|(_, p)| std::fs::read(p).unwrap().iter().any(|b| *b != 0))
+        .find_map(|(_, p)| {
+            let (rows, end) = decode_with_end(&std::fs::read(&p).unwrap());
+            (!rows.is_empty()).then_some((p, end))
+        })
         .unwrap();
     let mut half = Vec::new();
     encode(&row(a, 6), &mut half);
     half.truncate(half.len() / 2);
-    std::fs::OpenOptions::new().append(true).open(&last).unwrap().write_all(&half).unwrap();
+    let mut file = std::fs::OpenOptions::new().write(true).open(&last).unwrap();
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(end as u64)).unwrap();
+    file.write_all(&half).unwrap();
+    drop(file);
 
     let (journal, _done) = FileJournal::open(&dir, store.clone()).unwrap();
     let loaded = journal.load().await.unwrap();
