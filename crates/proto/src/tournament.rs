@@ -202,8 +202,9 @@ pub struct CreateTournament {
     pub progressive_bounty: Option<bool>,
     /// a satellite for this tournament (which must be taking registrations): the first
     /// places win tickets, each worth its buy-in (the prize is paid and the player registered
-    /// there with it), as many as the pool buys; the money left is paid by `payouts`
-    /// (default: all of it to the next place)
+    /// there with it), as many as the pool buys; the money left is paid by `payouts` to the
+    /// places after them (default: all of it to the next place), or shared equally beside the
+    /// tickets when every entrant wins one
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub satellite_for: Option<Uuid>,
     /// a satellite: at most this many tickets (needs `satellite_for`)

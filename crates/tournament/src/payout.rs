@@ -58,11 +58,12 @@ fn harmonic(k: u32, n: u32) -> Vec<BasisPoints> {
     points
 }
 
-/// The prize of each paid place: the pool split by `points`, the leftover cents one each to
-/// the top places. Adds up to `pool` whenever `points` adds up to 10,000.
+/// The prize of each paid place: the pool split in proportion to `points` (a payout table adds
+/// up to 10,000; a table cut to the places a field has, less), the leftover cents one each to
+/// the top places. Adds up to `pool` whenever some place has points.
 pub fn prizes(pool: Cents, points: &[BasisPoints]) -> Vec<Cents> {
-    let mut out: Vec<Cents> =
-        points.iter().map(|&p| (u128::from(pool) * u128::from(p) / u128::from(WHOLE)) as Cents).collect();
+    let total = u128::from(points.iter().map(|&p| u64::from(p)).sum::<u64>().max(1));
+    let mut out: Vec<Cents> = points.iter().map(|&p| (u128::from(pool) * u128::from(p) / total) as Cents).collect();
     let paid: Cents = out.iter().sum();
     let left = pool.saturating_sub(paid);
     for cents in out.iter_mut().take(left as usize) {

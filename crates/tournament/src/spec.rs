@@ -215,7 +215,8 @@ pub struct CreateTournament {
     #[serde(default)]
     pub progressive_bounty: Option<bool>,
     /// a satellite: its prizes are entries (tickets) to this tournament, each worth that
-    /// tournament's buy-in, as many as the pool buys (the rest is money, see `payouts`)
+    /// tournament's buy-in, as many as the pool buys (the rest is money, see `payouts`;
+    /// shared equally beside the tickets when every entrant wins one)
     #[serde(default)]
     pub satellite_for: Option<Uuid>,
     /// a satellite: at most this many tickets (absent: as many as the pool buys)

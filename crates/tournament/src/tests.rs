@@ -1984,6 +1984,45 @@ fn satellite(n: u32, entry_fee: u64, tickets: Option<u32>) -> Driver {
     Driver::started(r.validate().unwrap().with_ticket(1_100), n)
 }
 
+/// A satellite whose pool buys a ticket for every entrant: each wins one, and the money left
+/// is shared equally beside the tickets (it was paid to a place after them, which no field of
+/// that size has, and lost: a random rebuy tournament found it).
+#[test]
+fn every_entrant_winning_a_ticket_shares_the_money_left() {
+    let mut d = satellite(3, 1_200, None);
+    let [a, b, c] = [player(1), player(2), player(3)];
+    assert_eq!((d.t.pool(), d.t.tickets()), (3_600, 3));
+    assert_eq!(d.t.prizes(), [1_200, 1_200, 1_200]);
+    let mut placed = Vec::new();
+    for out in [d.bust(1, a, &[c]), d.bust(1, a, &[b])] {
+        placed.extend(out.iter().filter_map(|o| match o {
+            Output::Placed(p) => Some((p.place, p.prize, p.ticket)),
+            _ => None,
+        }));
+    }
+    let target = Some(Uuid::from_u128(77));
+    assert_eq!(placed, [(3, 1_200, target), (2, 1_200, target), (1, 1_200, target)]);
+    assert_eq!(d.t.results().iter().map(|p| p.prize).sum::<u64>(), 3_600);
+    assert_eq!(d.t.results().iter().filter(|p| p.ticket == target).count(), 3);
+    assert_eq!(d.replayed(), d.t);
+
+    // The case the random play found: 4 entries, rebuys and an add-on make 6,300, four
+    // tickets of 1,500 take 6,000 and the 300 left were paid to a fifth place.
+    let d = play_with(4, 8, 10_947_071_958_605_854_873, false, true).unwrap();
+    assert_eq!((d.t.pool(), d.t.tickets(), d.t.entry_count()), (6_300, 4, 4));
+    assert_eq!(d.t.prizes(), [1_575; 4]);
+    check_end(&d).unwrap();
+
+    // A money table longer than the places left after the tickets is cut to them: 5 entries,
+    // 4 tickets, one place for the 600 left, not 60 % of it to 5th and 40 % to nobody.
+    let mut r = request(Kind::SitAndGo, 5, 8);
+    r.satellite_for = Some(Uuid::from_u128(77));
+    r.payouts = Some(vec![60.0, 40.0]);
+    let d = Driver::started(r.validate().unwrap().with_ticket(1_100), 5);
+    assert_eq!((d.t.pool(), d.t.tickets()), (5_000, 4));
+    assert_eq!(d.t.prizes(), [1_100, 1_100, 1_100, 1_100, 600]);
+}
+
 /// Issue 30 item 6: a satellite's first places win tickets (each the target's buy-in), as
 /// many as the pool buys; the money left goes to the next place; the bubble is the last paid
 /// place; everything adds up to the pool and the accounts lose the house fees only.

@@ -1162,7 +1162,8 @@ impl Tournament {
 
     /// The prize of each place for the current field. A satellite's first places are its
     /// tickets (each worth the target's buy-in); what the pool has left is paid as money by
-    /// the payout table (by default all of it to the next place).
+    /// the payout table (by default all of it to the next place) to the places after them,
+    /// or shared equally by the ticket winners when every entrant wins a ticket.
     pub fn prizes(&self) -> Vec<Cents> {
         let mut out = self.prizes_before_a_deal();
         // After a deal the places of the players in it pay only what was left to play for,
@@ -1182,8 +1183,23 @@ impl Tournament {
         let tickets = self.tickets();
         let rest = self.pool() - s.ticket * Cents::from(tickets);
         let mut out = vec![s.ticket; tickets as usize];
-        if rest > 0 {
-            out.extend(prizes(rest, &self.payout_table()));
+        if rest == 0 {
+            return out;
+        }
+        match self.entry_count().saturating_sub(tickets) as usize {
+            // Every entrant wins a ticket: they share the money left equally, beside it.
+            0 => {
+                for (prize, share) in out.iter_mut().zip(prizes(rest, &vec![1; tickets as usize])) {
+                    *prize += share;
+                }
+            }
+            // The places after the tickets; a table longer than the places left is cut to
+            // them, and they share the rest in its proportions.
+            places => {
+                let mut table = self.payout_table();
+                table.truncate(places);
+                out.extend(prizes(rest, &table));
+            }
         }
         out
     }
@@ -1220,10 +1236,12 @@ impl Tournament {
     }
 
     /// The target of the ticket an entry won (`tickets`: [`Tournament::tickets`]): a ticket
-    /// place paid exactly a ticket (places tied across the last ticket share the money instead).
+    /// place paid exactly a ticket (places tied across the last ticket share the money instead),
+    /// or any place when every entrant wins one (with a share of the money left beside it).
     fn ticket_of(&self, e: &Entry, tickets: u32) -> Option<Uuid> {
         let s = self.spec.satellite.filter(|s| s.ticket > 0)?;
-        let won = e.place.is_some_and(|p| p <= tickets) && e.prize == Some(s.ticket);
+        let every = tickets == self.entry_count();
+        let won = e.place.is_some_and(|p| p <= tickets) && (every || e.prize == Some(s.ticket));
         won.then_some(s.target)
     }
 
