@@ -114,6 +114,24 @@ impl PgStore {
     }
 }
 
+/// The longest wait between two reads of an unclear append.
+const RESOLVE_RETRY: Duration = Duration::from_secs(1);
+
+/// Whether a failed statement certainly did not commit: the server answered with an error (a
+/// statement of its own transaction is then rolled back), or it was never sent (no connection
+/// could be had). Anything else (the connection lost mid-way) may have committed.
+fn outcome_known(e: &sqlx::Error) -> bool {
+    matches!(
+        e,
+        sqlx::Error::Database(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Configuration(_)
+            | sqlx::Error::InvalidArgument(_)
+            | sqlx::Error::Encode(_)
+    )
+}
+
 impl Cols for PgRow {
     fn uuid(&self, column: &str) -> Result<Uuid> {
         Ok(self.try_get(column)?)
@@ -255,7 +273,8 @@ impl PgStore {
         let ns: Vec<i64> = rows.iter().map(|r| ms_i64(r.n)).collect();
         let ats: Vec<i64> = rows.iter().map(|r| ms_i64(r.at_ms)).collect();
         let entries: Vec<&str> = rows.iter().map(|r| r.entry.as_str()).collect();
-        sqlx::query(
+        let Some(first) = rows.first() else { return Ok(()) };
+        let sent = sqlx::query(
             "INSERT INTO table_journal (table_id, n, at_ms, entry)
              SELECT * FROM UNNEST($1::uuid[], $2::int8[], $3::int8[], $4::text[])",
         )
@@ -264,8 +283,45 @@ impl PgStore {
         .bind(&ats)
         .bind(&entries)
         .execute(&self.journal_pool)
-        .await?;
-        Ok(())
+        .await;
+        match sent {
+            Ok(_) => Ok(()),
+            Err(e) if outcome_known(&e) => Err(e.into()),
+            Err(e) => {
+                // The connection failed after the statement may have been sent: it may have
+                // committed. Refusing the inputs then would let a restart replay an input its
+                // player was told failed (and the table's next input would meet its number
+                // taken), so the outcome is read back. One statement: all its rows or none.
+                tracing::warn!(error = %e, entries = rows.len(), "table journal: an append's outcome is unclear; reading it back");
+                if self.resolve_append(first).await { Ok(()) } else { Err(e.into()) }
+            }
+        }
+    }
+
+    /// Whether `row` is in the journal, as written: asked until the database answers (every
+    /// [`RESOLVE_RETRY`] at most), since an append's fate must be known before its table goes on.
+    pub(crate) async fn resolve_append(&self, row: &JournalRow) -> bool {
+        let mut wait = Duration::from_millis(10);
+        loop {
+            let found = sqlx::query("SELECT entry = $3 AS ours FROM table_journal WHERE table_id = $1 AND n = $2")
+                .bind(row.table_id)
+                .bind(ms_i64(row.n))
+                .bind(row.entry.as_str())
+                .fetch_optional(&self.journal_pool)
+                .await;
+            match found {
+                Ok(found) => {
+                    let stored = found.and_then(|r| r.try_get::<bool, _>("ours").ok()).unwrap_or(false);
+                    tracing::info!(stored, table = %row.table_id, n = row.n, "table journal: an unclear append read back");
+                    return stored;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "table journal: cannot read an unclear append back yet; trying again");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(RESOLVE_RETRY);
+                }
+            }
+        }
     }
 
     /// Moves each table's stored mark forward (never back), in one statement.

@@ -1020,3 +1020,111 @@ async fn reading_the_journals_waits_for_writes_in_progress_but_not_for_ever() {
     other.close().await;
     sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE"))).execute(&admin).await.unwrap();
 }
+
+/// A TCP relay in front of Postgres that loses, once armed, one journal insert's request (the
+/// server never gets it) or its reply (the server committed it; the client never hears).
+struct Cutter {
+    port: u16,
+    mode: Arc<std::sync::atomic::AtomicU8>,
+    cuts: Arc<std::sync::atomic::AtomicU32>,
+}
+
+const PASS: u8 = 0;
+const LOSE_REQUEST: u8 = 1;
+const LOSE_REPLY: u8 = 2;
+
+impl Cutter {
+    async fn start(upstream: String) -> Cutter {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mode = Arc::new(std::sync::atomic::AtomicU8::new(PASS));
+        let cuts = Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let (m, c) = (mode.clone(), cuts.clone());
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let Ok(server) = tokio::net::TcpStream::connect(&upstream).await else { continue };
+                let (client_read, client_write) = client.into_split();
+                let (server_read, server_write) = server.into_split();
+                // The journal's statement text goes out when a connection first prepares it;
+                // its reply says how many rows went in.
+                tokio::spawn(relay(
+                    client_read,
+                    server_write,
+                    m.clone(),
+                    c.clone(),
+                    LOSE_REQUEST,
+                    b"INSERT INTO table_journal",
+                ));
+                tokio::spawn(relay(server_read, client_write, m.clone(), c.clone(), LOSE_REPLY, b"INSERT 0 "));
+            }
+        });
+        Cutter { port, mode, cuts }
+    }
+
+    fn arm(&self, mode: u8) {
+        self.mode.store(mode, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    fn cuts(&self) -> u32 {
+        self.cuts.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// Copies `from` to `to`; a chunk holding `marker` while `lose` is armed is dropped and the
+/// connection closed (disarming it).
+async fn relay(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    mode: Arc<std::sync::atomic::AtomicU8>,
+    cuts: Arc<std::sync::atomic::AtomicU32>,
+    lose: u8,
+    marker: &'static [u8],
+) {
+    use std::sync::atomic::Ordering::SeqCst;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        let chunk = &buf[..n];
+        if chunk.windows(marker.len()).any(|w| w == marker) && mode.compare_exchange(lose, PASS, SeqCst, SeqCst).is_ok()
+        {
+            cuts.fetch_add(1, SeqCst);
+            return;
+        }
+        if to.write_all(chunk).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// A Postgres journal append whose connection is lost mid-way is read back, not guessed at: a
+/// request that never arrived is refused (and its number stays free); one the server committed
+/// but whose reply was lost is taken. Refusing that one (as before) let a restart replay an
+/// input its player was told failed, and the table's next input met its number taken.
+#[tokio::test]
+async fn a_postgres_append_whose_connection_is_lost_is_read_back() {
+    let Some((options, admin, schema)) = pg_schema().await else { return };
+    let cutter = Cutter::start(format!("{}:{}", options.get_host(), options.get_port())).await;
+    let store = PgStore::connect_with(options.clone().host("127.0.0.1").port(cutter.port)).await.unwrap();
+    let (t, u) = (Uuid::new_v4(), Uuid::new_v4());
+    store.journal_reset(t, 0, "s0").await.unwrap();
+
+    cutter.arm(LOSE_REQUEST);
+    assert!(store.journal_append(&[row(t, 1, "lost on the way")]).await.is_err());
+    assert_eq!(cutter.cuts(), 1, "the journal's request was the one lost");
+    assert!(journal_of(&store, t).await.entries.is_empty());
+
+    cutter.arm(LOSE_REPLY);
+    store.journal_append(&[row(t, 1, "a"), row(u, 1, "b")]).await.unwrap();
+    assert_eq!(cutter.cuts(), 2, "the journal's reply was the one lost");
+    assert_eq!(journal_of(&store, t).await.entries, vec![(1, "a".into())]);
+    assert_eq!(journal_of(&store, u).await.entries, vec![(1, "b".into())]);
+
+    store.journal_append(&[row(t, 2, "c")]).await.unwrap();
+    assert_eq!(journal_of(&store, t).await.entries.len(), 2, "the table goes on");
+    drop(store);
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE"))).execute(&admin).await.unwrap();
+}
