@@ -44,7 +44,7 @@ impl Bot {
     /// random in its range. Reads the set directly,
     /// with no list built (simulations call this once per action). With nothing legal it gives
     /// `Action::Fold`, which the engine will refuse.
-    pub fn choose_legal(&mut self, legal: Legal) -> Action {
+    pub fn choose_legal(&mut self, legal: &Legal) -> Action {
         let roll = self.next_u64();
         if legal.is_show_or_muck() {
             return if roll % 256 < self.show { Action::Show } else { Action::Muck };
@@ -71,7 +71,7 @@ impl Bot {
 
     /// A big-bet wager's total (RULES.md 10.5): the minimum a third of the time, the maximum a
     /// sixth, otherwise anything in between, so that simulations see every size.
-    fn size_in(&mut self, legal: Legal, at_min: Action, min_to: u64, max_to: u64) -> Action {
+    fn size_in(&mut self, legal: &Legal, at_min: Action, min_to: u64, max_to: u64) -> Action {
         let to = self.size(min_to, max_to);
         legal.wager_at(to).unwrap_or(at_min)
     }
@@ -92,7 +92,7 @@ impl Bot {
     /// make) gives way to the list's first; an empty list gives `Action::Fold`, which the
     /// engine will refuse.
     pub fn choose(&mut self, legal: &[Action]) -> Action {
-        let pick = self.choose_legal(Legal::from_list(legal));
+        let pick = self.choose_legal(&Legal::from_list(legal));
         if legal.contains(&pick) { pick } else { legal.first().copied().unwrap_or(Action::Fold) }
     }
 

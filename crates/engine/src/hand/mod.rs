@@ -52,8 +52,9 @@ struct Player {
     street_in: Chips,
     /// committed in the whole hand, antes included
     total_in: Chips,
-    /// own cards in dealing order: 0, 1 and 6 are down, 2..=5 up
-    cards: [Card; 7],
+    /// own cards in dealing order: 0, 1 and 6 are down, 2..=5 up; the eighth slot is never
+    /// dealt (a word's size: seven bytes are copied as two overlapping halves, which stalls)
+    cards: [Card; 8],
     n_cards: u8,
     /// the up cards as a board, kept as they are dealt (who acts first)
     board: eval::Board,
@@ -143,10 +144,10 @@ pub struct Hand {
     /// player `i` could go past the current level is then one comparison
     top_caps: ((Chips, u8), Chips),
     /// bit `i`: player `i` must act before the street can end (always able to bet)
-    pending: u8,
+    pending: Mask,
     /// bit `i`: player `i` can still bet (in the hand, chips behind); set when a street's
     /// betting begins and kept through it
-    bettors: u8,
+    bettors: Mask,
     community: Option<Card>,
     street: Street,
     phase: Phase,
@@ -281,7 +282,7 @@ impl Hand {
                 stack,
                 street_in: 0,
                 total_in: 0,
-                cards: [Card::new(Rank::Two, Suit::Clubs); 7],
+                cards: [Card::new(Rank::Two, Suit::Clubs); 8],
                 n_cards: 0,
                 board: eval::Board::default(),
                 folded: false,
@@ -453,9 +454,10 @@ impl Hand {
     }
 
     /// What the player to act ([`Hand::to_act`]) may do, compact; [`Legal::NONE`] when nobody
-    /// is to act.
-    pub fn legal(&self) -> Legal {
-        self.legal
+    /// is to act. Borrowed, not copied: a copy of it right after the turn wrote it is one wide
+    /// load over two narrower stores, which stalls (about a tenth of a bot hand's time).
+    pub fn legal(&self) -> &Legal {
+        &self.legal
     }
 
     /// The legal actions for `seat` now with their ranges ([`LegalEntry`]: in big-bet stud a
@@ -700,12 +702,12 @@ impl Hand {
                     }
                 }
                 self.n_live -= 1;
-                self.pending &= !bit(i);
-                self.bettors &= !bit(i);
+                self.pending &= !seat_bit(i);
+                self.bettors &= !seat_bit(i);
                 events.push_with(|| Event::Fold { seat });
             }
             Action::Check => {
-                self.pending &= !bit(i);
+                self.pending &= !seat_bit(i);
                 p.acted_at = reopen;
                 events.push_with(|| Event::Check { seat });
             }
@@ -714,8 +716,8 @@ impl Hand {
                 p.stack -= amount;
                 p.street_in += amount;
                 p.total_in += amount;
-                self.pending &= !bit(i);
-                self.bettors &= !(bit(i) * u8::from(p.stack == 0));
+                self.pending &= !seat_bit(i);
+                self.bettors &= !(seat_bit(i) * Mask::from(p.stack == 0));
                 p.acted_at = reopen;
                 events.push_with(|| Event::Call { seat, amount, all_in: p.stack == 0 });
             }
@@ -724,8 +726,8 @@ impl Hand {
                 p.stack -= amount;
                 p.street_in += amount;
                 p.total_in += amount;
-                self.pending &= !bit(i);
-                self.bettors &= !(bit(i) * u8::from(p.stack == 0));
+                self.pending &= !seat_bit(i);
+                self.bettors &= !(seat_bit(i) * Mask::from(p.stack == 0));
                 p.acted_at = reopen;
                 self.level = amount;
                 self.bring_in_pending = false;
@@ -790,9 +792,9 @@ impl Hand {
                     p.acted_at = reopen;
                 }
                 // Everyone else who can still bet must answer.
-                self.bettors &= !(bit(i) * u8::from(all_in));
+                self.bettors &= !(seat_bit(i) * Mask::from(all_in));
                 debug_assert_eq!(self.bettors, self.bettors_now());
-                self.pending = self.bettors & !bit(i);
+                self.pending = self.bettors & !seat_bit(i);
                 events.push_with(|| match action {
                     Action::Complete { .. } => Event::Complete { seat, to, all_in },
                     Action::Bet { .. } => Event::Bet { seat, to, all_in },
@@ -842,14 +844,14 @@ impl Hand {
 
     /// The next player clockwise from `i` (exclusive) who still has to act.
     fn next_needing_action(&self, i: usize) -> Option<usize> {
-        let after = self.pending & !((2u16 << i) - 1) as u8;
+        let after = self.pending & !((2 << i) - 1);
         let next = if after != 0 { after } else { self.pending };
         (next != 0).then(|| next.trailing_zeros() as usize)
     }
 
     /// The players still able to bet (in the hand with chips behind), as a bit mask.
-    fn bettors_now(&self) -> u8 {
-        self.players.iter().enumerate().fold(0, |mask, (j, p)| if p.can_bet() { mask | bit(j) } else { mask })
+    fn bettors_now(&self) -> Mask {
+        self.players.iter().enumerate().fold(0, |mask, (j, p)| if p.can_bet() { mask | seat_bit(j) } else { mask })
     }
 
     // ---- streets -------------------------------------------------------------------------
@@ -863,7 +865,7 @@ impl Hand {
             return;
         };
         if let Some(p) = self.players.get_mut(i) {
-            if let Some(slot) = p.cards.get_mut(p.n_cards as usize) {
+            if let Some(slot) = p.cards.get_mut(p.n_cards as usize).filter(|_| p.n_cards < 7) {
                 *slot = card;
                 p.n_cards += 1;
             }
@@ -887,12 +889,12 @@ impl Hand {
         self.bring_in_pending = false;
         // One pass: street commitments cleared, each player's cap, who can bet.
         self.caps = [0; 8];
-        let mut bettors = 0u8;
+        let mut bettors: Mask = 0;
         for (j, (p, cap)) in self.players.iter_mut().zip(&mut self.caps).enumerate() {
             p.street_in = 0;
             p.acted_at = 0;
             *cap = if p.live() { p.stack } else { 0 };
-            bettors |= u8::from(*cap > 0) << j;
+            bettors |= Mask::from(*cap > 0) << j;
         }
         debug_assert_eq!(bettors, self.bettors_now());
         self.top_caps = top_two(&self.caps);
@@ -1099,16 +1101,12 @@ impl Hand {
     }
 
     /// The cards a player plays with: own cards plus the community card.
-    fn playing_cards(&self, i: usize) -> ([Card; 7], usize) {
-        let mut cards = [Card::new(Rank::Two, Suit::Clubs); 7];
-        let mut n = 0;
-        if let Some(p) = self.players.get(i) {
-            for (slot, &c) in cards.iter_mut().zip(p.own_cards()) {
-                *slot = c;
-                n += 1;
-            }
-        }
-        if let (Some(c), Some(slot)) = (self.community, cards.get_mut(n)) {
+    fn playing_cards(&self, i: usize) -> ([Card; 8], usize) {
+        let Some(p) = self.players.get(i) else { return ([Card::new(Rank::Two, Suit::Clubs); 8], 0) };
+        // The whole array at once: written a card at a time, it was read back wider and stalled.
+        let mut cards = p.cards;
+        let mut n = usize::from(p.n_cards).min(7);
+        if let (Some(c), Some(slot)) = (self.community, cards.get_mut(n).filter(|_| n < 7)) {
             *slot = c;
             n += 1;
         }
@@ -1482,6 +1480,15 @@ fn top_two(caps: &[Chips; 8]) -> ((Chips, u8), Chips) {
 /// The mask bit of player index `i` (`i < 8`).
 fn bit(i: usize) -> u8 {
     1u8.wrapping_shl(i as u32)
+}
+
+/// The players still to act, and those who can bet, as masks of player indices: a full word, so
+/// a turn's read of one is served from the store of the action before it (a byte stored, then
+/// read back as part of a wider load, stalls the turn hand-off).
+type Mask = u32;
+
+fn seat_bit(i: usize) -> Mask {
+    1u32.wrapping_shl(i as u32)
 }
 
 /// Player indices `start, start + 1, ...` wrapping at `n`, each once (clockwise from `start`).

@@ -1427,7 +1427,7 @@ fn legal_set_matches_its_list_and_bots_agree() {
                 let legal = hand.legal();
                 let list = hand.legal_actions(s);
                 assert_eq!(*legal.list(), *list);
-                assert_eq!(Legal::from_list(&list), legal);
+                assert_eq!(Legal::from_list(&list), *legal);
                 assert!(!legal.is_empty());
                 let wagers: Vec<Action> = legal.wagers().collect();
                 assert_eq!(wagers.len(), legal.wager_count());
@@ -1453,7 +1453,7 @@ fn legal_set_matches_its_list_and_bots_agree() {
                 assert_eq!(b.choose_legal(legal), pick);
                 hand.apply(s, pick).unwrap();
             }
-            assert_eq!(hand.legal(), Legal::NONE);
+            assert_eq!(*hand.legal(), Legal::NONE);
             assert!(hand.legal_actions(seat(1)).is_empty());
         }
         // With and without events, the same hands end the same way.
