@@ -117,15 +117,13 @@ impl PgStore {
 /// The longest wait between two reads of an unclear append.
 const RESOLVE_RETRY: Duration = Duration::from_secs(1);
 
-/// Whether a failed statement certainly did not commit: the server answered with an error (a
-/// statement of its own transaction is then rolled back), or it was never sent (no connection
-/// could be had). Anything else (the connection lost mid-way) may have committed.
+/// Whether a failed statement (on a connection already had) certainly did not commit: the
+/// server answered with an error (a statement of its own transaction is then rolled back), or
+/// it could not be sent. Anything else (the connection lost mid-way) may have committed.
 fn outcome_known(e: &sqlx::Error) -> bool {
     matches!(
         e,
         sqlx::Error::Database(_)
-            | sqlx::Error::PoolTimedOut
-            | sqlx::Error::PoolClosed
             | sqlx::Error::Configuration(_)
             | sqlx::Error::InvalidArgument(_)
             | sqlx::Error::Encode(_)
@@ -274,6 +272,8 @@ impl PgStore {
         let ats: Vec<i64> = rows.iter().map(|r| ms_i64(r.at_ms)).collect();
         let entries: Vec<&str> = rows.iter().map(|r| r.entry.as_str()).collect();
         let Some(first) = rows.first() else { return Ok(()) };
+        // No connection: nothing was sent (refused at once, as when the database is down).
+        let mut conn = self.journal_pool.acquire().await?;
         let sent = sqlx::query(
             "INSERT INTO table_journal (table_id, n, at_ms, entry)
              SELECT * FROM UNNEST($1::uuid[], $2::int8[], $3::int8[], $4::text[])",
@@ -282,8 +282,9 @@ impl PgStore {
         .bind(&ns)
         .bind(&ats)
         .bind(&entries)
-        .execute(&self.journal_pool)
+        .execute(&mut *conn)
         .await;
+        drop(conn);
         match sent {
             Ok(_) => Ok(()),
             Err(e) if outcome_known(&e) => Err(e.into()),
