@@ -11,6 +11,7 @@ use stud_proto::{ClientMsg, CreateSession, PROTOCOL_VERSION, ServerMsg, SessionC
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// What can go wrong talking to a server.
@@ -128,6 +129,9 @@ pub async fn tables(addr: &str) -> Result<Vec<TableSummary>, ClientError> {
     json::<Vec<TableSummary>>(addr, "GET", "/api/tables", None::<&()>).await
 }
 
+/// Bytes read from a socket at a time.
+const READ_BUFFER: usize = 4 * 1024;
+
 /// A WebSocket connection speaking the protocol.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
@@ -139,7 +143,13 @@ impl Client {
     /// # Errors
     /// Connection failures.
     pub async fn connect_raw(addr: &str) -> Result<Client, ClientError> {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await?;
+        // tungstenite's read buffer is 128 KiB by default, allocated per socket and zero-filled
+        // up to its size before every read: a third of the load generator's CPU went to that
+        // `memset` under saturation. The server's frames are a few hundred bytes; a larger
+        // message is read in more than one piece.
+        let config = WebSocketConfig::default().read_buffer_size(READ_BUFFER);
+        let (ws, _) =
+            tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/ws"), Some(config), false).await?;
         Ok(Client { ws })
     }
 
