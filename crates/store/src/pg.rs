@@ -114,20 +114,46 @@ impl PgStore {
     }
 }
 
+impl PgStore {
+    /// One read of an unclear append. The backend that ran it may still be running it (a lost
+    /// connection is noticed by the server only when it next writes to it; a commit can be
+    /// waiting for its WAL flush): `SHARE` waits for every writer of the journal in progress,
+    /// as [`PgStore::settle_writers`] does, so the read sees its outcome.
+    async fn read_back(&self, row: &JournalRow) -> Result<bool> {
+        let mut tx = self.journal_pool.begin().await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!("SET LOCAL lock_timeout = '{SETTLE_WAIT_S}s'")))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("LOCK TABLE table_journal IN SHARE MODE").execute(&mut *tx).await?;
+        let found = sqlx::query("SELECT entry = $3 AS ours FROM table_journal WHERE table_id = $1 AND n = $2")
+            .bind(row.table_id)
+            .bind(ms_i64(row.n))
+            .bind(row.entry.as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(match found {
+            Some(r) => r.try_get::<bool, _>("ours")?,
+            None => false,
+        })
+    }
+}
+
 /// The longest wait between two reads of an unclear append.
 const RESOLVE_RETRY: Duration = Duration::from_secs(1);
 
 /// Whether a failed statement (on a connection already had) certainly did not commit: the
-/// server answered with an error (a statement of its own transaction is then rolled back), or
-/// it could not be sent. Anything else (the connection lost mid-way) may have committed.
+/// server answered with the statement's error (its own transaction is then rolled back), or
+/// it could not be sent. Anything else (the connection lost or ended mid-way) may have committed.
 fn outcome_known(e: &sqlx::Error) -> bool {
-    matches!(
-        e,
-        sqlx::Error::Database(_)
-            | sqlx::Error::Configuration(_)
-            | sqlx::Error::InvalidArgument(_)
-            | sqlx::Error::Encode(_)
-    )
+    if let sqlx::Error::Database(db) = e {
+        // The server's own end of the connection (57: an operator or a shutdown ended it; 08:
+        // connection; XX: internal) may come after the commit; any other error is the
+        // statement's, which then did not commit.
+        let class = db.code().map(|c| c.chars().take(2).collect::<String>());
+        return !matches!(class.as_deref(), Some("57" | "08" | "XX"));
+    }
+    matches!(e, sqlx::Error::Configuration(_) | sqlx::Error::InvalidArgument(_) | sqlx::Error::Encode(_))
 }
 
 impl Cols for PgRow {
@@ -304,15 +330,8 @@ impl PgStore {
     pub(crate) async fn resolve_append(&self, row: &JournalRow) -> bool {
         let mut wait = Duration::from_millis(10);
         loop {
-            let found = sqlx::query("SELECT entry = $3 AS ours FROM table_journal WHERE table_id = $1 AND n = $2")
-                .bind(row.table_id)
-                .bind(ms_i64(row.n))
-                .bind(row.entry.as_str())
-                .fetch_optional(&self.journal_pool)
-                .await;
-            match found {
-                Ok(found) => {
-                    let stored = found.and_then(|r| r.try_get::<bool, _>("ours").ok()).unwrap_or(false);
+            match self.read_back(row).await {
+                Ok(stored) => {
                     tracing::info!(stored, table = %row.table_id, n = row.n, "table journal: an unclear append read back");
                     return stored;
                 }

@@ -1126,5 +1126,24 @@ async fn a_postgres_append_whose_connection_is_lost_is_read_back() {
     store.journal_append(&[row(t, 2, "c")]).await.unwrap();
     assert_eq!(journal_of(&store, t).await.entries.len(), 2, "the table goes on");
     drop(store);
+
+    // The backend that ran a lost append may still be running it when the read-back comes (here
+    // another session's insert of that very row, committed 300 ms later): the read-back waits
+    // for it and finds it. A fresh store, so the statement's text goes out (and is lost) again.
+    let mut holder = admin.begin().await.unwrap();
+    let insert = format!("INSERT INTO {schema}.table_journal (table_id, n, at_ms, entry) VALUES ($1, 3, 1003, 'd')");
+    sqlx::query(sqlx::AssertSqlSafe(insert)).bind(t).execute(&mut *holder).await.unwrap();
+    let store = PgStore::connect_with(options.clone().host("127.0.0.1").port(cutter.port)).await.unwrap();
+    cutter.arm(LOSE_REQUEST);
+    let commit_later = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        holder.commit().await.unwrap();
+    };
+    let rows = [row(t, 3, "d")];
+    let (appended, ()) = tokio::join!(store.journal_append(&rows), commit_later);
+    assert_eq!(cutter.cuts(), 3, "the journal's request was the one lost");
+    appended.expect("stored by the backend still running it: taken");
+    assert_eq!(journal_of(&store, t).await.entries.len(), 3);
+    drop(store);
     sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE"))).execute(&admin).await.unwrap();
 }

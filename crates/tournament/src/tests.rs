@@ -2023,6 +2023,27 @@ fn every_entrant_winning_a_ticket_shares_the_money_left() {
     assert_eq!(d.t.prizes(), [1_100, 1_100, 1_100, 1_100, 600]);
 }
 
+/// A deal in a satellite where every entrant would win a ticket pays money, not tickets: the
+/// deal paid each its share, and a ticket on top would register (and charge) them again.
+#[test]
+fn a_deal_in_a_satellite_pays_money_and_no_ticket() {
+    let mut d = satellite(3, 1_200, None);
+    let [a, b, c] = [player(1), player(2), player(3)];
+    assert_eq!(d.t.tickets(), 3);
+    d.start_hand(1).unwrap();
+    propose(&mut d, c, DealMethod::ChipChop, 0).unwrap();
+    d.finish(1, a, &[]).unwrap();
+    answer(&mut d, a, true).unwrap();
+    answer(&mut d, b, true).unwrap();
+    let out = answer(&mut d, c, true).unwrap();
+    assert!(out.iter().any(|o| matches!(o, Output::Ended { .. })), "{out:?}");
+    let results = d.t.results();
+    assert_eq!(results.len(), 3);
+    assert!(results.iter().all(|p| p.ticket.is_none()), "{results:?}");
+    assert_eq!(results.iter().map(|p| p.prize + p.deal).sum::<Cents>(), d.t.pool());
+    assert_eq!(d.replayed(), d.t);
+}
+
 /// Issue 30 item 6: a satellite's first places win tickets (each the target's buy-in), as
 /// many as the pool buys; the money left goes to the next place; the bubble is the last paid
 /// place; everything adds up to the pool and the accounts lose the house fees only.

@@ -1237,11 +1237,14 @@ impl Tournament {
 
     /// The target of the ticket an entry won (`tickets`: [`Tournament::tickets`]): a ticket
     /// place paid exactly a ticket (places tied across the last ticket share the money instead),
-    /// or any place when every entrant wins one (with a share of the money left beside it).
+    /// or any place when every entrant wins one (with a share of the money left beside it); never
+    /// a place a deal paid (in money).
     fn ticket_of(&self, e: &Entry, tickets: u32) -> Option<Uuid> {
         let s = self.spec.satellite.filter(|s| s.ticket > 0)?;
+        let place = e.place?;
+        let dealt = self.deal.as_ref().is_some_and(|d| place as usize <= d.shares.len());
         let every = tickets == self.entry_count();
-        let won = e.place.is_some_and(|p| p <= tickets) && (every || e.prize == Some(s.ticket));
+        let won = place <= tickets && !dealt && (every || e.prize == Some(s.ticket));
         won.then_some(s.target)
     }
 
