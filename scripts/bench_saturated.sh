@@ -18,13 +18,17 @@ STUD_HAND_PAUSE_MS=0 STUD_SHOWDOWN_PAUSE_MS=0 STUD_SESSIONS_PER_MINUTE_PER_IP=0 
   "$bin" serve --bind 127.0.0.1:$port --tables-per-variant $per --database-url "sqlite://$out/stud.db" \
   2>"$out/server.log" &
 srv=$!
-trap 'kill $srv 2>/dev/null || true' EXIT
-for _ in $(seq 1 150); do curl -sf http://127.0.0.1:$port/healthz >/dev/null && break; sleep 0.2; done
+trap 'kill $srv 2>/dev/null; wait $srv 2>/dev/null || true' EXIT
+up=0
+for _ in $(seq 1 150); do curl -sf http://127.0.0.1:$port/healthz >/dev/null && { up=1; break; }; sleep 0.2; done
+[ "$up" = 1 ] || { echo "the server did not come up: $out/server.log" >&2; exit 1; }
 "$bin" load --url ws://127.0.0.1:$port --tables "$tables" --players-per-table 8 --think-ms 0 \
   --warmup 10 --duration "$dur" > "$out/load.json"
 python3 - "$out/load.json" "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" "$(git rev-parse --short HEAD)" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1])); s = d["server"]
+d = json.load(open(sys.argv[1])); s = d.get("server")
+if not s:
+    sys.exit("the load run has no server figures (its /metrics could not be read)")
 print(json.dumps({"machine": sys.argv[2], "commit": sys.argv[3], "frames_per_s": s["frames_per_s"],
                   "actions_per_s": d["actions_per_s"], "server_cpu_cores": s["cpu_cores"],
                   "latency_ms": d["latency_ms"], "errors": d["errors"], "disconnects": d["disconnects"]}))
