@@ -90,11 +90,8 @@ impl PgStore {
     /// waited for: the server starts.
     pub(crate) async fn settle_writers(&self) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(sqlx::AssertSqlSafe(format!("SET LOCAL lock_timeout = '{SETTLE_WAIT_S}s'")))
-            .execute(&mut *tx)
-            .await?;
-        match sqlx::query("LOCK TABLE table_journal, table_state IN SHARE MODE").execute(&mut *tx).await {
-            Ok(_) => tx.commit().await?,
+        match wait_for_writers(&mut tx, "table_journal, table_state").await {
+            Ok(()) => tx.commit().await?,
             // 55P03: lock_not_available (the timeout).
             Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("55P03") => {
                 tracing::warn!(
@@ -114,29 +111,13 @@ impl PgStore {
     }
 }
 
-impl PgStore {
-    /// One read of an unclear append. The backend that ran it may still be running it (a lost
-    /// connection is noticed by the server only when it next writes to it; a commit can be
-    /// waiting for its WAL flush): `SHARE` waits for every writer of the journal in progress,
-    /// as [`PgStore::settle_writers`] does, so the read sees its outcome.
-    async fn read_back(&self, row: &JournalRow) -> Result<bool> {
-        let mut tx = self.journal_pool.begin().await?;
-        sqlx::query(sqlx::AssertSqlSafe(format!("SET LOCAL lock_timeout = '{SETTLE_WAIT_S}s'")))
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("LOCK TABLE table_journal IN SHARE MODE").execute(&mut *tx).await?;
-        let found = sqlx::query("SELECT entry = $3 AS ours FROM table_journal WHERE table_id = $1 AND n = $2")
-            .bind(row.table_id)
-            .bind(ms_i64(row.n))
-            .bind(row.entry.as_str())
-            .fetch_optional(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(match found {
-            Some(r) => r.try_get::<bool, _>("ours")?,
-            None => false,
-        })
-    }
+/// Takes `SHARE` on `tables` in `tx`: waits for every transaction writing them when it is
+/// asked (`SHARE` conflicts with their `ROW EXCLUSIVE`), at most [`SETTLE_WAIT_S`] (then
+/// `lock_not_available`, 55P03).
+async fn wait_for_writers(tx: &mut sqlx::Transaction<'static, Postgres>, tables: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!("SET LOCAL lock_timeout = '{SETTLE_WAIT_S}s'"))).execute(&mut **tx).await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!("LOCK TABLE {tables} IN SHARE MODE"))).execute(&mut **tx).await?;
+    Ok(())
 }
 
 /// The longest wait between two reads of an unclear append.
@@ -293,11 +274,11 @@ impl PgStore {
         // A pool of its own: a table's every input waits for this, so it must not queue
         // behind a burst of logins or history reads. One statement text for any group size
         // (arrays), so it is prepared once per connection.
+        let Some(first) = rows.first() else { return Ok(()) };
         let tables: Vec<Uuid> = rows.iter().map(|r| r.table_id).collect();
         let ns: Vec<i64> = rows.iter().map(|r| ms_i64(r.n)).collect();
         let ats: Vec<i64> = rows.iter().map(|r| ms_i64(r.at_ms)).collect();
         let entries: Vec<&str> = rows.iter().map(|r| r.entry.as_str()).collect();
-        let Some(first) = rows.first() else { return Ok(()) };
         // No connection: nothing was sent (refused at once, as when the database is down).
         let mut conn = self.journal_pool.acquire().await?;
         let sent = sqlx::query(
@@ -327,7 +308,7 @@ impl PgStore {
 
     /// Whether `row` is in the journal, as written: asked until the database answers (every
     /// [`RESOLVE_RETRY`] at most), since an append's fate must be known before its table goes on.
-    pub(crate) async fn resolve_append(&self, row: &JournalRow) -> bool {
+    async fn resolve_append(&self, row: &JournalRow) -> bool {
         let mut wait = Duration::from_millis(10);
         loop {
             match self.read_back(row).await {
@@ -342,6 +323,26 @@ impl PgStore {
                 }
             }
         }
+    }
+
+    /// One read of an unclear append. The backend that ran it may still be running it (a lost
+    /// connection is noticed by the server only when it next writes to it; a commit can be
+    /// waiting for its WAL flush): the read waits for every writer of the journal in progress,
+    /// as [`PgStore::settle_writers`] does, so it sees its outcome.
+    async fn read_back(&self, row: &JournalRow) -> Result<bool> {
+        let mut tx = self.journal_pool.begin().await?;
+        wait_for_writers(&mut tx, "table_journal").await?;
+        let found = sqlx::query("SELECT entry = $3 AS ours FROM table_journal WHERE table_id = $1 AND n = $2")
+            .bind(row.table_id)
+            .bind(ms_i64(row.n))
+            .bind(row.entry.as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(match found {
+            Some(r) => r.try_get::<bool, _>("ours")?,
+            None => false,
+        })
     }
 
     /// Moves each table's stored mark forward (never back), in one statement.

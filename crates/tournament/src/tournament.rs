@@ -193,6 +193,15 @@ pub struct Knockout {
     pub by: Vec<(Uuid, Chips)>,
 }
 
+/// A satellite's tickets for the current field ([`Tournament::tickets_won`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Tickets {
+    /// how many places win one
+    count: u32,
+    /// every entrant wins one
+    every: bool,
+}
+
 /// A line of the results.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placed {
@@ -1207,21 +1216,28 @@ impl Tournament {
     /// A satellite's tickets for the current field: as many as the pool buys, at most the
     /// operator's number and the entries (0 for a tournament that pays money only).
     pub fn tickets(&self) -> u32 {
-        let Some(s) = self.spec.satellite.filter(|s| s.ticket > 0) else { return 0 };
+        self.tickets_won().count
+    }
+
+    /// [`Tournament::tickets`], and whether every entrant wins one: one pass over the entries
+    /// for both, taken once for all the results' lines.
+    fn tickets_won(&self) -> Tickets {
+        let Some(s) = self.spec.satellite.filter(|s| s.ticket > 0) else { return Tickets::default() };
         let bought = u32::try_from(self.pool() / s.ticket).unwrap_or(u32::MAX);
-        bought.min(s.tickets.unwrap_or(u32::MAX)).min(self.entry_count())
+        let entries = self.entry_count();
+        let count = bought.min(s.tickets.unwrap_or(u32::MAX)).min(entries);
+        Tickets { count, every: count == entries }
     }
 
     /// The results so far, best place first.
     pub fn results(&self) -> Vec<Placed> {
-        // The ticket count once (a pass over the entries), not once per line.
-        let tickets = self.tickets();
+        let tickets = self.tickets_won();
         let mut out: Vec<Placed> = self.entries.iter().filter_map(|e| self.placed_line(e, tickets)).collect();
         out.sort_by_key(|p| p.place);
         out
     }
 
-    fn placed_line(&self, e: &Entry, tickets: u32) -> Option<Placed> {
+    fn placed_line(&self, e: &Entry, tickets: Tickets) -> Option<Placed> {
         Some(Placed {
             place: e.place?,
             entry: e.no,
@@ -1235,16 +1251,15 @@ impl Tournament {
         })
     }
 
-    /// The target of the ticket an entry won (`tickets`: [`Tournament::tickets`]): a ticket
+    /// The target of the ticket an entry won (`tickets`: [`Tournament::tickets_won`]): a ticket
     /// place paid exactly a ticket (places tied across the last ticket share the money instead),
     /// or any place when every entrant wins one (with a share of the money left beside it); never
     /// a place a deal paid (in money).
-    fn ticket_of(&self, e: &Entry, tickets: u32) -> Option<Uuid> {
+    fn ticket_of(&self, e: &Entry, tickets: Tickets) -> Option<Uuid> {
         let s = self.spec.satellite.filter(|s| s.ticket > 0)?;
         let place = e.place?;
         let dealt = self.deal.as_ref().is_some_and(|d| place as usize <= d.shares.len());
-        let every = tickets == self.entry_count();
-        let won = place <= tickets && !dealt && (every || e.prize == Some(s.ticket));
+        let won = place <= tickets.count && !dealt && (tickets.every || e.prize == Some(s.ticket));
         won.then_some(s.target)
     }
 
@@ -1873,7 +1888,7 @@ impl Tournament {
         }
         // The places below the deal's are settled already; the players of the deal are
         // placed now, worst first, like busts.
-        let tickets = self.tickets();
+        let tickets = self.tickets_won();
         for &(no, _) in left.iter().rev() {
             if let Some(line) = self.entry(no).and_then(|e| self.placed_line(e, tickets)) {
                 out.push(Output::Placed(line));
@@ -2431,7 +2446,7 @@ impl Tournament {
     fn place_groups(&mut self, out: &mut Vec<Output>) {
         let total = self.entry_count();
         let prizes = self.prizes();
-        let tickets = self.tickets();
+        let tickets = self.tickets_won();
         let mut busted_before: u32 = self.busts.iter().take(self.placed).map(|g| g.len() as u32).sum();
         while self.placed < self.busts.len() {
             let group = self.busts.get(self.placed).cloned().unwrap_or_default();
@@ -2471,7 +2486,7 @@ impl Tournament {
         let no = winner.no;
         self.pay_head(no, &[(no, 1)], out);
         if let Some(line) = self.entries.iter().find(|e| e.player == player && e.place == Some(1)) {
-            if let Some(line) = self.placed_line(line, self.tickets()) {
+            if let Some(line) = self.placed_line(line, self.tickets_won()) {
                 out.push(Output::Placed(line));
             }
         }
