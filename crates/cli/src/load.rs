@@ -12,7 +12,7 @@ use clap::Args;
 use stud_client::{Client, ClientError, create_session, host_port, tables};
 use stud_engine::Action;
 use stud_engine::bot::Bot as Policy;
-use stud_proto::{ClientMsg, ServerMsg};
+use stud_proto::ClientMsg;
 use uuid::Uuid;
 
 #[derive(Args, Clone)]
@@ -31,7 +31,9 @@ pub struct LoadArgs {
     /// How long to play, in seconds (`30` or `30s`).
     #[arg(long, default_value = "10", value_parser = parse_seconds)]
     duration: f64,
-    /// Think time before each action, milliseconds. With little or none, a bot acts more
+    /// Think time before each action, milliseconds, counted from the prompt's arrival (a
+    /// reconnect in between does not start it again: the player thinks on while the client
+    /// comes back, and the socket is read meanwhile). With little or none, a bot acts more
     /// often than a server's per-connection message limit allows (STUD_MESSAGES_PER_SECOND,
     /// 20 by default): its refused actions count as errors; set the limit to 0 on the server
     /// for such a run.
@@ -311,12 +313,63 @@ struct Frame<'a> {
     event: Option<FrameEvent<'a>>,
 }
 
+/// The few fields of a snapshot the bots look at (a reconnect storm brings thousands at once:
+/// the whole message's parse was the generator's largest cost there).
+#[derive(serde::Deserialize)]
+struct SnapshotFrame {
+    table: SnapshotTable,
+}
+
+#[derive(serde::Deserialize)]
+struct SnapshotTable {
+    max_buy_in: u64,
+    seats: Vec<SnapshotSeat>,
+    your_seat: Option<u8>,
+}
+
+#[derive(serde::Deserialize)]
+struct SnapshotSeat {
+    seat: u8,
+    stack: u64,
+    sitting_out: bool,
+}
+
 #[derive(serde::Deserialize)]
 struct FrameEvent<'a> {
     #[serde(rename = "event", borrow)]
     kind: &'a str,
     seat: Option<u8>,
     automatic: Option<bool>,
+}
+
+/// What a bot carries over a lost connection.
+#[derive(Default)]
+struct Carry {
+    /// when the socket was lost, until the table plays again
+    gone: Option<Instant>,
+    /// when the socket was lost, until the table's snapshot
+    back: Option<Instant>,
+    /// the last idempotency key given to a decision (keys go on across reconnects: the server
+    /// remembers the recent ones)
+    key: u64,
+    /// the prompt being answered
+    thought: Option<Thought>,
+}
+
+/// A decision in the making: the prompt it answers, when it is due (the prompt's arrival plus
+/// the think time), its key, and the action once chosen. The socket is read while the bot
+/// thinks, so a lost server is seen at once, as a browser sees it, not when the think ends.
+struct Thought {
+    hand_id: Uuid,
+    seq: u64,
+    due: Instant,
+    legal: Vec<Action>,
+    wagers: Vec<stud_engine::LegalEntry>,
+    key: u64,
+    /// chosen at the first send; a send again (the server did not take it) repeats it
+    action: Option<Action>,
+    /// sent, or the socket was lost: nothing is sent until the server prompts again
+    waiting: bool,
 }
 
 struct Bot<'a> {
@@ -356,18 +409,20 @@ impl Bot<'_> {
         client.send(&sit).await?;
         // The engine's bot policy (the one `stud sim` and the benches use), seeded per bot.
         let mut rng = Policy::new(self.seed);
-        let mut gone: Option<Instant> = None;
-        let mut back: Option<Instant> = None;
-        // Idempotency keys go on across reconnects: the server remembers the recent ones.
-        let mut key = 0u64;
+        let mut carry = Carry::default();
         loop {
-            match self.play(&mut client, &mut rng, (&mut gone, &mut back), &mut key, stats).await {
+            match self.play(&mut client, &mut rng, &mut carry, stats).await {
                 Ok(()) => return Ok(()),
                 Err(e) if !reconnect => return Err(e),
                 Err(_) => {
                     let lost = Instant::now();
-                    gone = Some(lost);
-                    back = Some(lost);
+                    carry.gone = Some(lost);
+                    carry.back = Some(lost);
+                    // Whatever was being decided waits for the server's prompt again: it comes
+                    // with the table's snapshot when the turn is still ours.
+                    if let Some(thought) = carry.thought.as_mut() {
+                        thought.waiting = true;
+                    }
                     stats.reconnects += 1;
                     client = loop {
                         if Instant::now() >= self.window.1 {
@@ -389,8 +444,7 @@ impl Bot<'_> {
         &self,
         client: &mut Client,
         rng: &mut Policy,
-        (gone, back): (&mut Option<Instant>, &mut Option<Instant>),
-        key: &mut u64,
+        carry: &mut Carry,
         stats: &mut BotStats,
     ) -> Result<(), ClientError> {
         let Bot { table_id, seat, think, window: (start, end), counts_hands, seed, .. } = *self;
@@ -400,12 +454,39 @@ impl Bot<'_> {
         // and asking again would top up twice (refused) and count errors of our own making.
         let mut sitting_in = false;
         while Instant::now() < end {
+            if let Some(thought) = carry.thought.as_mut().filter(|t| !t.waiting && t.due <= Instant::now()) {
+                let action = match thought.action {
+                    Some(again) => again,
+                    None => {
+                        let chosen = rng.choose_sized(&thought.legal, &thought.wagers);
+                        thought.action = Some(chosen);
+                        if Instant::now() >= start {
+                            stats.actions += 1;
+                        }
+                        chosen
+                    }
+                };
+                thought.waiting = true;
+                pending = Some(Instant::now());
+                client
+                    .send(&ClientMsg::Act {
+                        request_id: None,
+                        table_id,
+                        hand_id: thought.hand_id,
+                        seq: thought.seq,
+                        idempotency_key: format!("{seed}-{}", thought.key),
+                        action,
+                    })
+                    .await?;
+            }
+            // Read until the end of the window or until the decision in the making is due.
+            let wake = carry.thought.as_ref().filter(|t| !t.waiting).map_or(end, |t| t.due.min(end));
             let text = match client
-                .recv_text(end.saturating_duration_since(Instant::now()).max(Duration::from_millis(1)))
+                .recv_text(wake.saturating_duration_since(Instant::now()).max(Duration::from_millis(1)))
                 .await
             {
                 Ok(t) => t,
-                Err(ClientError::Timeout) => break,
+                Err(ClientError::Timeout) => continue,
                 Err(e) => return Err(e),
             };
             // Most frames are only looked at for a few fields: parse those, not the whole message,
@@ -414,15 +495,13 @@ impl Bot<'_> {
                 stats.errors += 1;
                 continue;
             };
-            if let Some(lost) = gone.filter(|_| matches!(frame.kind, "event" | "turn" | "your_turn")) {
+            if let Some(lost) = carry.gone.take_if(|_| matches!(frame.kind, "event" | "turn" | "your_turn")) {
                 // Playing again after the server came back.
                 stats.gaps_us.push(u64::try_from(lost.elapsed().as_micros()).unwrap_or(u64::MAX));
-                *gone = None;
             }
-            if let Some(lost) = back.filter(|_| frame.kind == "snapshot") {
+            if let Some(lost) = carry.back.take_if(|_| frame.kind == "snapshot") {
                 // At the table again (its state as it is now).
                 stats.back_us.push(u64::try_from(lost.elapsed().as_micros()).unwrap_or(u64::MAX));
-                *back = None;
             }
             if let Some(seq) = frame.seq {
                 if seq > last_seq + 1 && last_seq > 0 && frame.kind != "snapshot" {
@@ -441,6 +520,8 @@ impl Bot<'_> {
                             || (e.kind == "shown" && e.seat == Some(seat) && e.automatic == Some(false))
                     });
                     if mine {
+                        // The turn is over (our action, or the server's for us).
+                        carry.thought = None;
                         if let Some(sent) = pending.take().filter(|t| *t >= start) {
                             stats.latencies_us.push(u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX));
                         }
@@ -448,32 +529,38 @@ impl Bot<'_> {
                 }
                 "your_turn" => {
                     let (Some(seq), Some(hand_id)) = (frame.seq, frame.hand_id) else { continue };
-                    if !think.is_zero() {
-                        tokio::time::sleep(think).await;
+                    if frame.legal.is_empty() {
+                        continue;
                     }
-                    if !frame.legal.is_empty() {
-                        let action = rng.choose_sized(&frame.legal, &frame.wagers);
-                        *key += 1;
-                        pending = Some(Instant::now());
-                        if Instant::now() >= start {
-                            stats.actions += 1;
+                    // Prompted again (after a reconnect): a decision not sent yet keeps its due
+                    // time (the player thought on while the client came back) and takes the
+                    // prompt's seq; one sent for this very prompt is sent again, the same action
+                    // with its key (the server did not take it).
+                    if let Some(same) =
+                        carry.thought.as_mut().filter(|t| t.hand_id == hand_id && (t.seq == seq || t.action.is_none()))
+                    {
+                        same.waiting = false;
+                        if same.action.is_none() {
+                            (same.seq, same.legal, same.wagers) = (seq, frame.legal, frame.wagers);
                         }
-                        client
-                            .send(&ClientMsg::Act {
-                                request_id: None,
-                                table_id,
-                                hand_id,
-                                seq,
-                                idempotency_key: format!("{seed}-{key}"),
-                                action,
-                            })
-                            .await?;
+                        continue;
                     }
+                    carry.key += 1;
+                    carry.thought = Some(Thought {
+                        hand_id,
+                        seq,
+                        due: Instant::now() + think,
+                        legal: frame.legal,
+                        wagers: frame.wagers,
+                        key: carry.key,
+                        action: None,
+                        waiting: false,
+                    });
                 }
                 "hand_result" if counts_hands && Instant::now() >= start => stats.hands += 1,
                 "snapshot" => {
                     // Busted or timed out: buy back in and sit in again.
-                    let Ok(ServerMsg::Snapshot { table, .. }) = serde_json::from_str::<ServerMsg>(&text) else {
+                    let Ok(SnapshotFrame { table }) = serde_json::from_str::<SnapshotFrame>(&text) else {
                         continue;
                     };
                     if let Some(me) = table.seats.iter().find(|s| Some(s.seat) == table.your_seat) {
@@ -501,6 +588,30 @@ impl Bot<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bots' light reading of a snapshot sees what the whole message says.
+    #[test]
+    fn a_snapshot_s_few_fields_read_as_the_whole_message_has_them() {
+        let text = r#"{"type":"snapshot","table_id":"00000000-0000-0000-0000-000000000001","seq":7,"table":{
+            "table_id":"00000000-0000-0000-0000-000000000001","name":"Stud 1",
+            "config":{"variant":"stud","ante":40,"bring_in":50,"small_bet":200,"big_bet":400,"max_raises":3,
+                      "open_pair_big_bet":true,"uncapped_heads_up":false},
+            "min_buy_in":4000,"max_buy_in":40000,
+            "seats":[{"seat":1,"player_id":"00000000-0000-0000-0000-0000000000a1","name":"Ann","stack":12000,
+                      "sitting_out":true,"sitting_out_reason":"busted","connected":true},
+                     {"seat":3,"player_id":"00000000-0000-0000-0000-0000000000a3","name":"Bo","stack":40000,
+                      "sitting_out":false,"sitting_out_reason":null,"connected":false}],
+            "your_seat":1,"hand":null}}"#;
+        let Ok(stud_proto::ServerMsg::Snapshot { table: whole, .. }) = serde_json::from_str(text) else {
+            panic!("not a snapshot: {text}");
+        };
+        let SnapshotFrame { table: light } = serde_json::from_str(text).unwrap();
+        assert_eq!((light.your_seat, light.max_buy_in), (whole.your_seat, whole.max_buy_in));
+        let seats = |t: &SnapshotTable| t.seats.iter().map(|s| (s.seat, s.stack, s.sitting_out)).collect::<Vec<_>>();
+        let whole_seats = whole.seats.iter().map(|s| (s.seat, s.stack, s.sitting_out)).collect::<Vec<_>>();
+        assert_eq!(seats(&light), whole_seats);
+        assert_eq!(whole_seats, [(1, 12_000, true), (3, 40_000, false)]);
+    }
 
     #[test]
     fn a_server_s_figures_are_read_from_its_metrics_and_summed_over_the_window() {

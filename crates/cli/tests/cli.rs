@@ -173,11 +173,25 @@ fn serve_on_sqlite(name: &str, env: &[(&str, &str)]) -> (std::process::Child, St
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}-{}.db", std::process::id()));
     let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(journal_of(&path));
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr = format!("127.0.0.1:{port}");
+    let server = serve_sqlite_at(&path, &addr, env);
+    (server, addr, path)
+}
+
+/// The journal directory of a SQLite file (`FILE.journal/`).
+fn journal_of(path: &std::path::Path) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".journal");
+    name.into()
+}
+
+/// `stud serve` on the SQLite file `path` at `addr`, as [`serve_on_sqlite`] starts it.
+fn serve_sqlite_at(path: &std::path::Path, addr: &str, env: &[(&str, &str)]) -> std::process::Child {
     let mut command = serve::serve();
     command
-        .args(["--bind", &addr, "--database-url", &format!("sqlite://{}", path.display())])
+        .args(["--bind", addr, "--database-url", &format!("sqlite://{}", path.display())])
         .env("STUD_HAND_PAUSE_MS", "10")
         .env("STUD_SHOWDOWN_PAUSE_MS", "10")
         // `stud load`'s bots act with no think time, faster than a person's 20 messages a second.
@@ -185,7 +199,73 @@ fn serve_on_sqlite(name: &str, env: &[(&str, &str)]) -> (std::process::Child, St
         .envs(env.iter().copied());
     let (server, ready) = serve::spawn(command, serve::LISTENING, |_| {});
     ready.expect("the server started");
-    (server, addr, path)
+    server
+}
+
+/// A child process killed (and waited for) when dropped: a failed assertion leaves no server.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `stud load --reconnect` through a `kill -9` of the server and its restart on the same
+/// address and files: every bot comes back to its seat (the restarted server counts eight
+/// seated players back) and the tables play hands again, with no error: a prompt seen again
+/// after the reconnect is answered once, with the key and the action it was given.
+#[test]
+fn load_with_reconnect_comes_back_after_a_kill() {
+    let (server, addr, path) = serve_on_sqlite("load-reconnect", &[]);
+    let mut server = KillOnDrop(server);
+    let url = format!("ws://{addr}");
+    let args = [
+        "load",
+        "--url",
+        &url,
+        "--tables",
+        "2",
+        "--players-per-table",
+        "4",
+        "--duration",
+        "14",
+        "--warmup",
+        "1",
+        "--think-ms",
+        "100",
+        "--reconnect",
+    ];
+    let load = Command::new(env!("CARGO_BIN_EXE_stud"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(5));
+    server.0.kill().unwrap();
+    let _ = server.0.wait();
+    let restarted = KillOnDrop(serve_sqlite_at(&path, &addr, &[]));
+    let out = load.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    let line: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(line["reconnects"].as_u64(), Some(8), "{line}");
+    assert_eq!((line["errors"].as_u64(), line["disconnects"].as_u64()), (Some(0), Some(0)), "{line}");
+    assert!(line["back_at_table_ms"]["p50"].as_f64().is_some_and(|ms| ms > 0.0), "{line}");
+    assert!(line["resume_gap_ms"]["max"].as_f64().is_some_and(|ms| ms > 0.0), "{line}");
+    // The restarted server's own counts (they start at zero): all eight back, hands played.
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let (status, metrics) = rt.block_on(stud_client::http(&addr, "GET", "/metrics", None)).unwrap();
+    assert_eq!(status, 200);
+    let count =
+        |name: &str| metrics.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<u64>().ok());
+    assert_eq!(count("stud_reconnects_total"), Some(8), "{metrics}");
+    assert!(count("stud_hands_total").is_some_and(|n| n >= 1), "{metrics}");
+    drop(restarted);
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(journal_of(&path));
 }
 
 /// `stud load` at cash tables, with the server named twice (as a cluster's two gateways would
