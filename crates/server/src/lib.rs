@@ -95,6 +95,8 @@ pub enum StartError {
 /// # Errors
 /// [`StartError`]: the store cannot be opened or the address bound.
 pub async fn start(config: Config) -> Result<Server, StartError> {
+    // The tables' replays evaluate hands: the evaluator's tables are built meanwhile.
+    std::thread::spawn(stud_engine::eval::prepare);
     let store = stud_store::open_with(&config.database_url, config.pool_settings()).await?;
     match config.cluster_role() {
         None => start_with_store(config, store).await,

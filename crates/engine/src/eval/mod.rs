@@ -281,6 +281,12 @@ fn low8_of_key(t: &Tables, key: u64) -> Option<LowRank> {
     }
 }
 
+/// Builds the evaluator's tables now; otherwise the first evaluation builds them (tens of
+/// milliseconds). A server starting calls it on a thread of its own while it reads its tables.
+pub fn prepare() {
+    LazyLock::force(&TABLES);
+}
+
 /// The best 5-card high hand of 5, 6 or 7 cards (RULES.md 5, stud).
 ///
 /// Other card counts are a caller bug: debug builds panic, release builds return a

@@ -213,6 +213,12 @@ impl TableCore {
         Self::send(out, conn, frame);
     }
 
+    /// Whether anyone watches. A table replaying its journal at start has no subscriber yet:
+    /// its broadcasts render no frame for nobody (they were most of a restart's replay).
+    fn watched(&self) -> bool {
+        !self.subs.is_empty()
+    }
+
     /// One broadcast: the same frame to everyone, except `private` (seat, frame) for that
     /// seat's connections.
     fn broadcast(&self, out: &mut Vec<Output>, public: &Frame, private: Option<(Seat, Frame)>) {
@@ -229,6 +235,9 @@ impl TableCore {
     /// a down card with the card; `pots` when the event changed them (the seq is already
     /// counted).
     pub(super) fn broadcast_event(&self, out: &mut Vec<Output>, hand_id: Uuid, event: &Event, pots: Option<Vec<Pot>>) {
+        if !self.watched() {
+            return;
+        }
         let (table_id, seq) = (self.spec.id, self.seq);
         let hand_code = self.live.as_ref().and_then(|live| Self::hand_code(&live.hand, event));
         // Rendered once for everyone; the owner of a down card gets its own frame.
@@ -305,6 +314,9 @@ impl TableCore {
     /// A new prompt (its seq already counted and the turn set): the seat to act gets its own
     /// prompt, everyone else whose turn it is and how long they have.
     pub(super) fn broadcast_prompt(&self, out: &mut Vec<Output>, at: Millis, seat: Seat, bank: u64, deadline: Millis) {
+        if !self.watched() {
+            return;
+        }
         let Some(live) = self.live.as_ref() else { return };
         let deadline_ms = deadline.saturating_sub(at);
         let yours = frame(&self.your_turn(live, seat, deadline_ms, bank));
@@ -321,6 +333,9 @@ impl TableCore {
 
     /// A hand has started (its seq already counted).
     pub(super) fn broadcast_hand_started(&self, out: &mut Vec<Output>, hand_id: Uuid, number: u64, commitment: String) {
+        if !self.watched() {
+            return;
+        }
         let msg = ServerMsg::HandStarted { table_id: self.spec.id, seq: self.seq, hand_id, number, commitment };
         self.broadcast(out, &frame(&msg), None);
     }
@@ -333,6 +348,9 @@ impl TableCore {
         awards: Vec<AwardRecord>,
         stacks: &[(Seat, Chips)],
     ) {
+        if !self.watched() {
+            return;
+        }
         let msg = ServerMsg::HandResult {
             table_id: self.spec.id,
             seq: self.seq,
@@ -345,6 +363,9 @@ impl TableCore {
 
     /// The table has closed (its seq already counted).
     pub(super) fn broadcast_closed(&self, out: &mut Vec<Output>) {
+        if !self.watched() {
+            return;
+        }
         let msg = ServerMsg::TableClosed { table_id: self.spec.id, seq: self.seq };
         self.broadcast(out, &frame(&msg), None);
     }
@@ -352,6 +373,9 @@ impl TableCore {
     /// A chat line from the player in `seat`, to everyone watching (no seq: chat is not
     /// journaled).
     pub(super) fn broadcast_chat(&self, out: &mut Vec<Output>, seat: Seat, who: Who, text: String, now: Millis) {
+        if !self.watched() {
+            return;
+        }
         let msg = ServerMsg::Chat {
             table_id: self.spec.id,
             seat: seat.number(),
