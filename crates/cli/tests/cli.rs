@@ -180,11 +180,14 @@ fn serve_on_sqlite(name: &str, env: &[(&str, &str)]) -> (std::process::Child, St
     (server, addr, path)
 }
 
-/// The journal directory of a SQLite file (`FILE.journal/`).
+/// The journal directory the server uses beside the SQLite file `path` (its own rule,
+/// `Config::journal_place`).
 fn journal_of(path: &std::path::Path) -> std::path::PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".journal");
-    name.into()
+    let config = stud_server::Config { database_url: format!("sqlite://{}", path.display()), ..Default::default() };
+    match config.journal_place() {
+        stud_server::config::JournalPlace::Files(dir) => dir,
+        other => panic!("a SQLite file's journal is in files, not {other:?}"),
+    }
 }
 
 /// `stud serve` on the SQLite file `path` at `addr`, as [`serve_on_sqlite`] starts it.
